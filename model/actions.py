@@ -1,0 +1,271 @@
+"""Actions: small frozen values, one per kind of move, with a text notation that round-trips.
+
+Indices are 0-based: seats ``p2``, hand positions ``h3``, face-up cards ``u1``, fields ``0``.
+``parse(format_action(a)) == a`` for every action. Notation (see docs/records.md):
+
+    p0 plant 1                    front hand card onto field 1 (T1, D2)
+    p1 plant red 0                a set-aside red bean onto field 0 (T6)
+    p0 plant u1 0                 face-up / offered card 1 onto field 0 (duel, D2)
+    p1 harvest 1                  harvest field 1 (H4-H6)
+    p0 buy                        buy the third field (F1)
+    p0 end                        end the current phase (T1, T5, D2)
+    p0 offer p2 give h3,u1 ask red,red   propose a deal (T3); "give"/"ask" may be omitted
+    p2 accept h4,h0               accept, giving those hand cards (T3)
+    p2 decline                    decline the pending proposal
+    p0 discard h3 / p0 discard u1 discard a hand card / an offered card (duel, D2)
+    chance reshuffle blue,red,... the new draw pile, top first (E1)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from model.cards import BEAN_NAMES, bean
+
+
+class NotationError(ValueError):
+    """Text that is not an action in the notation above."""
+
+
+@dataclass(frozen=True, slots=True)
+class Plant:
+    """Plant the front card of the hand on ``field`` (T1; H3: empty or same type)."""
+
+    player: int
+    field: int
+
+    def __str__(self) -> str:
+        return f"p{self.player} plant {self.field}"
+
+
+@dataclass(frozen=True, slots=True)
+class PlantAside:
+    """Plant a set-aside card of type ``bean`` on ``field`` (T4, T6)."""
+
+    player: int
+    bean: int
+    field: int
+
+    def __str__(self) -> str:
+        return f"p{self.player} plant {BEAN_NAMES[self.bean]} {self.field}"
+
+
+@dataclass(frozen=True, slots=True)
+class PlantUp:
+    """Plant face-up card ``index`` (turned up or left on offer) on ``field`` (duel, D2)."""
+
+    player: int
+    index: int
+    field: int
+
+    def __str__(self) -> str:
+        return f"p{self.player} plant u{self.index} {self.field}"
+
+
+@dataclass(frozen=True, slots=True)
+class Harvest:
+    """Harvest the whole field (H5): whenever that player is to move (H6) unless H4 protects it."""
+
+    player: int
+    field: int
+
+    def __str__(self) -> str:
+        return f"p{self.player} harvest {self.field}"
+
+
+@dataclass(frozen=True, slots=True)
+class BuyField:
+    """Buy the third field (F1)."""
+
+    player: int
+
+    def __str__(self) -> str:
+        return f"p{self.player} buy"
+
+
+@dataclass(frozen=True, slots=True)
+class EndPhase:
+    """End the current phase: planting (T1), trading (T5), the duel's discard or turn-up step (D2)."""
+
+    player: int
+
+    def __str__(self) -> str:
+        return f"p{self.player} end"
+
+
+@dataclass(frozen=True, slots=True)
+class Propose:
+    """The active player offers its own cards (hand positions, face-up indices) for bean types (T3)."""
+
+    player: int
+    partner: int
+    give_hand: tuple[int, ...] = ()
+    give_up: tuple[int, ...] = ()
+    ask: tuple[int, ...] = ()  # bean types, sorted
+
+    def __str__(self) -> str:
+        text = f"p{self.player} offer p{self.partner}"
+        gives = [f"h{i}" for i in self.give_hand] + [f"u{i}" for i in self.give_up]
+        if gives:
+            text += " give " + ",".join(gives)
+        if self.ask:
+            text += " ask " + ",".join(BEAN_NAMES[b] for b in self.ask)
+        return text
+
+
+@dataclass(frozen=True, slots=True)
+class Accept:
+    """The partner accepts the pending proposal, giving these hand positions (T3)."""
+
+    player: int
+    hand: tuple[int, ...] = ()
+
+    def __str__(self) -> str:
+        text = f"p{self.player} accept"
+        if self.hand:
+            text += " " + ",".join(f"h{i}" for i in self.hand)
+        return text
+
+
+@dataclass(frozen=True, slots=True)
+class Decline:
+    """The partner declines the pending proposal (T3: both sides must agree)."""
+
+    player: int
+
+    def __str__(self) -> str:
+        return f"p{self.player} decline"
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    """Discard the hand card at ``index`` (duel step 2, D2)."""
+
+    player: int
+    index: int
+
+    def __str__(self) -> str:
+        return f"p{self.player} discard h{self.index}"
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardUp:
+    """Discard the card left on offer at ``index`` (duel step 1, D2)."""
+
+    player: int
+    index: int
+
+    def __str__(self) -> str:
+        return f"p{self.player} discard u{self.index}"
+
+
+@dataclass(frozen=True, slots=True)
+class Reshuffle:
+    """Chance: the discard pile becomes the draw pile in this order, top first (E1)."""
+
+    order: tuple[int, ...]
+
+    def __str__(self) -> str:
+        return "chance reshuffle " + ",".join(BEAN_NAMES[b] for b in self.order)
+
+
+Action = (
+    Plant | PlantAside | PlantUp | Harvest | BuyField | EndPhase | Propose | Accept | Decline
+    | Discard | DiscardUp | Reshuffle
+)
+
+
+def format_action(action: Action) -> str:
+    return str(action)
+
+
+def _seat(word: str, text: str) -> int:
+    if len(word) < 2 or word[0] != "p" or not word[1:].isdigit():
+        raise NotationError(f"{text!r}: {word!r} is not a seat like p0")
+    return int(word[1:])
+
+
+def _number(word: str, text: str, what: str = "field") -> int:
+    if not word.isdigit():
+        raise NotationError(f"{text!r}: {word!r} is not a {what} number")
+    return int(word)
+
+
+def _indices(word: str, prefix: str, text: str) -> tuple[int, ...]:
+    out = []
+    for item in word.split(","):
+        if len(item) < 2 or item[0] != prefix or not item[1:].isdigit():
+            raise NotationError(f"{text!r}: {item!r} is not a card like {prefix}0")
+        out.append(int(item[1:]))
+    return tuple(out)
+
+
+def _beans(word: str, text: str) -> tuple[int, ...]:
+    try:
+        return tuple(int(bean(x)) for x in word.split(","))
+    except ValueError as e:
+        raise NotationError(f"{text!r}: {e}") from None
+
+
+def parse_action(text: str) -> Action:
+    """Read one action in the notation of this module; NotationError says what is wrong."""
+    words = text.split()
+    if not words:
+        raise NotationError("empty action")
+    if words[0] == "chance":
+        if len(words) == 3 and words[1] == "reshuffle":
+            return Reshuffle(_beans(words[2], text))
+        if len(words) == 2 and words[1] == "reshuffle":
+            return Reshuffle(())
+        raise NotationError(f"{text!r}: expected 'chance reshuffle BEAN,BEAN,...'")
+    if len(words) < 2:
+        raise NotationError(f"{text!r}: expected a seat and a verb, like 'p0 plant 1'")
+    p = _seat(words[0], text)
+    verb, args = words[1], words[2:]
+    if verb == "plant":
+        if len(args) == 1:
+            return Plant(p, _number(args[0], text))
+        if len(args) == 2:
+            if args[0][:1] == "u" and args[0][1:].isdigit():
+                return PlantUp(p, int(args[0][1:]), _number(args[1], text))
+            return PlantAside(p, _beans(args[0], text)[0] if "," not in args[0]
+                              else _bad(text, "plant takes one bean"), _number(args[1], text))
+        raise NotationError(f"{text!r}: expected 'plant FIELD', 'plant BEAN FIELD' or 'plant uI FIELD'")
+    if verb == "harvest" and len(args) == 1:
+        return Harvest(p, _number(args[0], text))
+    if verb == "buy" and not args:
+        return BuyField(p)
+    if verb == "end" and not args:
+        return EndPhase(p)
+    if verb == "decline" and not args:
+        return Decline(p)
+    if verb == "accept" and len(args) <= 1:
+        return Accept(p, _indices(args[0], "h", text) if args else ())
+    if verb == "discard" and len(args) == 1:
+        if args[0][:1] == "u":
+            return DiscardUp(p, _indices(args[0], "u", text)[0])
+        return Discard(p, _indices(args[0], "h", text)[0])
+    if verb == "offer" and args:
+        partner = _seat(args[0], text)
+        rest = args[1:]
+        give_hand: tuple[int, ...] = ()
+        give_up: tuple[int, ...] = ()
+        ask: tuple[int, ...] = ()
+        if rest[:1] == ["give"] and len(rest) >= 2:
+            hs, us = [], []
+            for item in rest[1].split(","):
+                (hs if item[:1] == "h" else us).append(item)
+            give_hand = _indices(",".join(hs), "h", text) if hs else ()
+            give_up = _indices(",".join(us), "u", text) if us else ()
+            rest = rest[2:]
+        if rest[:1] == ["ask"] and len(rest) >= 2:
+            ask = tuple(sorted(_beans(rest[1], text)))
+            rest = rest[2:]
+        if rest:
+            raise NotationError(f"{text!r}: expected 'offer pN [give h0,u1] [ask BEAN,...]'")
+        return Propose(p, partner, give_hand, give_up, ask)
+    raise NotationError(f"{text!r}: unknown action {verb!r} or wrong arguments")
+
+
+def _bad(text: str, why: str) -> int:
+    raise NotationError(f"{text!r}: {why}")

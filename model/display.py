@@ -1,0 +1,39 @@
+"""A readable text picture of a state (hands in order, fields, coins, piles) for people."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from model.cards import BEAN_NAMES
+
+if TYPE_CHECKING:
+    from model.state import GameState
+
+
+def _cards(cards: tuple[int, ...]) -> str:
+    return " ".join(BEAN_NAMES[c] for c in cards) or "-"
+
+
+def describe(s: GameState) -> str:
+    from model.state import Phase
+
+    r = s.setup.rules
+    lines = [
+        f"{r.name}, {len(s.players)} players, turn {s.turn}, active p{s.active}, "
+        f"phase {Phase(s.phase).name.lower()}, to move "
+        + (f"p{s.to_move}" if s.to_move >= 0 else "nobody"),
+        f"draw pile {len(s.draw)} cards, discard {len(s.discard)} (top "
+        f"{BEAN_NAMES[s.discard[-1]] if s.discard else '-'}), exhaustions {s.exhaustions}"
+        f"/{s.setup.final_exhaustion}" + (" (final)" if s.final else ""),
+    ]
+    if s.face_up:
+        lines.append(f"face up: {_cards(s.face_up)}")
+    if s.pending is not None:
+        lines.append(f"pending: {s.pending}")
+    for i, p in enumerate(s.players):
+        fields = ", ".join(f"{f.count} {BEAN_NAMES[f.bean]}" if f.count else "empty" for f in p.fields)
+        line = f"p{i}: coins {len(p.coins)} | fields [{fields}] | hand {_cards(p.hand)}"
+        if p.aside:
+            line += f" | set aside {_cards(p.aside)}"
+        lines.append(line)
+    return "\n".join(lines)

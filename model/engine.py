@@ -1,0 +1,720 @@
+"""The rules of play: ``new_game``, ``legal_actions``, ``apply`` and the automatic steps between.
+
+Rules H, T, E, F, D and V live here, each in one place: ``_fits`` (H3), ``_harvestable`` (H4),
+``_harvest`` (H5, V5), ``_take_cards`` (T2, T7, E1, E2), ``_finish`` (E3), ``winners`` (E4).
+``apply`` checks every action and raises ``IllegalAction`` naming the rule; with ``check=False``
+it trusts the caller (actions from ``legal_actions``) and skips the checks.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from itertools import combinations, combinations_with_replacement, product
+
+from model.actions import (
+    Accept,
+    Action,
+    BuyField,
+    Decline,
+    Discard,
+    DiscardUp,
+    EndPhase,
+    Harvest,
+    Plant,
+    PlantAside,
+    PlantUp,
+    Propose,
+    Reshuffle,
+)
+from model.cards import BEAN_NAMES, Bean
+from model.rules import Ruleset, setup
+from model.state import EMPTY, Field, GameState, Phase, PlayerState
+
+
+class IllegalAction(ValueError):
+    """An action the rules forbid here; ``rule`` is the rule ID of RULES.md."""
+
+    def __init__(self, reason: str, rule: str) -> None:
+        super().__init__(f"{reason} [{rule}]")
+        self.reason = reason
+        self.rule = rule
+
+
+PLANT, TRADE, PLANT_ASIDE, CHANCE, OVER = (
+    Phase.PLANT, Phase.TRADE, Phase.PLANT_ASIDE, Phase.CHANCE, Phase.OVER)
+OFFER, DISCARD, TURNED = Phase.OFFER, Phase.DISCARD, Phase.TURNED
+FIELD_BEAN = int(Bean.FIELD)
+
+# Interned actions for the move generator: legal_actions builds no new objects for these.
+_MAX_SEATS, _MAX_FIELDS = 8, 4
+_PLANT = [[Plant(p, f) for f in range(_MAX_FIELDS)] for p in range(_MAX_SEATS)]
+_HARVEST = [[Harvest(p, f) for f in range(_MAX_FIELDS)] for p in range(_MAX_SEATS)]
+_END = [EndPhase(p) for p in range(_MAX_SEATS)]
+_BUY = [BuyField(p) for p in range(_MAX_SEATS)]
+_DECLINE = [Decline(p) for p in range(_MAX_SEATS)]
+
+
+# ---------------------------------------------------------------- setup
+
+
+def new_game(
+    rules: Ruleset | str = "rio-grande",
+    players: int = 4,
+    seed: int | None = 0,
+    deck: Sequence[int] | None = None,
+) -> GameState:
+    """Shuffle (or take ``deck``, top first), deal one card at a time in seat order (S2), start turn 0."""
+    from model.rules import ruleset as _ruleset
+
+    r = _ruleset(rules) if isinstance(rules, str) else rules
+    su = setup(r, players)
+    if deck is None:
+        cards = list(su.deck)
+        random.Random(seed).shuffle(cards)
+    else:
+        cards = [int(c) for c in deck]
+        if sorted(cards) != sorted(su.deck):
+            raise ValueError(
+                f"deck is not the {len(su.deck)} cards of {r.name} with {players} players (S)")
+    hands: list[list[int]] = [[] for _ in range(players)]
+    pos = 0
+    while any(len(h) < n for h, n in zip(hands, su.hands)):  # S2: one at a time, in seat order
+        for seat in range(players):
+            if len(hands[seat]) < su.hands[seat]:
+                hands[seat].append(cards[pos])
+                pos += 1
+    ps = tuple(PlayerState(tuple(h), (EMPTY,) * su.fields, (), ()) for h in hands)
+    s = GameState(
+        setup=su, players=ps, draw=tuple(cards[pos:]), discard=(), face_up=(), out=(),
+        active=0, phase=PLANT, to_move=0, planted=0, first_field=-1, offers=0, pending=None,
+        exhaustions=0, final=False, todo=(), resume=0, turn=0,
+    )
+    return _start_turn(s)
+
+
+# ---------------------------------------------------------------- rules as functions
+
+
+def _fits(field: Field, b: int) -> bool:
+    """H3: a card goes on an empty field or on a field of its own type (H2)."""
+    return field.count == 0 or field.bean == b
+
+
+def _harvestable(fields: tuple[Field, ...], i: int, strict: bool) -> bool:
+    """H4: may field ``i`` be harvested now (outside the final harvest, E3)?"""
+    n = fields[i].count
+    if n == 0:
+        return False
+    if n > 1:
+        return True
+    if strict:
+        return all(f.count == 1 for f in fields)
+    return all(f.count <= 1 for f in fields)
+
+
+def _h4_reason(s: GameState, p: int, i: int) -> str:
+    fields = s.players[p].fields
+    f = fields[i]
+    if f.count == 0:
+        return f"p{p} cannot harvest field {i}: it is empty"
+    name = BEAN_NAMES[f.bean]
+    if s.setup.strict_harvest:
+        return (f"p{p} cannot harvest field {i} (one {name}) unless every field holds exactly "
+                "one card (strict reading)")
+    j = next(j for j, g in enumerate(fields) if g.count > 1)
+    return f"p{p} cannot harvest field {i} (one {name}) while field {j} holds {fields[j].count} cards"
+
+
+def _harvest(s: GameState, p: int, i: int) -> GameState:
+    """H5: the field's coin value (C1) goes to the coin stack, the rest to the discard pile.
+
+    V5: exactly two field beans give a third field (if not yet owned) and no coins.
+    """
+    pl = s.players[p]
+    f = pl.fields[i]
+    b, n = f.bean, f.count
+    fields = pl.fields[:i] + (EMPTY,) + pl.fields[i + 1:]
+    if b == FIELD_BEAN and n == 2 and s.setup.rules.field_beans:
+        k = 0
+        if len(fields) < 3:
+            fields = fields + (EMPTY,)
+    else:
+        k = s.setup.payout[b][n]
+    new = PlayerState(pl.hand, fields, pl.coins + (b,) * k if k else pl.coins, pl.aside)
+    return s._replace(
+        players=s.players[:p] + (new,) + s.players[p + 1:],
+        discard=s.discard + (b,) * (n - k) if n > k else s.discard,
+    )
+
+
+def _can_buy(s: GameState, p: int) -> bool:
+    """F1: the ruleset sells a third field, the player has two, and has the coins."""
+    cost = s.setup.third_cost
+    pl = s.players[p]
+    return cost is not None and len(pl.fields) == 2 and len(pl.coins) >= cost
+
+
+def _buy(s: GameState, p: int) -> GameState:
+    """F1: the top coins pay; bean side up to the discard pile, or out of the game in the duel."""
+    cost = s.setup.third_cost
+    assert cost is not None
+    pl = s.players[p]
+    paid = pl.coins[len(pl.coins) - cost:]
+    new = PlayerState(pl.hand, pl.fields + (EMPTY,), pl.coins[:len(pl.coins) - cost], pl.aside)
+    players = s.players[:p] + (new,) + s.players[p + 1:]
+    if s.setup.duel:
+        return s._replace(players=players, out=s.out + paid)
+    return s._replace(players=players, discard=s.discard + paid)
+
+
+def _with_player(s: GameState, p: int, pl: PlayerState) -> tuple[PlayerState, ...]:
+    return s.players[:p] + (pl,) + s.players[p + 1:]
+
+
+def _plant_on(pl: PlayerState, i: int, b: int) -> tuple[Field, ...]:
+    f = pl.fields[i]
+    return pl.fields[:i] + (Field(b, f.count + 1),) + pl.fields[i + 1:]
+
+
+# ---------------------------------------------------------------- automatic steps
+
+
+def _start_turn(s: GameState) -> GameState:
+    """T1 / D2: a new turn for ``s.active``; in the duel, first the cards left on offer."""
+    a = s.active
+    if s.setup.duel and s.face_up:
+        return s._replace(phase=OFFER, to_move=a, planted=0, first_field=-1, offers=0)
+    s = s._replace(phase=PLANT, to_move=a, planted=0, first_field=-1, offers=0)
+    if not s.players[a].hand:  # T1: skip planting with an empty hand
+        return _end_planting(s)
+    return s
+
+
+def _end_planting(s: GameState) -> GameState:
+    if s.setup.duel and s.players[s.active].hand:
+        return s._replace(phase=DISCARD)  # D2 step 2: may discard one hand card
+    return _turn_up(s)
+
+
+def _turn_up(s: GameState) -> GameState:
+    """T2 / D2 step 3: turn up cards from the draw pile into the trade area."""
+    return _take_cards(s._replace(todo=(-1,) * s.setup.face_up, resume=2))
+
+
+def _take_cards(s: GameState) -> GameState:
+    """Deal the cards in ``s.todo`` one at a time (-1: face up; a seat: to the back of its hand, H1).
+
+    E1: taking the last card exhausts the pile; a reshuffle follows (a chance node) unless this is
+    the final exhaustion or the discard pile is empty (E2), which ends the game at once when drawing
+    and after this turn's trading and planting when turning up.
+    """
+    draw, todo = s.draw, s.todo
+    face_up = s.face_up
+    players = s.players
+    exhaustions, final = s.exhaustions, s.final
+    over = False
+    while todo:
+        dest, todo = todo[0], todo[1:]
+        card, draw = draw[0], draw[1:]
+        if dest < 0:
+            face_up = face_up + (card,)
+        else:
+            pl = players[dest]
+            players = players[:dest] + (PlayerState(pl.hand + (card,), pl.fields, pl.coins, pl.aside),) + players[dest + 1:]
+        if not draw:
+            exhaustions += 1
+            if exhaustions >= s.setup.final_exhaustion or not s.discard:
+                if dest < 0:
+                    final = True  # E2: finish trading and planting, then end
+                else:
+                    over = True  # E2: drawing ends the game at once
+                todo = ()
+            else:
+                s = s._replace(draw=draw, face_up=tuple(sorted(face_up)), players=players,
+                               exhaustions=exhaustions, todo=todo, phase=CHANCE, to_move=-1)
+                return s
+    s = s._replace(draw=draw, face_up=tuple(sorted(face_up)), players=players,
+                   exhaustions=exhaustions, final=final, todo=())
+    if over:
+        return _finish(s)
+    if s.resume == 2:
+        return _after_turn_up(s)
+    return _next_turn(s)
+
+
+def _after_turn_up(s: GameState) -> GameState:
+    a = s.active
+    if s.setup.duel:
+        # D2 step 3: while the top discard matches a turned-up type, it joins them.
+        face_up, discard = s.face_up, s.discard
+        while discard and discard[-1] in face_up:
+            face_up, discard = face_up + (discard[-1],), discard[:-1]
+        return s._replace(face_up=tuple(sorted(face_up)), discard=discard, phase=TURNED,
+                          to_move=a, resume=0)
+    return s._replace(phase=TRADE, to_move=a, pending=None, resume=0)
+
+
+def _end_trading(s: GameState) -> GameState:
+    """T5: face-up cards not traded away go to the active player's set-aside area; phase 3 starts."""
+    a = s.active
+    pl = s.players[a]
+    if s.face_up:
+        pl = PlayerState(pl.hand, pl.fields, pl.coins, tuple(sorted(pl.aside + s.face_up)))
+        s = s._replace(players=_with_player(s, a, pl), face_up=())
+    return _next_planter(s._replace(phase=PLANT_ASIDE, pending=None), a)
+
+
+def _next_planter(s: GameState, start: int) -> GameState:
+    """T6: seats plant their set-aside cards in turn order from the active player."""
+    n = len(s.players)
+    a = s.active
+    k = (start - a) % n
+    for step in range(k, n):
+        seat = (a + step) % n
+        if s.players[seat].aside:
+            return s._replace(to_move=seat)
+    return _end_turn(s)
+
+
+def _end_turn(s: GameState) -> GameState:
+    """T7 / D2 step 4: draw (or V4: everyone draws 1), unless the game ended while turning up (E2)."""
+    if s.final:
+        return _finish(s)
+    n = len(s.players)
+    a = s.active
+    if s.setup.rules.draw_each and not s.setup.duel:
+        todo = tuple((a + i) % n for i in range(n))
+    else:
+        todo = (a,) * s.setup.draw
+    return _take_cards(s._replace(todo=todo, resume=4, phase=PLANT, to_move=a))
+
+
+def _next_turn(s: GameState) -> GameState:
+    n = len(s.players)
+    return _start_turn(s._replace(active=(s.active + 1) % n, turn=s.turn + 1, resume=0))
+
+
+def _finish(s: GameState) -> GameState:
+    """E3: every field is harvested (C1 and V5 apply, H4 does not); cards in hand score nothing."""
+    for p, pl in enumerate(s.players):
+        for i, f in enumerate(pl.fields):
+            if f.count:
+                s = _harvest(s, p, i)
+    return s._replace(phase=OVER, to_move=-1, pending=None, todo=(), resume=0)
+
+
+# ---------------------------------------------------------------- the move generator
+
+
+def legal_actions(s: GameState) -> list[Action]:
+    """Every action the player to move may take (deals up to ``max_deal_cards`` a side).
+
+    At a chance node this is empty: use ``chance_outcome`` (a Reshuffle) instead.
+    """
+    phase, p = s.phase, s.to_move
+    if p < 0:
+        return []
+    pl = s.players[p]
+    fields = pl.fields
+    out: list[Action] = []
+    if phase == PLANT:
+        b = pl.hand[0]
+        row = _PLANT[p]
+        skip = s.first_field if s.setup.rules.distinct_fields and s.planted == 1 else -1
+        for i, f in enumerate(fields):
+            if (f.count == 0 or f.bean == b) and i != skip:
+                out.append(row[i])
+        if s.planted:
+            out.append(_END[p])
+    elif phase == TRADE:
+        if s.pending is None:
+            out.append(_END[p])
+            out.extend(_proposals(s))
+        else:
+            out.extend(_answers(s))
+    elif phase == PLANT_ASIDE:
+        for b in sorted(set(pl.aside)):
+            for i, f in enumerate(fields):
+                if f.count == 0 or f.bean == b:
+                    out.append(PlantAside(p, b, i))
+    elif phase == OFFER or phase == TURNED:
+        seen = -1
+        for u, b in enumerate(s.face_up):
+            if b == seen:
+                continue  # identical cards: one canonical index (face_up is sorted)
+            seen = b
+            for i, f in enumerate(fields):
+                if f.count == 0 or f.bean == b:
+                    out.append(PlantUp(p, u, i))
+            if phase == OFFER:
+                out.append(DiscardUp(p, u))
+        if phase == TURNED:
+            out.append(_END[p])
+    elif phase == DISCARD:
+        out.extend(Discard(p, h) for h in range(len(pl.hand)))
+        out.append(_END[p])
+    strict = s.setup.strict_harvest
+    hrow = _HARVEST[p]
+    for i in range(len(fields)):
+        if _harvestable(fields, i, strict):
+            out.append(hrow[i])
+    if _can_buy(s, p):
+        out.append(_BUY[p])
+    return out
+
+
+def _give_options(s: GameState, k: int) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """Sets of the active player's cards, at most ``k``: hand positions and face-up indices.
+
+    Identical face-up cards are interchangeable, so only the lowest indices of a type are used.
+    """
+    hand_n = len(s.players[s.active].hand)
+    ups = s.face_up
+    up_sets: list[tuple[int, ...]] = []
+    for size in range(0, min(k, len(ups)) + 1):
+        seen = set()
+        for combo in combinations(range(len(ups)), size):
+            key = tuple(ups[i] for i in combo)
+            if key not in seen:
+                seen.add(key)
+                up_sets.append(combo)
+    out = []
+    for us in up_sets:
+        for size in range(0, min(k - len(us), hand_n) + 1):
+            for hs in combinations(range(hand_n), size):
+                out.append((hs, us))
+    return out
+
+
+def _proposals(s: GameState) -> list[Action]:
+    """T3 and the trading protocol: the active player's offers to each other seat."""
+    if s.setup.duel or s.offers >= s.setup.rules.max_offers:
+        return []
+    k = s.setup.rules.max_deal_cards
+    gives = _give_options(s, k)
+    asks = [a for size in range(k + 1) for a in combinations_with_replacement(s.setup.beans, size)]
+    a = s.active
+    out: list[Action] = []
+    for partner in range(len(s.players)):
+        if partner == a:
+            continue
+        for hs, us in gives:
+            for ask in asks:
+                if hs or us or ask:
+                    out.append(Propose(a, partner, hs, us, ask))
+    return out
+
+
+def _answers(s: GameState) -> list[Action]:
+    """The partner's answers: decline, or accept with any hand cards matching the asked types."""
+    offer = s.pending
+    assert offer is not None
+    p = offer.partner
+    hand = s.players[p].hand
+    out: list[Action] = [_DECLINE[p]]
+    need = Counter(offer.ask)
+    choices = []
+    for b, m in sorted(need.items()):
+        where = [i for i, c in enumerate(hand) if c == b]
+        if len(where) < m:
+            return out
+        choices.append(list(combinations(where, m)))
+    for pick in product(*choices):
+        out.append(Accept(p, tuple(sorted(i for part in pick for i in part))))
+    return out
+
+
+# ---------------------------------------------------------------- applying actions
+
+
+def chance_outcome(s: GameState, rng: random.Random) -> Reshuffle:
+    """E1: a uniformly random order of the discard pile for the reshuffle at this chance node."""
+    cards = list(s.discard)
+    rng.shuffle(cards)
+    return Reshuffle(tuple(cards))
+
+
+def apply(s: GameState, action: Action, check: bool = True) -> GameState:
+    """The state after ``action``; raises IllegalAction (rule ID in the message) when ``check``."""
+    kind = type(action)
+    handler = _HANDLERS.get(kind)
+    if handler is None:
+        raise IllegalAction(f"{action!r} is not an action", "T")
+    if check:
+        if s.phase == OVER:
+            raise IllegalAction("the game is over", "E2")
+        if kind is Reshuffle:
+            if s.phase != CHANCE:
+                raise IllegalAction("no reshuffle is due: the draw pile is not exhausted", "E1")
+        elif s.phase == CHANCE:
+            raise IllegalAction("the draw pile is exhausted: a reshuffle must come first", "E1")
+        else:
+            p = action.player  # type: ignore[union-attr]
+            if not 0 <= p < len(s.players):
+                raise IllegalAction(f"there is no seat p{p}", "S")
+            if p != s.to_move:
+                raise IllegalAction(f"p{p} cannot act now: it is p{s.to_move}'s move", _turn_rule(s))
+    return handler(s, action, check)
+
+
+def _turn_rule(s: GameState) -> str:
+    if s.setup.duel:
+        return "D2"
+    return {PLANT: "T1", TRADE: "T3", PLANT_ASIDE: "T6"}.get(Phase(s.phase), "T1")
+
+
+def _check_field(s: GameState, p: int, i: int, b: int, rule: str) -> None:
+    fields = s.players[p].fields
+    if not 0 <= i < len(fields):
+        raise IllegalAction(f"p{p} has no field {i}", rule)
+    if not _fits(fields[i], b):
+        f = fields[i]
+        raise IllegalAction(
+            f"p{p} cannot plant {BEAN_NAMES[b]} on field {i}, which holds {BEAN_NAMES[f.bean]}", "H3")
+
+
+def _do_plant(s: GameState, a: Plant, check: bool) -> GameState:
+    p, i = a.player, a.field
+    pl = s.players[p]
+    if check:
+        if s.phase != PLANT:
+            raise IllegalAction(f"p{p} can plant from the hand only in phase 1", "T1")
+        if not pl.hand:
+            raise IllegalAction(f"p{p} has no cards in hand", "T1")
+        if s.planted >= 2:
+            raise IllegalAction(f"p{p} has planted twice this turn; never a third", "T1")
+        _check_field(s, p, i, pl.hand[0], "H3")
+        if s.setup.rules.distinct_fields and s.planted == 1 and i == s.first_field:
+            raise IllegalAction(f"p{p} planted on field {i} already; the second card goes elsewhere", "V2")
+    new = PlayerState(pl.hand[1:], _plant_on(pl, i, pl.hand[0]), pl.coins, pl.aside)
+    planted = s.planted + 1
+    s = s._replace(players=_with_player(s, p, new), planted=planted,
+                   first_field=i if planted == 1 else s.first_field)
+    if planted >= 2 or not new.hand:
+        return _end_planting(s)
+    return s
+
+
+def _do_plant_aside(s: GameState, a: PlantAside, check: bool) -> GameState:
+    p, b, i = a.player, a.bean, a.field
+    pl = s.players[p]
+    if check:
+        if s.phase != PLANT_ASIDE:
+            raise IllegalAction(f"p{p} can plant set-aside cards only in phase 3", "T6")
+        if b not in pl.aside:
+            raise IllegalAction(f"p{p} has no {BEAN_NAMES[b] if 0 <= b < 12 else b} set aside", "T6")
+        _check_field(s, p, i, b, "T6")
+    k = pl.aside.index(b)
+    new = PlayerState(pl.hand, _plant_on(pl, i, b), pl.coins, pl.aside[:k] + pl.aside[k + 1:])
+    s = s._replace(players=_with_player(s, p, new))
+    if new.aside:
+        return s
+    return _next_planter(s, p + 1)
+
+
+def _do_plant_up(s: GameState, a: PlantUp, check: bool) -> GameState:
+    p, u, i = a.player, a.index, a.field
+    if check:
+        if s.phase not in (OFFER, TURNED):
+            raise IllegalAction(f"p{p} can plant face-up cards only in the duel's steps 1 and 3", "D2")
+        if not 0 <= u < len(s.face_up):
+            raise IllegalAction(f"there is no face-up card u{u}", "D2")
+        _check_field(s, p, i, s.face_up[u], "D2")
+    b = s.face_up[u]
+    pl = s.players[p]
+    new = PlayerState(pl.hand, _plant_on(pl, i, b), pl.coins, pl.aside)
+    s = s._replace(players=_with_player(s, p, new), face_up=s.face_up[:u] + s.face_up[u + 1:])
+    if s.phase == OFFER and not s.face_up:
+        return _start_turn(s)
+    return s
+
+
+def _do_discard_up(s: GameState, a: DiscardUp, check: bool) -> GameState:
+    p, u = a.player, a.index
+    if check:
+        if s.phase != OFFER:
+            raise IllegalAction(f"p{p} can discard offered cards only in the duel's step 1", "D2")
+        if not 0 <= u < len(s.face_up):
+            raise IllegalAction(f"there is no offered card u{u}", "D2")
+    s = s._replace(discard=s.discard + (s.face_up[u],), face_up=s.face_up[:u] + s.face_up[u + 1:])
+    if not s.face_up:
+        return _start_turn(s)
+    return s
+
+
+def _do_discard(s: GameState, a: Discard, check: bool) -> GameState:
+    p, h = a.player, a.index
+    pl = s.players[p]
+    if check:
+        if s.phase != DISCARD:
+            raise IllegalAction(f"p{p} can discard a hand card only after planting in the duel", "D2")
+        if not 0 <= h < len(pl.hand):
+            raise IllegalAction(f"p{p} has no hand card h{h}", "D2")
+    new = PlayerState(pl.hand[:h] + pl.hand[h + 1:], pl.fields, pl.coins, pl.aside)  # H1
+    s = s._replace(players=_with_player(s, p, new), discard=s.discard + (pl.hand[h],))
+    return _turn_up(s)
+
+
+def _do_harvest(s: GameState, a: Harvest, check: bool) -> GameState:
+    p, i = a.player, a.field
+    if check:
+        fields = s.players[p].fields
+        if not 0 <= i < len(fields):
+            raise IllegalAction(f"p{p} has no field {i}", "H5")
+        if fields[i].count == 0:
+            raise IllegalAction(f"p{p} cannot harvest field {i}: it is empty", "H5")
+        if not _harvestable(fields, i, s.setup.strict_harvest):
+            raise IllegalAction(_h4_reason(s, p, i), "H4")
+    return _harvest(s, p, i)
+
+
+def _do_buy(s: GameState, a: BuyField, check: bool) -> GameState:
+    p = a.player
+    if check and not _can_buy(s, p):
+        cost = s.setup.third_cost
+        pl = s.players[p]
+        if cost is None:
+            why = f"{s.setup.rules.name} with {len(s.players)} players sells no third field"
+        elif len(pl.fields) != 2:
+            why = f"p{p} already has {len(pl.fields)} fields"
+        else:
+            why = f"p{p} has {len(pl.coins)} coins; the third field costs {cost}"
+        raise IllegalAction(why, "F1")
+    return _buy(s, p)
+
+
+def _do_end(s: GameState, a: EndPhase, check: bool) -> GameState:
+    p = a.player
+    phase = s.phase
+    if phase == PLANT:
+        if check and s.planted == 0:
+            raise IllegalAction(f"p{p} must plant the front card first", "T1")
+        return _end_planting(s)
+    if phase == TRADE:
+        if check and s.pending is not None:
+            raise IllegalAction(f"p{s.pending.partner} must first answer the pending offer", "T3")
+        return _end_trading(s)
+    if phase == DISCARD:
+        return _turn_up(s)
+    if phase == TURNED:
+        return _end_turn(s)  # D2: the cards not planted stay on offer to the opponent
+    if phase == OFFER:
+        raise IllegalAction(f"p{p} must plant or discard every card left on offer", "D2")
+    raise IllegalAction(f"p{p} must plant every set-aside card", "T6")
+
+
+def _do_propose(s: GameState, a: Propose, check: bool) -> GameState:
+    if check:
+        _check_proposal(s, a)
+    return s._replace(pending=a, to_move=a.partner, offers=s.offers + 1)
+
+
+def _check_proposal(s: GameState, a: Propose) -> None:
+    p, q = a.player, a.partner
+    if s.setup.duel:
+        raise IllegalAction("there is no trading in the bean duel", "D1")
+    if s.phase != TRADE:
+        raise IllegalAction(f"p{p} can propose deals only in the trading phase", "T3")
+    if s.pending is not None:
+        raise IllegalAction(f"an offer to p{s.pending.partner} is still pending", "T3")
+    if p != s.active:
+        raise IllegalAction(f"p{p} is not the active player", "T3")
+    if not 0 <= q < len(s.players) or q == p:
+        raise IllegalAction(f"p{p} cannot trade with p{q}", "T3")
+    if s.offers >= s.setup.rules.max_offers:
+        raise IllegalAction(f"p{p} has made the {s.setup.rules.max_offers} offers allowed this turn", "T3")
+    hand = s.players[p].hand
+    if len(set(a.give_hand)) != len(a.give_hand) or any(not 0 <= h < len(hand) for h in a.give_hand):
+        raise IllegalAction(f"p{p} names hand cards {list(a.give_hand)} but holds {len(hand)}", "T3")
+    if len(set(a.give_up)) != len(a.give_up) or any(not 0 <= u < len(s.face_up) for u in a.give_up):
+        raise IllegalAction(f"p{p} names face-up cards {list(a.give_up)} but has {len(s.face_up)}", "T3")
+    if any(b not in s.setup.beans for b in a.ask):
+        raise IllegalAction(f"p{p} asks for a bean that is not in play", "T3")
+    if not (a.give_hand or a.give_up or a.ask):
+        raise IllegalAction(f"p{p} offers nothing and asks for nothing", "T3")
+
+
+def _do_accept(s: GameState, a: Accept, check: bool) -> GameState:
+    offer = s.pending
+    p = a.player
+    if check:
+        if offer is None:
+            raise IllegalAction(f"p{p} has no offer to accept", "T3")
+        hand = s.players[p].hand
+        if len(set(a.hand)) != len(a.hand) or any(not 0 <= h < len(hand) for h in a.hand):
+            raise IllegalAction(f"p{p} names hand cards {list(a.hand)} but holds {len(hand)}", "T3")
+        got = sorted(hand[h] for h in a.hand)
+        if got != sorted(offer.ask):
+            raise IllegalAction(
+                f"p{p} gives {[BEAN_NAMES[b] for b in got]} but "
+                f"{[BEAN_NAMES[b] for b in offer.ask]} was asked", "T3")
+    assert offer is not None
+    act, q = offer.player, offer.partner
+    apl, qpl = s.players[act], s.players[q]
+    gh, gu, qh = set(offer.give_hand), set(offer.give_up), set(a.hand)
+    to_q = tuple(apl.hand[h] for h in sorted(gh)) + tuple(s.face_up[u] for u in sorted(gu))
+    to_a = tuple(qpl.hand[h] for h in sorted(qh))
+    # H1: removing cards keeps the order of the rest; T4: received cards are set aside.
+    new_a = PlayerState(tuple(c for h, c in enumerate(apl.hand) if h not in gh), apl.fields,
+                        apl.coins, tuple(sorted(apl.aside + to_a)))
+    new_q = PlayerState(tuple(c for h, c in enumerate(qpl.hand) if h not in qh), qpl.fields,
+                        qpl.coins, tuple(sorted(qpl.aside + to_q)))
+    players = list(s.players)
+    players[act], players[q] = new_a, new_q
+    return s._replace(players=tuple(players), pending=None, to_move=act,
+                      face_up=tuple(c for u, c in enumerate(s.face_up) if u not in gu))
+
+
+def _do_decline(s: GameState, a: Decline, check: bool) -> GameState:
+    if check and s.pending is None:
+        raise IllegalAction(f"p{a.player} has no offer to decline", "T3")
+    return s._replace(pending=None, to_move=s.active)
+
+
+def _do_reshuffle(s: GameState, a: Reshuffle, check: bool) -> GameState:
+    if check and sorted(a.order) != sorted(s.discard):
+        raise IllegalAction(
+            f"the reshuffled pile must be the {len(s.discard)} discarded cards, "
+            f"got {len(a.order)} cards", "E1")
+    s = s._replace(draw=tuple(a.order), discard=(), phase=PLANT if s.resume == 4 else TRADE)
+    return _take_cards(s)
+
+
+_HANDLERS = {
+    Plant: _do_plant,
+    PlantAside: _do_plant_aside,
+    PlantUp: _do_plant_up,
+    DiscardUp: _do_discard_up,
+    Discard: _do_discard,
+    Harvest: _do_harvest,
+    BuyField: _do_buy,
+    EndPhase: _do_end,
+    Propose: _do_propose,
+    Accept: _do_accept,
+    Decline: _do_decline,
+    Reshuffle: _do_reshuffle,
+}
+
+
+# ---------------------------------------------------------------- the end
+
+
+def scores(s: GameState) -> tuple[int, ...]:
+    """Coins per seat (E4)."""
+    return tuple(len(p.coins) for p in s.players)
+
+
+def winners(s: GameState) -> tuple[int, ...]:
+    """E4: most coins; ties broken by the ruleset's tie-break; a surviving tie is a shared win."""
+    sc = scores(s)
+    best = max(sc)
+    tied = [p for p, c in enumerate(sc) if c == best]
+    rule = s.setup.rules.tie_break
+    if len(tied) > 1 and rule == "hand":
+        most = max(len(s.players[p].hand) for p in tied)
+        tied = [p for p in tied if len(s.players[p].hand) == most]
+    elif len(tied) > 1 and rule == "seat":
+        tied = [max(tied)]  # farthest clockwise from the starting player, seat 0
+    return tuple(tied)

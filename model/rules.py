@@ -1,0 +1,292 @@
+"""Rulesets (editions, options, variants) and their setup per player count (sections S, F, V).
+
+A ``Ruleset`` is a plain value: a preset name plus options, each overridable on its own (V3).
+Options left at ``None`` take the value the setup table of section S gives for the player count;
+``setup(ruleset, players)`` resolves them into a ``Setup`` that the engine reads.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from model.cards import (
+    AMIGO_BEANS,
+    AMIGO_V2_BEANS,
+    BEAN_NAMES,
+    COUNTS,
+    METERS,
+    RIO_GRANDE_BEANS,
+    Bean,
+    Meter,
+    bean,
+    format_meter,
+    parse_meter,
+    payout_table,
+)
+
+
+class RulesetError(ValueError):
+    """An unknown preset, option or option value, or a player count the ruleset does not allow."""
+
+
+TIE_BREAKS = ("hand", "seat", "none")  # E4: most cards in hand / farthest clockwise / shared win
+HARVEST_READINGS = ("lenient", "strict")  # H4
+
+
+@dataclass(frozen=True, slots=True)
+class Ruleset:
+    """One edition with its options. ``None`` means "as the table of section S says"."""
+
+    name: str = "rio-grande"
+    beans: tuple[int, ...] = RIO_GRANDE_BEANS  # types in the deck before removals (C2, V4, V5)
+    removed: tuple[int, ...] | None = None  # types removed; None: the table of S
+    min_players: int = 2
+    max_players: int = 7
+    fields: int | None = None  # starting fields; None: 3 with 3 players, else 2 (S, S1)
+    third_field: bool | None = None  # may a third field be bought (F1); None: table of S
+    third_field_cost: int | None = None  # None: 3, or 2 with 6-7 players (S)
+    hand: int | None = None  # starting hand; None: 5, or 3/4/5/6.. with 6-7 players (S)
+    face_up: int | None = None  # cards turned up (T2); None: 2, the duel 3 (D2)
+    draw: int | None = None  # cards drawn in phase 4 (T7); None: 3, duel 2, 6-7 players 4
+    exhaustions: int | None = None  # the game ends at this exhaustion (E2); None: table of S
+    tie_break: str = "hand"  # E4
+    harvest: str = "lenient"  # H4 reading
+    quick: bool = False  # V1: no reshuffle, the game ends at the first exhaustion
+    distinct_fields: bool = False  # V2: the two phase-1 plantings go to different fields
+    draw_each: bool = False  # V4: phase 4 is "every player draws 1, active player first"
+    field_beans: bool = False  # V5: harvesting exactly 2 field beans gives a third field
+    meters: tuple[tuple[int, Meter], ...] = ()  # beanometer overrides (C3)
+    max_offers: int = 10  # proposals per turn (trading protocol)
+    max_deal_cards: int = 2  # cards per side that legal_actions enumerates
+
+    def replace(self, **changes: Any) -> Ruleset:
+        return dataclasses.replace(self, **changes)
+
+    def options(self) -> dict[str, Any]:
+        """Every option by field name, as JSON values (record headers, DESIGN.md)."""
+        out: dict[str, Any] = {}
+        for f in dataclasses.fields(self):
+            if f.name == "name":
+                continue
+            out[f.name] = _option_to_json(f.name, getattr(self, f.name))
+        return out
+
+
+def _option_to_json(key: str, value: Any) -> Any:
+    if key in ("beans", "removed") and value is not None:
+        return [BEAN_NAMES[b] for b in value]
+    if key == "meters":
+        return {BEAN_NAMES[b]: format_meter(m) for b, m in value}
+    return value
+
+
+PRESETS: dict[str, Ruleset] = {
+    # The English Rio Grande rulebook, 2-7 players, 154 cards.
+    "rio-grande": Ruleset(),
+    # The current Amigo rulebook (S1): 104 cards, 3-5 players, no third field, 3 exhaustions.
+    "amigo": Ruleset(
+        name="amigo", beans=AMIGO_BEANS, min_players=3, max_players=5,
+        third_field=False, exhaustions=3, tie_break="seat",
+    ),
+    # The first Amigo printing (seed 001): two fields for everyone, a third for 3 coins.
+    "amigo-1997": Ruleset(
+        name="amigo-1997", beans=AMIGO_BEANS, min_players=3, max_players=5, fields=2,
+        third_field=True, third_field_cost=3, exhaustions=3, tie_break="seat",
+    ),
+    # Amigo "Variante 1" (V4): coffee, wax and cocoa added; everyone draws 1 in phase 4.
+    "amigo-v1": Ruleset(
+        name="amigo-v1", beans=RIO_GRANDE_BEANS, min_players=3, max_players=5,
+        third_field=False, tie_break="seat", draw_each=True,
+    ),
+    # Amigo "Variante 2" (V5): 8 base types, wax and 3 field beans, 4-5 players.
+    "amigo-v2": Ruleset(
+        name="amigo-v2", beans=AMIGO_V2_BEANS, min_players=4, max_players=5,
+        third_field=False, tie_break="seat", draw_each=True, field_beans=True, exhaustions=3,
+    ),
+}
+
+_BOOL_WORDS = {"true": True, "yes": True, "1": True, "on": True,
+               "false": False, "no": False, "0": False, "off": False}
+
+
+def preset(name: str) -> Ruleset:
+    try:
+        return PRESETS[name]
+    except KeyError:
+        raise RulesetError(f"unknown ruleset {name!r}; presets are {', '.join(PRESETS)}") from None
+
+
+def _bean_list(key: str, value: Any) -> tuple[int, ...]:
+    items = value.split(",") if isinstance(value, str) else list(value)
+    try:
+        return tuple(sorted({int(bean(x)) for x in items if str(x).strip()}))
+    except ValueError as e:
+        raise RulesetError(f"option {key}: {e}") from None
+
+
+def _coerce(key: str, value: Any, kind: Any) -> Any:
+    """Turn an option value (a string from the command line or a JSON value) into its field type."""
+    if key in ("beans", "removed"):
+        if value is None or (key == "removed" and value in ("table", "auto", "none-table")):
+            if key == "beans":
+                raise RulesetError("option beans cannot be null")
+            return None
+        return _bean_list(key, value)
+    if key == "meters":
+        if isinstance(value, str):  # cocoa=1/3/4/-;garden=...
+            pairs = [p.split(":", 1) for p in value.split(";") if p.strip()]
+            value = {k: v for k, v in pairs}
+        if not isinstance(value, dict):
+            raise RulesetError("option meters: expected an object like {\"cocoa\": \"1/3/4/-\"}")
+        try:
+            return tuple(sorted((int(bean(k)), parse_meter(v)) for k, v in value.items()))
+        except ValueError as e:
+            raise RulesetError(f"option meters: {e}") from None
+    if key in ("tie_break", "harvest"):
+        allowed = TIE_BREAKS if key == "tie_break" else HARVEST_READINGS
+        if value not in allowed:
+            raise RulesetError(f"option {key}: {value!r} is not one of {', '.join(allowed)}")
+        return value
+    optional = "None" in str(kind)
+    if value is None or (isinstance(value, str) and value in ("table", "auto", "null")):
+        if optional:
+            return None
+        raise RulesetError(f"option {key} needs a value")
+    if "bool" in str(kind):
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.lower() in _BOOL_WORDS:
+            return _BOOL_WORDS[value.lower()]
+        raise RulesetError(f"option {key}: {value!r} is not true or false")
+    if "int" in str(kind):
+        if isinstance(value, bool):
+            raise RulesetError(f"option {key}: {value!r} is not a whole number")
+        try:
+            number = int(value)
+        except (TypeError, ValueError):
+            raise RulesetError(f"option {key}: {value!r} is not a whole number") from None
+        if number < 0:
+            raise RulesetError(f"option {key}: {number} is negative")
+        return number
+    raise RulesetError(f"option {key} cannot be set")
+
+
+_FIELD_TYPES = {f.name: f.type for f in dataclasses.fields(Ruleset)}
+OPTION_NAMES: tuple[str, ...] = tuple(k for k in _FIELD_TYPES if k != "name")
+
+
+def ruleset(name: str = "rio-grande", options: dict[str, Any] | None = None) -> Ruleset:
+    """The preset ``name`` with ``options`` (field name -> value, strings accepted) applied (V3)."""
+    base = preset(name)
+    changes: dict[str, Any] = {}
+    for key, value in (options or {}).items():
+        k = key.replace("-", "_")
+        if k not in _FIELD_TYPES or k == "name":
+            raise RulesetError(f"unknown option {key!r}; options are {', '.join(OPTION_NAMES)}")
+        changes[k] = _coerce(k, value, _FIELD_TYPES[k])
+    rules = base.replace(**changes) if changes else base
+    if rules.max_players < rules.min_players or rules.min_players < 2:
+        raise RulesetError(f"players {rules.min_players}-{rules.max_players} is not a valid range")
+    if rules.max_offers < 0 or rules.max_deal_cards < 0:
+        raise RulesetError("max_offers and max_deal_cards must be >= 0")
+    return rules
+
+
+def parse_option_args(items: list[str]) -> dict[str, str]:
+    """``["tie_break=seat", "quick=true"]`` -> dict; errors name the bad item."""
+    out: dict[str, str] = {}
+    for item in items:
+        if "=" not in item:
+            raise RulesetError(f"option {item!r} must look like KEY=VALUE")
+        k, v = item.split("=", 1)
+        out[k.strip()] = v.strip()
+    return out
+
+
+# Section S, rio-grande column: bean types removed by player count.
+REMOVED_BY_PLAYERS: dict[int, tuple[int, ...]] = {
+    2: (Bean.GARDEN, Bean.COCOA),
+    3: (Bean.COCOA,),
+    4: (Bean.COFFEE,),
+    5: (Bean.COFFEE,),
+    6: (Bean.GARDEN, Bean.COCOA),
+    7: (Bean.GARDEN, Bean.COCOA),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """A ruleset resolved for one player count: the numbers the engine plays by (S, F1, D, V)."""
+
+    rules: Ruleset
+    players: int
+    beans: tuple[int, ...]  # bean types in play
+    deck: tuple[int, ...] = field(repr=False)  # one unshuffled copy of every card in play
+    fields: int  # starting fields
+    third_cost: int | None  # cost of the third field, None if it cannot be bought (F1)
+    hands: tuple[int, ...]  # starting hand size per seat
+    face_up: int  # T2 / D2 step 3
+    draw: int  # T7 / D2 step 4
+    final_exhaustion: int  # E2
+    duel: bool  # D1-D2
+    strict_harvest: bool  # H4 reading
+    payout: tuple[tuple[int, ...], ...] = field(repr=False)  # payout[bean][n] (C1)
+    meters: tuple[Meter, ...] = field(repr=False)
+
+
+@lru_cache(maxsize=256)
+def setup(rules: Ruleset, players: int) -> Setup:
+    """Resolve ``rules`` for ``players`` seats (section S); raises RulesetError if impossible."""
+    if not rules.min_players <= players <= rules.max_players:
+        raise RulesetError(
+            f"ruleset {rules.name} is for {rules.min_players}-{rules.max_players} players, "
+            f"not {players} (S)"
+        )
+    duel = players == 2
+    removed = REMOVED_BY_PLAYERS[players] if rules.removed is None else rules.removed
+    beans = tuple(b for b in rules.beans if b not in removed)
+    if not beans:
+        raise RulesetError("no bean types left in the deck after removals (S)")
+    fields = rules.fields if rules.fields is not None else (3 if players == 3 else 2)
+    if fields < 1:
+        raise RulesetError("fields must be at least 1 (S)")
+    can_buy = rules.third_field if rules.third_field is not None else players != 3
+    if fields >= 3:
+        can_buy = False  # the third field is the maximum (F1, seed 001)
+    cost = rules.third_field_cost
+    if cost is None:
+        cost = 2 if players >= 6 else 3
+    if rules.hand is not None:
+        hands = (rules.hand,) * players
+    elif players >= 6:
+        hands = tuple(min(3 + seat, 6) for seat in range(players))
+    else:
+        hands = (5,) * players
+    face_up = rules.face_up if rules.face_up is not None else (3 if duel else 2)
+    if rules.draw is not None:
+        draw = rules.draw
+    else:
+        draw = 2 if duel else (4 if players >= 6 else 3)
+    if rules.quick:
+        final = 1  # V1
+    elif rules.exhaustions is not None:
+        final = rules.exhaustions
+    else:
+        final = 1 if duel else (2 if players == 3 else 3)
+    if final < 1:
+        raise RulesetError("exhaustions must be at least 1 (E2)")
+    meters = list(METERS)
+    for b, m in rules.meters:
+        meters[b] = m
+    deck = tuple(b for b in beans for _ in range(COUNTS[b]))
+    if sum(hands) + face_up > len(deck):
+        raise RulesetError(f"a deck of {len(deck)} cards cannot deal {sum(hands)} cards (S2)")
+    return Setup(
+        rules=rules, players=players, beans=beans, deck=deck, fields=fields,
+        third_cost=cost if can_buy else None, hands=hands, face_up=face_up, draw=draw,
+        final_exhaustion=final, duel=duel, strict_harvest=rules.harvest == "strict",
+        payout=payout_table(tuple(meters), max(COUNTS) + 8), meters=tuple(meters),
+    )
