@@ -1,0 +1,250 @@
+"""Game records: JSON Lines that any implementation can write and this engine replays (docs/records.md).
+
+Line 1 is a header (format, version, ruleset and every option, seats, initial deck order, top first);
+then one line per action, ``{"action": "p0 plant 1"}``, and one chance line per reshuffle,
+``{"chance": "reshuffle", "order": [...]}``. An optional last line ``{"end": {"coins": [...],
+"winners": [...]}}`` states the result, which the replay must reproduce. A record may stop early.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from model.actions import Action, NotationError, Reshuffle, format_action, parse_action
+from model.cards import BEAN_NAMES, bean
+from model.engine import IllegalAction, apply, new_game, scores, winners
+from model.rules import Ruleset, RulesetError, ruleset
+from model.state import GameState, Phase
+
+RECORD_FORMAT = "bohnanza-record"
+RECORD_VERSION = 1
+
+
+class RecordFormatError(ValueError):
+    """The record is not well-formed (bad JSON, unknown ruleset or bean, wrong version...)."""
+
+    def __init__(self, line: int, reason: str) -> None:
+        super().__init__(f"line {line}: {reason}")
+        self.line = line
+        self.reason = reason
+
+
+class IllegalStep(ValueError):
+    """A well-formed record whose step at ``line`` breaks a rule."""
+
+    def __init__(self, line: int, action: str, error: IllegalAction | str, rule: str = "") -> None:
+        self.line = line
+        self.action = action
+        if isinstance(error, IllegalAction):
+            self.reason, self.rule = error.reason, error.rule
+        else:
+            self.reason, self.rule = error, rule
+        super().__init__(f"line {line}: illegal {action}: {self.reason} [{self.rule}]")
+
+
+@dataclass
+class Record:
+    rules: Ruleset
+    players: int
+    deck: tuple[int, ...]
+    seats: list[str] = field(default_factory=list)
+    actions: list[Action] = field(default_factory=list)
+    lines: list[int] = field(default_factory=list)  # source line of each action (1-based)
+    end: dict[str, Any] | None = None
+    end_line: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)  # header keys kept as they are (seed, ...)
+
+    def initial_state(self) -> GameState:
+        return new_game(self.rules, self.players, deck=self.deck)
+
+
+def header(s0: GameState, seats: Sequence[str] = (), **extra: Any) -> dict[str, Any]:
+    """The header line for a game that starts at ``s0`` (a fresh game: its deck is rebuilt)."""
+    return {
+        "format": RECORD_FORMAT,
+        "version": RECORD_VERSION,
+        "ruleset": s0.setup.rules.name,
+        "options": s0.setup.rules.options(),
+        "players": len(s0.players),
+        "seats": list(seats),
+        "deck": [BEAN_NAMES[c] for c in initial_deck(s0)],
+        **extra,
+    }
+
+
+def initial_deck(s0: GameState) -> tuple[int, ...]:
+    """The deck order, top first, that deals into ``s0`` (turn 0, nothing played yet)."""
+    n = len(s0.players)
+    hands = [list(p.hand) for p in s0.players]
+    sizes = s0.setup.hands
+    dealt: list[int] = []
+    taken = [0] * n
+    while any(taken[i] < sizes[i] for i in range(n)):  # S2: one at a time, in seat order
+        for seat in range(n):
+            if taken[seat] < sizes[seat]:
+                dealt.append(hands[seat][taken[seat]])
+                taken[seat] += 1
+    return tuple(dealt) + s0.draw
+
+
+def action_line(action: Action) -> dict[str, Any]:
+    if isinstance(action, Reshuffle):
+        return {"chance": "reshuffle", "order": [BEAN_NAMES[c] for c in action.order]}
+    return {"action": format_action(action)}
+
+
+def record_lines(head: dict[str, Any], actions: Sequence[Action], final: GameState | None = None) -> str:
+    out = [json.dumps(head, separators=(",", ":"))]
+    out.extend(json.dumps(action_line(a), separators=(",", ":")) for a in actions)
+    if final is not None and final.phase == Phase.OVER:
+        out.append(json.dumps({"end": {"coins": list(scores(final)), "winners": list(winners(final))}},
+                              separators=(",", ":")))
+    return "\n".join(out) + "\n"
+
+
+def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
+    """Write ``text`` to ``path`` via a temporary file in the same folder and a rename."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, target)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def write_record(path: str | os.PathLike[str], head: dict[str, Any], actions: Sequence[Action],
+                 final: GameState | None = None) -> None:
+    atomic_write_text(path, record_lines(head, actions, final))
+
+
+def _beans(value: Any, line: int, where: str) -> tuple[int, ...]:
+    if not isinstance(value, list):
+        raise RecordFormatError(line, f"{where} must be a list of bean names")
+    try:
+        return tuple(int(bean(x)) if isinstance(x, str) else _no_bean(x) for x in value)
+    except ValueError as e:
+        raise RecordFormatError(line, f"{where}: {e}") from None
+
+
+def _no_bean(x: Any) -> int:
+    raise ValueError(f"{x!r} is not a bean name")
+
+
+def parse_record(text: str) -> Record:
+    """Read a record; RecordFormatError names the line and what is malformed (not rule breaks)."""
+    lines = text.splitlines()
+    objs: list[tuple[int, dict[str, Any]]] = []
+    for no, raw in enumerate(lines, start=1):
+        if not raw.strip():
+            continue
+        try:
+            obj = json.loads(raw)
+        except json.JSONDecodeError as e:
+            raise RecordFormatError(no, f"bad JSON: {e.msg} at column {e.colno}") from None
+        if not isinstance(obj, dict):
+            raise RecordFormatError(no, "each line must be a JSON object")
+        objs.append((no, obj))
+    if not objs:
+        raise RecordFormatError(1, "empty record: no header line")
+    hno, head = objs[0]
+    if head.get("format") != RECORD_FORMAT:
+        raise RecordFormatError(hno, f"header format must be {RECORD_FORMAT!r}, got {head.get('format')!r}")
+    if head.get("version") != RECORD_VERSION:
+        raise RecordFormatError(
+            hno, f"unsupported format version {head.get('version')!r}; this engine reads version {RECORD_VERSION}")
+    players = head.get("players")
+    if not isinstance(players, int) or isinstance(players, bool):
+        raise RecordFormatError(hno, "header field players must be a whole number")
+    options = head.get("options", {})
+    if not isinstance(options, dict):
+        raise RecordFormatError(hno, "header field options must be an object")
+    try:
+        rules = ruleset(str(head.get("ruleset")), options)
+        from model.rules import setup
+
+        su = setup(rules, players)
+    except (RulesetError, ValueError) as e:
+        raise RecordFormatError(hno, str(e)) from None
+    deck = _beans(head.get("deck"), hno, "header field deck")
+    if sorted(deck) != sorted(su.deck):
+        raise RecordFormatError(
+            hno, f"header field deck: not the {len(su.deck)} cards of {rules.name} with {players} players "
+                 f"({len(deck)} given) [S]")
+    seats = head.get("seats", [])
+    rec = Record(rules=rules, players=players, deck=deck,
+                 seats=[str(x) for x in seats] if isinstance(seats, list) else [],
+                 extra={k: v for k, v in head.items()
+                        if k not in ("format", "version", "ruleset", "options", "players", "seats", "deck")})
+    for no, obj in objs[1:]:
+        if rec.end is not None:
+            raise RecordFormatError(no, "nothing may follow the end line")
+        if "action" in obj:
+            text = obj["action"]
+            if not isinstance(text, str):
+                raise RecordFormatError(no, "action must be a string like 'p0 plant 1'")
+            try:
+                rec.actions.append(parse_action(text))
+            except NotationError as e:
+                raise RecordFormatError(no, f"bad action: {e}") from None
+        elif "chance" in obj:
+            if obj["chance"] != "reshuffle":
+                raise RecordFormatError(no, f"unknown chance event {obj['chance']!r}; expected 'reshuffle'")
+            rec.actions.append(Reshuffle(_beans(obj.get("order"), no, "order")))
+        elif "end" in obj:
+            end = obj["end"]
+            if not isinstance(end, dict) or not isinstance(end.get("coins"), list):
+                raise RecordFormatError(no, "end must be an object with coins and winners lists")
+            rec.end, rec.end_line = end, no
+            continue
+        else:
+            raise RecordFormatError(no, "expected an action, chance or end line")
+        rec.lines.append(no)
+    return rec
+
+
+def read_record(path: str | os.PathLike[str]) -> Record:
+    with open(path, encoding="utf-8") as f:
+        return parse_record(f.read())
+
+
+def replay_steps(rec: Record) -> Iterator[tuple[int, Action, GameState]]:
+    """Yield (line, action, state after it); IllegalStep at the first action the rules forbid."""
+    s = rec.initial_state()
+    for line, action in zip(rec.lines, rec.actions):
+        try:
+            s = apply(s, action)
+        except IllegalAction as e:
+            raise IllegalStep(line, format_action(action), e) from None
+        yield line, action, s
+    if s.phase == Phase.CHANCE and rec.end is not None:
+        raise IllegalStep(rec.end_line, "end", "the record ends where a reshuffle is due", "E1")
+    if rec.end is not None:
+        if s.phase != Phase.OVER:
+            raise IllegalStep(rec.end_line, "end", "the record claims an end but the game is not over", "E2")
+        claimed = [int(c) for c in rec.end.get("coins", [])]
+        if claimed != list(scores(s)):
+            raise IllegalStep(rec.end_line, "end",
+                              f"the record claims coins {claimed} but the replay gives {list(scores(s))}", "E3")
+        if "winners" in rec.end and [int(w) for w in rec.end["winners"]] != list(winners(s)):
+            raise IllegalStep(rec.end_line, "end",
+                              f"the record claims winners {rec.end['winners']} but the rules give "
+                              f"{list(winners(s))}", "E4")
+
+
+def replay(rec: Record) -> GameState:
+    """The state at the end of the record; IllegalStep at the first illegal step."""
+    s = rec.initial_state()
+    for _, _, s in replay_steps(rec):
+        pass
+    return s

@@ -1,0 +1,77 @@
+"""Referee: replay game records and name the first illegal step.
+
+Exit 0 when every record is legal, 1 at an illegal step
+(RECORD:LINE: illegal <action>: <reason> [rule ID]), 2 for malformed input
+(bad JSON, unknown ruleset or bean, wrong format version). See docs/records.md.
+
+Example:
+  python scripts/simulate.py --players 4 --games 3 --seed 1 --record out/games
+  python scripts/check_record.py out/games/*.jsonl
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+
+def check(path: str) -> tuple[int, str, dict[str, object]]:
+    """(exit code, one line of text, JSON summary) for one record file."""
+    from model.engine import scores, winners
+    from model.records import IllegalStep, RecordFormatError, parse_record, replay_steps
+    from model.state import Phase
+
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as e:
+        return 2, f"{path}: cannot read: {e.strerror}", {"record": path, "status": "malformed"}
+    except UnicodeDecodeError:
+        return 2, f"{path}: not UTF-8 text", {"record": path, "status": "malformed"}
+    try:
+        rec = parse_record(text)
+    except RecordFormatError as e:
+        return 2, f"{path}:{e.line}: malformed record: {e.reason}", {
+            "record": path, "status": "malformed", "line": e.line, "reason": e.reason}
+    state = rec.initial_state()
+    count = 0
+    try:
+        for _, _, state in replay_steps(rec):
+            count += 1
+    except IllegalStep as e:
+        return 1, f"{path}:{e.line}: illegal {e.action}: {e.reason} [{e.rule}]", {
+            "record": path, "status": "illegal", "line": e.line, "action": e.action,
+            "reason": e.reason, "rule": e.rule}
+    coins = list(scores(state))
+    over = state.phase == Phase.OVER
+    info: dict[str, object] = {"record": path, "status": "legal", "actions": count, "coins": coins,
+                               "over": over}
+    line = f"{path}: legal, {count} actions, final coins {coins}"
+    if over:
+        info["winners"] = list(winners(state))
+        line += f", winners {['p%d' % w for w in winners(state)]}"
+    else:
+        line += " (game in progress)"
+    return 0, line, info
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("records", nargs="+", metavar="RECORD.jsonl")
+    parser.add_argument("--json", action="store_true", help="one JSON object per record on stdout")
+    args = parser.parse_args(argv)
+    worst = 0
+    for path in args.records:
+        code, line, info = check(path)
+        if args.json:
+            print(json.dumps(info))
+        else:
+            print(line, file=sys.stdout if code == 0 else sys.stderr)
+        worst = max(worst, code)
+    return worst
+
+
+if __name__ == "__main__":
+    sys.exit(main())

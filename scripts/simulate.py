@@ -1,0 +1,120 @@
+"""Play many games with bots and report coins, game length, deals and winners per seat.
+
+Example:
+  python scripts/simulate.py --players 4 --games 600 --seed 1 --ruleset amigo --bots random --json
+  python scripts/simulate.py --players 5 --games 50 --seed 7 --bots greedy --record out/games
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--players", type=int, default=4, help="2 (the bean duel) to 7")
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--ruleset", default="rio-grande",
+                        help="rio-grande (default), amigo, amigo-1997, amigo-v1, amigo-v2")
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                        help="override a ruleset option, e.g. tie_break=seat, quick=true (repeatable)")
+    parser.add_argument("--bots", default="random",
+                        help="one bot for every seat, or one per seat separated by commas: "
+                             "random, random-trader, greedy")
+    parser.add_argument("--record", metavar="DIR", help="write one game record (JSON Lines) per game")
+    parser.add_argument("--json", action="store_true", help="print one JSON object, no progress bar")
+    args = parser.parse_args(argv)
+
+    from model.rules import RulesetError, parse_option_args, ruleset, setup
+    from solvers.bots import BOTS
+
+    try:
+        rules = ruleset(args.ruleset, parse_option_args(args.option))
+        setup(rules, args.players)
+    except RulesetError as e:
+        print(f"simulate.py: {e}", file=sys.stderr)
+        return 2
+    if args.games < 0:
+        print("simulate.py: --games must be >= 0", file=sys.stderr)
+        return 2
+    names = [b.strip() for b in args.bots.split(",")]
+    if len(names) == 1:
+        names = names * args.players
+    unknown = [b for b in names if b not in BOTS]
+    if unknown or len(names) != args.players:
+        why = (f"unknown bot {unknown[0]!r}; bots are {', '.join(BOTS)}" if unknown
+               else f"--bots names {len(names)} bots for {args.players} players")
+        print(f"simulate.py: {why}", file=sys.stderr)
+        return 2
+    bots = [BOTS[b] for b in names]
+
+    from solvers.simulate import game_seed, play_game
+
+    record_dir = Path(args.record) if args.record else None
+    games = range(args.games)
+    if not args.json and sys.stderr.isatty():
+        from tqdm import tqdm
+
+        games = tqdm(games, desc="games", unit="game", file=sys.stderr)  # type: ignore[assignment]
+    results = []
+    for g in games:
+        seed = game_seed(args.seed, g)
+        result, s0, final, actions = play_game(rules, args.players, seed, bots)
+        results.append(result)
+        if record_dir is not None:
+            from model.records import header, write_record
+
+            head = header(s0, names, seed=seed, game=g)
+            write_record(record_dir / f"game-{g:05d}.jsonl", head, actions, final)
+
+    summary = _summary(results, args.players)
+    if args.json:
+        out: dict[str, Any] = {
+            "games": args.games, "players": args.players, "ruleset": rules.name,
+            "options": rules.options(), "seed": args.seed, "bots": names,
+            "results": [
+                {"game": g, "seed": r.seed, "coins": list(r.coins), "winners": list(r.winners),
+                 "turns": r.turns, "actions": r.actions, "deals": r.deals, "reshuffles": r.reshuffles}
+                for g, r in enumerate(results)
+            ],
+            "summary": summary,
+        }
+        print(json.dumps(out, separators=(",", ":")))
+    else:
+        _print_summary(summary, args, rules.name, names)
+    return 0
+
+
+def _summary(results: list[Any], players: int) -> dict[str, Any]:
+    n = max(len(results), 1)
+    wins = [0.0] * players
+    for r in results:
+        for w in r.winners:
+            wins[w] += 1 / len(r.winners)
+    return {
+        "mean_coins": [round(sum(r.coins[p] for r in results) / n, 3) for p in range(players)],
+        "mean_turns": round(sum(r.turns for r in results) / n, 3),
+        "mean_actions": round(sum(r.actions for r in results) / n, 3),
+        "mean_deals": round(sum(r.deals for r in results) / n, 3),
+        "wins": [round(w, 3) for w in wins],
+        "win_share": [round(w / n, 4) for w in wins],
+    }
+
+
+def _print_summary(s: dict[str, Any], args: argparse.Namespace, name: str, bots: list[str]) -> None:
+    print(f"{args.games} games, {name}, {args.players} players, seed {args.seed}, bots {','.join(bots)}")
+    print(f"game length: {s['mean_turns']:.1f} turns, {s['mean_actions']:.1f} actions; "
+          f"deals per game: {s['mean_deals']:.2f}")
+    print("seat  mean coins  wins (ties shared)  win share")
+    for p in range(args.players):
+        print(f"p{p:<4}{s['mean_coins'][p]:>10.2f}{s['wins'][p]:>20.1f}{s['win_share'][p]:>11.1%}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,197 @@
+"""Helpers that build test positions for the rule tests (tests/test_rules_*.py).
+
+Two ways to get a position:
+- ``stacked_game``: a real ``new_game`` whose deck is stacked so that the hands and the top of the
+  draw pile are what the test names (dealing is one card at a time in seat order, S2);
+- ``position``: a new game edited with ``_replace`` (players, piles, phase, active seat ...), for
+  positions deep in a game that would take many moves to reach.
+
+Nothing here knows a rule beyond the dealing order of S2; the tests state the rules themselves.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import pytest
+
+import model
+from model import EMPTY, Bean, Field, GameState, IllegalAction, Phase, PlayerState
+
+B = Bean  # short alias for card lists in tests
+
+
+def rules(name: str = "rio-grande", **options: Any) -> model.Ruleset:
+    """The preset ``name`` with ``options`` (Ruleset field names) applied."""
+    return model.ruleset(name, options)
+
+
+def stack_deck(
+    ruleset: model.Ruleset | str,
+    players: int,
+    hands: Sequence[Sequence[int]] = (),
+    draw: Sequence[int] = (),
+) -> list[int]:
+    """A full deck (top first) that deals ``hands[seat]`` to each seat and then has ``draw`` on top.
+
+    Seats not named (or named with fewer cards than the setup deals) get filler cards. The filler
+    and the rest of the draw pile are the remaining cards, in catalog order.
+    """
+    r = model.ruleset(ruleset) if isinstance(ruleset, str) else ruleset
+    su = model.setup(r, players)
+    left = Counter(su.deck)
+    want = [list(map(int, hands[s])) if s < len(hands) else [] for s in range(players)]
+    for h, n in zip(want, su.hands):
+        assert len(h) <= n, f"a hand of {len(h)} cards, but the setup deals {n}"
+    named = [c for h in want for c in h] + list(map(int, draw))
+    need = Counter(named)
+    for card, k in need.items():
+        assert left[card] >= k, f"the deck has only {left[card]} {Bean(card).id}"
+    left.subtract(need)
+    filler = [c for c in sorted(left.elements())]
+    full_hands = []
+    for h, n in zip(want, su.hands):
+        h = list(h)
+        while len(h) < n:
+            h.append(filler.pop())
+        full_hands.append(h)
+    deck: list[int] = []
+    for r_ in range(max(su.hands)):  # S2: one card at a time, in seat order
+        for seat in range(players):
+            if r_ < su.hands[seat]:
+                deck.append(full_hands[seat][r_])
+    deck += list(map(int, draw)) + filler
+    assert sorted(deck) == sorted(su.deck)
+    return deck
+
+
+def stacked_game(
+    ruleset: model.Ruleset | str = "rio-grande",
+    players: int = 4,
+    hands: Sequence[Sequence[int]] = (),
+    draw: Sequence[int] = (),
+) -> GameState:
+    """``new_game`` with a deck stacked by ``stack_deck``."""
+    return model.new_game(ruleset, players, deck=stack_deck(ruleset, players, hands, draw))
+
+
+def fields(*specs: tuple[int, int] | None) -> tuple[Field, ...]:
+    """``fields((B.RED, 2), None)`` -> (Field(red, 2), EMPTY)."""
+    return tuple(EMPTY if sp is None or sp[1] == 0 else Field(int(sp[0]), sp[1]) for sp in specs)
+
+
+def player(
+    hand: Iterable[int] = (),
+    fields_: tuple[Field, ...] | None = None,
+    coins: Iterable[int] = (),
+    aside: Iterable[int] = (),
+    n_fields: int = 2,
+) -> PlayerState:
+    return PlayerState(
+        tuple(map(int, hand)),
+        fields_ if fields_ is not None else (EMPTY,) * n_fields,
+        tuple(map(int, coins)),
+        tuple(sorted(map(int, aside))),
+    )
+
+
+def position(
+    ruleset: model.Ruleset | str = "rio-grande",
+    players: int = 4,
+    **changes: Any,
+) -> GameState:
+    """A new game (seed 0) with ``changes`` applied by ``_replace``.
+
+    ``players`` may also be passed in ``changes`` as a tuple of PlayerState (it then replaces the
+    dealt players; its length must equal the player count). Bean lists are converted to ints.
+    ``to_move`` defaults to ``active``.
+    """
+    s = model.new_game(ruleset, players, seed=0)
+    for key in ("draw", "discard", "out"):
+        if key in changes:
+            changes[key] = tuple(map(int, changes[key]))
+    if "face_up" in changes:
+        changes["face_up"] = tuple(sorted(map(int, changes["face_up"])))
+    if "seats" in changes:
+        seats = changes.pop("seats")
+        assert len(seats) == players
+        changes["players"] = tuple(seats)
+    if "phase" in changes:
+        changes["phase"] = int(changes["phase"])
+    if "active" in changes and "to_move" not in changes:
+        changes["to_move"] = changes["active"]
+    return s._replace(**changes)
+
+
+def play(s: GameState, *actions: model.Action) -> GameState:
+    """Apply the actions in order, with every check on."""
+    for a in actions:
+        s = model.apply(s, a)
+    return s
+
+
+def reshuffle_in_order(s: GameState) -> GameState:
+    """Resolve a chance node with the discard pile, as it lies, as the new draw pile (bottom card on top)."""
+    assert s.phase == Phase.CHANCE
+    return model.apply(s, model.Reshuffle(tuple(s.discard)))
+
+
+def illegal(s: GameState, action: model.Action, rule: str, who: int | None = None) -> IllegalAction:
+    """Assert that ``action`` is illegal in ``s`` for ``rule`` and that the message names ``who``.
+
+    ``who`` defaults to the acting player. Returns the exception for further checks.
+    """
+    with pytest.raises(IllegalAction) as info:
+        model.apply(s, action)
+    err = info.value
+    assert err.rule == rule, f"expected rule {rule}, got {err.rule}: {err}"
+    if who is None:
+        who = getattr(action, "player", None)
+    if who is not None:
+        assert re.search(rf"\bp{who}\b", str(err)), f"the message does not name p{who}: {err}"
+    return err
+
+
+def state_unchanged_by_error(s: GameState, action: model.Action) -> None:
+    """An illegal action raises and leaves ``s`` as it was (states are values)."""
+    before = s
+    with pytest.raises(IllegalAction):
+        model.apply(s, action)
+    assert s == before
+
+
+def total_cards(s: GameState) -> int:
+    """Every card in the state: hands, fields, coins, set-aside areas, piles and the out pile."""
+    n = len(s.draw) + len(s.discard) + len(s.face_up) + len(s.out)
+    for p in s.players:
+        n += len(p.hand) + sum(f.count for f in p.fields) + len(p.coins) + len(p.aside)
+    return n
+
+
+def plays_of(s: GameState, kind: type) -> list[Any]:
+    return [a for a in model.legal_actions(s) if isinstance(a, kind)]
+
+
+def run_to_end(s: GameState, seed: int = 0, limit: int = 20000) -> GameState:
+    """Play legal moves chosen by a seeded RNG (ending phases as soon as allowed, no trades) to the end."""
+    import random
+
+    rng = random.Random(seed)
+    for _ in range(limit):
+        if s.is_over:
+            return s
+        if s.phase == Phase.CHANCE:
+            s = model.apply(s, model.chance_outcome(s, rng))
+            continue
+        acts = model.legal_actions(s)
+        ends = [a for a in acts if isinstance(a, model.EndPhase)]
+        if s.phase == Phase.TRADE and ends:
+            s = model.apply(s, ends[0])
+            continue
+        non_harvest = [a for a in acts if not isinstance(a, (model.Harvest, model.BuyField))]
+        pool = non_harvest or acts
+        s = model.apply(s, rng.choice(pool))
+    raise AssertionError("the game did not end")
