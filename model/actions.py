@@ -252,7 +252,8 @@ def parse_action(text: str) -> Action:
         give_up: tuple[int, ...] = ()
         ask: tuple[int, ...] = ()
         if rest[:1] == ["give"] and len(rest) >= 2:
-            hs, us = [], []
+            hs: list[str] = []
+            us: list[str] = []
             for item in rest[1].split(","):
                 (hs if item[:1] == "h" else us).append(item)
             give_hand = _indices(",".join(hs), "h", text) if hs else ()

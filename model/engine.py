@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import combinations, combinations_with_replacement, product
+from typing import Any
 
 from model.actions import (
     Accept,
@@ -80,7 +81,7 @@ def new_game(
                 f"deck is not the {len(su.deck)} cards of {r.name} with {players} players (S)")
     hands: list[list[int]] = [[] for _ in range(players)]
     pos = 0
-    while any(len(h) < n for h, n in zip(hands, su.hands)):  # S2: one at a time, in seat order
+    while any(len(h) < n for h, n in zip(hands, su.hands, strict=True)):  # S2: one at a time, in seat order
         for seat in range(players):
             if len(hands[seat]) < su.hands[seat]:
                 hands[seat].append(cards[pos])
@@ -222,7 +223,8 @@ def _take_cards(s: GameState) -> GameState:
             face_up = face_up + (card,)
         else:
             pl = players[dest]
-            players = players[:dest] + (PlayerState(pl.hand + (card,), pl.fields, pl.coins, pl.aside),) + players[dest + 1:]
+            drawn = PlayerState(pl.hand + (card,), pl.fields, pl.coins, pl.aside)  # H1: to the back
+            players = players[:dest] + (drawn,) + players[dest + 1:]
         if not draw:
             exhaustions += 1
             if exhaustions >= s.setup.final_exhaustion or not s.discard:
@@ -682,7 +684,7 @@ def _do_reshuffle(s: GameState, a: Reshuffle, check: bool) -> GameState:
     return _take_cards(s)
 
 
-_HANDLERS = {
+_HANDLERS: dict[type, Callable[[GameState, Any, bool], GameState]] = {
     Plant: _do_plant,
     PlantAside: _do_plant_aside,
     PlantUp: _do_plant_up,

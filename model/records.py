@@ -162,7 +162,8 @@ def parse_record(text: str) -> Record:
         raise RecordFormatError(hno, f"header format must be {RECORD_FORMAT!r}, got {head.get('format')!r}")
     if head.get("version") != RECORD_VERSION:
         raise RecordFormatError(
-            hno, f"unsupported format version {head.get('version')!r}; this engine reads version {RECORD_VERSION}")
+            hno, f"unsupported format version {head.get('version')!r}; "
+                 f"this engine reads version {RECORD_VERSION}")
     players = head.get("players")
     if not isinstance(players, int) or isinstance(players, bool):
         raise RecordFormatError(hno, "header field players must be a whole number")
@@ -221,7 +222,7 @@ def read_record(path: str | os.PathLike[str]) -> Record:
 def replay_steps(rec: Record) -> Iterator[tuple[int, Action, GameState]]:
     """Yield (line, action, state after it); IllegalStep at the first action the rules forbid."""
     s = rec.initial_state()
-    for line, action in zip(rec.lines, rec.actions):
+    for line, action in zip(rec.lines, rec.actions, strict=True):
         try:
             s = apply(s, action)
         except IllegalAction as e:
@@ -235,7 +236,8 @@ def replay_steps(rec: Record) -> Iterator[tuple[int, Action, GameState]]:
         claimed = [int(c) for c in rec.end.get("coins", [])]
         if claimed != list(scores(s)):
             raise IllegalStep(rec.end_line, "end",
-                              f"the record claims coins {claimed} but the replay gives {list(scores(s))}", "E3")
+                              f"the record claims coins {claimed} but the replay gives "
+                              f"{list(scores(s))}", "E3")
         if "winners" in rec.end and [int(w) for w in rec.end["winners"]] != list(winners(s)):
             raise IllegalStep(rec.end_line, "end",
                               f"the record claims winners {rec.end['winners']} but the rules give "
@@ -245,6 +247,6 @@ def replay_steps(rec: Record) -> Iterator[tuple[int, Action, GameState]]:
 def replay(rec: Record) -> GameState:
     """The state at the end of the record; IllegalStep at the first illegal step."""
     s = rec.initial_state()
-    for _, _, s in replay_steps(rec):
-        pass
+    for step in replay_steps(rec):
+        s = step[2]
     return s

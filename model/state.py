@@ -34,7 +34,7 @@ class Field(NamedTuple):
     """H2: a field holds ``count`` cards of one ``bean`` type (bean -1 when empty)."""
 
     bean: int
-    count: int
+    count: int  # type: ignore[assignment]  # shadows tuple.count on purpose
 
 
 EMPTY = Field(-1, 0)

@@ -27,7 +27,7 @@ def view(s: GameState, player: int) -> dict[str, Any]:
         seats.append(seat)
     over = s.phase == Phase.OVER
     if over:  # E4: the final count is revealed at the end
-        for seat, p in zip(seats, s.players):
+        for seat, p in zip(seats, s.players, strict=True):
             seat["coins"] = len(p.coins)
     return {
         "player": player,

@@ -37,7 +37,8 @@ def check(path: str) -> tuple[int, str, dict[str, object]]:
     state = rec.initial_state()
     count = 0
     try:
-        for _, _, state in replay_steps(rec):
+        for step in replay_steps(rec):
+            state = step[2]
             count += 1
     except IllegalStep as e:
         return 1, f"{path}:{e.line}: illegal {e.action}: {e.reason} [{e.rule}]", {
@@ -50,7 +51,7 @@ def check(path: str) -> tuple[int, str, dict[str, object]]:
     line = f"{path}: legal, {count} actions, final coins {coins}"
     if over:
         info["winners"] = list(winners(state))
-        line += f", winners {['p%d' % w for w in winners(state)]}"
+        line += f", winners {['p' + str(w) for w in winners(state)]}"
     else:
         line += " (game in progress)"
     return 0, line, info
