@@ -48,6 +48,18 @@ PLANT, TRADE, PLANT_ASIDE, CHANCE, OVER = (
 OFFER, DISCARD, TURNED = Phase.OFFER, Phase.DISCARD, Phase.TURNED
 FIELD_BEAN = int(Bean.FIELD)
 
+_FIELD_INDEX = {name: i for i, name in enumerate(GameState._fields)}
+_new_state = tuple.__new__
+
+
+def _evolve(s: GameState, **changes: object) -> GameState:
+    """``s._replace(**changes)``, about twice as fast (states are rebuilt on every action)."""
+    values: list[Any] = list(s)
+    for key, value in changes.items():
+        values[_FIELD_INDEX[key]] = value
+    return _new_state(GameState, values)
+
+
 # Interned actions for the move generator: legal_actions builds no new objects for these.
 _MAX_SEATS, _MAX_FIELDS = 8, 4
 _PLANT = [[Plant(p, f) for f in range(_MAX_FIELDS)] for p in range(_MAX_SEATS)]
@@ -144,7 +156,7 @@ def _harvest(s: GameState, p: int, i: int) -> GameState:
     else:
         k = s.setup.payout[b][n]
     new = PlayerState(pl.hand, fields, pl.coins + (b,) * k if k else pl.coins, pl.aside)
-    return s._replace(
+    return _evolve(s,
         players=s.players[:p] + (new,) + s.players[p + 1:],
         discard=s.discard + (b,) * (n - k) if n > k else s.discard,
     )
@@ -166,8 +178,8 @@ def _buy(s: GameState, p: int) -> GameState:
     new = PlayerState(pl.hand, pl.fields + (EMPTY,), pl.coins[:len(pl.coins) - cost], pl.aside)
     players = s.players[:p] + (new,) + s.players[p + 1:]
     if s.setup.duel:
-        return s._replace(players=players, out=s.out + paid)
-    return s._replace(players=players, discard=s.discard + paid)
+        return _evolve(s, players=players, out=s.out + paid)
+    return _evolve(s, players=players, discard=s.discard + paid)
 
 
 def _with_player(s: GameState, p: int, pl: PlayerState) -> tuple[PlayerState, ...]:
@@ -186,8 +198,8 @@ def _start_turn(s: GameState) -> GameState:
     """T1 / D2: a new turn for ``s.active``; in the duel, first the cards left on offer."""
     a = s.active
     if s.setup.duel and s.face_up:
-        return s._replace(phase=OFFER, to_move=a, planted=0, first_field=-1, offers=0)
-    s = s._replace(phase=PLANT, to_move=a, planted=0, first_field=-1, offers=0)
+        return _evolve(s, phase=OFFER, to_move=a, planted=0, first_field=-1, offers=0)
+    s = _evolve(s, phase=PLANT, to_move=a, planted=0, first_field=-1, offers=0)
     if not s.players[a].hand:  # T1: skip planting with an empty hand
         return _end_planting(s)
     return s
@@ -195,13 +207,13 @@ def _start_turn(s: GameState) -> GameState:
 
 def _end_planting(s: GameState) -> GameState:
     if s.setup.duel and s.players[s.active].hand:
-        return s._replace(phase=DISCARD)  # D2 step 2: may discard one hand card
+        return _evolve(s, phase=DISCARD)  # D2 step 2: may discard one hand card
     return _turn_up(s)
 
 
 def _turn_up(s: GameState) -> GameState:
     """T2 / D2 step 3: turn up cards from the draw pile into the trade area."""
-    return _take_cards(s._replace(todo=(-1,) * s.setup.face_up, resume=2))
+    return _take_cards(_evolve(s, todo=(-1,) * s.setup.face_up, resume=2))
 
 
 def _take_cards(s: GameState) -> GameState:
@@ -234,10 +246,10 @@ def _take_cards(s: GameState) -> GameState:
                     over = True  # E2: drawing ends the game at once
                 todo = ()
             else:
-                s = s._replace(draw=draw, face_up=tuple(sorted(face_up)), players=players,
+                s = _evolve(s, draw=draw, face_up=tuple(sorted(face_up)), players=players,
                                exhaustions=exhaustions, todo=todo, phase=CHANCE, to_move=-1)
                 return s
-    s = s._replace(draw=draw, face_up=tuple(sorted(face_up)), players=players,
+    s = _evolve(s, draw=draw, face_up=tuple(sorted(face_up)), players=players,
                    exhaustions=exhaustions, final=final, todo=())
     if over:
         return _finish(s)
@@ -253,9 +265,9 @@ def _after_turn_up(s: GameState) -> GameState:
         face_up, discard = s.face_up, s.discard
         while discard and discard[-1] in face_up:
             face_up, discard = face_up + (discard[-1],), discard[:-1]
-        return s._replace(face_up=tuple(sorted(face_up)), discard=discard, phase=TURNED,
+        return _evolve(s, face_up=tuple(sorted(face_up)), discard=discard, phase=TURNED,
                           to_move=a, resume=0)
-    return s._replace(phase=TRADE, to_move=a, pending=None, resume=0)
+    return _evolve(s, phase=TRADE, to_move=a, pending=None, resume=0)
 
 
 def _end_trading(s: GameState) -> GameState:
@@ -264,8 +276,8 @@ def _end_trading(s: GameState) -> GameState:
     pl = s.players[a]
     if s.face_up:
         pl = PlayerState(pl.hand, pl.fields, pl.coins, tuple(sorted(pl.aside + s.face_up)))
-        s = s._replace(players=_with_player(s, a, pl), face_up=())
-    return _next_planter(s._replace(phase=PLANT_ASIDE, pending=None), a)
+        s = _evolve(s, players=_with_player(s, a, pl), face_up=())
+    return _next_planter(_evolve(s, phase=PLANT_ASIDE, pending=None), a)
 
 
 def _next_planter(s: GameState, start: int) -> GameState:
@@ -276,7 +288,7 @@ def _next_planter(s: GameState, start: int) -> GameState:
     for step in range(k, n):
         seat = (a + step) % n
         if s.players[seat].aside:
-            return s._replace(to_move=seat)
+            return _evolve(s, to_move=seat)
     return _end_turn(s)
 
 
@@ -290,12 +302,12 @@ def _end_turn(s: GameState) -> GameState:
         todo = tuple((a + i) % n for i in range(n))
     else:
         todo = (a,) * s.setup.draw
-    return _take_cards(s._replace(todo=todo, resume=4, phase=PLANT, to_move=a))
+    return _take_cards(_evolve(s, todo=todo, resume=4, phase=PLANT, to_move=a))
 
 
 def _next_turn(s: GameState) -> GameState:
     n = len(s.players)
-    return _start_turn(s._replace(active=(s.active + 1) % n, turn=s.turn + 1, resume=0))
+    return _start_turn(_evolve(s, active=(s.active + 1) % n, turn=s.turn + 1, resume=0))
 
 
 def _finish(s: GameState) -> GameState:
@@ -304,7 +316,7 @@ def _finish(s: GameState) -> GameState:
         for i, f in enumerate(pl.fields):
             if f.count:
                 s = _harvest(s, p, i)
-    return s._replace(phase=OVER, to_move=-1, pending=None, todo=(), resume=0)
+    return _evolve(s, phase=OVER, to_move=-1, pending=None, todo=(), resume=0)
 
 
 # ---------------------------------------------------------------- the move generator
@@ -357,12 +369,17 @@ def legal_actions(s: GameState) -> list[Action]:
     elif phase == DISCARD:
         out.extend(Discard(p, h) for h in range(len(pl.hand)))
         out.append(_END[p])
-    strict = s.setup.strict_harvest
+    # H4, as in _harvestable, with the field counts read once.
+    counts = [f.count for f in fields]
+    if s.setup.strict_harvest:
+        singles = all(c == 1 for c in counts)
+    else:
+        singles = max(counts) <= 1
     hrow = _HARVEST[p]
-    for i in range(len(fields)):
-        if _harvestable(fields, i, strict):
+    for i, c in enumerate(counts):
+        if c > 1 or (c == 1 and singles):
             out.append(hrow[i])
-    if _can_buy(s, p):
+    if s.setup.third_cost is not None and _can_buy(s, p):
         out.append(_BUY[p])
     return out
 
@@ -492,7 +509,7 @@ def _do_plant(s: GameState, a: Plant, check: bool) -> GameState:
             raise IllegalAction(f"p{p} planted on field {i} already; the second card goes elsewhere", "V2")
     new = PlayerState(pl.hand[1:], _plant_on(pl, i, pl.hand[0]), pl.coins, pl.aside)
     planted = s.planted + 1
-    s = s._replace(players=_with_player(s, p, new), planted=planted,
+    s = _evolve(s, players=_with_player(s, p, new), planted=planted,
                    first_field=i if planted == 1 else s.first_field)
     if planted >= 2 or not new.hand:
         return _end_planting(s)
@@ -510,7 +527,7 @@ def _do_plant_aside(s: GameState, a: PlantAside, check: bool) -> GameState:
         _check_field(s, p, i, b, "T6")
     k = pl.aside.index(b)
     new = PlayerState(pl.hand, _plant_on(pl, i, b), pl.coins, pl.aside[:k] + pl.aside[k + 1:])
-    s = s._replace(players=_with_player(s, p, new))
+    s = _evolve(s, players=_with_player(s, p, new))
     if new.aside:
         return s
     return _next_planter(s, p + 1)
@@ -527,7 +544,7 @@ def _do_plant_up(s: GameState, a: PlantUp, check: bool) -> GameState:
     b = s.face_up[u]
     pl = s.players[p]
     new = PlayerState(pl.hand, _plant_on(pl, i, b), pl.coins, pl.aside)
-    s = s._replace(players=_with_player(s, p, new), face_up=s.face_up[:u] + s.face_up[u + 1:])
+    s = _evolve(s, players=_with_player(s, p, new), face_up=s.face_up[:u] + s.face_up[u + 1:])
     if s.phase == OFFER and not s.face_up:
         return _start_turn(s)
     return s
@@ -540,7 +557,7 @@ def _do_discard_up(s: GameState, a: DiscardUp, check: bool) -> GameState:
             raise IllegalAction(f"p{p} can discard offered cards only in the duel's step 1", "D2")
         if not 0 <= u < len(s.face_up):
             raise IllegalAction(f"there is no offered card u{u}", "D2")
-    s = s._replace(discard=s.discard + (s.face_up[u],), face_up=s.face_up[:u] + s.face_up[u + 1:])
+    s = _evolve(s, discard=s.discard + (s.face_up[u],), face_up=s.face_up[:u] + s.face_up[u + 1:])
     if not s.face_up:
         return _start_turn(s)
     return s
@@ -555,7 +572,7 @@ def _do_discard(s: GameState, a: Discard, check: bool) -> GameState:
         if not 0 <= h < len(pl.hand):
             raise IllegalAction(f"p{p} has no hand card h{h}", "D2")
     new = PlayerState(pl.hand[:h] + pl.hand[h + 1:], pl.fields, pl.coins, pl.aside)  # H1
-    s = s._replace(players=_with_player(s, p, new), discard=s.discard + (pl.hand[h],))
+    s = _evolve(s, players=_with_player(s, p, new), discard=s.discard + (pl.hand[h],))
     return _turn_up(s)
 
 
@@ -610,7 +627,7 @@ def _do_end(s: GameState, a: EndPhase, check: bool) -> GameState:
 def _do_propose(s: GameState, a: Propose, check: bool) -> GameState:
     if check:
         _check_proposal(s, a)
-    return s._replace(pending=a, to_move=a.partner, offers=s.offers + 1)
+    return _evolve(s, pending=a, to_move=a.partner, offers=s.offers + 1)
 
 
 def _check_proposal(s: GameState, a: Propose) -> None:
@@ -665,14 +682,14 @@ def _do_accept(s: GameState, a: Accept, check: bool) -> GameState:
                         qpl.coins, tuple(sorted(qpl.aside + to_q)))
     players = list(s.players)
     players[act], players[q] = new_a, new_q
-    return s._replace(players=tuple(players), pending=None, to_move=act,
+    return _evolve(s, players=tuple(players), pending=None, to_move=act,
                       face_up=tuple(c for u, c in enumerate(s.face_up) if u not in gu))
 
 
 def _do_decline(s: GameState, a: Decline, check: bool) -> GameState:
     if check and s.pending is None:
         raise IllegalAction(f"p{a.player} has no offer to decline", "T3")
-    return s._replace(pending=None, to_move=s.active)
+    return _evolve(s, pending=None, to_move=s.active)
 
 
 def _do_reshuffle(s: GameState, a: Reshuffle, check: bool) -> GameState:
@@ -680,7 +697,7 @@ def _do_reshuffle(s: GameState, a: Reshuffle, check: bool) -> GameState:
         raise IllegalAction(
             f"the reshuffled pile must be the {len(s.discard)} discarded cards, "
             f"got {len(a.order)} cards", "E1")
-    s = s._replace(draw=tuple(a.order), discard=(), phase=PLANT if s.resume == 4 else TRADE)
+    s = _evolve(s, draw=tuple(a.order), discard=(), phase=PLANT if s.resume == 4 else TRADE)
     return _take_cards(s)
 
 
