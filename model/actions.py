@@ -23,6 +23,11 @@ from dataclasses import dataclass
 from model.cards import BEAN_NAMES, bean
 
 
+def _num(word: str) -> bool:
+    """A plain ASCII number (``str.isdigit`` also accepts digits like "²")."""
+    return word.isascii() and word.isdigit()
+
+
 class NotationError(ValueError):
     """Text that is not an action in the notation above."""
 
@@ -101,7 +106,7 @@ class Propose:
     partner: int
     give_hand: tuple[int, ...] = ()
     give_up: tuple[int, ...] = ()
-    ask: tuple[int, ...] = ()  # bean types, sorted
+    ask: tuple[int, ...] = ()  # bean types (legal_actions lists them sorted)
 
     def __str__(self) -> str:
         text = f"p{self.player} offer p{self.partner}"
@@ -180,13 +185,13 @@ def format_action(action: Action) -> str:
 
 
 def _seat(word: str, text: str) -> int:
-    if len(word) < 2 or word[0] != "p" or not word[1:].isdigit():
+    if len(word) < 2 or word[0] != "p" or not _num(word[1:]):
         raise NotationError(f"{text!r}: {word!r} is not a seat like p0")
     return int(word[1:])
 
 
 def _number(word: str, text: str, what: str = "field") -> int:
-    if not word.isdigit():
+    if not _num(word):
         raise NotationError(f"{text!r}: {word!r} is not a {what} number")
     return int(word)
 
@@ -194,7 +199,7 @@ def _number(word: str, text: str, what: str = "field") -> int:
 def _indices(word: str, prefix: str, text: str) -> tuple[int, ...]:
     out = []
     for item in word.split(","):
-        if len(item) < 2 or item[0] != prefix or not item[1:].isdigit():
+        if len(item) < 2 or item[0] != prefix or not _num(item[1:]):
             raise NotationError(f"{text!r}: {item!r} is not a card like {prefix}0")
         out.append(int(item[1:]))
     return tuple(out)
@@ -226,7 +231,7 @@ def parse_action(text: str) -> Action:
         if len(args) == 1:
             return Plant(p, _number(args[0], text))
         if len(args) == 2:
-            if args[0][:1] == "u" and args[0][1:].isdigit():
+            if args[0][:1] == "u" and _num(args[0][1:]):
                 return PlantUp(p, int(args[0][1:]), _number(args[1], text))
             return PlantAside(p, _beans(args[0], text)[0] if "," not in args[0]
                               else _bad(text, "plant takes one bean"), _number(args[1], text))
@@ -241,7 +246,7 @@ def parse_action(text: str) -> Action:
         return Decline(p)
     if verb == "accept" and len(args) <= 1:
         return Accept(p, _indices(args[0], "h", text) if args else ())
-    if verb == "discard" and len(args) == 1:
+    if verb == "discard" and len(args) == 1 and "," not in args[0]:
         if args[0][:1] == "u":
             return DiscardUp(p, _indices(args[0], "u", text)[0])
         return Discard(p, _indices(args[0], "h", text)[0])
@@ -260,7 +265,7 @@ def parse_action(text: str) -> Action:
             give_up = _indices(",".join(us), "u", text) if us else ()
             rest = rest[2:]
         if rest[:1] == ["ask"] and len(rest) >= 2:
-            ask = tuple(sorted(_beans(rest[1], text)))
+            ask = _beans(rest[1], text)
             rest = rest[2:]
         if rest:
             raise NotationError(f"{text!r}: expected 'offer pN [give h0,u1] [ask BEAN,...]'")

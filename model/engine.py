@@ -463,7 +463,9 @@ def apply(s: GameState, action: Action, check: bool = True) -> GameState:
         raise IllegalAction(f"{action!r} is not an action", "T")
     if check:
         if s.phase == OVER:
-            raise IllegalAction("the game is over", "E2")
+            who = getattr(action, "player", None)
+            name = f"p{who}" if who is not None else "chance"
+            raise IllegalAction(f"{name} cannot act: the game is over", "E2")
         if kind is Reshuffle:
             if s.phase != CHANCE:
                 raise IllegalAction("no reshuffle is due: the draw pile is not exhausted", "E1")
@@ -474,7 +476,8 @@ def apply(s: GameState, action: Action, check: bool = True) -> GameState:
             if not 0 <= p < len(s.players):
                 raise IllegalAction(f"there is no seat p{p}", "S")
             if p != s.to_move:
-                raise IllegalAction(f"p{p} cannot act now: it is p{s.to_move}'s move", _turn_rule(s))
+                rule = "D1" if s.setup.duel and kind is Harvest else _turn_rule(s)
+                raise IllegalAction(f"p{p} cannot act now: it is p{s.to_move}'s move", rule)
     return handler(s, action, check)
 
 
@@ -539,7 +542,7 @@ def _do_plant_up(s: GameState, a: PlantUp, check: bool) -> GameState:
         if s.phase not in (OFFER, TURNED):
             raise IllegalAction(f"p{p} can plant face-up cards only in the duel's steps 1 and 3", "D2")
         if not 0 <= u < len(s.face_up):
-            raise IllegalAction(f"there is no face-up card u{u}", "D2")
+            raise IllegalAction(f"p{p} names face-up card u{u} but there are {len(s.face_up)}", "D2")
         _check_field(s, p, i, s.face_up[u], "D2")
     b = s.face_up[u]
     pl = s.players[p]
@@ -556,7 +559,7 @@ def _do_discard_up(s: GameState, a: DiscardUp, check: bool) -> GameState:
         if s.phase != OFFER:
             raise IllegalAction(f"p{p} can discard offered cards only in the duel's step 1", "D2")
         if not 0 <= u < len(s.face_up):
-            raise IllegalAction(f"there is no offered card u{u}", "D2")
+            raise IllegalAction(f"p{p} names offered card u{u} but there are {len(s.face_up)}", "D2")
     s = _evolve(s, discard=s.discard + (s.face_up[u],), face_up=s.face_up[:u] + s.face_up[u + 1:])
     if not s.face_up:
         return _start_turn(s)
@@ -595,7 +598,7 @@ def _do_buy(s: GameState, a: BuyField, check: bool) -> GameState:
         cost = s.setup.third_cost
         pl = s.players[p]
         if cost is None:
-            why = f"{s.setup.rules.name} with {len(s.players)} players sells no third field"
+            why = f"p{p} cannot buy: {s.setup.rules.name} with {len(s.players)} players sells no third field"
         elif len(pl.fields) != 2:
             why = f"p{p} already has {len(pl.fields)} fields"
         else:
@@ -609,7 +612,7 @@ def _do_end(s: GameState, a: EndPhase, check: bool) -> GameState:
     phase = s.phase
     if phase == PLANT:
         if check and s.planted == 0:
-            raise IllegalAction(f"p{p} must plant the front card first", "T1")
+            raise IllegalAction(f"p{p} must plant the front card first", "D2" if s.setup.duel else "T1")
         return _end_planting(s)
     if phase == TRADE:
         if check and s.pending is not None:
@@ -633,7 +636,7 @@ def _do_propose(s: GameState, a: Propose, check: bool) -> GameState:
 def _check_proposal(s: GameState, a: Propose) -> None:
     p, q = a.player, a.partner
     if s.setup.duel:
-        raise IllegalAction("there is no trading in the bean duel", "D1")
+        raise IllegalAction(f"p{p} cannot trade: there is no trading in the bean duel", "D1")
     if s.phase != TRADE:
         raise IllegalAction(f"p{p} can propose deals only in the trading phase", "T3")
     if s.pending is not None:

@@ -188,8 +188,14 @@ def ruleset(name: str = "rio-grande", options: dict[str, Any] | None = None) -> 
             raise RulesetError(f"unknown option {key!r}; options are {', '.join(OPTION_NAMES)}")
         changes[k] = _coerce(k, value, _FIELD_TYPES[k])
     rules = base.replace(**changes) if changes else base
-    if rules.max_players < rules.min_players or rules.min_players < 2:
-        raise RulesetError(f"players {rules.min_players}-{rules.max_players} is not a valid range")
+    if not 2 <= rules.min_players <= rules.max_players <= 7:
+        raise RulesetError(
+            f"players {rules.min_players}-{rules.max_players} is not a range within 2-7 (S)")
+    if rules.fields is not None and not 1 <= rules.fields <= 3:
+        raise RulesetError(
+            f"option fields: {rules.fields} is not 1, 2 or 3 (the third field is the maximum, F1)")
+    if rules.face_up == 0 and rules.draw == 0:
+        raise RulesetError("options face_up and draw cannot both be 0: the deck would never run out (E1)")
     if rules.max_offers < 0 or rules.max_deal_cards < 0:
         raise RulesetError("max_offers and max_deal_cards must be >= 0")
     return rules
