@@ -1,0 +1,184 @@
+"""Engine vs spec: on concrete states, the engine's legal actions must be exactly the spec's
+satisfying actions (enumerated by Z3 with blocking clauses), and the engine's successor must equal
+the spec's (the decision followed by the spec's internal steps)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import z3
+
+from model import Action, GameState, Phase, apply, chance_outcome, legal_actions, new_game, ruleset
+from model.rules import Ruleset
+from proofs.bridge import action_to_spec, observable, spec_key, state_to_spec
+from proofs.spec import (
+    ACCEPT_K,
+    DECISION_KINDS,
+    DISCARD_K,
+    DISCARD_UP_K,
+    HARVEST_K,
+    PLANT_ASIDE_K,
+    PLANT_K,
+    PLANT_UP_K,
+    PROPOSE_K,
+    RESHUFFLE_K,
+    SAction,
+    Spec,
+    SpecConfig,
+    SState,
+    action_var,
+)
+from proofs.symbolic import all_of, any_of, implies
+
+FIELD_KINDS = (PLANT_K, PLANT_ASIDE_K, PLANT_UP_K, HARVEST_K)
+BEAN_KINDS = (PLANT_ASIDE_K, PLANT_UP_K, DISCARD_UP_K)
+
+
+def canonical(a: SAction, k: int) -> Any:
+    """Unused parts of an action are 0, so that each action has exactly one model."""
+    parts = [any_of(*[a.kind == kind for kind in DECISION_KINDS if kind != RESHUFFLE_K])]
+    parts.append(implies(all_of(*[a.kind != x for x in FIELD_KINDS]), a.field == 0))
+    parts.append(implies(all_of(*[a.kind != x for x in BEAN_KINDS]), a.bean == 0))
+    parts.append(implies(a.kind != DISCARD_K, a.pos == 0))
+    parts.append(implies(a.kind != PROPOSE_K, all_of(a.partner == 0, a.ghn == 0, a.gun == 0, a.askn == 0)))
+    parts.append(implies(a.kind != ACCEPT_K, a.accn == 0))
+    for j in range(k):
+        parts += [implies(j >= a.ghn, a.gh[j] == 0), implies(j >= a.gun, a.gu[j] == 0),
+                  implies(j >= a.askn, a.ask[j] == 0), implies(j >= a.accn, a.acc[j] == 0)]
+    return all_of(*parts)
+
+
+def spec_legal(spec: Spec, ss: SState, limit: int = 200_000) -> set[tuple[Any, ...]]:
+    """Every decision the spec allows in ``ss``, by Z3 with blocking clauses."""
+    k = spec.cfg.k
+    a = action_var("a", k)
+    guards = []
+    for t in spec.transitions():
+        if t.internal or t.kind == RESHUFFLE_K:
+            continue
+        g = t.guard(ss, a)
+        if g is False:
+            continue
+        guards.append(all_of(a.kind == t.kind, g))
+    found: set[tuple[Any, ...]] = set()
+    if not guards:
+        return found
+    solver = z3.Solver()
+    solver.add(any_of(*guards), canonical(a, k))
+    variables = [a.kind, a.player, a.field, a.bean, a.pos, a.partner, a.ghn, a.gun, a.askn, a.accn,
+                 *a.gh, *a.gu, *a.ask, *a.acc]
+    while solver.check() == z3.sat:
+        m = solver.model()
+        vals = [m.eval(v, model_completion=True).as_long() for v in variables]
+        concrete = SAction(
+            kind=vals[0], player=vals[1], field=vals[2], bean=vals[3], pos=vals[4], partner=vals[5],
+            ghn=vals[6], gun=vals[7], askn=vals[8], accn=vals[9],
+            gh=tuple(vals[10:10 + k]), gu=tuple(vals[10 + k:10 + 2 * k]),
+            ask=tuple(vals[10 + 2 * k:10 + 3 * k]), acc=tuple(vals[10 + 3 * k:10 + 4 * k]))
+        found.add(spec_key(concrete))
+        solver.add(z3.Or([v != x for v, x in zip(variables, vals, strict=True)]))
+        if len(found) > limit:
+            raise RuntimeError("too many spec actions")
+    return found
+
+
+@dataclass
+class Disagreement:
+    state: GameState
+    action: Action | None
+    what: str
+
+    def __str__(self) -> str:
+        head = f"{self.what}"
+        if self.action is not None:
+            head += f"\n  action: {self.action}"
+        return head + "\n  state:\n    " + str(self.state).replace("\n", "\n    ")
+
+
+def check_state(s: GameState, rng: random.Random | None = None, successors: int = 60) -> list[Disagreement]:
+    """Compare engine and spec on ``s``: the legal sets, then successors (all non-proposals and a
+    deterministic sample of at most ``successors`` proposals)."""
+    spec = Spec(SpecConfig.from_setup(s.setup))
+    ss = state_to_spec(s)
+    problems: list[Disagreement] = []
+    n = len(s.players)
+    if s.phase == Phase.CHANCE:
+        if legal_actions(s):
+            problems.append(Disagreement(s, None, "engine lists actions at a chance node"))
+        actions: list[Action] = [chance_outcome(s, rng or random.Random(0))]
+    else:
+        actions = legal_actions(s)
+        engine_keys = [spec_key(action_to_spec(s, a)) for a in actions]
+        if len(set(engine_keys)) != len(engine_keys):
+            problems.append(Disagreement(s, None, "engine lists the same action twice"))
+        spec_keys = spec_legal(spec, ss)
+        eng = set(engine_keys)
+        for key in sorted(spec_keys - eng)[:5]:
+            problems.append(Disagreement(s, None, f"spec allows {_describe(key)}; the engine does not"))
+        for key in sorted(eng - spec_keys)[:5]:
+            problems.append(Disagreement(s, None, f"engine allows {_describe(key)}; the spec does not"))
+    proposals = [a for a in actions if type(a).__name__ == "Propose"]
+    others = [a for a in actions if type(a).__name__ != "Propose"]
+    if len(proposals) > successors:
+        proposals = random.Random(len(proposals)).sample(proposals, successors)
+    table = {t.kind: t for t in spec.transitions()}
+    for a in others + proposals:
+        sa = action_to_spec(s, a)
+        t = table[sa.kind]
+        if t.guard(ss, sa) is not True:
+            problems.append(Disagreement(s, a, "the spec's guard refuses the engine's action"))
+            continue
+        mine = observable(spec.settle(t.after(ss, sa)), n)
+        theirs = observable(state_to_spec(apply(s, a)), n)
+        if mine != theirs:
+            diff = {key: (theirs.get(key), mine.get(key)) for key in sorted(set(mine) | set(theirs))
+                    if mine.get(key) != theirs.get(key)}
+            text = "; ".join(f"{key}: engine {e} spec {p}" for key, (e, p) in diff.items())
+            problems.append(Disagreement(s, a, f"successors differ: {text}"))
+    return problems
+
+
+def _describe(key: tuple[Any, ...]) -> str:
+    return f"{DECISION_KINDS.get(key[0], key[0])} {key[1:]}"
+
+
+SAMPLE_PLAN: list[tuple[str, int, dict[str, Any]]] = [
+    (name, n, opts)
+    for name, counts in [("rio-grande", range(2, 8)), ("amigo", range(3, 6)), ("amigo-1997", range(3, 6)),
+                         ("amigo-v1", range(3, 6)), ("amigo-v2", range(4, 6))]
+    for n in counts
+    for opts in ({"max_deal_cards": 1}, {"max_deal_cards": 1, "harvest": "strict", "distinct_fields": True})
+] + [("amigo", 3, {"max_deal_cards": 2}), ("rio-grande", 3, {"max_deal_cards": 2})]
+
+
+def sample_states(count: int, seed: int = 0) -> Iterator[GameState]:
+    """``count`` decision states from seeded games over every preset, 2-7 players and option mixes,
+    with the random-trader and greedy bots (so trades, chance nodes and game ends all occur)."""
+    from solvers.bots import greedy_bot, random_trader_bot
+
+    rng = random.Random(seed)
+    plan = SAMPLE_PLAN
+    made = 0
+    game = 0
+    while made < count:
+        name, n, opts = plan[game % len(plan)]
+        rules: Ruleset = ruleset(name, opts)
+        s = new_game(rules, n, seed * 7919 + game)
+        bot = random_trader_bot if game % 2 else greedy_bot
+        per_game = max(1, min(25, count - made))
+        steps = 0
+        picks = set(rng.sample(range(400), per_game))
+        while s.phase != Phase.OVER and made < count:
+            if steps in picks or s.phase == Phase.CHANCE and rng.random() < 0.3:
+                made += 1
+                yield s
+            a = chance_outcome(s, rng) if s.phase == Phase.CHANCE else bot(s, rng)
+            s = apply(s, a)
+            steps += 1
+        if s.phase == Phase.OVER and made < count and rng.random() < 0.2:
+            made += 1
+            yield s
+        game += 1
