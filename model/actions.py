@@ -171,7 +171,7 @@ class Reshuffle:
     order: tuple[int, ...]
 
     def __str__(self) -> str:
-        return "chance reshuffle " + ",".join(BEAN_NAMES[b] for b in self.order)
+        return ("chance reshuffle " + ",".join(BEAN_NAMES[b] for b in self.order)).rstrip()
 
 
 Action = (

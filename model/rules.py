@@ -288,8 +288,9 @@ def setup(rules: Ruleset, players: int) -> Setup:
     for b, m in rules.meters:
         meters[b] = m
     deck = tuple(b for b in beans for _ in range(COUNTS[b]))
-    if sum(hands) + face_up > len(deck):
-        raise RulesetError(f"a deck of {len(deck)} cards cannot deal {sum(hands)} cards (S2)")
+    if sum(hands) >= len(deck):
+        raise RulesetError(
+            f"a deck of {len(deck)} cards cannot deal {sum(hands)} cards and keep a draw pile (S2)")
     return Setup(
         rules=rules, players=players, beans=beans, deck=deck, fields=fields,
         third_cost=cost if can_buy else None, hands=hands, face_up=face_up, draw=draw,

@@ -44,7 +44,7 @@ def stack_deck(
     su = model.setup(r, players)
     left = Counter(su.deck)
     want = [list(map(int, hands[s])) if s < len(hands) else [] for s in range(players)]
-    for h, n in zip(want, su.hands):
+    for h, n in zip(want, su.hands, strict=True):
         assert len(h) <= n, f"a hand of {len(h)} cards, but the setup deals {n}"
     named = [c for h in want for c in h] + list(map(int, draw))
     need = Counter(named)
@@ -53,7 +53,7 @@ def stack_deck(
     left.subtract(need)
     filler = [c for c in sorted(left.elements())]
     full_hands = []
-    for h, n in zip(want, su.hands):
+    for h, n in zip(want, su.hands, strict=True):
         h = list(h)
         while len(h) < n:
             h.append(filler.pop())

@@ -1,0 +1,533 @@
+"""The rule invariants, proved on the spec with Z3 for every transition kind.
+
+State invariants are proved by induction: Inv(S) and one step S -> S' imply each clause of Inv(S')
+(UNSAT of the negation). Two-state properties are proved for every transition. Bounded model
+checking covers what spans a turn (at most two phase-1 plantings). Every query also checks that
+its premise is satisfiable, so that no proof passes vacuously.
+
+Bounds (``Caps``): the symbolic state has ``hand`` hand slots per player, ``draw``, ``discard``
+and ``coins`` slots, 3 field slots and ``max_deal_cards`` deal slots; properties are proved for all
+states and successors within these bounds.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Any
+
+import z3
+
+from model.cards import payout_table
+from model.rules import ruleset, setup
+from proofs.spec import (
+    ACCEPT_K,
+    ALL_PHASES,
+    ASIDE_NEXT,
+    BUY_K,
+    CHANCE,
+    DECISION_PHASES,
+    DISCARD_K,
+    FINISH,
+    HARVEST_K,
+    NB,
+    NF,
+    OVER,
+    PLANT,
+    PLANT_ASIDE,
+    PLANT_ASIDE_K,
+    PLANT_K,
+    TRADE,
+    SAction,
+    Spec,
+    SpecConfig,
+    SPlayer,
+    SState,
+    Transition,
+    action_var,
+)
+from proofs.symbolic import Seq, all_of, any_of, count_if, implies, neg, select, seq_var, total
+
+
+@dataclass(frozen=True)
+class Caps:
+    hand: int = 5
+    draw: int = 4
+    discard: int = 6
+    coins: int = 6
+
+
+def sym_state(cfg: SpecConfig, caps: Caps, name: str = "s") -> SState:
+    k = cfg.k
+
+    def iv(x: str) -> Any:
+        return z3.Int(f"{name}.{x}")
+
+    players = []
+    for p in range(cfg.players):
+        players.append(SPlayer(
+            hand=seq_var(f"{name}.p{p}.hand", caps.hand),
+            fb=tuple(iv(f"p{p}.fb{f}") for f in range(NF)),
+            fc=tuple(iv(f"p{p}.fc{f}") for f in range(NF)),
+            nf=iv(f"p{p}.nf"),
+            coins=seq_var(f"{name}.p{p}.coins", caps.coins),
+            aside=tuple(iv(f"p{p}.aside{b}") for b in range(NB)),
+        ))
+    return SState(
+        players=tuple(players), draw=seq_var(f"{name}.draw", caps.draw),
+        discard=seq_var(f"{name}.discard", caps.discard),
+        up=tuple(iv(f"up{b}") for b in range(NB)), out=tuple(iv(f"out{b}") for b in range(NB)),
+        active=iv("active"), phase=iv("phase"), to_move=iv("to_move"), planted=iv("planted"),
+        first=iv("first"), offers=iv("offers"), exh=iv("exh"), final=z3.Bool(f"{name}.final"),
+        todo=iv("todo"), drawer=iv("drawer"), resume=iv("resume"), turn=iv("turn"),
+        pend=z3.Bool(f"{name}.pend"), pp=iv("pp"), pq=iv("pq"),
+        pgh=tuple(iv(f"pgh{j}") for j in range(k)), pghn=iv("pghn"),
+        pgu=tuple(iv(f"pgu{j}") for j in range(k)), pgun=iv("pgun"),
+        pask=tuple(iv(f"pask{j}") for j in range(k)), paskn=iv("paskn"),
+    )
+
+
+def _is_bean(cfg: SpecConfig, x: Any) -> Any:
+    return any_of(*[x == b for b in cfg.beans])
+
+
+def _seqs(s: SState) -> list[Seq]:
+    out = [s.draw, s.discard]
+    for p in s.players:
+        out += [p.hand, p.coins]
+    return out
+
+
+def bounded(s: SState) -> Any:
+    """Every sequence within its capacity (the proofs' bound)."""
+    return all_of(*[q.in_bounds() for q in _seqs(s)])
+
+
+def well_formed(cfg: SpecConfig, s: SState) -> Any:
+    """The auxiliary invariant that makes the named ones inductive."""
+    n, k = cfg.players, cfg.k
+    parts = [s.active >= 0, s.active < n, any_of(*[s.phase == ph for ph in ALL_PHASES]),
+             implies(any_of(*[s.phase == ph for ph in DECISION_PHASES]),
+                     all_of(s.to_move >= 0, s.to_move < n)),
+             s.offers >= 0, s.todo >= 0, s.drawer >= 0, s.drawer <= n, s.turn >= 0, s.first >= -1,
+             s.first < NF, s.exh >= 0]
+    for q in _seqs(s):
+        parts += [implies(i < q.n, _is_bean(cfg, x)) for i, x in enumerate(q.slots)]
+    for b in range(NB):
+        parts += [s.up[b] >= 0, s.out[b] >= 0]
+        if b not in cfg.beans:
+            parts += [s.up[b] == 0, s.out[b] == 0]
+    for p in s.players:
+        parts += [p.nf >= cfg.fields, p.nf <= NF]
+        for b in range(NB):
+            parts.append(p.aside[b] >= 0)
+            if b not in cfg.beans:
+                parts.append(p.aside[b] == 0)
+    # a pending proposal names real cards of its proposer, the active player, to a real partner
+    pend = [s.phase == TRADE, s.pp == s.active, s.pq >= 0, s.pq < n, s.pq != s.pp, s.to_move == s.pq,
+            s.pghn >= 0, s.pghn <= k, s.pgun >= 0, s.pgun <= k, s.paskn >= 0, s.paskn <= k]
+    hand_active = _player_at(s, s.active).hand
+    for j in range(k):
+        pend.append(implies(j < s.pghn, all_of(s.pgh[j] >= 0, s.pgh[j] < hand_active.n)))
+        if j:
+            pend.append(implies(j < s.pghn, s.pgh[j] > s.pgh[j - 1]))
+        pend.append(implies(j < s.paskn, _is_bean(cfg, s.pask[j])))
+    for b in range(NB):
+        pend.append(count_if([all_of(j < s.pgun, s.pgu[j] == b) for j in range(k)]) <= s.up[b])
+    parts.append(implies(s.pend, all_of(*pend)))
+    parts.append(implies(all_of(s.phase == TRADE, neg(s.pend)), s.to_move == s.active))
+    parts.append(implies(any_of(s.phase == PLANT, s.phase == ASIDE_NEXT), s.to_move == s.active))
+    parts.append(implies(s.phase == ASIDE_NEXT, s.todo <= n))
+    parts.append(implies(s.phase == CHANCE, s.draw.n == 0))  # E1: a reshuffle replaces an empty pile
+    return all_of(*parts)
+
+
+def _player_at(s: SState, p: Any) -> SPlayer:
+    out = s.players[-1]
+    from proofs.spec import _pick_player
+
+    for q in range(len(s.players) - 2, -1, -1):
+        out = _pick_player(p == q, s.players[q], out)
+    return out
+
+
+# ------------------------------------------------------------------ named state invariants
+
+
+def inv_homogeneous(cfg: SpecConfig, s: SState) -> Any:
+    """H2: a field holds one bean type; an empty field has none; fields past the owned ones are empty."""
+    parts = []
+    for p in s.players:
+        for f in range(NF):
+            parts += [p.fc[f] >= 0, (p.fc[f] == 0) == (p.fb[f] == -1),
+                      implies(p.fc[f] > 0, _is_bean(cfg, p.fb[f])), implies(f >= p.nf, p.fc[f] == 0)]
+    return all_of(*parts)
+
+
+def inv_planted(cfg: SpecConfig, s: SState) -> Any:
+    """T1: never more than two phase-1 plantings in a turn."""
+    return all_of(s.planted >= 0, s.planted <= 2)
+
+
+def inv_aside_planted(cfg: SpecConfig, s: SState) -> Any:
+    """T4/T6: set-aside cards exist only during trading and phase 3; all are planted by its end."""
+    busy = any_of(s.phase == TRADE, s.phase == PLANT_ASIDE, s.phase == ASIDE_NEXT)
+    return all_of(*[implies(neg(busy), total(list(p.aside)) == 0) for p in s.players])
+
+
+def inv_final_harvest(cfg: SpecConfig, s: SState) -> Any:
+    """E3: when the game is over every field has been harvested."""
+    return implies(s.phase == OVER, all_of(*[p.fc[f] == 0 for p in s.players for f in range(NF)]))
+
+
+def inv_exhaustions(cfg: SpecConfig, s: SState) -> Any:
+    """E1-E2: the pile is exhausted at most as often as the ruleset's final exhaustion."""
+    return all_of(s.exh <= cfg.final_exhaustion,
+                  implies(s.exh == cfg.final_exhaustion,
+                          any_of(s.final, s.phase == FINISH, s.phase == OVER)))
+
+
+STATE_INVARIANTS: dict[str, Callable[[SpecConfig, SState], Any]] = {
+    "field-homogeneity-H2": inv_homogeneous,
+    "at-most-two-plantings-T1": inv_planted,
+    "set-aside-planted-T6": inv_aside_planted,
+    "final-harvest-E3": inv_final_harvest,
+    "exhaustions-bounded-E2": inv_exhaustions,
+    "well-formed": well_formed,
+}
+
+
+def inv(cfg: SpecConfig, s: SState) -> Any:
+    return all_of(*[f(cfg, s) for f in STATE_INVARIANTS.values()])
+
+
+# ------------------------------------------------------------------ two-state properties
+
+
+def _field_cards(fb: Any, fc: Any, b: int) -> Any:
+    return z3.If(fb == b, fc, 0) if not isinstance(fb, int) else (fc if fb == b else 0)
+
+
+def _bean_delta(s: SState, s2: SState, b: int) -> Any:
+    """Cards of bean ``b`` gained minus lost over all zones; zones a step leaves untouched (the very
+    same terms) are skipped, which keeps the arithmetic small."""
+    parts: list[Any] = []
+
+    def zone(x: Any, y: Any, count: Callable[[Any], Any]) -> None:
+        if x is not y:
+            parts.append(count(y) - count(x))
+
+    zone(s.up[b], s2.up[b], lambda v: v)
+    zone(s.out[b], s2.out[b], lambda v: v)
+    zone(s.draw, s2.draw, lambda q: q.count(b))
+    zone(s.discard, s2.discard, lambda q: q.count(b))
+    for p, q in zip(s.players, s2.players, strict=True):
+        zone(p.hand, q.hand, lambda h: h.count(b))
+        zone(p.coins, q.coins, lambda c: c.count(b))
+        zone(p.aside[b], q.aside[b], lambda v: v)
+        for f in range(NF):
+            if p.fb[f] is not q.fb[f] or p.fc[f] is not q.fc[f]:
+                parts.append(_field_cards(q.fb[f], q.fc[f], b) - _field_cards(p.fb[f], p.fc[f], b))
+    return total(parts)
+
+
+def p_conservation(cfg: SpecConfig, s: SState, a: SAction, t: Transition, s2: SState) -> Any:
+    """Card conservation: every step keeps the number of cards of each bean in play."""
+    return all_of(*[_bean_delta(s, s2, b) == 0 for b in cfg.beans])
+
+
+def _subsequences(old: Seq, new: Seq, draw: Seq) -> Any:
+    """``new`` is ``old`` with some cards removed (order kept), plus at most one card drawn from the
+    top of ``draw`` appended at the back."""
+    cap = old.cap
+    options = []
+    for r in range(cap + 1):
+        for removed in combinations(range(cap), r):
+            kept = [i for i in range(cap) if i not in removed]
+            left = old.n - r
+            body = [(max(removed) < old.n) if removed else True, left >= 0]
+            for i, src in enumerate(kept):
+                body.append(implies(i < left, select(list(new.slots), i, -1) == old.slots[src]))
+            base = all_of(*body)
+            options.append(all_of(base, new.n == left))
+            drawn = select(list(new.slots), left, -1) == draw.slots[0] if draw.cap else False
+            options.append(all_of(base, new.n == left + 1, draw.n > 0, drawn))
+    return any_of(*options)
+
+
+def p_hand_order(cfg: SpecConfig, s: SState, a: SAction, t: Transition, s2: SState) -> Any:
+    """H1: a hand only loses cards (order kept) or gains the top card of the draw pile at its back;
+    and outside trades and the duel's discard, a hand loses only its front card."""
+    parts = []
+    for p, q in zip(s.players, s2.players, strict=True):
+        parts.append(_subsequences(p.hand, q.hand, s.draw))
+        if t.kind not in (ACCEPT_K, DISCARD_K):
+            front = all_of(q.hand.n == p.hand.n - 1,
+                           *[implies(i < q.hand.n, q.hand.slots[i] == p.hand.slots[i + 1])
+                             for i in range(min(q.hand.cap, p.hand.cap - 1))])
+            parts.append(implies(q.hand.n < p.hand.n, front))
+    return all_of(*parts)
+
+
+def p_single_bean(cfg: SpecConfig, s: SState, a: SAction, t: Transition, s2: SState) -> Any:
+    """H4: no step empties a one-card field while another field holds more (lenient reading) /
+    unless every field holds exactly one (strict reading); the final harvest (E3) is exempt."""
+    if t.name == "final-harvest":
+        return True
+    parts = []
+    for p, q in zip(s.players, s2.players, strict=True):
+        for f in range(NF):
+            if cfg.strict:
+                ok = all_of(*[implies(g < p.nf, p.fc[g] == 1) for g in range(NF)])
+            else:
+                ok = all_of(*[implies(g < p.nf, p.fc[g] <= 1) for g in range(NF) if g != f])
+            parts.append(implies(all_of(p.fc[f] == 1, q.fc[f] == 0), ok))
+    return all_of(*parts)
+
+
+def p_never_retraded(cfg: SpecConfig, s: SState, a: SAction, t: Transition, s2: SState) -> Any:
+    """T4: set-aside (received) cards leave the set-aside area only by being planted by their owner
+    on a field of their type; a deal's received cards go to the set-aside area, never to a hand."""
+    parts = []
+    for i, (p, q) in enumerate(zip(s.players, s2.players, strict=True)):
+        for b in cfg.beans:
+            planted_here = all_of(t.kind == PLANT_ASIDE_K, a.player == i, a.bean == b,
+                                  q.aside[b] == p.aside[b] - 1,
+                                  any_of(*[all_of(q.fb[f] == b, q.fc[f] == p.fc[f] + 1) for f in range(NF)]))
+            parts.append(implies(q.aside[b] < p.aside[b], planted_here))
+        if t.kind == ACCEPT_K:
+            parts.append(q.hand.n <= p.hand.n)
+    return all_of(*parts)
+
+
+def p_coins(cfg: SpecConfig, s: SState, a: SAction, t: Transition, s2: SState) -> Any:
+    """C1/F1: coin stacks only grow by a harvest (by the beanometer) and only shrink by the third
+    field's price; coins already on a stack never change."""
+    cost = cfg.third_cost or 0
+    table = payout_table(cfg.meters, 40)
+    parts = []
+    for i, (p, q) in enumerate(zip(s.players, s2.players, strict=True)):
+        keep = min(p.coins.cap, q.coins.cap)
+        prefix = all_of(*[implies(j < all_of_n(p.coins.n, q.coins.n), q.coins.slots[j] == p.coins.slots[j])
+                          for j in range(keep)])
+        parts.append(prefix)
+        grew = q.coins.n > p.coins.n
+        shrank = q.coins.n < p.coins.n
+        harvester = any_of(all_of(t.kind == HARVEST_K, a.player == i), t.name == "final-harvest")
+        parts.append(implies(grew, harvester))
+        parts.append(implies(shrank, all_of(t.kind == BUY_K, a.player == i, q.coins.n == p.coins.n - cost)))
+        if t.kind == HARVEST_K:
+            b = select(list(p.fb), a.field, -1)
+            n = select(list(p.fc), a.field, 0)
+            pay = select([select(list(row), n, row[-1]) for row in table], b, 0)
+            if cfg.field_beans:
+                pay = z3.If(z3.And(b == 11, n == 2), 0, pay)
+            parts.append(implies(a.player == i, q.coins.n == p.coins.n + pay))
+    return all_of(*parts)
+
+
+def all_of_n(x: Any, y: Any) -> Any:
+    return z3.If(x < y, x, y)
+
+
+def p_active_deals(cfg: SpecConfig, s: SState, a: SAction, t: Transition, s2: SState) -> Any:
+    """T3: cards pass from one player to another only in a deal with the active player."""
+    parts = []
+    for i, (p, q) in enumerate(zip(s.players, s2.players, strict=True)):
+        for j, (p2, q2) in enumerate(zip(s.players, s2.players, strict=True)):
+            if i == j:
+                continue
+            moved = all_of(q.hand.n < p.hand.n, total(list(q2.aside)) > total(list(p2.aside)))
+            parts.append(implies(moved, any_of(s.active == i, s.active == j)))
+    return all_of(*parts)
+
+
+def p_two_plantings(cfg: SpecConfig, s: SState, a: SAction, t: Transition, s2: SState) -> Any:
+    """T1: a phase-1 planting happens only before the second one and counts."""
+    if t.kind != PLANT_K:
+        return True
+    return all_of(s.planted < 2, s2.planted == s.planted + 1)
+
+
+TWO_STATE: dict[str, Callable[[SpecConfig, SState, SAction, Transition, SState], Any]] = {
+    "hand-order-H1": p_hand_order,
+    "single-bean-harvest-H4": p_single_bean,
+    "traded-never-retraded-T4": p_never_retraded,
+    "card-conservation": p_conservation,
+    "coins-by-harvest-or-purchase-C1-F1": p_coins,
+    "deals-with-active-player-T3": p_active_deals,
+    "plantings-counted-T1": p_two_plantings,
+}
+
+
+# ------------------------------------------------------------------ running the proofs
+
+
+@dataclass
+class Result:
+    id: str
+    method: str
+    status: str  # proved / refuted
+    seconds: float
+    per_kind: dict[str, float] = field(default_factory=dict)
+    counterexample: str = ""
+
+
+PROOF_CONFIGS: list[tuple[str, int, dict[str, Any]]] = [
+    ("rio-grande", 4, {}),  # two fields and a third to buy, trading
+    ("amigo", 3, {}),  # three fields from the start
+    ("rio-grande", 2, {}),  # the bean duel: offers, discards, matches, coins out of the game
+    ("amigo-v2", 4, {}),  # V4 draws and V5 field beans
+]
+
+
+def spec_config(name: str, players: int, options: dict[str, Any], k: int = 2) -> SpecConfig:
+    su = setup(ruleset(name, {**options, "max_deal_cards": k}), players)
+    return SpecConfig.from_setup(su)
+
+
+def _check(solver: z3.Solver, goal: Any) -> z3.CheckSatResult:
+    solver.push()
+    solver.add(neg(goal) if not isinstance(goal, bool) else z3.BoolVal(not goal))
+    r = solver.check()
+    return r
+
+
+def prove(
+    configs: list[tuple[str, int, dict[str, Any]]] | None = None,
+    mutant: str | None = None,
+    caps: Caps = Caps(),
+    only: set[str] | None = None,
+    stop_at_first: bool = False,
+) -> list[Result]:
+    """Prove every invariant for every transition kind of every configuration."""
+    configs = PROOF_CONFIGS if configs is None else configs
+    results: dict[str, Result] = {}
+
+    def result(pid: str, method: str) -> Result:
+        if pid not in results:
+            results[pid] = Result(pid, method, "proved", 0.0)
+        return results[pid]
+
+    for name, players, options in configs:
+        for reading in (("lenient", "strict") if name == "rio-grande" and players == 4 else ("as-is",)):
+            opts = dict(options)
+            if reading != "as-is":
+                opts["harvest"] = reading
+            cfg = spec_config(name, players, opts)
+            spec = Spec(cfg, mutant)
+            s = sym_state(cfg, caps, "s")
+            for t in spec.transitions():
+                a = action_var("a", cfg.k, order_cap=caps.draw if t.name == "reshuffle" else 0)
+                guard = t.guard(s, a)
+                if guard is False:
+                    continue
+                t0 = time.perf_counter()
+                s2 = t.after(s, a)
+                solver = z3.Solver()
+                solver.set("timeout", 60_000)
+                solver.add(inv(cfg, s), bounded(s), guard, bounded(s2))
+                if only is None:
+                    sat = solver.check()
+                    if sat != z3.sat:
+                        r = result(f"transition-satisfiable:{t.name}", "sat check")
+                        r.status = "refuted"
+                        r.counterexample = f"{name} {players}p: the premise of {t.name} is {sat}"
+                setup_s = time.perf_counter() - t0
+                checks: list[tuple[str, str, Any]] = []
+                for pid, f in STATE_INVARIANTS.items():
+                    checks.append((pid, "induction", f(cfg, s2)))
+                for pid, g in TWO_STATE.items():
+                    goal = g(cfg, s, a, t, s2)
+                    if pid == "single-bean-harvest-H4" and cfg.strict:
+                        pid = "single-bean-harvest-H4-strict"
+                    checks.append((pid, "two-state", goal))
+                for pid, method, goal in checks:
+                    if only is not None and pid not in only:
+                        continue
+                    t1 = time.perf_counter()
+                    r = result(pid, method)
+                    outcome = _check(solver, goal)
+                    if outcome == z3.sat and r.status != "refuted":
+                        r.status = "refuted"
+                        r.counterexample = _counterexample(solver.model(), cfg, s, a, s2, t, name, players)
+                    elif outcome == z3.unknown:
+                        r.status = "refuted"
+                        r.counterexample = f"{t.name}: solver answered unknown ({solver.reason_unknown()})"
+                    solver.pop()
+                    dt = time.perf_counter() - t1
+                    r.seconds += dt
+                    r.per_kind[t.name] = r.per_kind.get(t.name, 0.0) + dt
+                    if stop_at_first and r.status == "refuted":
+                        return list(results.values())
+                for r in results.values():
+                    r.seconds += setup_s / max(len(checks), 1)
+    bmc = bmc_two_plantings(mutant)
+    if only is None or bmc.id in only:
+        results[bmc.id] = bmc
+    return list(results.values())
+
+
+def bmc_two_plantings(mutant: str | None = None, steps: int = 4) -> Result:
+    """BMC: from the start of phase 1, no run of ``steps`` steps within one turn plants three cards
+    from the hand (T1)."""
+    t0 = time.perf_counter()
+    cfg = spec_config("rio-grande", 4, {})
+    spec = Spec(cfg, mutant)
+    caps = Caps()
+    s = sym_state(cfg, caps, "b0")
+    solver = z3.Solver()
+    solver.add(inv(cfg, s), bounded(s), s.phase == PLANT, s.planted == 0)
+    ts = [t for t in spec.transitions() if t.name in ("plant", "harvest", "buy-field")]
+    plants = []
+    cur = s
+    for i in range(steps):
+        a = action_var(f"b{i}", cfg.k)
+        choice = z3.Int(f"choice{i}")
+        nxt = None
+        guards = []
+        for j, t in enumerate(ts):
+            g = t.guard(cur, a)
+            guards.append(all_of(choice == j, g))
+            cand = t.after(cur, a)
+            from proofs.spec import _pick_state
+
+            nxt = cand if nxt is None else _pick_state(choice == j, cand, nxt)
+        assert nxt is not None
+        solver.add(any_of(*guards), bounded(nxt), nxt.turn == s.turn)
+        plants.append(choice == 0)
+        cur = nxt
+    solver.add(count_if(plants) >= 3)
+    out = solver.check()
+    status = "proved" if out == z3.unsat else "refuted"
+    return Result("two-plantings-per-turn-T1", f"bmc {steps} steps", status, time.perf_counter() - t0,
+                  counterexample="" if status == "proved" else "a turn with three phase-1 plantings")
+
+
+def _counterexample(m: z3.ModelRef, cfg: SpecConfig, s: SState, a: SAction, s2: SState, t: Transition,
+                    name: str, players: int) -> str:
+    def ev(x: Any) -> Any:
+        if isinstance(x, (int, bool)):
+            return x
+        v = m.eval(x, model_completion=True)
+        return v.as_long() if z3.is_int_value(v) else z3.is_true(v)
+
+    def seq(q: Seq) -> list[Any]:
+        n = ev(q.n)
+        return [ev(x) for x in q.slots[: max(0, min(n, q.cap))]]
+
+    def show(st: SState) -> str:
+        lines = [f"phase {ev(st.phase)} active p{ev(st.active)} to_move p{ev(st.to_move)} "
+                 f"planted {ev(st.planted)} draw {seq(st.draw)} discard {seq(st.discard)} "
+                 f"up {[b for b in range(NB) for _ in range(max(0, ev(st.up[b])))]}"]
+        for i, p in enumerate(st.players):
+            fields = [(ev(p.fb[f]), ev(p.fc[f])) for f in range(ev(p.nf) if ev(p.nf) <= NF else NF)]
+            aside = [b for b in range(NB) for _ in range(max(0, ev(p.aside[b])))]
+            lines.append(f"  p{i}: hand {seq(p.hand)} fields {fields} coins {seq(p.coins)} aside {aside}")
+        return "\n".join(lines)
+
+    act = (f"{t.name} player={ev(a.player)} field={ev(a.field)} bean={ev(a.bean)} pos={ev(a.pos)} "
+           f"partner={ev(a.partner)}")
+    return f"{name} {players}p, beans as ids\nstate: {show(s)}\naction: {act}\nnext: {show(s2)}"

@@ -1,0 +1,38 @@
+"""Hypothesis profiles for the whole test suite.
+
+- ``ci``: deterministic (``derandomize=True``, no example database), few examples: the suite runs
+  on every commit (``.ci/run`` sets ``CI``).
+- ``dev``: the default on a workstation; random examples, still few enough to run on every commit.
+- ``long``: many examples, for manual sweeps:
+  ``HYPOTHESIS_PROFILE=long python -m pytest tests/test_state_machine.py tests/test_roundtrips.py``.
+
+``HYPOTHESIS_PROFILE`` overrides the choice; otherwise ``ci`` when ``CI`` is set, else ``dev``.
+Tests that size themselves (the state machine) read the loaded profile's ``max_examples`` at import
+time, so they scale with the profile.
+"""
+
+from __future__ import annotations
+
+import os
+
+from hypothesis import HealthCheck, Phase, settings
+
+# Game steps take variable time (a trading phase lists thousands of proposals); no deadline, and
+# the "too slow" health check would only flag the state machine's deliberate long games.
+_COMMON = settings(
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    print_blob=True,
+)
+
+# ci: no shrinking. A failing state-machine run replays hundreds of game steps per attempt, and
+# shrinking one can take minutes; the unshrunk report (with its notes: ruleset, seed, steps) replays
+# exactly under this profile, and the dev profile shrinks it.
+settings.register_profile(
+    "ci", _COMMON, derandomize=True, database=None, max_examples=25,
+    phases=[Phase.explicit, Phase.reuse, Phase.generate])
+settings.register_profile("dev", _COMMON, max_examples=25)
+settings.register_profile("long", _COMMON, max_examples=1000)
+
+_profile = os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev")
+settings.load_profile(_profile)
