@@ -20,8 +20,6 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
-import z3
-
 from model.cards import COUNTS
 from model.rules import Setup
 from proofs.symbolic import (
@@ -32,6 +30,7 @@ from proofs.symbolic import (
     any_of,
     count_if,
     implies,
+    int_var,
     ite,
     neg,
     select,
@@ -40,6 +39,7 @@ from proofs.symbolic import (
 )
 
 NB = len(COUNTS)  # bean ids 0..11
+NEVER = 100  # a beanometer threshold for "no such value" (more cards than any field can hold)
 NF = 3  # field slots (the third field is the maximum, F1)
 
 # Phases: decision phases share the engine's numbers (a public part of the state JSON).
@@ -156,7 +156,7 @@ class SAction:
 
 def action_var(name: str, k: int, order_cap: int = 0) -> SAction:
     def iv(s: str) -> Any:
-        return z3.Int(f"{name}.{s}")
+        return int_var(f"{name}.{s}")
 
     return SAction(
         kind=iv("kind"), player=iv("player"), field=iv("field"), bean=iv("bean"), pos=iv("pos"),
@@ -185,8 +185,8 @@ class Spec:
         cfg = self.cfg
         out: Val = 0
         for value in (1, 2, 3, 4):
-            need = select([m[value - 1] if m[value - 1] is not None else 10_000 for m in cfg.meters],
-                          b, 10_000)
+            need = select([m[value - 1] if m[value - 1] is not None else NEVER for m in cfg.meters],
+                          b, NEVER)
             if self.mutant == "beanometer-off-by-one" and value == 1:
                 need = need + 1
             out = ite(all_of(n >= need), value, out)

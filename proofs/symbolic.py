@@ -17,6 +17,25 @@ Val = Any  # int | z3.ArithRef
 Cond = Any  # bool | z3.BoolRef
 FILL = -1  # the value of slots past a sequence's length
 
+# Symbolic integers are Z3 Ints, or bit-vectors of this width when set (bit-blasting decides the
+# counting arguments of card conservation far faster; every value stays far from overflow).
+_WIDTH = {"bits": 0}
+
+
+def use_bitvectors(bits: int) -> None:
+    """0: unbounded Ints; otherwise signed bit-vectors of ``bits`` bits for new variables."""
+    _WIDTH["bits"] = bits
+
+
+def int_var(name: str) -> Any:
+    bits = _WIDTH["bits"]
+    return z3.BitVec(name, bits) if bits else z3.Int(name)
+
+
+def _const(x: int) -> Any:
+    bits = _WIDTH["bits"]
+    return z3.BitVecVal(x, bits) if bits else z3.IntVal(x)
+
 
 def is_concrete(*xs: Any) -> bool:
     return all(isinstance(x, (int, bool)) for x in xs)
@@ -27,6 +46,8 @@ def ite(c: Cond, a: Any, b: Any) -> Any:
         return a if c else b
     if isinstance(a, bool) and isinstance(b, bool):
         return z3.If(c, z3.BoolVal(a), z3.BoolVal(b))
+    if isinstance(a, int) and isinstance(b, int):
+        return z3.If(c, _const(a), _const(b))
     return z3.If(c, a, b)
 
 
@@ -173,7 +194,7 @@ class Seq:
 
 
 def seq_var(name: str, cap: int) -> Seq:
-    return Seq(tuple(z3.Int(f"{name}[{i}]") for i in range(cap)), z3.Int(f"{name}.n"))
+    return Seq(tuple(int_var(f"{name}[{i}]") for i in range(cap)), int_var(f"{name}.n"))
 
 
 def seq_of(values: tuple[int, ...] | list[int], cap: int | None = None) -> Seq:
