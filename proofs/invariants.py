@@ -38,6 +38,7 @@ from proofs.spec import (
     CHANCE,
     DECISION_PHASES,
     DISCARD_K,
+    DRAW,
     FINISH,
     HARVEST_K,
     NB,
@@ -48,6 +49,7 @@ from proofs.spec import (
     PLANT_ASIDE_K,
     PLANT_K,
     TRADE,
+    TURNUP,
     SAction,
     Spec,
     SpecConfig,
@@ -120,9 +122,17 @@ def _seqs(s: SState) -> list[Seq]:
     return out
 
 
+LIMIT = 12  # the proofs' bound on any one count (field, set-aside, face-up, out of the game)
+
+
 def bounded(s: SState) -> Any:
-    """Every sequence within its capacity (the proofs' bound)."""
-    return all_of(*[q.in_bounds() for q in _seqs(s)])
+    """The proofs' bound: every sequence within its capacity, every count at most LIMIT."""
+    parts = [q.in_bounds() for q in _seqs(s)]
+    parts += [s.offers <= 100, s.todo <= 20, s.turn <= 400, s.exh <= 20]
+    parts += [x <= LIMIT for x in s.up + s.out]
+    for p in s.players:
+        parts += [x <= LIMIT for x in p.fc + p.aside]
+    return all_of(*parts)
 
 
 def well_formed(cfg: SpecConfig, s: SState) -> Any:
@@ -132,20 +142,17 @@ def well_formed(cfg: SpecConfig, s: SState) -> Any:
              implies(any_of(*[s.phase == ph for ph in DECISION_PHASES]),
                      all_of(s.to_move >= 0, s.to_move < n)),
              s.offers >= 0, s.todo >= 0, s.drawer >= 0, s.drawer <= n, s.turn >= 0, s.first >= -1,
-             s.first < NF, s.exh >= 0,
-             # size bounds (part of the proofs' bound; far beyond any real game)
-             s.offers <= 100, s.todo <= 20, s.turn <= 1000, s.exh <= 20]
+             s.first < NF, s.exh >= 0]
     for q in _seqs(s):
         parts += [implies(i < q.n, _is_bean(cfg, x)) for i, x in enumerate(q.slots)]
     for b in range(NB):
-        parts += [s.up[b] >= 0, s.out[b] >= 0, s.up[b] <= 40, s.out[b] <= 40]
+        parts += [s.up[b] >= 0, s.out[b] >= 0]
         if b not in cfg.beans:
             parts += [s.up[b] == 0, s.out[b] == 0]
     for p in s.players:
         parts += [p.nf >= cfg.fields, p.nf <= NF]
-        parts += [p.fc[f] <= 40 for f in range(NF)]
         for b in range(NB):
-            parts += [p.aside[b] >= 0, p.aside[b] <= 40]
+            parts += [p.aside[b] >= 0]
             if b not in cfg.beans:
                 parts.append(p.aside[b] == 0)
     # a pending proposal names real cards of its proposer, the active player, to a real partner
@@ -164,6 +171,11 @@ def well_formed(cfg: SpecConfig, s: SState) -> Any:
     parts.append(implies(any_of(s.phase == PLANT, s.phase == ASIDE_NEXT), s.to_move == s.active))
     parts.append(implies(s.phase == ASIDE_NEXT, s.todo <= n))
     parts.append(implies(s.phase == CHANCE, s.draw.n == 0))  # E1: a reshuffle replaces an empty pile
+    parts.append(implies(s.phase == CHANCE, any_of(s.resume == TURNUP, s.resume == DRAW)))
+    # after the final exhaustion nothing more is taken from the pile (E2)
+    parts.append(implies(s.final, all_of(s.phase != DRAW, implies(s.phase == TURNUP, s.todo == 0),
+                                         implies(s.phase == CHANCE, s.resume != DRAW))))
+    parts.append(implies(any_of(s.phase == TURNUP, s.phase == DRAW), s.draw.n >= 0))
     return all_of(*parts)
 
 
@@ -195,9 +207,17 @@ def inv_planted(cfg: SpecConfig, s: SState) -> Any:
 
 
 def inv_aside_planted(cfg: SpecConfig, s: SState) -> Any:
-    """T4/T6: set-aside cards exist only during trading and phase 3; all are planted by its end."""
+    """T4/T6: set-aside cards exist only during trading and phase 3; all are planted by its end
+    (phase 3 goes seat by seat from the active player: the seats already passed hold none)."""
     busy = any_of(s.phase == TRADE, s.phase == PLANT_ASIDE, s.phase == ASIDE_NEXT)
-    return all_of(*[implies(neg(busy), total(list(p.aside)) == 0) for p in s.players])
+    n = cfg.players
+    parts = [implies(neg(busy), total(list(p.aside)) == 0) for p in s.players]
+    for q, p in enumerate(s.players):
+        offset = (q - s.active) % n
+        empty = total(list(p.aside)) == 0
+        parts.append(implies(all_of(s.phase == ASIDE_NEXT, offset < s.todo), empty))
+        parts.append(implies(all_of(s.phase == PLANT_ASIDE, offset < (s.to_move - s.active) % n), empty))
+    return all_of(*parts)
 
 
 def inv_final_harvest(cfg: SpecConfig, s: SState) -> Any:
@@ -418,7 +438,7 @@ def _check(solver: z3.Solver, goal: Any) -> z3.CheckSatResult:
     return r
 
 
-BITS = 14  # bit-vector width: every bounded value and sum stays far below 2**13
+BITS = 10  # bit-vector width: with LIMIT and the capacities no value or sum reaches 2**9 (checked below)
 
 
 def prove(
