@@ -115,16 +115,18 @@ def _fits(field: Field, b: int) -> bool:
     return field.count == 0 or field.bean == b
 
 
-def _harvestable(fields: tuple[Field, ...], i: int, strict: bool) -> bool:
-    """H4: may field ``i`` be harvested now (outside the final harvest, E3)?"""
-    n = fields[i].count
-    if n == 0:
-        return False
-    if n > 1:
-        return True
+def _singles_harvestable(fields: tuple[Field, ...], strict: bool) -> bool:
+    """H4: may a one-card field be harvested now? Lenient: no field holds more than one card;
+    strict: every field holds exactly one."""
     if strict:
         return all(f.count == 1 for f in fields)
     return all(f.count <= 1 for f in fields)
+
+
+def _harvestable(fields: tuple[Field, ...], i: int, strict: bool) -> bool:
+    """H4-H5: may field ``i`` be harvested now (outside the final harvest, E3)?"""
+    n = fields[i].count
+    return n > 1 or (n == 1 and _singles_harvestable(fields, strict))
 
 
 def _h4_reason(s: GameState, p: int, i: int) -> str:
@@ -338,7 +340,7 @@ def legal_actions(s: GameState) -> list[Action]:
         row = _PLANT[p]
         skip = s.first_field if s.setup.rules.distinct_fields and s.planted == 1 else -1
         for i, f in enumerate(fields):
-            if (f.count == 0 or f.bean == b) and i != skip:
+            if _fits(f, b) and i != skip:
                 out.append(row[i])
         if s.planted:
             out.append(_END[p])
@@ -351,7 +353,7 @@ def legal_actions(s: GameState) -> list[Action]:
     elif phase == PLANT_ASIDE:
         for b in sorted(set(pl.aside)):
             for i, f in enumerate(fields):
-                if f.count == 0 or f.bean == b:
+                if _fits(f, b):
                     out.append(PlantAside(p, b, i))
     elif phase == OFFER or phase == TURNED:
         seen = -1
@@ -360,7 +362,7 @@ def legal_actions(s: GameState) -> list[Action]:
                 continue  # identical cards: one canonical index (face_up is sorted)
             seen = b
             for i, f in enumerate(fields):
-                if f.count == 0 or f.bean == b:
+                if _fits(f, b):
                     out.append(PlantUp(p, u, i))
             if phase == OFFER:
                 out.append(DiscardUp(p, u))
@@ -369,15 +371,10 @@ def legal_actions(s: GameState) -> list[Action]:
     elif phase == DISCARD:
         out.extend(Discard(p, h) for h in range(len(pl.hand)))
         out.append(_END[p])
-    # H4, as in _harvestable, with the field counts read once.
-    counts = [f.count for f in fields]
-    if s.setup.strict_harvest:
-        singles = all(c == 1 for c in counts)
-    else:
-        singles = max(counts) <= 1
+    singles = _singles_harvestable(fields, s.setup.strict_harvest)  # H4, decided once
     hrow = _HARVEST[p]
-    for i, c in enumerate(counts):
-        if c > 1 or (c == 1 and singles):
+    for i, f in enumerate(fields):
+        if f.count > 1 or (f.count == 1 and singles):
             out.append(hrow[i])
     if s.setup.third_cost is not None and _can_buy(s, p):
         out.append(_BUY[p])
