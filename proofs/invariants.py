@@ -11,10 +11,11 @@ states and successors within these bounds. The active seat is fixed to 0: no rul
 absolute seat (turn order is relative to the active player), so by rotating seats this covers
 every active seat.
 
-Status (issue 3, in progress): the two-state properties are proved for most transition kinds;
-card conservation needs bit-vector queries that still time out for some kinds, and a few state
-invariants are not yet inductive (they need strengthening). ``prove()`` reports those as refuted;
-nothing here is used by the tests or claimed as proved yet.
+Status (issue 3, in progress): for rio-grande with 4 players every state invariant is inductive
+and every two-state property holds for every transition kind (UNSAT, 10-bit queries, fresh solver
+per query), except card conservation, whose queries still time out (unknown) for harvest,
+buy-field, accept, discard and final-harvest. ``prove()`` reports unknown as refuted; the other
+configurations are not yet checked; nothing here is used by the tests or claimed as proved.
 """
 
 from __future__ import annotations
@@ -37,17 +38,20 @@ from proofs.spec import (
     BUY_K,
     CHANCE,
     DECISION_PHASES,
+    DISCARD,
     DISCARD_K,
     DRAW,
     FINISH,
     HARVEST_K,
     NB,
     NF,
+    OFFER,
     OVER,
     PLANT,
     PLANT_ASIDE,
     PLANT_ASIDE_K,
     PLANT_K,
+    START,
     TRADE,
     TURNUP,
     SAction,
@@ -128,7 +132,7 @@ LIMIT = 12  # the proofs' bound on any one count (field, set-aside, face-up, out
 def bounded(s: SState) -> Any:
     """The proofs' bound: every sequence within its capacity, every count at most LIMIT."""
     parts = [q.in_bounds() for q in _seqs(s)]
-    parts += [s.offers <= 100, s.todo <= 20, s.turn <= 400, s.exh <= 20]
+    parts += [s.offers <= 100, s.todo <= 20, s.drawer <= 20, s.turn <= 400, s.exh <= 20]
     parts += [x <= LIMIT for x in s.up + s.out]
     for p in s.players:
         parts += [x <= LIMIT for x in p.fc + p.aside]
@@ -141,7 +145,7 @@ def well_formed(cfg: SpecConfig, s: SState) -> Any:
     parts = [s.active >= 0, s.active < n, any_of(*[s.phase == ph for ph in ALL_PHASES]),
              implies(any_of(*[s.phase == ph for ph in DECISION_PHASES]),
                      all_of(s.to_move >= 0, s.to_move < n)),
-             s.offers >= 0, s.todo >= 0, s.drawer >= 0, s.drawer <= n, s.turn >= 0, s.first >= -1,
+             s.offers >= 0, s.todo >= 0, s.drawer >= 0, s.turn >= 0, s.first >= -1,
              s.first < NF, s.exh >= 0]
     for q in _seqs(s):
         parts += [implies(i < q.n, _is_bean(cfg, x)) for i, x in enumerate(q.slots)]
@@ -173,8 +177,12 @@ def well_formed(cfg: SpecConfig, s: SState) -> Any:
     parts.append(implies(s.phase == CHANCE, s.draw.n == 0))  # E1: a reshuffle replaces an empty pile
     parts.append(implies(s.phase == CHANCE, any_of(s.resume == TURNUP, s.resume == DRAW)))
     # after the final exhaustion nothing more is taken from the pile (E2)
-    parts.append(implies(s.final, all_of(s.phase != DRAW, implies(s.phase == TURNUP, s.todo == 0),
-                                         implies(s.phase == CHANCE, s.resume != DRAW))))
+    later = (PLANT, DISCARD, START, DRAW, CHANCE, OFFER)
+    parts.append(implies(s.final, all_of(*[s.phase != ph for ph in later],
+                                         implies(s.phase == TURNUP, s.todo == 0))))
+    draws = n if cfg.draw_each and not cfg.duel else cfg.draw
+    drawing = any_of(s.phase == DRAW, all_of(s.phase == CHANCE, s.resume == DRAW))
+    parts.append(implies(drawing, s.drawer + s.todo <= draws))
     parts.append(implies(any_of(s.phase == TURNUP, s.phase == DRAW), s.draw.n >= 0))
     return all_of(*parts)
 
