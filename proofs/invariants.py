@@ -439,11 +439,14 @@ def spec_config(name: str, players: int, options: dict[str, Any], k: int = 2) ->
     return SpecConfig.from_setup(su)
 
 
-def _check(solver: z3.Solver, goal: Any) -> z3.CheckSatResult:
-    solver.push()
+def _check(premise: list[Any], goal: Any, timeout_ms: int) -> tuple[z3.CheckSatResult, z3.Solver]:
+    """Is premise-and-not-goal satisfiable? A fresh one-shot QF_BV solver per query: Z3's
+    incremental mode (push/pop) gives up on the counting queries that bit-blasting decides."""
+    solver = z3.SolverFor("QF_BV")
+    solver.set("timeout", timeout_ms)
+    solver.add(*premise)
     solver.add(neg(goal) if not isinstance(goal, bool) else z3.BoolVal(not goal))
-    r = solver.check()
-    return r
+    return solver.check(), solver
 
 
 BITS = 10  # bit-vector width: with LIMIT and the capacities no value or sum reaches 2**9 (checked below)
@@ -515,7 +518,7 @@ def _prove(
                         continue
                     t1 = time.perf_counter()
                     r = result(pid, method)
-                    outcome = _check(solver, goal)
+                    outcome, solver = _check([inv(cfg, s), bounded(s), guard, bounded(s2)], goal, 20_000)
                     if outcome == z3.sat and r.status != "refuted":
                         r.counterexample = ""
                         r.status = "refuted"
@@ -523,7 +526,6 @@ def _prove(
                     elif outcome == z3.unknown:
                         r.status = "refuted"
                         r.counterexample = f"{t.name}: solver answered unknown ({solver.reason_unknown()})"
-                    solver.pop()
                     dt = time.perf_counter() - t1
                     r.seconds += dt
                     r.per_kind[t.name] = r.per_kind.get(t.name, 0.0) + dt
