@@ -29,7 +29,7 @@ def main(argv: list[str] | None = None) -> int:
         print("check_spec.py: --states must be >= 1", file=sys.stderr)
         return 2
 
-    from model import Phase
+    from model import Phase, legal_actions
     from proofs.differential import check_state, sample_states
 
     states = sample_states(args.states, args.seed)
@@ -47,8 +47,6 @@ def main(argv: list[str] | None = None) -> int:
         by_phase[Phase(s.phase).name.lower()] += 1
         by_players[len(s.players)] += 1
         by_rules[s.setup.rules.name] += 1
-        from model import legal_actions
-
         actions += len(legal_actions(s))
         problems = check_state(s)
         if problems:
