@@ -172,7 +172,7 @@ def well_formed(cfg: SpecConfig, s: SState) -> Any:
         pend.append(count_if([all_of(j < s.pgun, s.pgu[j] == b) for j in range(k)]) <= s.up[b])
     parts.append(implies(s.pend, all_of(*pend)))
     parts.append(implies(all_of(s.phase == TRADE, neg(s.pend)), s.to_move == s.active))
-    parts.append(implies(any_of(s.phase == PLANT, s.phase == ASIDE_NEXT), s.to_move == s.active))
+    parts.append(implies(s.phase == PLANT, s.to_move == s.active))
     parts.append(implies(s.phase == ASIDE_NEXT, s.todo <= n))
     parts.append(implies(s.phase == CHANCE, s.draw.n == 0))  # E1: a reshuffle replaces an empty pile
     parts.append(implies(s.phase == CHANCE, any_of(s.resume == TURNUP, s.resume == DRAW)))
