@@ -13,7 +13,7 @@ every active seat.
 
 Status (issue 3, in progress): for rio-grande with 4 players every state invariant is inductive
 and every two-state property holds for every transition kind (UNSAT, 10-bit queries, fresh solver
-per query), except card conservation, whose queries still time out (unknown) for harvest,
+per query), except card conservation, whose queries still time out (unknown) for plant, harvest,
 buy-field, accept, discard and final-harvest. ``prove()`` reports unknown as refuted; the other
 configurations are not yet checked; nothing here is used by the tests or claimed as proved.
 """
