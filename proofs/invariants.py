@@ -162,7 +162,7 @@ def well_formed(cfg: SpecConfig, s: SState) -> Any:
     # a pending proposal names real cards of its proposer, the active player, to a real partner
     pend = [s.phase == TRADE, s.pp == s.active, s.pq >= 0, s.pq < n, s.pq != s.pp, s.to_move == s.pq,
             s.pghn >= 0, s.pghn <= k, s.pgun >= 0, s.pgun <= k, s.paskn >= 0, s.paskn <= k]
-    hand_active = _player_at(s, s.active).hand
+    hand_active = Spec(cfg).player_at(s, s.active).hand
     for j in range(k):
         pend.append(implies(j < s.pghn, all_of(s.pgh[j] >= 0, s.pgh[j] < hand_active.n)))
         if j:
@@ -185,15 +185,6 @@ def well_formed(cfg: SpecConfig, s: SState) -> Any:
     parts.append(implies(drawing, s.drawer + s.todo <= draws))
     parts.append(implies(any_of(s.phase == TURNUP, s.phase == DRAW), s.draw.n >= 0))
     return all_of(*parts)
-
-
-def _player_at(s: SState, p: Any) -> SPlayer:
-    out = s.players[-1]
-    from proofs.spec import _pick_player
-
-    for q in range(len(s.players) - 2, -1, -1):
-        out = _pick_player(p == q, s.players[q], out)
-    return out
 
 
 # ------------------------------------------------------------------ named state invariants
