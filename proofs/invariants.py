@@ -11,11 +11,9 @@ states and successors within these bounds. The active seat is fixed to 0: no rul
 absolute seat (turn order is relative to the active player), so by rotating seats this covers
 every active seat.
 
-Status (issue 3, in progress): for rio-grande with 4 players every state invariant is inductive
-and every two-state property holds for every transition kind (UNSAT, 10-bit queries, fresh solver
-per query), except card conservation, whose queries still time out (unknown) for plant, harvest,
-buy-field, accept, discard and final-harvest. ``prove()`` reports unknown as refuted; the other
-configurations are not yet checked; nothing here is used by the tests or claimed as proved.
+Card conservation is proved over ghost tallies (``Seq.tally``): each sequence operation updates
+a per-bean count by a short formula, proved exact by proofs/ghost.py for every (operation,
+capacity) the proofs use; the queries are then linear integer arithmetic.
 """
 
 from __future__ import annotations
@@ -73,7 +71,6 @@ from proofs.symbolic import (
     select,
     seq_var,
     total,
-    use_bitvectors,
 )
 
 
@@ -94,16 +91,16 @@ def sym_state(cfg: SpecConfig, caps: Caps, name: str = "s") -> SState:
     players = []
     for p in range(cfg.players):
         players.append(SPlayer(
-            hand=seq_var(f"{name}.p{p}.hand", caps.hand),
+            hand=seq_var(f"{name}.p{p}.hand", caps.hand, NB),
             fb=tuple(iv(f"p{p}.fb{f}") for f in range(NF)),
             fc=tuple(iv(f"p{p}.fc{f}") for f in range(NF)),
             nf=iv(f"p{p}.nf"),
-            coins=seq_var(f"{name}.p{p}.coins", caps.coins),
+            coins=seq_var(f"{name}.p{p}.coins", caps.coins, NB),
             aside=tuple(iv(f"p{p}.aside{b}") for b in range(NB)),
         ))
     return SState(
-        players=tuple(players), draw=seq_var(f"{name}.draw", caps.draw),
-        discard=seq_var(f"{name}.discard", caps.discard),
+        players=tuple(players), draw=seq_var(f"{name}.draw", caps.draw, NB),
+        discard=seq_var(f"{name}.discard", caps.discard, NB),
         up=tuple(iv(f"up{b}") for b in range(NB)), out=tuple(iv(f"out{b}") for b in range(NB)),
         active=0, phase=iv("phase"), to_move=iv("to_move"), planted=iv("planted"),
         first=iv("first"), offers=iv("offers"), exh=iv("exh"), final=z3.Bool(f"{name}.final"),
@@ -253,21 +250,24 @@ def _field_cards(fb: Any, fc: Any, b: int) -> Any:
 
 
 def _bean_delta(s: SState, s2: SState, b: int) -> Any:
-    """Cards of bean ``b`` gained minus lost over all zones; zones a step leaves untouched (the very
-    same terms) are skipped, which keeps the arithmetic small."""
+    """Cards of bean ``b`` gained minus lost over all zones, sequences by their ghost tallies; zones
+    a step leaves untouched (the very same terms) are skipped, which keeps the arithmetic small."""
     parts: list[Any] = []
 
     def zone(x: Any, y: Any, count: Callable[[Any], Any]) -> None:
         if x is not y:
             parts.append(count(y) - count(x))
 
+    def tally(q: Seq) -> Any:
+        return q.tally_of(b)
+
     zone(s.up[b], s2.up[b], lambda v: v)
     zone(s.out[b], s2.out[b], lambda v: v)
-    zone(s.draw, s2.draw, lambda q: q.count(b))
-    zone(s.discard, s2.discard, lambda q: q.count(b))
+    zone(s.draw, s2.draw, tally)
+    zone(s.discard, s2.discard, tally)
     for p, q in zip(s.players, s2.players, strict=True):
-        zone(p.hand, q.hand, lambda h: h.count(b))
-        zone(p.coins, q.coins, lambda c: c.count(b))
+        zone(p.hand, q.hand, tally)
+        zone(p.coins, q.coins, tally)
         zone(p.aside[b], q.aside[b], lambda v: v)
         for f in range(NF):
             if p.fb[f] is not q.fb[f] or p.fc[f] is not q.fc[f]:
@@ -275,9 +275,18 @@ def _bean_delta(s: SState, s2: SState, b: int) -> Any:
     return total(parts)
 
 
+def tallies_exact(cfg: SpecConfig, s: SState) -> Any:
+    """The ghost tallies of a symbolic state's sequences are their real counts (the premise that
+    makes tallies stand for cards; proofs.ghost carries it through every operation)."""
+    return all_of(*[q.tally[b] == q.count(b) for q in _seqs(s) if q.tally is not None for b in cfg.beans])
+
+
 def p_conservation(cfg: SpecConfig, s: SState, a: SAction, t: Transition, s2: SState) -> Any:
-    """Card conservation: every step keeps the number of cards of each bean in play."""
-    return all_of(*[_bean_delta(s, s2, b) == 0 for b in cfg.beans])
+    """Card conservation: every step keeps the number of cards of each bean in play. Proved over
+    ghost tallies: each changed sequence's operations met their preconditions (``ok``), under
+    which proofs.ghost proves the tallies exact."""
+    oks = [q.ok for q, q0 in zip(_seqs(s2), _seqs(s), strict=True) if q is not q0]
+    return all_of(*oks, *[_bean_delta(s, s2, b) == 0 for b in cfg.beans])
 
 
 def _subsequences(old: Seq, new: Seq, draw: Seq) -> Any:
@@ -357,10 +366,10 @@ def p_coins(cfg: SpecConfig, s: SState, a: SAction, t: Transition, s2: SState) -
         parts.append(prefix)
         grew = q.coins.n > p.coins.n
         shrank = q.coins.n < p.coins.n
-        harvester = any_of(all_of(t.kind == HARVEST_K, a.player == i), t.name == "final-harvest")
-        parts.append(implies(grew, harvester))
+        harvesting = t.kind == HARVEST_K or t.name == "final-harvest"
+        parts.append(implies(grew, all_of(harvesting, a.player == i)))
         parts.append(implies(shrank, all_of(t.kind == BUY_K, a.player == i, q.coins.n == p.coins.n - cost)))
-        if t.kind == HARVEST_K:
+        if harvesting:
             b = select(list(p.fb), a.field, -1)
             n = select(list(p.fc), a.field, 0)
             pay = select([select(list(row), n, row[-1]) for row in table], b, 0)
@@ -412,17 +421,20 @@ class Result:
     id: str
     method: str
     status: str  # proved / refuted
-    seconds: float
+    seconds: float = 0.0
     per_kind: dict[str, float] = field(default_factory=dict)
     counterexample: str = ""
 
 
 PROOF_CONFIGS: list[tuple[str, int, dict[str, Any]]] = [
     ("rio-grande", 4, {}),  # two fields and a third to buy, trading
+    ("rio-grande", 4, {"harvest": "strict"}),  # H4's strict reading
     ("amigo", 3, {}),  # three fields from the start
     ("rio-grande", 2, {}),  # the bean duel: offers, discards, matches, coins out of the game
     ("amigo-v2", 4, {}),  # V4 draws and V5 field beans
 ]
+
+TIMEOUT_MS = 20_000  # per query; "unknown" counts as refuted
 
 
 def spec_config(name: str, players: int, options: dict[str, Any], k: int = 2) -> SpecConfig:
@@ -430,17 +442,50 @@ def spec_config(name: str, players: int, options: dict[str, Any], k: int = 2) ->
     return SpecConfig.from_setup(su)
 
 
-def _check(premise: list[Any], goal: Any, timeout_ms: int) -> tuple[z3.CheckSatResult, z3.Solver]:
-    """Is premise-and-not-goal satisfiable? A fresh one-shot QF_BV solver per query: Z3's
-    incremental mode (push/pop) gives up on the counting queries that bit-blasting decides."""
-    solver = z3.SolverFor("QF_BV")
-    solver.set("timeout", timeout_ms)
-    solver.add(*premise)
-    solver.add(neg(goal) if not isinstance(goal, bool) else z3.BoolVal(not goal))
-    return solver.check(), solver
+def _solver() -> z3.Solver:
+    """Linear integer arithmetic: with ghost tallies only the reshuffle's query counts over
+    slots, and LIA decides each query in well under a second."""
+    solver = z3.SolverFor("QF_LIA")
+    solver.set("timeout", TIMEOUT_MS)
+    return solver
 
 
-BITS = 10  # bit-vector width: with LIMIT and the capacities no value or sum reaches 2**9 (checked below)
+def _refute(solver: z3.Solver, goal: Any, extra: list[Any] | None = None) -> z3.CheckSatResult:
+    """Is the solver's premise (plus ``extra``) with the negated goal satisfiable?"""
+    if goal is True:
+        return z3.unsat
+    solver.push()
+    solver.add(*(extra or []), z3.BoolVal(not goal) if isinstance(goal, bool) else z3.Not(goal))
+    out = solver.check()
+    if out != z3.sat:
+        solver.pop()
+    return out  # on sat the caller reads the model, then pops
+
+
+def goals(cfg: SpecConfig, s: SState, a: SAction, t: Transition, s2: SState) -> list[tuple[str, str, Any]]:
+    """(property id, method, goal) for one transition instance."""
+    out: list[tuple[str, str, Any]] = []
+    for pid, f in STATE_INVARIANTS.items():
+        out.append((pid, "induction", f(cfg, s2)))
+    for pid, g in TWO_STATE.items():
+        if pid == "single-bean-harvest-H4" and cfg.strict:
+            pid += "-strict"
+        out.append((pid, "two-state", g(cfg, s, a, t, s2)))
+    return out
+
+
+def proof_instances(
+    configs: list[tuple[str, int, dict[str, Any]]] | None = None, mutant: str | None = None,
+    caps: Caps = Caps(),
+) -> list[tuple[str, SpecConfig, Spec, Transition, SAction]]:
+    """Every (configuration, transition, symbolic action) the proofs check."""
+    out = []
+    for name, players, options in PROOF_CONFIGS if configs is None else configs:
+        cfg = spec_config(name, players, options)
+        spec = Spec(cfg, mutant)
+        label = f"{name} {players}p" + "".join(f" {k}={v}" for k, v in options.items())
+        out.extend((label, cfg, spec, t, a) for t, a in _instances(spec, cfg, caps))
+    return out
 
 
 def prove(
@@ -449,85 +494,82 @@ def prove(
     caps: Caps = Caps(),
     only: set[str] | None = None,
     stop_at_first: bool = False,
+    tick: Callable[[], None] | None = None,
 ) -> list[Result]:
-    """Prove every invariant for every transition kind of every configuration."""
-    use_bitvectors(BITS)
-    try:
-        return _prove(PROOF_CONFIGS if configs is None else configs, mutant, caps, only, stop_at_first)
-    finally:
-        use_bitvectors(0)
-
-
-def _prove(
-    configs: list[tuple[str, int, dict[str, Any]]],
-    mutant: str | None,
-    caps: Caps,
-    only: set[str] | None,
-    stop_at_first: bool,
-) -> list[Result]:
+    """Prove every property for every transition instance of every configuration; then that every
+    transition is satisfiable somewhere (no property holds vacuously), the ghost-tally lemmas card
+    conservation rests on, and the bounded check of T1. ``tick`` is called once per instance."""
     results: dict[str, Result] = {}
-
-    def result(pid: str, method: str) -> Result:
-        if pid not in results:
-            results[pid] = Result(pid, method, "proved", 0.0)
-        return results[pid]
-
-    for name, players, options in configs:
-        for reading in (("lenient", "strict") if name == "rio-grande" and players == 4 else ("as-is",)):
-            opts = dict(options)
-            if reading != "as-is":
-                opts["harvest"] = reading
-            cfg = spec_config(name, players, opts)
-            spec = Spec(cfg, mutant)
-            s = sym_state(cfg, caps, "s")
-            for t, a in _instances(spec, cfg, caps):
-                guard = t.guard(s, a)
-                if guard is False:
-                    continue
-                t0 = time.perf_counter()
-                s2 = t.after(s, a)
-                solver = z3.SolverFor("QF_BV")
-                solver.set("timeout", 60_000)
-                solver.add(inv(cfg, s), bounded(s), guard, bounded(s2))
-                if only is None:
-                    sat = solver.check()
-                    if sat != z3.sat:
-                        r = result(f"transition-satisfiable:{t.name}", "sat check")
-                        r.status = "refuted"
-                        r.counterexample = f"{name} {players}p: the premise of {t.name} is {sat}"
-                setup_s = time.perf_counter() - t0
-                checks: list[tuple[str, str, Any]] = []
-                for pid, f in STATE_INVARIANTS.items():
-                    checks.append((pid, "induction", f(cfg, s2)))
-                for pid, g in TWO_STATE.items():
-                    goal = g(cfg, s, a, t, s2)
-                    if pid == "single-bean-harvest-H4" and cfg.strict:
-                        pid = "single-bean-harvest-H4-strict"
-                    checks.append((pid, "two-state", goal))
-                for pid, method, goal in checks:
-                    if only is not None and pid not in only:
-                        continue
-                    t1 = time.perf_counter()
-                    r = result(pid, method)
-                    outcome, solver = _check([inv(cfg, s), bounded(s), guard, bounded(s2)], goal, 20_000)
-                    if outcome == z3.sat and r.status != "refuted":
-                        r.counterexample = ""
-                        r.status = "refuted"
-                        r.counterexample = _counterexample(solver.model(), cfg, s, a, s2, t, name, players)
-                    elif outcome == z3.unknown:
-                        r.status = "refuted"
-                        r.counterexample = f"{t.name}: solver answered unknown ({solver.reason_unknown()})"
-                    dt = time.perf_counter() - t1
-                    r.seconds += dt
-                    r.per_kind[t.name] = r.per_kind.get(t.name, 0.0) + dt
-                    if stop_at_first and r.status == "refuted":
-                        return list(results.values())
-                for r in results.values():
-                    r.seconds += setup_s / max(len(checks), 1)
-    bmc = bmc_two_plantings(mutant) if only is None or "two-plantings-per-turn-T1" in only else None
-    if bmc is not None:
+    satisfiable: dict[str, bool] = {}
+    premises = Result("transitions-satisfiable", "sat check", "proved")
+    states: dict[int, SState] = {}
+    for label, cfg, _, t, a in proof_instances(configs, mutant, caps):
+        if tick is not None:
+            tick()
+        s = states.setdefault(id(cfg), sym_state(cfg, caps, "s"))
+        satisfiable.setdefault(t.name, False)
+        guard = t.guard(s, a)
+        if guard is False:
+            continue
+        t0 = time.perf_counter()
+        s2 = t.after(s, a)
+        solver = _solver()
+        solver.add(inv(cfg, s), bounded(s), guard, bounded(s2))
+        reachable = solver.check()
+        premises.seconds += time.perf_counter() - t0
+        if reachable == z3.unsat:
+            continue  # e.g. seat 0 answering an offer: it is always the proposer
+        satisfiable[t.name] = satisfiable[t.name] or reachable == z3.sat
+        for pid, method, goal in goals(cfg, s, a, t, s2):
+            if only is not None and pid not in only:
+                continue
+            r = results.setdefault(pid, Result(pid, method, "proved"))
+            t1 = time.perf_counter()
+            outcome = _refute(solver, goal)
+            if outcome != z3.unsat and pid == "card-conservation":
+                # the reshuffle's guard speaks of real counts: tie the tallies to them and retry
+                if outcome == z3.sat:
+                    solver.pop()
+                outcome = _refute(solver, goal, [tallies_exact(cfg, s)])
+            if outcome == z3.sat:
+                if r.status == "proved":
+                    r.counterexample = _counterexample(solver.model(), s, a, s2, t, label)
+                solver.pop()
+            elif outcome == z3.unknown and r.status == "proved":
+                why = solver.reason_unknown()
+                r.counterexample = f"{label}, {t.name}: the solver answered unknown ({why})"
+            if outcome != z3.unsat:
+                r.status = "refuted"
+            dt = time.perf_counter() - t1
+            r.seconds += dt
+            r.per_kind[t.name] = r.per_kind.get(t.name, 0.0) + dt
+            if stop_at_first and r.status == "refuted":
+                return list(results.values())
+    if only is None:
+        never = sorted(name for name, ok in satisfiable.items() if not ok)
+        if never:
+            premises.status = "refuted"
+            premises.counterexample = "never satisfiable: " + ", ".join(never)
+        results[premises.id] = premises
+    if only is None or "ghost-tally-lemmas" in only:
+        results["ghost-tally-lemmas"] = _lemmas()
+    if only is None or "two-plantings-per-turn-T1" in only:
+        bmc = bmc_two_plantings(mutant)
         results[bmc.id] = bmc
     return list(results.values())
+
+
+def _lemmas() -> Result:
+    from proofs.ghost import prove_lemmas
+    from proofs.symbolic import GHOST_USES
+
+    lemmas = prove_lemmas(set(GHOST_USES))
+    r = Result("ghost-tally-lemmas", f"{len(lemmas)} lemmas", "proved", sum(x.seconds for x in lemmas))
+    bad = [f"{x.op} (capacity {x.cap})" for x in lemmas if x.status != "proved"]
+    if bad:
+        r.status = "refuted"
+        r.counterexample = "tally not exact for " + ", ".join(bad)
+    return r
 
 
 def _instances(spec: Spec, cfg: SpecConfig, caps: Caps) -> list[tuple[Transition, SAction]]:
@@ -536,7 +578,10 @@ def _instances(spec: Spec, cfg: SpecConfig, caps: Caps) -> list[tuple[Transition
     out = []
     for t in spec.transitions():
         a = action_var("a", cfg.k, order_cap=caps.draw if t.name == "reshuffle" else 0)
-        if t.internal or t.name == "reshuffle":
+        if t.internal:
+            out.extend((t, dataclasses.replace(a, player=x.player, field=x.field)) if t.per_field
+                       else (t, a) for x in spec.internal_args(t))
+        elif t.name == "reshuffle":
             out.append((t, a))
         else:
             out.extend((t, dataclasses.replace(a, player=p)) for p in range(cfg.players))
@@ -551,7 +596,7 @@ def bmc_two_plantings(mutant: str | None = None, steps: int = 4) -> Result:
     spec = Spec(cfg, mutant)
     caps = Caps()
     s = sym_state(cfg, caps, "b0")
-    solver = z3.SolverFor("QF_BV")
+    solver = _solver()
     solver.add(inv(cfg, s), bounded(s), s.phase == PLANT, s.planted == 0)
     ts = [t for t in spec.transitions() if t.name in ("plant", "harvest", "buy-field")]
     plants = []
@@ -579,8 +624,7 @@ def bmc_two_plantings(mutant: str | None = None, steps: int = 4) -> Result:
                   counterexample="" if status == "proved" else "a turn with three phase-1 plantings")
 
 
-def _counterexample(m: z3.ModelRef, cfg: SpecConfig, s: SState, a: SAction, s2: SState, t: Transition,
-                    name: str, players: int) -> str:
+def _counterexample(m: z3.ModelRef, s: SState, a: SAction, s2: SState, t: Transition, label: str) -> str:
     def ev(x: Any) -> Any:
         if isinstance(x, (int, bool)):
             return x
@@ -603,4 +647,4 @@ def _counterexample(m: z3.ModelRef, cfg: SpecConfig, s: SState, a: SAction, s2: 
 
     act = (f"{t.name} player={ev(a.player)} field={ev(a.field)} bean={ev(a.bean)} pos={ev(a.pos)} "
            f"partner={ev(a.partner)}")
-    return f"{name} {players}p, beans as ids\nstate: {show(s)}\naction: {act}\nnext: {show(s2)}"
+    return f"{label}, beans as ids\nstate: {show(s)}\naction: {act}\nnext: {show(s2)}"

@@ -33,6 +33,7 @@ from proofs.symbolic import (
     int_var,
     ite,
     neg,
+    pick_seq,
     select,
     seq_var,
     total,
@@ -454,7 +455,7 @@ class Spec:
             extra = [c for _, c in to_q]
             hand = new_q.hand
             for (u, c) in zip([u for u, _ in to_q], extra, strict=True):
-                hand = _pick_seq(u, hand.push_back(c), hand)
+                hand = pick_seq(u, hand.push_back(c), hand)
             new_q = dataclasses.replace(new_q, hand=hand)
         players = self.with_player(s, act, new_a)
         players = self.with_player(s.replace(players=players), q, new_q)
@@ -476,7 +477,7 @@ class Spec:
 
     def n_reshuffle(self, s: SState, a: SAction) -> SState:
         assert a.order is not None
-        empty = Seq(s.discard.slots, 0)
+        empty = s.discard.emptied()
         return s.replace(draw=a.order, discard=empty, phase=s.resume)
 
     # ------------------------------------------------------------------ internal steps
@@ -567,7 +568,7 @@ class Spec:
         card = s.draw.at(0)
         pl = self.player_at(s, seat)
         if self.mutant == "draw-to-front":
-            hand = Seq((card,) + pl.hand.slots[:-1], pl.hand.n + 1)
+            hand = pl.hand.push_front(card)
         else:
             hand = pl.hand.push_back(card)
         s = s.replace(players=self.with_player(s, seat, dataclasses.replace(pl, hand=hand)),
@@ -593,19 +594,34 @@ class Spec:
         return _pick_state(offer, base.replace(phase=OFFER),
                            _pick_state(hand_n == 0, turnup, base.replace(phase=PLANT)))
 
-    def g_finish(self, s: SState) -> Cond:
-        return s.phase == FINISH
+    def _nonempty(self, s: SState, p: int, f: int) -> Cond:
+        pl = s.players[p]
+        return all_of(f < pl.nf, pl.fc[f] > 0)
 
-    def n_finish(self, s: SState) -> SState:
-        """E3: every field is harvested (C1, V5; not H4)."""
+    def g_finish(self, s: SState, a: SAction) -> Cond:
+        """E3: the final harvest takes the fields one per step, in seat order then field order:
+        field ``a.field`` of seat ``a.player`` (concrete) is the first non-empty one."""
         if self.mutant == "skip-final-harvest":
-            return s.replace(phase=OVER, to_move=-1, pend=False)
-        for p in range(self.n):
-            for f in range(NF):
-                pl = s.players[p]
-                new, discard = self.harvest(s, p, f)
-                harvested = s.replace(players=self.with_player(s, p, new), discard=discard)
-                s = _pick_state(all_of(f < pl.nf, pl.fc[f] > 0), harvested, s)
+            return False
+        p, f = a.player, a.field
+        assert isinstance(p, int) and isinstance(f, int), "the final harvest is instantiated per field"
+        earlier = [self._nonempty(s, q, g) for q in range(p + 1) for g in range(NF) if (q, g) < (p, f)]
+        return all_of(s.phase == FINISH, self._nonempty(s, p, f), *[neg(e) for e in earlier])
+
+    def n_finish(self, s: SState, a: SAction) -> SState:
+        """E3: harvest it (C1, V5; not H4)."""
+        p = a.player
+        new, discard = self.harvest(s, p, a.field)
+        return s.replace(players=self.with_player(s, p, new), discard=discard)
+
+    def g_over(self, s: SState) -> Cond:
+        if self.mutant == "skip-final-harvest":
+            return s.phase == FINISH
+        return all_of(s.phase == FINISH,
+                      *[neg(self._nonempty(s, p, f)) for p in range(self.n) for f in range(NF)])
+
+    def n_over(self, s: SState) -> SState:
+        """E3-E4: every field harvested, the game is over."""
         return s.replace(phase=OVER, to_move=-1, pend=False)
 
     # ------------------------------------------------------------------ the transition table
@@ -633,21 +649,28 @@ class Spec:
             Transition(26, "draw", _i(self.g_take_draw), _n(self.n_take_draw), True),
             Transition(27, "draw-done", _i(self.g_draw_done), _n(self.n_draw_done), True),
             Transition(28, "turn-start", _i(self.g_start), _n(self.n_start), True),
-            Transition(29, "final-harvest", _i(self.g_finish), _n(self.n_finish), True),
+            Transition(29, "final-harvest", self.g_finish, self.n_finish, True, per_field=True),
+            Transition(30, "game-over", _i(self.g_over), _n(self.n_over), True),
         ]
+
+    def internal_args(self, t: Transition) -> list[SAction]:
+        """The arguments an internal step is taken with: none, or each (seat, field)."""
+        if t.per_field:
+            return [SAction(kind=0, player=p, field=f) for p in range(self.n) for f in range(NF)]
+        return [SAction(kind=0)]
 
     def settle(self, s: SState, limit: int = 200) -> SState:
         """Run the internal steps (concrete state) until a decision point, chance node or the end."""
-        internal = [t for t in self.transitions() if t.internal]
-        dummy = SAction(kind=0)
+        internal = [(t, a) for t in self.transitions() if t.internal for a in self.internal_args(t)]
         for _ in range(limit):
             if s.phase not in INTERNAL_PHASES:
                 return s
-            enabled = [t for t in internal if t.guard(s, dummy) is True]
+            enabled = [(t, a) for t, a in internal if t.guard(s, a) is True]
             if len(enabled) != 1:
                 raise SpecError(f"phase {s.phase}: {len(enabled)} internal steps enabled "
-                                f"({', '.join(t.name for t in enabled)})")
-            s = enabled[0].after(s, dummy)
+                                f"({', '.join(t.name for t, _ in enabled)})")
+            t, a = enabled[0]
+            s = t.after(s, a)
         raise SpecError("internal steps did not reach a decision point")
 
 
@@ -662,6 +685,7 @@ class Transition:
     guard: Any  # (SState, SAction) -> Cond
     after: Any  # (SState, SAction) -> SState
     internal: bool = False
+    per_field: bool = False  # an internal step taken once per (seat, field): a.player, a.field
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -676,15 +700,6 @@ def _n(f: Any) -> Any:
 # ------------------------------------------------------------------ picking between states
 
 
-def _pick_seq(c: Cond, a: Seq, b: Seq) -> Seq:
-    if isinstance(c, bool):
-        return a if c else b
-    cap = max(a.cap, b.cap)
-    sa = a.slots + (-1,) * (cap - a.cap)
-    sb = b.slots + (-1,) * (cap - b.cap)
-    return Seq(tuple(ite(c, x, y) for x, y in zip(sa, sb, strict=True)), ite(c, a.n, b.n))
-
-
 def _pick_tuple(c: Cond, a: tuple[Val, ...], b: tuple[Val, ...]) -> tuple[Val, ...]:
     if a is b:
         return a
@@ -697,10 +712,10 @@ def _pick_player(c: Cond, a: SPlayer, b: SPlayer) -> SPlayer:
     if a is b:
         return a
     return SPlayer(
-        hand=a.hand if a.hand is b.hand else _pick_seq(c, a.hand, b.hand),
+        hand=a.hand if a.hand is b.hand else pick_seq(c, a.hand, b.hand),
         fb=_pick_tuple(c, a.fb, b.fb), fc=_pick_tuple(c, a.fc, b.fc),
         nf=a.nf if a.nf is b.nf else ite(c, a.nf, b.nf),
-        coins=a.coins if a.coins is b.coins else _pick_seq(c, a.coins, b.coins),
+        coins=a.coins if a.coins is b.coins else pick_seq(c, a.coins, b.coins),
         aside=_pick_tuple(c, a.aside, b.aside),
     )
 
@@ -718,7 +733,7 @@ def _pick_state(c: Cond, a: SState, b: SState) -> SState:
         elif f.name == "players":
             kw[f.name] = tuple(_pick_player(c, p, q) for p, q in zip(x, y, strict=True))
         elif isinstance(x, Seq):
-            kw[f.name] = _pick_seq(c, x, y)
+            kw[f.name] = pick_seq(c, x, y)
         elif isinstance(x, tuple):
             kw[f.name] = _pick_tuple(c, x, y)
         else:

@@ -17,24 +17,12 @@ Val = Any  # int | z3.ArithRef
 Cond = Any  # bool | z3.BoolRef
 FILL = -1  # the value of slots past a sequence's length
 
-# Symbolic integers are Z3 Ints, or bit-vectors of this width when set (bit-blasting decides the
-# counting arguments of card conservation far faster; every value stays far from overflow).
-_WIDTH = {"bits": 0}
-
-
-def use_bitvectors(bits: int) -> None:
-    """0: unbounded Ints; otherwise signed bit-vectors of ``bits`` bits for new variables."""
-    _WIDTH["bits"] = bits
+# (operation, capacity) pairs used on sequences with ghost tallies: proofs.ghost proves each exact.
+GHOST_USES: set[tuple[str, int]] = set()
 
 
 def int_var(name: str) -> Any:
-    bits = _WIDTH["bits"]
-    return z3.BitVec(name, bits) if bits else z3.Int(name)
-
-
-def _const(x: int) -> Any:
-    bits = _WIDTH["bits"]
-    return z3.BitVecVal(x, bits) if bits else z3.IntVal(x)
+    return z3.Int(name)
 
 
 def is_concrete(*xs: Any) -> bool:
@@ -47,7 +35,7 @@ def ite(c: Cond, a: Any, b: Any) -> Any:
     if isinstance(a, bool) and isinstance(b, bool):
         return z3.If(c, z3.BoolVal(a), z3.BoolVal(b))
     if isinstance(a, int) and isinstance(b, int):
-        return z3.If(c, _const(a), _const(b))
+        return z3.If(c, z3.IntVal(a), z3.IntVal(b))
     return z3.If(c, a, b)
 
 
@@ -106,10 +94,19 @@ def select(slots: list[Val], i: Val, default: Val = FILL) -> Val:
 
 @dataclass(frozen=True)
 class Seq:
-    """A bounded sequence: ``n`` items in ``slots`` (capacity ``len(slots)``); index 0 first."""
+    """A bounded sequence: ``n`` items in ``slots`` (capacity ``len(slots)``); index 0 first.
+
+    ``tally`` is an optional ghost for the proofs: the number of cards of each bean id, updated by
+    every operation with a short formula (``+ [x == b]`` for a push, ...) instead of being recounted
+    over the slots. ``ok`` collects the preconditions under which those formulas are exact (each
+    operation's formula is proved exact by ``proofs.ghost``), so card conservation becomes linear
+    arithmetic over the tallies instead of a comparison of counting circuits.
+    """
 
     slots: tuple[Val, ...]
     n: Val
+    tally: tuple[Val, ...] | None = None
+    ok: Cond = True
 
     @property
     def cap(self) -> int:
@@ -127,39 +124,70 @@ class Seq:
         assert isinstance(self.n, int)
         return self.slots[: self.n]
 
+    def _next(self, op: str, slots: tuple[Val, ...], n: Val, delta: Any, pre: Cond) -> Seq:
+        """The result of operation ``op``: ghost tally ``tally[b] + delta(b)``; ``pre`` its
+        precondition. Each (operation, capacity) used with a tally is recorded in GHOST_USES."""
+        if self.tally is None:
+            return Seq(slots, n)
+        GHOST_USES.add((op, self.cap))
+        tally = tuple(t + delta(b) for b, t in enumerate(self.tally))
+        ok = all_of(self.ok, self.in_bounds(), pre, n >= 0, n <= len(slots))
+        return Seq(slots, n, tally, ok)
+
     def drop_front(self) -> Seq:
-        if self.concrete:
+        if self.concrete and self.tally is None:
             return Seq(self.items()[1:], self.n - 1)
-        return Seq(self.slots[1:] + (FILL,), self.n - 1)
+        first = self.slots[0] if self.slots else FILL
+        return self._next("drop_front", self.slots[1:] + (FILL,), self.n - 1,
+                          lambda b: neg_count(first == b), self.n >= 1)
 
     def drop_back(self, k: Val) -> Seq:
-        if self.concrete and isinstance(k, int):
+        if self.concrete and isinstance(k, int) and self.tally is None:
             return Seq(self.slots[: max(self.n - k, 0)], self.n - k)
-        return Seq(self.slots, self.n - k)
+        if self.tally is not None and not isinstance(k, int):
+            return Seq(self.slots, self.n - k)  # no ghost for a symbolic count
+        gone = [self.at(self.n - 1 - j) for j in range(k)] if self.tally is not None else []
+        return self._next(f"drop_back({k})", self.slots, self.n - k,
+                          lambda b: neg_count(*[x == b for x in gone]), all_of(k >= 0, k <= self.n))
 
     def push_back(self, x: Val) -> Seq:
-        if self.concrete:
+        if self.concrete and self.tally is None:
             return Seq(self.items() + (x,), self.n + 1)
-        return Seq(tuple(ite(self.n == i, x, s) for i, s in enumerate(self.slots)), self.n + 1)
+        slots = tuple(ite(self.n == i, x, s) for i, s in enumerate(self.slots))
+        return self._next("push_back", slots, self.n + 1, lambda b: count_if([x == b]), True)
+
+    def push_front(self, x: Val) -> Seq:
+        """Insert ``x`` before the first item (used only by a mutant: H1 forbids it)."""
+        if self.concrete and self.tally is None:
+            return Seq((x,) + self.items(), self.n + 1)
+        return self._next("push_front", (x,) + self.slots[:-1], self.n + 1,
+                          lambda b: count_if([x == b]), True)
 
     def push_copies(self, x: Val, k: Val) -> Seq:
         """Append ``k`` copies of ``x``."""
         n = self.n
-        if self.concrete and isinstance(k, int):
+        if self.concrete and isinstance(k, int) and self.tally is None:
             return Seq(self.items() + (x,) * max(k, 0), n + k)
-        return Seq(tuple(ite(all_of(n <= i, i < n + k), x, s) for i, s in enumerate(self.slots)), n + k)
+        slots = tuple(ite(all_of(n <= i, i < n + k), x, s) for i, s in enumerate(self.slots))
+        return self._next("push_copies", slots, n + k, lambda b: ite(x == b, k, 0), k >= 0)
 
     def push_range(self, other: Seq, start: Val, k: Val) -> Seq:
         """Append ``other[start : start + k]``, in order."""
         n = self.n
-        if self.concrete and isinstance(k, int) and isinstance(start, int):
+        if self.concrete and isinstance(k, int) and isinstance(start, int) and self.tally is None:
             return Seq(self.items() + tuple(other.at(start + j) for j in range(k)), n + k)
-        return Seq(tuple(ite(all_of(n <= i, i < n + k), other.at(start + (i - n)), s)
-                         for i, s in enumerate(self.slots)), n + k)
+        slots = tuple(ite(all_of(n <= i, i < n + k), other.at(start + (i - n)), s)
+                      for i, s in enumerate(self.slots))
+        if self.tally is not None and not isinstance(k, int):
+            return Seq(slots, n + k)
+        moved = [other.at(start + j) for j in range(k)] if self.tally is not None else []
+        return self._next(f"push_range({k},{other.cap})", slots, n + k,
+                          lambda b: count_if([x == b for x in moved]), k >= 0)
 
     def remove_sorted(self, positions: list[Val], k: Val) -> Seq:
         """Remove the first ``k`` of ``positions`` (strictly increasing); the rest keep their order."""
-        if self.concrete and isinstance(k, int) and all(isinstance(q, int) for q in positions[:k]):
+        if (self.concrete and isinstance(k, int) and all(isinstance(q, int) for q in positions[:k])
+                and self.tally is None):
             gone = set(positions[:k])
             return Seq(tuple(x for i, x in enumerate(self.items()) if i not in gone), self.n - k)
         out = []
@@ -171,12 +199,30 @@ class Seq:
             else:
                 out.append(select([self.at(i + s) if i + s < self.cap else FILL
                                    for s in range(kmax + 1)], shift))
-        return Seq(tuple(out), self.n - k)
+        used = [j < k for j in range(kmax)]
+        pre = all_of(k >= 0, k <= kmax,
+                     *[implies(used[j], all_of(positions[j] >= 0, positions[j] < self.n))
+                       for j in range(kmax)],
+                     *[implies(used[j], positions[j] > positions[j - 1]) for j in range(1, kmax)])
+        gone_cards = [(used[j], self.at(positions[j])) for j in range(kmax)] if self.tally is not None else []
+        return self._next(f"remove_sorted({kmax})", tuple(out), self.n - k,
+                          lambda b: neg_count(*[all_of(u, x == b) for u, x in gone_cards]), pre)
+
+    def emptied(self) -> Seq:
+        """No items (same capacity); the tally is all zeros."""
+        if self.tally is None:
+            return Seq(self.slots, 0)
+        GHOST_USES.add(("emptied", self.cap))
+        return Seq(self.slots, 0, (0,) * len(self.tally), True)
 
     def count(self, b: Val) -> Val:
         if self.concrete and isinstance(b, int) and is_concrete(*self.items()):
             return self.items().count(b)
         return count_if([all_of(i < self.n, s == b) for i, s in enumerate(self.slots)])
+
+    def tally_of(self, b: int) -> Val:
+        """The ghost count of bean ``b`` when tracked, else the real count."""
+        return self.count(b) if self.tally is None else self.tally[b]
 
     def in_bounds(self) -> Cond:
         return all_of(self.n >= 0, self.n <= self.cap)
@@ -193,8 +239,30 @@ class Seq:
         return all_of(*parts)
 
 
-def seq_var(name: str, cap: int) -> Seq:
-    return Seq(tuple(int_var(f"{name}[{i}]") for i in range(cap)), int_var(f"{name}.n"))
+def neg_count(*cs: Cond) -> Val:
+    """Minus the number of true conditions."""
+    return 0 - count_if(list(cs))
+
+
+def pick_seq(c: Cond, a: Seq, b: Seq) -> Seq:
+    """``a`` if ``c`` else ``b``, slot by slot (and tally by tally)."""
+    if isinstance(c, bool):
+        return a if c else b
+    cap = max(a.cap, b.cap)
+    sa = a.slots + (FILL,) * (cap - a.cap)
+    sb = b.slots + (FILL,) * (cap - b.cap)
+    slots = tuple(ite(c, x, y) for x, y in zip(sa, sb, strict=True))
+    if a.tally is None or b.tally is None:
+        return Seq(slots, ite(c, a.n, b.n))
+    GHOST_USES.add((f"pick_seq({b.cap})", a.cap))
+    tally = tuple(x if x is y else ite(c, x, y) for x, y in zip(a.tally, b.tally, strict=True))
+    return Seq(slots, ite(c, a.n, b.n), tally, any_of(all_of(c, a.ok), all_of(neg(c), b.ok)))
+
+
+def seq_var(name: str, cap: int, tally: int = 0) -> Seq:
+    """A symbolic sequence; with ``tally`` > 0, ghost counts for bean ids ``0..tally-1``."""
+    ghost = tuple(int_var(f"{name}.t{b}") for b in range(tally)) if tally else None
+    return Seq(tuple(int_var(f"{name}[{i}]") for i in range(cap)), int_var(f"{name}.n"), ghost)
 
 
 def seq_of(values: tuple[int, ...] | list[int], cap: int | None = None) -> Seq:
