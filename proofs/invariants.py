@@ -313,6 +313,8 @@ def p_hand_order(cfg: SpecConfig, s: SState, a: SAction, t: Transition, s2: SSta
     and outside trades and the duel's discard, a hand loses only its front card."""
     parts = []
     for p, q in zip(s.players, s2.players, strict=True):
+        if q.hand is p.hand:
+            continue  # the step leaves this hand alone
         parts.append(_subsequences(p.hand, q.hand, s.draw))
         if t.kind not in (ACCEPT_K, DISCARD_K):
             front = all_of(q.hand.n == p.hand.n - 1,
@@ -502,11 +504,14 @@ def prove(
     results: dict[str, Result] = {}
     satisfiable: dict[str, bool] = {}
     premises = Result("transitions-satisfiable", "sat check", "proved")
-    states: dict[int, SState] = {}
+    states: dict[int, tuple[SState, Any]] = {}  # per configuration: the state and Inv(state)
     for label, cfg, _, t, a in proof_instances(configs, mutant, caps):
         if tick is not None:
             tick()
-        s = states.setdefault(id(cfg), sym_state(cfg, caps, "s"))
+        if id(cfg) not in states:
+            s0 = sym_state(cfg, caps, "s")
+            states[id(cfg)] = (s0, all_of(inv(cfg, s0), bounded(s0)))
+        s, premise = states[id(cfg)]
         satisfiable.setdefault(t.name, False)
         guard = t.guard(s, a)
         if guard is False:
@@ -514,7 +519,7 @@ def prove(
         t0 = time.perf_counter()
         s2 = t.after(s, a)
         solver = _solver()
-        solver.add(inv(cfg, s), bounded(s), guard, bounded(s2))
+        solver.add(premise, guard, bounded(s2))
         reachable = solver.check()
         premises.seconds += time.perf_counter() - t0
         if reachable == z3.unsat:
