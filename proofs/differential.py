@@ -98,10 +98,11 @@ class Disagreement:
         return head + "\n  state:\n    " + str(self.state).replace("\n", "\n    ")
 
 
-def check_state(s: GameState, rng: random.Random | None = None, successors: int = 60) -> list[Disagreement]:
+def check_state(s: GameState, rng: random.Random | None = None, successors: int = 60,
+                mutant: str | None = None) -> list[Disagreement]:
     """Compare engine and spec on ``s``: the legal sets, then successors (all non-proposals and a
-    deterministic sample of at most ``successors`` proposals)."""
-    spec = Spec(SpecConfig.from_setup(s.setup))
+    deterministic sample of at most ``successors`` proposals). ``mutant`` breaks the spec."""
+    spec = Spec(SpecConfig.from_setup(s.setup), mutant)
     ss = state_to_spec(s)
     problems: list[Disagreement] = []
     n = len(s.players)

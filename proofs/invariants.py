@@ -548,8 +548,8 @@ def prove(
             dt = time.perf_counter() - t1
             r.seconds += dt
             r.per_kind[t.name] = r.per_kind.get(t.name, 0.0) + dt
-            if stop_at_first and r.status == "refuted":
-                return list(results.values())
+        if stop_at_first and any(r.status == "refuted" for r in results.values()):
+            return list(results.values())  # every property refuted by this instance is reported
     if only is None:
         never = sorted(name for name, ok in satisfiable.items() if not ok)
         if never:

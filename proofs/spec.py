@@ -478,6 +478,12 @@ class Spec:
     def n_reshuffle(self, s: SState, a: SAction) -> SState:
         assert a.order is not None
         empty = s.discard.emptied()
+        if self.mutant == "reshuffle-coins":  # coins go back into the deck (breaks C1/E1)
+            draw, players = a.order, []
+            for pl in s.players:
+                draw = draw.push_range(pl.coins, 0, pl.coins.n)
+                players.append(dataclasses.replace(pl, coins=pl.coins.emptied()))
+            return s.replace(draw=draw, discard=empty, phase=s.resume, players=tuple(players))
         return s.replace(draw=a.order, discard=empty, phase=s.resume)
 
     # ------------------------------------------------------------------ internal steps

@@ -34,5 +34,13 @@ settings.register_profile(
 settings.register_profile("dev", _COMMON, max_examples=25)
 settings.register_profile("long", _COMMON, max_examples=1000)
 
+# The mutant runner (proofs/mutants.py) runs tests with BOHNANZA_MUTANT=<id>: the engine is patched
+# before any test module imports it, so the suite checks the broken rule.
+if os.environ.get("BOHNANZA_MUTANT"):
+    from proofs.mutants import activate
+
+    _MUTANT = activate(os.environ["BOHNANZA_MUTANT"])  # kept: collecting it would undo the patch
+    _MUTANT.__enter__()
+
 _profile = os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev")
 settings.load_profile(_profile)

@@ -1,0 +1,318 @@
+"""Mutants: deliberate, named, reversible rule breakages, and the checks that must catch them.
+
+Each mutant patches ``model.engine`` for as long as ``activate(id)`` is open (the engine's code is
+never edited; a patch wraps or replaces one of its rule functions) and, where the spec has a
+counterpart, names the same breakage in ``proofs.spec.Spec(cfg, mutant)``. A mutant is caught when
+
+- its spec side is refuted by a proof (``proofs.invariants.prove``) or disagrees with the clean
+  engine on sampled states, and
+- its engine side disagrees with the clean spec on sampled states (``proofs.differential``) or
+  makes the test suite fail (run in a subprocess with ``BOHNANZA_MUTANT=<id>``, which
+  tests/conftest.py activates before any test module is imported).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import random
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import model
+import model.engine as engine
+from model.actions import Accept, Plant, Propose, Reshuffle
+from model.state import GameState, Phase, PlayerState
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@dataclass(frozen=True)
+class Mutant:
+    id: str
+    rule: str
+    what: str
+    patch: Callable[[], dict[str, Any]]  # engine attributes to replace: name -> new value
+    spec: bool = True  # the spec has the same breakage under the same id
+    tests: tuple[str, ...] = ("tests/test_rules_H.py", "tests/test_rules_T.py", "tests/test_rules_E.py",
+                              "tests/test_rules_C.py", "tests/test_rules_F.py", "tests/test_rules_D.py")
+
+
+# ------------------------------------------------------------------ the engine patches
+
+
+def _handler(kind: type, wrap: Callable[[Callable[..., GameState]], Callable[..., GameState]]) -> dict[str, Any]:
+    handlers = dict(engine._HANDLERS)
+    handlers[kind] = wrap(handlers[kind])
+    return {"_HANDLERS": handlers}
+
+
+def _set_player(s: GameState, p: int, pl: PlayerState) -> GameState:
+    return s._replace(players=s.players[:p] + (pl,) + s.players[p + 1:])
+
+
+def _plant_from_back() -> dict[str, Any]:
+    def wrap(do: Callable[..., GameState]) -> Callable[..., GameState]:
+        def plant(s: GameState, a: Plant, check: bool) -> GameState:
+            pl = s.players[a.player]
+            if not pl.hand:
+                return do(s, a, check)
+            rotated = pl._replace(hand=pl.hand[-1:] + pl.hand[:-1])  # the back card planted
+            return do(_set_player(s, a.player, rotated), a, check)
+        return plant
+    return _handler(Plant, wrap)
+
+
+def _retrade_received() -> dict[str, Any]:
+    def wrap(do: Callable[..., GameState]) -> Callable[..., GameState]:
+        def accept(s: GameState, a: Accept, check: bool) -> GameState:
+            out = do(s, a, check)
+            for p, (old, new) in enumerate(zip(s.players, out.players, strict=True)):
+                got = list(new.aside)
+                for b in old.aside:
+                    got.remove(b)
+                if got:  # received cards go to the back of the hand instead of aside (T4 broken)
+                    out = _set_player(out, p, new._replace(hand=new.hand + tuple(got), aside=old.aside))
+            return out
+        return accept
+    return _handler(Accept, wrap)
+
+
+def _non_active_trade() -> dict[str, Any]:
+    proposals = engine._proposals
+
+    def more(s: GameState) -> list[Any]:
+        out = proposals(s)
+        n = len(s.players)
+        for p in range(n):
+            for q in range(n):
+                if s.active not in (p, q) and p != q and s.players[p].hand:
+                    out.append(Propose(p, q, (0,), (), ()))
+        return out
+    return {"_proposals": more}
+
+
+def _third_planting() -> dict[str, Any]:
+    def wrap(do: Callable[..., GameState]) -> Callable[..., GameState]:
+        def plant(s: GameState, a: Plant, check: bool) -> GameState:
+            if s.planted == 2:  # T1 broken: a third card, then planting ends
+                pl = s.players[a.player]
+                new = pl._replace(hand=pl.hand[1:], fields=engine._plant_on(pl, a.field, pl.hand[0]))
+                return engine._end_planting(_set_player(s, a.player, new)._replace(planted=3))
+            out = do(s, a, check)
+            if s.planted == 1 and out.phase != Phase.PLANT and out.players[a.player].hand:
+                return engine._evolve(s, players=out.players, planted=2, first_field=s.first_field)
+            return out
+        return plant
+    return _handler(Plant, wrap)
+
+
+_SHIFTED: dict[int, Any] = {}
+
+
+def _with_setup(fn: Callable[..., GameState], change: Callable[[Any], Any]) -> Callable[..., GameState]:
+    """``fn`` run on a state whose setup is changed by ``change``; the result gets the old setup."""
+    def run(s: GameState, *args: Any) -> GameState:
+        su = s.setup
+        key = id(su)
+        if key not in _SHIFTED:
+            _SHIFTED[key] = (su, change(su))
+        out = fn(s._replace(setup=_SHIFTED[key][1]), *args)
+        return out._replace(setup=su)
+    return run
+
+
+def _beanometer_off_by_one() -> dict[str, Any]:
+    def shift(su: Any) -> Any:  # C1 broken: each coin one card early
+        payout = tuple(row[1:] + row[-1:] for row in su.payout)
+        return dataclasses.replace(su, payout=payout)
+    _SHIFTED.clear()
+    return {"_harvest": _with_setup(engine._harvest, shift)}
+
+
+def _reshuffle_forever() -> dict[str, Any]:
+    _SHIFTED.clear()
+    return {"_take_cards": _with_setup(engine._take_cards,
+                                       lambda su: dataclasses.replace(su, final_exhaustion=10**6))}
+
+
+def _draw_to_front() -> dict[str, Any]:
+    take = engine._take_cards
+
+    def front(s: GameState) -> GameState:
+        before = [len(p.hand) for p in s.players]
+        out = take(s)
+        players = tuple(p._replace(hand=p.hand[n:] + p.hand[:n]) if len(p.hand) > n else p
+                        for p, n in zip(out.players, before, strict=True))
+        return out._replace(players=players)
+    return {"_take_cards": front}
+
+
+def _lose_face_up() -> dict[str, Any]:
+    end = engine._end_trading
+
+    def lose(s: GameState) -> GameState:  # T5 broken: untraded face-up cards are discarded
+        return end(s._replace(discard=s.discard + s.face_up, face_up=()))
+    return {"_end_trading": lose}
+
+
+def _skip_aside() -> dict[str, Any]:
+    return {"_next_planter": lambda s, start: engine._end_turn(s)}  # T6 broken: nobody plants
+
+
+def _skip_final_harvest() -> dict[str, Any]:
+    def finish(s: GameState) -> GameState:  # E3 broken
+        return engine._evolve(s, phase=Phase.OVER, to_move=-1, pending=None, todo=(), resume=0)
+    return {"_finish": finish}
+
+
+def _reshuffle_coins() -> dict[str, Any]:
+    def wrap(do: Callable[..., GameState]) -> Callable[..., GameState]:
+        def reshuffle(s: GameState, a: Reshuffle, check: bool) -> GameState:
+            coins = tuple(c for p in s.players for c in p.coins)
+            if check:
+                do(s, a, True)  # the same checks
+            poor = tuple(p._replace(coins=()) for p in s.players)
+            return do(s._replace(players=poor), Reshuffle(a.order + coins), False)
+        return reshuffle
+    return _handler(Reshuffle, wrap)
+
+
+def _wrong_tie_break() -> dict[str, Any]:
+    def winners(s: GameState) -> tuple[int, ...]:  # E4 broken: ties always shared
+        sc = engine.scores(s)
+        return tuple(p for p, c in enumerate(sc) if c == max(sc))
+    return {"winners": winners}
+
+
+MUTANTS: dict[str, Mutant] = {m.id: m for m in [
+    Mutant("plant-from-back", "H1", "phase 1 plants the back card of the hand", _plant_from_back),
+    Mutant("harvest-protected-single", "H4", "a one-bean field may be harvested while another holds more",
+           lambda: {"_singles_harvestable": lambda fields, strict: True}),
+    Mutant("retrade-received", "T4", "received cards go to the hand, where they can be traded again",
+           _retrade_received),
+    Mutant("non-active-trade", "T3", "two players other than the active one may deal", _non_active_trade),
+    Mutant("third-planting", "T1", "a third card may be planted in phase 1", _third_planting),
+    Mutant("mix-types", "H2", "a card may be planted on a field of another type",
+           lambda: {"_fits": lambda f, b: True}),
+    Mutant("beanometer-off-by-one", "C1", "every coin is paid one card early", _beanometer_off_by_one),
+    Mutant("skip-aside", "T6", "set-aside cards are never planted", _skip_aside),
+    Mutant("draw-to-front", "H1", "drawn cards go to the front of the hand", _draw_to_front),
+    Mutant("skip-final-harvest", "E3", "the game ends without the final harvest", _skip_final_harvest),
+    Mutant("wrong-tie-break", "E4", "a tie for most coins is always shared", _wrong_tie_break, spec=False,
+           tests=("tests/test_rules_E.py",)),
+    Mutant("reshuffle-coins", "E1", "the reshuffle takes every coin back into the draw pile",
+           _reshuffle_coins),
+    Mutant("lose-face-up", "T5", "face-up cards nobody took are discarded, not set aside", _lose_face_up),
+    Mutant("reshuffle-forever", "E2", "the draw pile is reshuffled at every exhaustion",
+           _reshuffle_forever),
+]}
+
+
+@contextmanager
+def activate(mutant_id: str) -> Iterator[Mutant]:
+    """Patch the engine with mutant ``mutant_id`` until the block ends."""
+    if mutant_id not in MUTANTS:
+        raise KeyError(f"unknown mutant {mutant_id!r}; known: {', '.join(MUTANTS)}")
+    m = MUTANTS[mutant_id]
+    patch = m.patch()
+    saved = {name: getattr(engine, name) for name in patch}
+    also = {name: getattr(model, name) for name in patch if hasattr(model, name)}
+    try:
+        for name, value in patch.items():
+            setattr(engine, name, value)
+            if name in also:
+                setattr(model, name, value)  # public names re-exported by the package
+        yield m
+    finally:
+        for name, value in saved.items():
+            setattr(engine, name, value)
+        for name, value in also.items():
+            setattr(model, name, value)
+
+
+# ------------------------------------------------------------------ catching them
+
+
+@dataclass
+class Verdict:
+    id: str
+    rule: str
+    what: str
+    status: str = "survived"  # caught / survived
+    caught_by: list[str] = field(default_factory=list)
+    detail: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+def sample(count: int = 120, seed: int = 3) -> list[GameState]:
+    """States from seeded games with the clean engine (drawn before any patch)."""
+    from proofs.differential import sample_states
+
+    return list(sample_states(count, seed))
+
+
+def _differential(states: list[GameState], spec_mutant: str | None) -> str | None:
+    from proofs.differential import check_state
+
+    for i, s in enumerate(states):
+        try:
+            problems = check_state(s, random.Random(i), mutant=spec_mutant)
+        except Exception as exc:  # a broken engine may crash on a state: that is a catch too
+            return f"state {i}: {type(exc).__name__}: {exc}"
+        if problems:
+            return f"state {i}: {problems[0].what}"
+    return None
+
+
+def _tests(m: Mutant) -> str | None:
+    env = {**os.environ, "BOHNANZA_MUTANT": m.id, "CI": "1"}
+    cmd = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *m.tests]
+    run = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True)
+    if run.returncode == 0:
+        return None
+    failed = [line.split(" ", 1)[1].split(" - ")[0] for line in run.stdout.splitlines()
+              if line.startswith("FAILED ")]
+    return failed[0] if failed else f"pytest exit {run.returncode}"
+
+
+def judge(m: Mutant, states: list[GameState], proofs: bool = True) -> Verdict:
+    """Run the checks on one mutant: spec side (proofs, then engine-vs-spec), engine side
+    (engine-vs-spec, then the test suite)."""
+    from proofs.invariants import prove
+
+    t0 = time.perf_counter()
+    v = Verdict(m.id, m.rule, m.what)
+    spec_caught = not m.spec
+    if m.spec and proofs:
+        refuted = [r for r in prove(mutant=m.id, stop_at_first=True) if r.status != "proved"]
+        if refuted:
+            spec_caught = True
+            v.caught_by += [f"proof {r.id}" for r in refuted]
+            v.detail.append(refuted[0].counterexample.splitlines()[0])
+    if m.spec and not spec_caught:
+        why = _differential(states, m.id)
+        if why:
+            spec_caught = True
+            v.caught_by.append("engine-vs-spec (spec side)")
+            v.detail.append(why)
+    with activate(m.id):
+        why = _differential(states, None)
+    engine_caught = why is not None
+    if why:
+        v.caught_by.append("engine-vs-spec")
+        v.detail.append(why)
+    else:
+        failed = _tests(m)
+        if failed:
+            engine_caught = True
+            v.caught_by.append(f"tests {failed}")
+    v.status = "caught" if spec_caught and engine_caught else "survived"
+    v.seconds = time.perf_counter() - t0
+    return v
