@@ -47,7 +47,10 @@ class Mutant:
 # ------------------------------------------------------------------ the engine patches
 
 
-def _handler(kind: type, wrap: Callable[[Callable[..., GameState]], Callable[..., GameState]]) -> dict[str, Any]:
+Handler = Callable[..., GameState]
+
+
+def _handler(kind: type, wrap: Callable[[Handler], Handler]) -> dict[str, Any]:
     handlers = dict(engine._HANDLERS)
     handlers[kind] = wrap(handlers[kind])
     return {"_HANDLERS": handlers}

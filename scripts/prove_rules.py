@@ -44,7 +44,8 @@ def _bar(total: int, quiet: bool, desc: str) -> Any:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--ruleset", metavar="NAME", help="prove for this preset only")
     parser.add_argument("--mutants", action="store_true", help="also run the mutant catalog")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
