@@ -91,14 +91,29 @@ def state_to_spec(s: GameState) -> SState:
 
 def action_to_spec(s: GameState, a: Action) -> SAction:
     """The spec action for engine action ``a`` taken in ``s`` (canonical: unused fields are 0)."""
-    k = s.setup.rules.max_deal_cards
+    return spec_action(a, s.face_up, s.setup.rules.max_deal_cards)
+
+
+def face_up_of(ss: SState) -> tuple[int, ...]:
+    """The spec's face-up counts as the engine's sorted trade area."""
+    return tuple(b for b in range(NB) for _ in range(ss.up[b]))
+
+
+def spec_action(a: Action, face_up: tuple[int, ...], k: int) -> SAction:
+    """The spec action for engine action ``a`` given the sorted face-up cards; IndexError when a
+    face-up index is out of range."""
+    def up(u: int) -> int:
+        if not 0 <= u < len(face_up):
+            raise IndexError(f"face-up card u{u} does not exist ({len(face_up)} face up)")
+        return face_up[u]
+
     z = (0,) * k
     if isinstance(a, Plant):
         return SAction(PLANT_K, a.player, field=a.field, gh=z, gu=z, ask=z, acc=z)
     if isinstance(a, PlantAside):
         return SAction(PLANT_ASIDE_K, a.player, field=a.field, bean=a.bean, gh=z, gu=z, ask=z, acc=z)
     if isinstance(a, PlantUp):
-        return SAction(PLANT_UP_K, a.player, field=a.field, bean=s.face_up[a.index],
+        return SAction(PLANT_UP_K, a.player, field=a.field, bean=up(a.index),
                        gh=z, gu=z, ask=z, acc=z)
     if isinstance(a, Harvest):
         return SAction(HARVEST_K, a.player, field=a.field, gh=z, gu=z, ask=z, acc=z)
@@ -111,9 +126,9 @@ def action_to_spec(s: GameState, a: Action) -> SAction:
     if isinstance(a, Discard):
         return SAction(DISCARD_K, a.player, pos=a.index, gh=z, gu=z, ask=z, acc=z)
     if isinstance(a, DiscardUp):
-        return SAction(DISCARD_UP_K, a.player, bean=s.face_up[a.index], gh=z, gu=z, ask=z, acc=z)
+        return SAction(DISCARD_UP_K, a.player, bean=up(a.index), gh=z, gu=z, ask=z, acc=z)
     if isinstance(a, Propose):
-        gu = tuple(sorted(s.face_up[u] for u in a.give_up))
+        gu = tuple(sorted(up(u) for u in a.give_up))
         return SAction(PROPOSE_K, a.player, partner=a.partner,
                        gh=_pad(tuple(sorted(a.give_hand)), k), ghn=len(a.give_hand),
                        gu=_pad(gu, k), gun=len(gu), ask=_pad(tuple(sorted(a.ask)), k),

@@ -12,6 +12,7 @@ from typing import Any
 import z3
 
 from model import Action, GameState, Phase, apply, chance_outcome, legal_actions, new_game, ruleset
+from model import engine as _engine  # looked up at call time, so mutants' patches apply
 from model.rules import Ruleset
 from proofs.bridge import action_to_spec, observable, spec_key, state_to_spec
 from proofs.spec import (
@@ -106,6 +107,11 @@ def check_state(s: GameState, rng: random.Random | None = None, successors: int 
     ss = state_to_spec(s)
     problems: list[Disagreement] = []
     n = len(s.players)
+    if s.phase == Phase.OVER:
+        mine_w, theirs_w = spec.winners(ss), _engine.winners(s)
+        if mine_w != theirs_w:
+            problems.append(Disagreement(s, None, f"winners differ: engine {theirs_w} spec {mine_w} (E4)"))
+        return problems
     if s.phase == Phase.CHANCE:
         if legal_actions(s):
             problems.append(Disagreement(s, None, "engine lists actions at a chance node"))

@@ -70,6 +70,7 @@ class SpecConfig:
     max_offers: int
     k: int  # max_deal_cards: slots per side of a deal
     meters: tuple[tuple[int | None, ...], ...]
+    tie_break: str = "hand"  # E4: hand / seat / none
 
     @staticmethod
     def from_setup(su: Setup) -> SpecConfig:
@@ -79,7 +80,7 @@ class SpecConfig:
             face_up=su.face_up, draw=su.draw, final_exhaustion=su.final_exhaustion, duel=su.duel,
             strict=su.strict_harvest, distinct_fields=r.distinct_fields, draw_each=r.draw_each,
             field_beans=r.field_beans, max_offers=r.max_offers, k=r.max_deal_cards,
-            meters=tuple(tuple(m) for m in su.meters),
+            meters=tuple(tuple(m) for m in su.meters), tie_break=r.tie_break,
         )
 
 
@@ -629,6 +630,18 @@ class Spec:
     def n_over(self, s: SState) -> SState:
         """E3-E4: every field harvested, the game is over."""
         return s.replace(phase=OVER, to_move=-1, pend=False)
+
+    def winners(self, s: SState) -> tuple[int, ...]:
+        """E4 (concrete state): most coins; ties broken by cards in hand (rio-grande), by the seat
+        farthest clockwise from the starting seat 0 (amigo), or not at all; what survives shares."""
+        coins = [p.coins.n for p in s.players]
+        tied = [i for i, c in enumerate(coins) if c == max(coins)]
+        if len(tied) > 1 and self.cfg.tie_break == "hand":
+            most = max(s.players[i].hand.n for i in tied)
+            tied = [i for i in tied if s.players[i].hand.n == most]
+        elif len(tied) > 1 and self.cfg.tie_break == "seat":
+            tied = tied[-1:]
+        return tuple(tied)
 
     # ------------------------------------------------------------------ the transition table
 
