@@ -451,13 +451,13 @@ class Spec:
         new_a = dataclasses.replace(apl, hand=apl.hand.remove_sorted(list(s.pgh), s.pghn), aside=a_aside)
         new_q = dataclasses.replace(qpl, hand=qpl.hand.remove_sorted(list(a.acc), a.accn), aside=q_aside)
         if self.mutant == "retrade-received":
-            # received cards go to the hand, where they could be traded again (breaks T4)
-            new_q = dataclasses.replace(new_q, aside=qpl.aside)
-            extra = [c for _, c in to_q]
-            hand = new_q.hand
-            for (u, c) in zip([u for u, _ in to_q], extra, strict=True):
-                hand = pick_seq(u, hand.push_back(c), hand)
-            new_q = dataclasses.replace(new_q, hand=hand)
+            # received cards go to the back of the hand, where they could be traded again (breaks T4)
+            def to_hand(new: SPlayer, old: SPlayer, got: list[tuple[Cond, Val]]) -> SPlayer:
+                hand = new.hand
+                for used, c in got:
+                    hand = pick_seq(used, hand.push_back(c), hand)
+                return dataclasses.replace(new, hand=hand, aside=old.aside)
+            new_a, new_q = to_hand(new_a, apl, to_a), to_hand(new_q, qpl, to_q)
         players = self.with_player(s, act, new_a)
         players = self.with_player(s.replace(players=players), q, new_q)
         up = tuple(s.up[b] - count_if([all_of(j < s.pgun, s.pgu[j] == b) for j in range(k)])

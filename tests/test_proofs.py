@@ -1,0 +1,230 @@
+"""The Z3 proofs of the rule invariants (proofs/invariants.py), their lemmas, and the mutant catalog.
+
+Every property must be proved on the built-in configurations; and, so that no proof passes
+vacuously, each transition must be satisfiable, and proofs must fail on a spec with a broken rule.
+The full mutant run is ``scripts/prove_rules.py --mutants``; here a representative subset.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import model
+import model.engine as engine
+from proofs import ghost
+from proofs.invariants import PROOF_CONFIGS, Result, bmc_two_plantings, prove
+from proofs.mutants import MUTANTS, activate, judge, sample
+from proofs.symbolic import Seq, count_if
+
+ROOT = Path(__file__).resolve().parent.parent
+RIO4 = [("rio-grande", 4, {})]
+
+EXPECTED = {
+    "field-homogeneity-H2", "at-most-two-plantings-T1", "set-aside-planted-T6", "final-harvest-E3",
+    "exhaustions-bounded-E2", "well-formed", "hand-order-H1", "single-bean-harvest-H4",
+    "single-bean-harvest-H4-strict", "traded-never-retraded-T4", "card-conservation",
+    "coins-by-harvest-or-purchase-C1-F1", "deals-with-active-player-T3", "plantings-counted-T1",
+    "transitions-satisfiable", "ghost-tally-lemmas", "two-plantings-per-turn-T1",
+}
+
+
+@pytest.fixture(scope="module")
+def results() -> dict[str, Result]:
+    return {r.id: r for r in prove()}
+
+
+def test_every_property_is_proved_on_every_configuration(results):
+    assert set(results) == EXPECTED
+    refuted = {r.id: r.counterexample for r in results.values() if r.status != "proved"}
+    assert not refuted, refuted
+
+
+def test_proofs_cover_every_transition_kind_and_configuration(results):
+    kinds = set(results["card-conservation"].per_kind)
+    for name in ("plant", "plant-aside", "plant-up", "harvest", "buy-field", "end-phase", "propose",
+                 "accept", "decline", "discard", "discard-up", "reshuffle", "turn-up", "draw",
+                 "phase3-next", "final-harvest", "game-over", "duel-match", "turn-start"):
+        assert name in kinds
+    assert {name for name, _, _ in PROOF_CONFIGS} == {"rio-grande", "amigo", "amigo-v2"}
+    assert any(n == 2 for _, n, _ in PROOF_CONFIGS)  # the bean duel
+    assert any(o.get("harvest") == "strict" for _, _, o in PROOF_CONFIGS)
+
+
+@pytest.mark.parametrize(("mutant", "prop"), [
+    ("harvest-protected-single", "single-bean-harvest-H4"),
+    ("plant-from-back", "hand-order-H1"),
+    ("draw-to-front", "hand-order-H1"),
+    ("third-planting", "at-most-two-plantings-T1"),
+    ("retrade-received", "traded-never-retraded-T4"),
+    ("beanometer-off-by-one", "coins-by-harvest-or-purchase-C1-F1"),
+    ("skip-final-harvest", "final-harvest-E3"),
+    ("skip-aside", "set-aside-planted-T6"),
+    ("lose-face-up", "card-conservation"),
+    ("reshuffle-forever", "exhaustions-bounded-E2"),
+])
+def test_a_proof_fails_on_a_spec_with_the_rule_broken(mutant, prop):
+    (r,) = prove(RIO4, mutant=mutant, only={prop}, stop_at_first=True)
+    assert r.id == prop and r.status == "refuted"
+    assert "state:" in r.counterexample and "action:" in r.counterexample and "next:" in r.counterexample
+
+
+def test_strict_reading_proof_fails_on_the_lenient_rule():
+    # the lenient spec allows harvesting a single while the others hold one or none: not strict
+    cfg = [("rio-grande", 4, {"harvest": "strict"})]
+    (r,) = prove(cfg, mutant="harvest-protected-single", only={"single-bean-harvest-H4-strict"},
+                 stop_at_first=True)
+    assert r.status == "refuted"
+
+
+def test_bounded_model_check_finds_a_third_planting_when_allowed():
+    assert bmc_two_plantings().status == "proved"
+    assert bmc_two_plantings("third-planting").status == "refuted"
+
+
+def test_ghost_lemma_fails_for_a_wrong_tally_formula(monkeypatch):
+    assert ghost.prove_lemma("push_back", 5).status == "proved"
+
+    def push_back_twice(self, x):  # counts the pushed card twice
+        slots = tuple(engine_ite(self.n == i, x, s) for i, s in enumerate(self.slots))
+        return self._next("push_back", slots, self.n + 1, lambda b: 2 * count_if([x == b]), True)
+
+    from proofs.symbolic import ite as engine_ite
+
+    monkeypatch.setattr(Seq, "push_back", push_back_twice)
+    assert ghost.prove_lemma("push_back", 5).status == "refuted"
+
+
+def test_ghost_lemmas_cover_every_operation_the_proofs_used(results):
+    from proofs.symbolic import GHOST_USES
+
+    ops = {op.split("(")[0] for op, _ in GHOST_USES}
+    assert {"drop_front", "push_back", "push_copies", "remove_sorted", "pick_seq", "emptied"} <= ops
+
+
+# ------------------------------------------------------------------ mutants
+
+
+def test_catalog_has_at_least_twelve_mutants_with_rule_ids():
+    assert len(MUTANTS) >= 12
+    assert all(m.rule and m.what for m in MUTANTS.values())
+    assert sum(m.spec for m in MUTANTS.values()) >= 12
+
+
+def test_activate_patches_and_restores_the_engine():
+    before = (engine._fits, engine._HANDLERS, engine.winners, model.winners)
+    with activate("mix-types"):
+        assert engine._fits(model.Field(1, 3), 2)
+    with activate("wrong-tie-break"):
+        assert model.winners is engine.winners is not before[2]
+    assert (engine._fits, engine._HANDLERS, engine.winners, model.winners) == before
+    with pytest.raises(KeyError, match="unknown mutant"):
+        with activate("no-such-mutant"):
+            pass
+
+
+@pytest.mark.parametrize("mutant", ["harvest-protected-single", "plant-from-back", "mix-types",
+                                    "third-planting", "retrade-received", "draw-to-front"])
+def test_engine_mutant_is_caught_by_the_engine_vs_spec_check(mutant):
+    v = judge(MUTANTS[mutant], sample(40), proofs=False)
+    assert v.status == "caught"
+    assert "engine-vs-spec" in v.caught_by
+    assert "engine-vs-spec (spec side)" in v.caught_by
+
+
+def test_test_suite_catches_the_wrong_tie_break_through_the_conftest_hook():
+    cmd = [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider",
+           "tests/test_rules_E.py", "-k", "E4"]
+    clean = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True,
+                           env={**os.environ, "BOHNANZA_MUTANT": ""})
+    assert clean.returncode == 0, clean.stdout[-500:]
+    broken = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True,
+                            env={**os.environ, "BOHNANZA_MUTANT": "wrong-tie-break"})
+    assert broken.returncode == 1
+    assert "FAILED tests/test_rules_E.py::test_E4" in broken.stdout
+
+
+# ------------------------------------------------------------------ the script
+
+
+def test_prove_rules_rejects_an_unknown_ruleset_in_one_line():
+    run = subprocess.run([sys.executable, "scripts/prove_rules.py", "--ruleset", "nope"], cwd=ROOT,
+                         capture_output=True, text=True)
+    assert run.returncode == 2
+    assert run.stderr.count("\n") == 1 and "unknown preset 'nope'" in run.stderr
+    assert "Traceback" not in run.stderr
+
+
+def test_prove_rules_json_for_one_ruleset():
+    run = subprocess.run([sys.executable, "scripts/prove_rules.py", "--ruleset", "amigo-1997", "--json"],
+                         cwd=ROOT, capture_output=True, text=True)
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
+    out = json.loads(run.stdout)
+    ids = {r["id"]: r["status"] for r in out["invariants"]}
+    assert ids["hand-order-H1"] == "proved"
+    assert ids["traded-never-retraded-T4"] == "proved"
+    assert ids["single-bean-harvest-H4"] == "proved"
+    assert set(ids.values()) == {"proved"}
+    assert "mutants" not in out
+
+
+# ------------------------------------------------------------------ check_record.py --z3
+
+
+def _record(tmp_path: Path) -> Path:
+    out = tmp_path / "games"
+    subprocess.run([sys.executable, "scripts/simulate.py", "--players", "3", "--games", "1", "--seed", "4",
+                    "--bots", "random-trader", "--record", str(out)], cwd=ROOT, check=True,
+                   capture_output=True)
+    (path,) = sorted(out.glob("*.jsonl"))
+    return path
+
+
+def _check_record_module():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("check_record", ROOT / "scripts" / "check_record.py")
+    assert spec and spec.loader
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def _z3(*paths: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "scripts/check_record.py", "--z3", *map(str, paths)], cwd=ROOT,
+                          capture_output=True, text=True)
+
+
+def test_z3_referee_agrees_on_a_legal_record(tmp_path):
+    run = _z3(_record(tmp_path))
+    assert run.returncode == 0, run.stderr
+    assert "legal" in run.stdout and "(the spec agrees)" in run.stdout
+
+
+def test_z3_referee_names_the_same_first_illegal_line(tmp_path):
+    path = _record(tmp_path)
+    lines = path.read_text().splitlines()
+    # line 3 of the file (the second action) becomes a plant by a seat that is not to move
+    lines[2] = json.dumps({"action": "p2 plant 0"})
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("\n".join(lines) + "\n")
+    run = _z3(bad)
+    assert run.returncode == 1
+    assert run.stderr.startswith(f"{bad}:3: illegal p2 plant 0:")
+    assert "(the spec agrees)" in run.stderr
+
+
+def test_z3_referee_reports_a_disagreement_with_a_broken_engine(tmp_path):
+    path = _record(tmp_path)
+    check = _check_record_module().check
+    assert check(str(path), True)[0] == 0
+    with activate("beanometer-off-by-one"):  # the engine's replay pays other coins
+        code, line, info = check(str(path), True)
+    assert code == 3
+    assert "the referees disagree" in line and info["agree"] is False
+    assert info["z3"]["status"] == "legal"  # type: ignore[index]
