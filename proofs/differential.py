@@ -11,7 +11,7 @@ from typing import Any
 
 import z3
 
-from model import Action, GameState, Phase, apply, chance_outcome, legal_actions, new_game, ruleset
+from model import EMPTY, Action, GameState, Phase, apply, chance_outcome, legal_actions, new_game, ruleset
 from model import engine as _engine  # looked up at call time, so mutants' patches apply
 from model.rules import Ruleset
 from proofs.bridge import action_to_spec, observable, spec_key, state_to_spec
@@ -93,10 +93,56 @@ class Disagreement:
     what: str
 
     def __str__(self) -> str:
+        from model.actions import format_action
+        from model.display import describe
+
         head = f"{self.what}"
         if self.action is not None:
-            head += f"\n  action: {self.action}"
-        return head + "\n  state:\n    " + str(self.state).replace("\n", "\n    ")
+            head += f"\n  action: {format_action(self.action)}"
+        return head + "\n  state:\n    " + describe(self.state).replace("\n", "\n    ")
+
+
+def _reductions(s: GameState) -> Iterator[GameState]:
+    """Smaller variants of ``s``: fewer cards in the piles, coins, hands and fields."""
+    for k in (0, 1, 2, 4, 8):
+        if k < len(s.draw):
+            yield s._replace(draw=s.draw[:k])
+    for k in (0, 1, 2, 4):
+        if k < len(s.discard):
+            yield s._replace(discard=s.discard[len(s.discard) - k:])
+    if s.out:
+        yield s._replace(out=())
+    for p, pl in enumerate(s.players):
+        variants = [pl._replace(coins=())] if pl.coins else []
+        variants += [pl._replace(hand=pl.hand[:k]) for k in (0, 1, 2) if k < len(pl.hand)]
+        variants += [pl._replace(fields=pl.fields[:i] + (EMPTY,) + pl.fields[i + 1:])
+                     for i, f in enumerate(pl.fields) if f.count]
+        for v in variants:
+            yield s._replace(players=s.players[:p] + (v,) + s.players[p + 1:])
+
+
+def minimize(d: Disagreement, mutant: str | None = None, budget: int = 60) -> Disagreement:
+    """Greedily remove cards from the state while the engine and the spec still disagree (on the
+    same action, when there is one): a small state to read instead of a whole game."""
+    best = d
+    tries = 0
+    improved = True
+    while improved and tries < budget:
+        improved = False
+        for cand in _reductions(best.state):
+            tries += 1
+            if tries > budget:
+                break
+            try:
+                found = check_state(cand, mutant=mutant)
+            except Exception:  # the reduced state is not one the engine or spec can handle
+                continue
+            same = [p for p in found if d.action is None or p.action == d.action]
+            if same:
+                best = same[0]
+                improved = True
+                break
+    return best
 
 
 def check_state(s: GameState, rng: random.Random | None = None, successors: int = 60,

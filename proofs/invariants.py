@@ -27,7 +27,7 @@ from typing import Any
 
 import z3
 
-from model.cards import payout_table
+from model.cards import BEAN_NAMES, payout_table
 from model.rules import ruleset, setup
 from proofs.spec import (
     ACCEPT_K,
@@ -39,8 +39,10 @@ from proofs.spec import (
     DISCARD,
     DISCARD_K,
     DRAW,
+    ENDTURN,
     FINISH,
     HARVEST_K,
+    MATCH,
     NB,
     NF,
     OFFER,
@@ -51,6 +53,7 @@ from proofs.spec import (
     PLANT_K,
     START,
     TRADE,
+    TURNED,
     TURNUP,
     SAction,
     Spec,
@@ -170,6 +173,9 @@ def well_formed(cfg: SpecConfig, s: SState) -> Any:
     parts.append(implies(s.pend, all_of(*pend)))
     parts.append(implies(all_of(s.phase == TRADE, neg(s.pend)), s.to_move == s.active))
     parts.append(implies(s.phase == PLANT, s.to_move == s.active))
+    # the bean duel's steps exist only in the duel, trading and phase 3 only outside it (D1-D2)
+    never = (TRADE, PLANT_ASIDE, ASIDE_NEXT) if cfg.duel else (OFFER, DISCARD, TURNED, MATCH)
+    parts += [s.phase != ph for ph in never]
     parts.append(implies(s.phase == ASIDE_NEXT, s.todo <= n))
     parts.append(implies(s.phase == CHANCE, s.draw.n == 0))  # E1: a reshuffle replaces an empty pile
     parts.append(implies(s.phase == CHANCE, any_of(s.resume == TURNUP, s.resume == DRAW)))
@@ -629,27 +635,46 @@ def bmc_two_plantings(mutant: str | None = None, steps: int = 4) -> Result:
                   counterexample="" if status == "proved" else "a turn with three phase-1 plantings")
 
 
+_PHASE_NAMES = {PLANT: "plant (phase 1)", TRADE: "trade (phase 2)", PLANT_ASIDE: "plant set-aside (phase 3)",
+                DRAW: "draw (phase 4)", CHANCE: "reshuffle due", OVER: "over", OFFER: "duel offer",
+                DISCARD: "duel discard", TURNED: "duel step 3", MATCH: "duel match", TURNUP: "turning up",
+                START: "turn start", ENDTURN: "end of turn", FINISH: "final harvest",
+                ASIDE_NEXT: "phase 3, next seat"}
+
+
 def _counterexample(m: z3.ModelRef, s: SState, a: SAction, s2: SState, t: Transition, label: str) -> str:
+    """A Z3 model as text: the state, the action and the next state, beans by name."""
     def ev(x: Any) -> Any:
         if isinstance(x, (int, bool)):
             return x
         v = m.eval(x, model_completion=True)
         return v.as_long() if z3.is_int_value(v) else z3.is_true(v)
 
-    def seq(q: Seq) -> list[Any]:
+    def bean(b: int) -> str:
+        return BEAN_NAMES[b] if 0 <= b < NB else f"?{b}"
+
+    def cards(xs: list[int]) -> str:
+        return "[" + " ".join(bean(b) for b in xs) + "]"
+
+    def seq(q: Seq) -> str:
         n = ev(q.n)
-        return [ev(x) for x in q.slots[: max(0, min(n, q.cap))]]
+        return cards([ev(x) for x in q.slots[: max(0, min(n, q.cap))]])
+
+    def counts(xs: tuple[Any, ...]) -> str:
+        return cards([b for b in range(NB) for _ in range(max(0, ev(xs[b])))])
 
     def show(st: SState) -> str:
-        lines = [f"phase {ev(st.phase)} active p{ev(st.active)} to_move p{ev(st.to_move)} "
-                 f"planted {ev(st.planted)} draw {seq(st.draw)} discard {seq(st.discard)} "
-                 f"up {[b for b in range(NB) for _ in range(max(0, ev(st.up[b])))]}"]
+        phase = ev(st.phase)
+        lines = [f"{_PHASE_NAMES.get(phase, f'phase {phase}')}, active p{ev(st.active)}, to move "
+                 f"p{ev(st.to_move)}, planted {ev(st.planted)}; draw {seq(st.draw)} discard "
+                 f"{seq(st.discard)} face up {counts(st.up)}"]
         for i, p in enumerate(st.players):
-            fields = [(ev(p.fb[f]), ev(p.fc[f])) for f in range(ev(p.nf) if ev(p.nf) <= NF else NF)]
-            aside = [b for b in range(NB) for _ in range(max(0, ev(p.aside[b])))]
-            lines.append(f"  p{i}: hand {seq(p.hand)} fields {fields} coins {seq(p.coins)} aside {aside}")
+            fields = ", ".join(f"{ev(p.fc[f])} {bean(ev(p.fb[f]))}" if ev(p.fc[f]) else "empty"
+                               for f in range(min(max(ev(p.nf), 0), NF)))
+            lines.append(f"  p{i}: hand {seq(p.hand)} fields ({fields}) coins {seq(p.coins)} "
+                         f"set aside {counts(p.aside)}")
         return "\n".join(lines)
 
-    act = (f"{t.name} player={ev(a.player)} field={ev(a.field)} bean={ev(a.bean)} pos={ev(a.pos)} "
-           f"partner={ev(a.partner)}")
-    return f"{label}, beans as ids\nstate: {show(s)}\naction: {act}\nnext: {show(s2)}"
+    act = (f"{t.name}: player p{ev(a.player)} field {ev(a.field)} bean {bean(ev(a.bean))} "
+           f"position {ev(a.pos)} partner p{ev(a.partner)}")
+    return f"{label}\nstate: {show(s)}\naction: {act}\nnext: {show(s2)}"

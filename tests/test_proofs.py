@@ -228,3 +228,16 @@ def test_z3_referee_reports_a_disagreement_with_a_broken_engine(tmp_path):
     assert code == 3
     assert "the referees disagree" in line and info["agree"] is False
     assert info["z3"]["status"] == "legal"  # type: ignore[index]
+
+
+def test_a_disagreement_is_minimized_to_a_small_state_that_still_disagrees():
+    from proofs.differential import check_state, minimize
+
+    with activate("plant-from-back"):
+        problems = next(p for s in sample(30) if (p := check_state(s)))
+        small = minimize(problems[0])
+        assert check_state(small.state)  # still a disagreement
+    cards = lambda s: len(s.draw) + len(s.discard) + sum(len(p.hand) + len(p.coins) for p in s.players)  # noqa: E731
+    assert cards(small.state) < cards(problems[0].state)
+    assert small.action == problems[0].action
+    assert "action: p" in str(small) and "hand" in str(small)
