@@ -442,6 +442,11 @@ PROOF_CONFIGS: list[tuple[str, int, dict[str, Any]]] = [
     ("amigo-v2", 4, {}),  # V4 draws and V5 field beans
 ]
 
+# Transitions of one mode only (D1-D2): the invariant excludes their phases in the other mode, so
+# they need to be satisfiable only in configurations of their own mode.
+DUEL_ONLY = {"discard", "discard-up", "duel-match", "duel-match-done", "plant-up"}
+TRADING_ONLY = {"propose", "accept", "decline", "plant-aside", "phase3-next"}
+
 TIMEOUT_MS = 20_000  # per query; "unknown" counts as refuted
 
 
@@ -518,10 +523,11 @@ def prove(
             s0 = sym_state(cfg, caps, "s")
             states[id(cfg)] = (s0, all_of(inv(cfg, s0), bounded(s0)))
         s, premise = states[id(cfg)]
-        satisfiable.setdefault(t.name, False)
         guard = t.guard(s, a)
         if guard is False:
-            continue
+            continue  # e.g. buying a field where none is sold
+        if t.name not in (TRADING_ONLY if cfg.duel else DUEL_ONLY):
+            satisfiable.setdefault(t.name, False)
         t0 = time.perf_counter()
         s2 = t.after(s, a)
         solver = _solver()
@@ -530,7 +536,8 @@ def prove(
         premises.seconds += time.perf_counter() - t0
         if reachable == z3.unsat:
             continue  # e.g. seat 0 answering an offer: it is always the proposer
-        satisfiable[t.name] = satisfiable[t.name] or reachable == z3.sat
+        if reachable == z3.sat:
+            satisfiable[t.name] = True
         for pid, method, goal in goals(cfg, s, a, t, s2):
             if only is not None and pid not in only:
                 continue
