@@ -1,0 +1,87 @@
+"""Check a state against the rules: a position read from a file must be one the rules allow.
+
+``state_from_json`` checks the format; ``check_state`` checks the content and raises
+``PositionError`` naming the first bad field and the rule it breaks, e.g.
+``players[1].fields[2]: a third field, but rio-grande sells at most one (F1)``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from model.cards import BEAN_NAMES
+from model.state import GameState, Phase
+
+DUEL_PHASES = (Phase.OFFER, Phase.DISCARD, Phase.TURNED)
+TRADING_PHASES = (Phase.TRADE, Phase.PLANT_ASIDE)
+
+
+class PositionError(ValueError):
+    """A state the rules do not allow; ``field`` names where, ``rule`` the rule ID."""
+
+    def __init__(self, field: str, reason: str, rule: str) -> None:
+        super().__init__(f"{field}: {reason} ({rule})")
+        self.field, self.reason, self.rule = field, reason, rule
+
+
+def _zones(s: GameState) -> list[tuple[str, tuple[int, ...]]]:
+    zones = [("draw", s.draw), ("discard", s.discard), ("face_up", s.face_up), ("out", s.out)]
+    for i, p in enumerate(s.players):
+        zones += [(f"players[{i}].hand", p.hand), (f"players[{i}].coins", p.coins),
+                  (f"players[{i}].aside", p.aside)]
+        zones += [(f"players[{i}].fields[{j}]", (f.bean,) * f.count) for j, f in enumerate(p.fields)]
+    return zones
+
+
+def check_state(s: GameState) -> None:
+    """Raise PositionError at the first part of ``s`` the rules forbid."""
+    su = s.setup
+    n = len(s.players)
+    in_play = set(su.beans)
+    name = su.rules.name
+    totals: Counter[int] = Counter()
+    for where, cards in _zones(s):
+        for k, b in enumerate(cards):
+            if b not in in_play:
+                raise PositionError(f"{where}[{k}]" if "fields" not in where else where,
+                                    f"{BEAN_NAMES[b]} is not in play in {name} with {n} players", "C2")
+        totals.update(cards)
+    catalog = Counter(su.deck)
+    for b, count in sorted(totals.items()):
+        if count > catalog[b]:
+            raise PositionError(BEAN_NAMES[b], f"{count} cards in the position, the {name} deck has "
+                                f"{catalog[b]}", "C2")
+    third = su.third_cost is not None or su.rules.field_beans
+    for i, p in enumerate(s.players):
+        most = 3 if third else su.fields
+        if not su.fields <= len(p.fields) <= most:
+            raise PositionError(f"players[{i}].fields", f"{len(p.fields)} fields; {name} with {n} players "
+                                f"allows {su.fields}" + (f" to {most}" if most > su.fields else ""), "F1")
+    if not 0 <= s.active < n:
+        raise PositionError("active", f"seat p{s.active} does not exist ({n} players)", "S1")
+    if s.phase == Phase.OVER or s.phase == Phase.CHANCE:
+        if s.to_move != -1:
+            raise PositionError("to_move", f"no one moves in phase {Phase(s.phase).name.lower()}", "E1")
+    elif not 0 <= s.to_move < n:
+        raise PositionError("to_move", f"seat p{s.to_move} does not exist ({n} players)", "S1")
+    if su.duel and s.phase in TRADING_PHASES:
+        raise PositionError("phase", f"{Phase(s.phase).name.lower()} does not exist in the bean duel", "D1")
+    if not su.duel and s.phase in DUEL_PHASES:
+        raise PositionError("phase", f"{Phase(s.phase).name.lower()} exists only in the bean duel", "D2")
+    if s.phase == Phase.PLANT and s.to_move != s.active:
+        raise PositionError("to_move", "in phase 1 the active player moves", "T1")
+    if s.phase == Phase.PLANT and not s.players[s.active].hand:
+        raise PositionError(f"players[{s.active}].hand", "phase 1 with an empty hand is skipped", "T1")
+    if not 0 <= s.planted <= 2:
+        raise PositionError("planted", f"{s.planted} phase-1 plantings; at most two", "T1")
+    if not 0 <= s.exhaustions <= su.final_exhaustion:
+        raise PositionError("exhaustions", f"{s.exhaustions}; the game ends at exhaustion "
+                            f"{su.final_exhaustion}", "E2")
+    if s.exhaustions == su.final_exhaustion and s.phase != Phase.OVER and not s.final:
+        raise PositionError("exhaustions", "the final exhaustion has come but the game goes on", "E2")
+    if s.pending is not None and s.pending.player != s.active:
+        raise PositionError("pending", "every deal has the active player on one side", "T3")
+    asides = [i for i, p in enumerate(s.players) if p.aside]
+    if asides and s.phase not in TRADING_PHASES:
+        raise PositionError(f"players[{asides[0]}].aside", "set-aside cards exist only in phases 2 and 3",
+                            "T6")

@@ -1,0 +1,110 @@
+"""Endgame positions: read from JSON (checked against the rules), or cut from seeded bot games.
+
+A position is an engine state at a decision point. Open objectives need the final pass: the draw
+pile now in play is the last one (no reshuffle ahead, E2), so its order is the whole future.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from model import GameState, Phase, apply, chance_outcome, new_game, ruleset
+from model.rules import RulesetError
+from model.state import StateFormatError, state_from_json
+from model.validate import PositionError, check_state
+
+
+class PositionInputError(ValueError):
+    """A position that cannot be used; the message is one line naming the source and the field."""
+
+
+def in_final_pass(s: GameState) -> bool:
+    """No reshuffle ahead: the pile in play is exhausted for the last time (E2), or already was."""
+    return s.final or s.phase == Phase.OVER or s.exhaustions >= s.setup.final_exhaustion - 1
+
+
+def read_position(source: str) -> GameState:
+    """A position from a JSON file (``-``: stdin), checked against the rules."""
+    where = "stdin" if source == "-" else source
+    try:
+        text = sys.stdin.read() if source == "-" else open(source, encoding="utf-8").read()
+    except OSError as e:
+        raise PositionInputError(f"{where}: cannot read: {e.strerror}") from None
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise PositionInputError(f"{where}:{e.lineno}: not JSON: {e.msg}") from None
+    return position_from_json(obj, where)
+
+
+def position_from_json(obj: Any, where: str = "position") -> GameState:
+    try:
+        s = state_from_json(obj)
+        check_state(s)
+    except (StateFormatError, RulesetError, PositionError, ValueError) as e:
+        raise PositionInputError(f"{where}: {e}") from None
+    if s.phase in (Phase.OVER, Phase.CHANCE):
+        raise PositionInputError(f"{where}: phase: the position must be a decision point, not "
+                                 f"{Phase(s.phase).name.lower()}")
+    return s
+
+
+def cut(name: str, players: int, seed: int, cards_left: int,
+        options: dict[str, Any] | None = None) -> GameState:
+    """The first turn start in the final pass with at most ``cards_left`` cards in the draw pile,
+    in a game of greedy bots from ``new_game(.., seed)`` (reproducible from the seed)."""
+    from solvers.bots import greedy_bot
+
+    rules = ruleset(name, options or {})
+    s = new_game(rules, players, seed)
+    rng = random.Random(seed)
+    turn = -1
+    while s.phase != Phase.OVER:
+        if s.phase == Phase.CHANCE:
+            s = apply(s, chance_outcome(s, rng))
+            continue
+        if s.turn != turn:
+            turn = s.turn
+            if in_final_pass(s) and not s.final and len(s.draw) <= cards_left:
+                return s
+        s = apply(s, greedy_bot(s, rng))
+    raise PositionInputError(f"{name} {players}p seed {seed}: the game ended before a turn started "
+                             f"with at most {cards_left} cards left")
+
+
+@dataclass(frozen=True)
+class Entry:
+    name: str
+    about: str
+    ruleset: str
+    players: int
+    seed: int
+    cards_left: int
+
+    def position(self) -> GameState:
+        return _library_position(self)
+
+
+@cache
+def _library_position(e: Entry) -> GameState:
+    return cut(e.ruleset, e.players, e.seed, e.cards_left)  # states are immutable: safe to share
+
+
+LIBRARY: dict[str, Entry] = {e.name: e for e in [
+    Entry("rio3-6", "rio-grande, 3 players", "rio-grande", 3, 11, 6),
+    Entry("rio3-12", "rio-grande, 3 players", "rio-grande", 3, 12, 12),
+    Entry("rio4-10", "rio-grande, 4 players", "rio-grande", 4, 13, 10),
+    Entry("rio4-20", "rio-grande, 4 players", "rio-grande", 4, 14, 20),
+    Entry("rio5-15", "rio-grande, 5 players", "rio-grande", 5, 15, 15),
+    Entry("amigo3-8", "amigo, 3 players (three fields)", "amigo", 3, 21, 8),
+    Entry("amigo4-10", "amigo, 4 players", "amigo", 4, 22, 10),
+    Entry("amigo5-20", "amigo, 5 players", "amigo", 5, 23, 20),
+    Entry("duel-8", "the bean duel", "rio-grande", 2, 31, 8),
+    Entry("duel-12", "the bean duel", "rio-grande", 2, 32, 12),
+    Entry("rio4-pass", "rio-grande, 4 players, the first turn of the final pass", "rio-grande", 4, 16, 40),
+]}
