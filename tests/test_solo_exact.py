@@ -116,3 +116,13 @@ def test_a_solo_line_makes_no_deal_and_plants_from_the_front(name):
     assert not any(type(a).__name__ in ("Propose", "Accept") for a in sol.line)
     assert any(isinstance(a, Plant) for a in sol.line)
     assert any(isinstance(a, Harvest) for a in sol.line) or sol.value == len(s.players[sol.player].coins)
+
+
+def test_every_state_of_real_games_passes_the_rules_check():
+    from model.validate import check_state
+    from proofs.differential import sample_states
+
+    states = list(sample_states(300, seed=5))
+    for s in states:
+        check_state(s)  # raises PositionError on a false rejection
+    assert len({len(s.players) for s in states}) >= 5
