@@ -130,3 +130,208 @@ def solve_solo(s: GameState, player: int | None = None) -> Solution:
     seconds = time.perf_counter() - t0
     return Solution("solo", p, value, line, coins,
                     stats={"nodes": search.nodes, "seconds": seconds, "table": len(search.table)})
+
+
+# ------------------------------------------------------------------ coop and best: every seat chooses
+
+
+Move = tuple[Action, ...]  # one decision, or a whole deal (the proposal and its acceptance)
+
+
+def deals(s: GameState) -> list[Move]:
+    """Every deal the active player can make now (T3), each as one move: what the active player
+    gives (hand positions and face-up cards, at most ``max_deal_cards``), to whom, and which of
+    the partner's hand cards come back (at most ``max_deal_cards``). Declined offers change
+    nothing, so the search never makes one."""
+    from itertools import combinations
+
+    from model.actions import Accept
+
+    su = s.setup
+    if su.duel or s.offers >= su.rules.max_offers:
+        return []
+    k = su.rules.max_deal_cards
+    a = s.active
+    hand = s.players[a].hand
+    ups = s.face_up
+    up_sets: list[tuple[int, ...]] = []
+    seen: set[tuple[int, ...]] = set()
+    for size in range(min(k, len(ups)) + 1):
+        for combo in combinations(range(len(ups)), size):
+            kinds = tuple(ups[i] for i in combo)
+            if kinds not in seen:  # identical face-up cards are interchangeable
+                seen.add(kinds)
+                up_sets.append(combo)
+    gives = [(hs, us) for us in up_sets for size in range(min(k - len(us), len(hand)) + 1)
+             for hs in combinations(range(len(hand)), size)]
+    out: list[Move] = []
+    for q in range(len(s.players)):
+        if q == a:
+            continue
+        qhand = s.players[q].hand
+        backs = [qs for size in range(min(k, len(qhand)) + 1) for qs in combinations(range(len(qhand)), size)]
+        for hs, us in gives:
+            for qs in backs:
+                if hs or us or qs:
+                    ask = tuple(sorted(qhand[i] for i in qs))
+                    out.append((Propose(a, q, hs, us, ask), Accept(q, qs)))
+    return out
+
+
+def _full_key(s: GameState) -> tuple[object, ...]:
+    """Everything the future depends on in the final pass (not the discard pile, which is never
+    drawn again outside the duel); fields in canonical order."""
+    first = s.players[s.active].fields[s.first_field] if s.planted == 1 and s.first_field >= 0 else None
+    seats = tuple((p.hand, tuple(sorted(p.fields)), len(p.fields), len(p.coins), p.aside) for p in s.players)
+    return (len(s.draw), s.active, s.phase, s.to_move, s.planted, first, s.offers, s.face_up, s.final, seats)
+
+
+NEG = -(10**9)
+
+
+def _split_best(coins_for: Callable[[int], int], n: int) -> int:
+    """The most coins ``n`` cards of one bean can ever pay, over every way to harvest them in
+    groups (C1): an upper bound for that bean's future."""
+    best = [0] * (n + 1)
+    for m in range(1, n + 1):
+        best[m] = max(coins_for(g) + best[m - g] for g in range(1, m + 1))
+    return best[n]
+
+
+class OpenSearch:
+    """``coop``: maximise the sum of final coins; ``best P``: maximise P's final coins with every
+    other seat Q ending with at least ``floors[Q]`` (its own solo optimum). Every seat's decisions
+    are choices; a deal is one move, and the deals of one trading phase are made in canonical
+    order (partners in increasing seat order), which removes reorderings of the same deals. A
+    child is skipped when an upper bound (every card still to plant harvested in its best
+    grouping) cannot beat the best child so far, so every stored value stays exact."""
+
+    def __init__(self, objective: str, player: int, floors: list[int] | None = None,
+                 node_limit: int | None = None) -> None:
+        self.objective = objective
+        self.player = player
+        self.floors = floors
+        self.table: dict[tuple[object, ...], int] = {}
+        self.nodes = 0
+        self.node_limit = node_limit
+        self._ub: dict[tuple[int, int], int] = {}
+
+    def score(self, s: GameState) -> int:
+        coins = [len(p.coins) for p in s.players]
+        if self.objective == "coop":
+            return sum(coins)
+        assert self.floors is not None
+        ok = all(c >= f for q, (c, f) in enumerate(zip(coins, self.floors, strict=True)) if q != self.player)
+        return coins[self.player] if ok else NEG
+
+    def upper(self, s: GameState) -> int:
+        """Coins already won plus the most the cards still in play could pay."""
+        live: dict[int, int] = {}
+        for cards in (s.draw, s.face_up):
+            for b in cards:
+                live[b] = live.get(b, 0) + 1
+        for p in s.players:
+            for b in p.hand + p.aside:
+                live[b] = live.get(b, 0) + 1
+            for f in p.fields:
+                if f.count:
+                    live[f.bean] = live.get(f.bean, 0) + f.count
+        more = 0
+        payout = s.setup.payout
+        for b, n in live.items():
+            key = (b, n)
+            if key not in self._ub:
+                row = payout[b]
+                self._ub[key] = _split_best(lambda g, row=row: row[min(g, len(row) - 1)], n)
+            more += self._ub[key]
+        if self.objective == "coop":
+            return sum(len(p.coins) for p in s.players) + more
+        return len(s.players[self.player].coins) + more
+
+    def moves(self, s: GameState, last: int) -> list[tuple[Move, int]]:
+        """(move, the last partner dealt with in this trading phase after it)."""
+        if s.phase == Phase.TRADE:
+            p = s.to_move
+            if s.pending is not None:  # only in a given position: answering is part of the game
+                return [((a,), last) for a in legal_actions(s)]
+            # Harvests and purchases wait for the player's next placing decision: until then
+            # nothing changes on the player's fields, so H4 allows the same harvests there (or
+            # the final harvest comes, without H4), and coins only grow until spent (F1).
+            out: list[tuple[Move, int]] = [((EndPhase(p),), -1)]
+            out += [(m, m[0].partner) for m in deals(s) if m[0].partner >= last]  # type: ignore[attr-defined]
+            return out
+        return [((a,), -1) for a in legal_actions(s)]
+
+    def child(self, s: GameState, m: Move) -> GameState:
+        for a in m:
+            s = apply(s, a, check=False)
+        return s
+
+    def value(self, s: GameState, last: int = -1) -> int:
+        if s.phase == Phase.OVER:
+            return self.score(s)
+        if s.phase == Phase.CHANCE:
+            raise SolveError("a reshuffle lies ahead: open endgames need the final pass (E2)")
+        key = (_full_key(s), last)
+        hit = self.table.get(key)
+        if hit is not None:
+            return hit
+        self.nodes += 1
+        if self.node_limit is not None and self.nodes > self.node_limit:
+            raise SolveError(f"more than {self.node_limit} nodes: too large for exact search")
+        best = NEG
+        seen: set[tuple[object, ...]] = set()
+        for m, nxt in self.moves(s, last):
+            t = self.child(s, m)
+            k = (_full_key(t), nxt)
+            if k in seen:
+                continue  # another move reaching the very same state
+            seen.add(k)
+            if best > NEG and self.upper(t) <= best:
+                continue
+            best = max(best, self.value(t, nxt))
+        self.table[key] = best
+        return best
+
+    def line(self, s: GameState) -> tuple[list[Action], GameState]:
+        target = self.value(s)
+        out: list[Action] = []
+        last = -1
+        while s.phase != Phase.OVER:
+            m, last = next((m, nxt) for m, nxt in self.moves(s, last)
+                           if self.value(self.child(s, m), nxt) == target)
+            for a in m:
+                s = apply(s, a)  # checked: the line must be legal
+                out.append(a)
+        return out, s
+
+
+def solve_open(s: GameState, objective: str, player: int | None = None,
+               node_limit: int | None = 2_000_000) -> Solution:
+    """The optimal ``coop`` or ``best`` value and line by exact search (small positions)."""
+    if objective not in ("coop", "best"):
+        raise SolveError(f"objective {objective!r}: exact search here solves coop and best")
+    if s.setup.duel:
+        raise SolveError("coop and best do not apply to the bean duel (D1): use duel")
+    if not in_final_pass(s):
+        raise SolveError(f"a reshuffle lies ahead (exhaustion {s.exhaustions} of "
+                         f"{s.setup.final_exhaustion}): open endgames need the final pass (E2)")
+    p = s.to_move if player is None else player
+    if not 0 <= p < len(s.players):
+        raise SolveError(f"--player {p}: there are {len(s.players)} seats")
+    t0 = time.perf_counter()
+    floors = None
+    if objective == "best":
+        floors = [solve_solo(s, q).value for q in range(len(s.players))]
+    search = OpenSearch(objective, p, floors, node_limit)
+    value = search.value(s)
+    line, end = search.line(s)
+    coins = [len(pl.coins) for pl in end.players]
+    got = sum(coins) if objective == "coop" else coins[p]
+    if got != value:
+        raise SolveError(f"internal error: the replayed line gives {got}, the search {value}")
+    stats = {"nodes": search.nodes, "seconds": time.perf_counter() - t0, "table": len(search.table)}
+    sol = Solution(objective, p, value, line, coins, stats=stats)
+    if floors is not None:
+        sol.stats["floors"] = floors  # type: ignore[assignment]
+    return sol

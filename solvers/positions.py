@@ -85,6 +85,8 @@ class Entry:
     players: int
     seed: int
     cards_left: int
+    hand: int | None = None  # small(): hands cut to this many cards
+    draw: int | None = None  # small(): draw pile cut to this many cards
 
     def position(self) -> GameState:
         return _library_position(self)
@@ -92,7 +94,10 @@ class Entry:
 
 @cache
 def _library_position(e: Entry) -> GameState:
-    return cut(e.ruleset, e.players, e.seed, e.cards_left)  # states are immutable: safe to share
+    s = cut(e.ruleset, e.players, e.seed, e.cards_left)  # states are immutable: safe to share
+    if e.hand is not None or e.draw is not None:
+        s = small(s, e.hand if e.hand is not None else 99, e.draw if e.draw is not None else 99)
+    return s
 
 
 LIBRARY: dict[str, Entry] = {e.name: e for e in [
@@ -107,4 +112,24 @@ LIBRARY: dict[str, Entry] = {e.name: e for e in [
     Entry("duel-8", "the bean duel", "rio-grande", 2, 31, 8),
     Entry("duel-12", "the bean duel", "rio-grande", 2, 32, 12),
     Entry("rio4-pass", "rio-grande, 4 players, the first turn of the final pass", "rio-grande", 4, 16, 40),
+    # small positions (hands of one card, the last turn) where deals pay: exact search solves
+    # coop and best here in about a second
+    Entry("trade-gift", "amigo, 3 players, last turn: a gift and two deals earn the active player a coin",
+          "amigo", 3, 106, 8, hand=1, draw=5),
+    Entry("trade-ask", "rio-grande, 3 players, last turn: asking for one card earns a coin",
+          "rio-grande", 3, 100, 8, hand=1, draw=5),
+    Entry("trade-answer", "amigo, 3 players, last turn: a deal that helps the asker",
+          "amigo", 3, 107, 8, hand=1, draw=5),
 ]}
+
+DEFAULT = "trade-gift"
+
+
+def small(s: GameState, hand: int = 2, draw: int = 5) -> GameState:
+    """A small variant of ``s`` for exact search and cross-checks: each hand cut to its first
+    ``hand`` cards and the draw pile to its top ``draw`` cards (the rest leave the game; the
+    position stays legal, with fewer cards than the catalog)."""
+    players = tuple(p._replace(hand=p.hand[:hand]) for p in s.players)
+    out = s._replace(players=players, draw=s.draw[:draw])
+    check_state(out)
+    return out

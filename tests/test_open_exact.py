@@ -1,0 +1,166 @@
+"""Exact ``coop`` and ``best`` search (solvers/exact.py) and the command scripts/solve_endgame.py.
+
+The search makes each deal one move, orders a trading phase's deals by partner, defers harvests
+and purchases to the next placing decision and prunes by an upper bound. Each reduction is
+checked here against the engine or against a search without it.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from model import Accept, Decline, GameState, Phase, Propose, apply, legal_actions
+from solvers.exact import OpenSearch, SolveError, _full_key, deals, solve_open, solve_solo
+from solvers.positions import LIBRARY, cut, small
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def trading_states() -> list[GameState]:
+    """Trading-phase states (no offer pending) reached from small positions."""
+    out = []
+    for rs, n, seed in [("rio-grande", 3, 100), ("amigo", 3, 106), ("amigo", 4, 5)]:
+        s = small(cut(rs, n, seed, 8), 2, 5)
+        while s.phase != Phase.OVER and len(out) < 12:
+            if s.phase == Phase.TRADE and s.pending is None:
+                out.append(s)
+            acts = [a for a in legal_actions(s) if not isinstance(a, Propose)]
+            s = apply(s, acts[0])
+    return out
+
+
+def test_deals_reach_exactly_the_states_the_engine_reaches_by_accepted_offers():
+    states = trading_states()
+    assert len(states) >= 3
+    for s in states:
+        engine = set()
+        for a in legal_actions(s):
+            if isinstance(a, Propose):
+                t = apply(s, a)
+                engine |= {apply(t, x) for x in legal_actions(t) if isinstance(x, Accept)}
+        mine = set()
+        for m in deals(s):
+            t = s
+            for a in m:
+                t = apply(t, a)  # checked: every deal is legal
+            mine.add(t)
+        assert mine == engine
+
+
+class Plain(OpenSearch):
+    """The search without its reductions: any deal order, harvests and purchases whenever the
+    engine allows them, no pruning."""
+
+    def moves(self, s, last):
+        if s.phase == Phase.TRADE and s.pending is None:
+            return [((a,), -1) for a in legal_actions(s) if not isinstance(a, (Propose, Decline))] + \
+                [(m, -1) for m in deals(s)]
+        return [((a,), -1) for a in legal_actions(s)]
+
+    def upper(self, s):
+        return 10**9
+
+
+@pytest.mark.parametrize(("rs", "n", "seed"),
+                         [("rio-grande", 3, 100), ("amigo", 3, 107), ("rio-grande", 3, 103)])
+@pytest.mark.parametrize("objective", ["coop", "best"])
+def test_reductions_keep_the_optimum(rs, n, seed, objective):
+    s = small(cut(rs, n, seed, 8, {"max_deal_cards": 1}), 1, 5)
+    sol = solve_open(s, objective)
+    plain = Plain(objective, sol.player, sol.stats.get("floors"))
+    assert plain.value(s) == sol.value
+    assert plain.nodes >= sol.stats["nodes"]
+
+
+@pytest.mark.parametrize("name", ["trade-gift", "trade-ask", "trade-answer"])
+def test_trading_positions_gain_by_deals_and_lines_replay(name):
+    s = LIBRARY[name].position()
+    best = solve_open(s, "best")
+    coop = solve_open(s, "coop")
+    solo = solve_solo(s)
+    floors = best.stats["floors"]
+    assert best.value > solo.value  # deals earn P a coin the solo optimum cannot
+    assert coop.value >= sum(floors) and coop.value >= sum(best.per_player)
+    others = [q for q in range(len(floors)) if q != best.player]
+    assert all(best.per_player[q] >= floors[q] for q in others)
+    assert any(isinstance(a, Accept) for a in best.line)
+    for sol in (best, coop):
+        t = s
+        for a in sol.line:
+            t = apply(t, a)
+        assert [len(p.coins) for p in t.players] == sol.per_player and t.phase == Phase.OVER
+
+
+def test_exact_search_gives_up_loudly_past_its_node_limit():
+    with pytest.raises(SolveError, match="too large for exact search"):
+        solve_open(LIBRARY["rio4-10"].position(), "coop", node_limit=1000)
+
+
+def test_canonical_key_ignores_field_order():
+    s = LIBRARY["trade-ask"].position()
+    p = s.players[0]
+    swapped = s._replace(players=(p._replace(fields=p.fields[::-1]),) + s.players[1:])
+    assert _full_key(swapped) == _full_key(s)
+
+
+# ------------------------------------------------------------------ the command
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "scripts/solve_endgame.py", *args], cwd=ROOT, capture_output=True,
+                          text=True)
+
+
+def test_command_with_no_arguments_solves_the_trading_position():
+    r = run()
+    assert r.returncode == 0, r.stderr
+    assert "trade-gift" in r.stdout and "proved optimal" in r.stdout
+    assert "accept" in r.stdout and "line:" in r.stdout and "final harvest (E3)" in r.stdout
+
+
+def test_command_json_has_the_documented_keys():
+    r = run("trade-ask", "--objective", "coop", "--json")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    keys = {"objective", "player", "solver", "value", "status", "bound", "line", "per_player", "stats"}
+    assert keys <= set(out)
+    assert out["status"] == "optimal" and out["value"] == sum(out["per_player"])
+    assert {"nodes", "seconds"} <= set(out["stats"])
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["nope.json"], "nope.json: no such file or built-in position"),
+    (["--solver", "cpsat"], "not built yet"),
+    (["--objective", "duel"], "not built yet"),
+    (["duel-8", "--objective", "solo"], "(D1)"),
+    (["--from-game", "3"], "--from-game needs --players and --cards-left"),
+])
+def test_command_rejects_bad_input_in_one_line(args, message):
+    r = run(*args)
+    assert r.returncode == 2
+    assert message in r.stderr and r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
+
+
+def test_command_reads_a_position_from_stdin_and_rejects_a_broken_one(tmp_path):
+    from model import state_to_json
+
+    o = state_to_json(LIBRARY["trade-ask"].position())
+    r = subprocess.run([sys.executable, "scripts/solve_endgame.py", "-", "--objective", "solo", "--json"],
+                       cwd=ROOT, input=json.dumps(o), capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    o["players"][0]["fields"] = o["players"][0]["fields"] + [None, None]
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(o))
+    r = run(str(bad))
+    assert r.returncode == 2 and "players[0].fields" in r.stderr and "(F1)" in r.stderr
+
+
+def test_command_cuts_a_position_from_a_game():
+    r = run("--from-game", "7", "--players", "4", "--cards-left", "20", "--objective", "solo", "--json")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["status"] == "optimal"
