@@ -7,12 +7,13 @@ Objectives (DESIGN.md): solo P (no trades; P's coins), coop (all deals; everyone
 (all deals; P's coins while every other seat keeps at least its own solo optimum).
 
 Status of issue 4: the exact solver solves solo, coop and best; coop and best only on small
-positions (it stops with an error past --node-limit). The CP-SAT solver and the duel and
-expected objectives are not built yet, and asking for them is an error (exit 2).
+positions (it stops with an error past --node-limit). CP-SAT solves solo (from the start of a
+turn); its coop and best models and the duel and expected objectives are not built yet, and
+asking for them is an error (exit 2). --solver both exits 1 if the two solvers disagree.
 
 Examples:
   python scripts/solve_endgame.py
-  python scripts/solve_endgame.py rio4-pass --objective solo --json
+  python scripts/solve_endgame.py rio4-pass --objective solo --solver both
   python scripts/solve_endgame.py --from-game 7 --players 4 --cards-left 20 --objective solo
 """
 
@@ -105,6 +106,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--solver", default="exact", choices=("exact", "cpsat", "both"))
     parser.add_argument("--node-limit", type=int, default=2_000_000,
                         help="exact search gives up past this many nodes (coop, best)")
+    parser.add_argument("--time-limit", type=float, default=60.0, help="CP-SAT seconds")
+    parser.add_argument("--workers", type=int, default=1, help="CP-SAT workers (1: deterministic)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--list", action="store_true", help="list the built-in positions")
     parser.add_argument("--from-game", type=int, metavar="SEED", help="cut a position from a seeded game")
@@ -120,17 +123,25 @@ def main(argv: list[str] | None = None) -> int:
     from solvers.exact import SolveError, solve_open, solve_solo
     from solvers.positions import PositionInputError
 
+    agree = None
     try:
-        if args.solver != "exact":
-            raise UsageError(f"--solver {args.solver}: the CP-SAT solver is not built yet (issue 4); "
-                             "use --solver exact")
+        if args.solver != "exact" and args.objective != "solo":
+            raise UsageError(f"--solver {args.solver}: the CP-SAT model of {args.objective} is not built yet "
+                             "(issue 4); CP-SAT solves solo so far")
         if args.objective in ("duel", "expected"):
             raise UsageError(f"--objective {args.objective}: not built yet (issue 4); use solo, coop or best")
         s, where = _position(args)
-        if args.objective == "solo":
-            sol = solve_solo(s, args.player)
-        else:
-            sol = solve_open(s, args.objective, args.player, args.node_limit)
+        sols = []
+        if args.solver in ("exact", "both"):
+            sols.append(("exact", solve_solo(s, args.player) if args.objective == "solo"
+                         else solve_open(s, args.objective, args.player, args.node_limit)))
+        if args.solver in ("cpsat", "both"):
+            from solvers.cpsat import solve_solo_cpsat
+
+            sols.append(("cpsat", solve_solo_cpsat(s, args.player, args.time_limit, args.workers)))
+        if len(sols) == 2:
+            agree = sols[0][1].value == sols[1][1].value
+        solver_name, sol = sols[-1] if args.solver != "exact" else sols[0]
     except (UsageError, PositionInputError, RulesetError, SolveError) as e:
         print(f"solve_endgame.py: {e}", file=sys.stderr)
         return 2
@@ -138,13 +149,18 @@ def main(argv: list[str] | None = None) -> int:
     from model import format_action
 
     stats = {k: (round(v, 3) if isinstance(v, float) else v) for k, v in sol.stats.items()}
+    bound = stats.get("bound", sol.value)
     if args.json:
-        print(json.dumps({
-            "position": where, "objective": sol.objective, "player": sol.player, "solver": "exact",
-            "value": sol.value, "status": sol.status, "bound": sol.value,
+        out = {
+            "position": where, "objective": sol.objective, "player": sol.player, "solver": args.solver,
+            "value": sol.value, "status": sol.status, "bound": bound,
             "line": [format_action(a) for a in sol.line], "per_player": sol.per_player, "stats": stats,
-        }))
-        return 0
+        }
+        if agree is not None:
+            out["agree"] = agree
+            out["values"] = {name: x.value for name, x in sols}
+        print(json.dumps(out))
+        return 0 if agree is not False else 1
     print(f"position: {where}")
     print(describe(s))
     what = {"solo": f"solo p{sol.player}: p{sol.player}'s coins, no trades",
@@ -152,13 +168,19 @@ def main(argv: list[str] | None = None) -> int:
             "best": f"best p{sol.player}: p{sol.player}'s coins, all deals, every other seat at least "
                     f"its solo optimum {stats.get('floors')}"}[sol.objective]
     print(f"\nobjective: {what}")
-    print(f"value: {sol.value} ({'proved optimal' if sol.status == 'optimal' else sol.status}, exact search, "
-          f"{stats['nodes']} nodes, {stats['seconds']} s)")
+    for name, x in sols:
+        xs = x.stats
+        how = (f"exact search, {xs['nodes']} nodes" if name == "exact"
+               else f"CP-SAT, bound {xs['bound']:g}, {xs['branches']} branches")
+        status = "proved optimal" if x.status == "optimal" else f"best found, bound {xs.get('bound')}"
+        print(f"value: {x.value} ({status}; {how}, {xs['seconds']:.3f} s)")
+    if agree is not None:
+        print("the two solvers agree" if agree else "THE SOLVERS DISAGREE")
     print("final coins: " + ", ".join(f"p{q} {c}" for q, c in enumerate(sol.per_player)))
     print("\nline:")
     for text in _line_text(s, sol.line):
         print(text)
-    return 0
+    return 0 if agree is not False else 1
 
 
 if __name__ == "__main__":

@@ -1,0 +1,79 @@
+"""The CP-SAT ``solo`` model (solvers/cpsat.py) against exact search, on seeded positions.
+
+The full sweep is ``scripts/cross_check.py --positions 200``; here 20 positions with one worker
+(deterministic), every built-in position, and the model's refusals.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+from model import Phase, apply
+from solvers.cpsat import card_stream, solve_solo_cpsat
+from solvers.exact import SolveError, solve_solo
+from solvers.positions import LIBRARY
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _cross_check():
+    spec = importlib.util.spec_from_file_location("cross_check", ROOT / "scripts" / "cross_check.py")
+    assert spec and spec.loader
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+POSITIONS = _cross_check().positions(20, seed=7)
+
+
+@pytest.mark.parametrize(("label", "s", "p"), POSITIONS, ids=[x[0] for x in POSITIONS])
+def test_cpsat_and_exact_agree_on_seeded_positions(label, s, p):
+    a = solve_solo(s, p)
+    b = solve_solo_cpsat(s, p, time_limit=60, workers=1)
+    assert b.status == "optimal"
+    assert a.value == b.value, label
+
+
+@pytest.mark.parametrize("name", [n for n, e in LIBRARY.items() if e.players > 2])
+def test_cpsat_line_replays_to_its_value_on_built_in_positions(name):
+    s = LIBRARY[name].position()
+    sol = solve_solo_cpsat(s, workers=1)
+    t = s
+    for a in sol.line:
+        t = apply(t, a)  # checked
+    assert t.phase == Phase.OVER and len(t.players[sol.player].coins) == sol.value == solve_solo(s).value
+
+
+def test_card_stream_is_the_same_whatever_p_does():
+    s = LIBRARY["rio4-pass"].position()
+    assert s.active == 2
+    stream = card_stream(s, 2)
+    assert stream.hand[: len(s.players[2].hand)] == s.players[2].hand
+    assert len(stream.turns) >= 2 and all(len(t.face_up) <= 2 for t in stream.turns)
+    sol = solve_solo(s, 2)  # a different line for P, the same cards reach P
+    t = s
+    drawn = list(s.players[2].hand)
+    for a in sol.line:
+        before = t
+        t = apply(t, a)
+        got = len(t.players[2].hand) - len(before.players[2].hand)
+        if got > 0:
+            drawn += t.players[2].hand[-got:]
+    assert tuple(drawn) == stream.hand
+
+
+def test_cpsat_refuses_what_it_does_not_model():
+    with pytest.raises(SolveError, match="D1"):
+        solve_solo_cpsat(LIBRARY["duel-8"].position())
+    s = LIBRARY["rio4-10"].position()
+    for a in solve_solo(s).line:
+        s = apply(s, a)
+        if s.planted == 1:
+            break
+    mid = s  # one planting made: not a turn start
+    with pytest.raises(SolveError, match="start of a turn"):
+        solve_solo_cpsat(mid)
