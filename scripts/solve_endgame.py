@@ -56,12 +56,12 @@ def _position(args: argparse.Namespace) -> tuple[Any, str]:
 def _list() -> int:
     from solvers.positions import DEFAULT, LIBRARY
 
-    print(f"{'name':<14} {'players':>7} {'cards left':>10} {'hand cards':>10}  about")
+    print(f"{'name':<17} {'players':>7} {'cards left':>10} {'hand cards':>10}  about")
     for e in LIBRARY.values():
         s = e.position()
         hands = sum(len(p.hand) for p in s.players)
         mark = " (default)" if e.name == DEFAULT else ""
-        print(f"{e.name:<14} {len(s.players):>7} {len(s.draw):>10} {hands:>10}  {e.about}{mark}")
+        print(f"{e.name:<17} {len(s.players):>7} {len(s.draw):>10} {hands:>10}  {e.about}{mark}")
     return 0
 
 

@@ -87,6 +87,7 @@ class Entry:
     cards_left: int
     hand: int | None = None  # small(): hands cut to this many cards
     draw: int | None = None  # small(): draw pile cut to this many cards
+    state: str | None = None  # a hand-made position (state JSON) instead of a cut
 
     def position(self) -> GameState:
         return _library_position(self)
@@ -94,6 +95,8 @@ class Entry:
 
 @cache
 def _library_position(e: Entry) -> GameState:
+    if e.state is not None:
+        return position_from_json(json.loads(e.state), e.name)
     s = cut(e.ruleset, e.players, e.seed, e.cards_left)  # states are immutable: safe to share
     if e.hand is not None or e.draw is not None:
         s = small(s, e.hand if e.hand is not None else 99, e.draw if e.draw is not None else 99)
@@ -121,6 +124,42 @@ LIBRARY: dict[str, Entry] = {e.name: e for e in [
     Entry("trade-answer", "amigo, 3 players, last turn: a deal that helps the asker",
           "amigo", 3, 107, 8, hand=1, draw=5),
 ]}
+
+
+
+def _hand_made(p0: dict[str, Any], p1: dict[str, Any], draw: list[str]) -> str:
+    """rio-grande, 4 players, the last turn (2 exhaustions of 3): p0 to plant; the draw pile
+    holds just the two cards to turn up, so the game ends after this turn's phase 3 (E2)."""
+    idle = {"hand": [], "fields": [None, None], "coins": [], "aside": []}
+    return json.dumps({
+        "format": "bohnanza-state", "version": 1, "ruleset": "rio-grande", "options": {},
+        "players": [p0, p1, idle, idle], "draw": draw, "discard": ["garden"], "face_up": [], "out": [],
+        "active": 0, "phase": "plant", "to_move": 0, "planted": 0, "first_field": -1, "offers": 0,
+        "pending": None, "exhaustions": 2, "final": False, "todo": [], "resume": 0, "turn": 40})
+
+
+def _seat(hand: list[str], fields: list[Any], coins: int = 0) -> dict[str, Any]:
+    return {"hand": hand, "fields": fields, "coins": ["wax"] * coins, "aside": []}
+
+
+_EMPTY = _seat([], [None, None])
+
+for _e in [
+    Entry("forced-harvest", "hand-made: the front card fits no field, so a field must go (T1, H3)",
+          "rio-grande", 4, 0, 2,
+          state=_hand_made(_seat(["blue"], [["red", 3], ["soy", 2]]), _EMPTY, ["wax", "wax"])),
+    Entry("protected-single", "hand-made: a one-bean field is protected, the five blues must go (H4)",
+          "rio-grande", 4, 0, 2,
+          state=_hand_made(_seat(["soy", "soy"], [["chili", 1], ["blue", 5]]), _EMPTY, ["blue", "blue"])),
+    Entry("six-reds", "hand-made: six reds pay at most 4 coins however they are harvested (C1)",
+          "rio-grande", 4, 0, 2,
+          state=_hand_made(_seat(["red"], [["red", 3], ["soy", 3]], coins=2), _EMPTY, ["red", "red"])),
+    Entry("deal-helps-both", "hand-made: giving the turned-up cards for a chili helps both (T3-T5)",
+          "rio-grande", 4, 0, 2,
+          state=_hand_made(_seat(["stink"], [["chili", 2], ["stink", 2]]),
+                           _seat(["chili"], [["soy", 3], ["red", 2]]), ["soy", "red"])),
+]:
+    LIBRARY[_e.name] = _e
 
 DEFAULT = "trade-gift"
 
