@@ -34,6 +34,26 @@ class Turn:
 
 
 @dataclass
+class Event:
+    """One placement in the model: its harvest batch, purchase and field choice (CP-SAT literals)."""
+
+    card: cp_model.IntVar | int
+    hv: list[cp_model.IntVar]
+    buy: cp_model.IntVar
+    x: list[cp_model.IntVar]
+
+
+@dataclass
+class Step:
+    """One placement of the solution: fields harvested before it, a purchase, where it goes."""
+
+    harvest: list[int]
+    buy: bool
+    field: int | None  # None: this planting is not made
+    card: int
+
+
+@dataclass
 class Stream:
     hand: tuple[int, ...]  # P's hand now, then every card P will draw, in order
     turns: list[Turn] = field(default_factory=list)
@@ -87,148 +107,144 @@ def solve_solo_cpsat(s: GameState, player: int | None = None, time_limit: float 
         table += [row[min(n, len(row) - 1)] for n in range(width)]
     hand = list(stream.hand)
 
-    beans = [model.NewIntVar(-1, 11, f"b{f}_init") for f in range(3)]
-    counts = [model.NewIntVar(0, total_cards, f"c{f}_init") for f in range(3)]
+    beans = [model.new_int_var(-1, 11, f"b{f}_init") for f in range(3)]
+    counts = [model.new_int_var(0, total_cards, f"c{f}_init") for f in range(3)]
     for f in range(3):
         fld = pl.fields[f] if f < nf0 else None
-        model.Add(beans[f] == (fld.bean if fld and fld.count else -1))
-        model.Add(counts[f] == (fld.count if fld else 0))
-    owned3 = model.NewBoolVar("owned3_init")
-    model.Add(owned3 == (1 if nf0 == 3 else 0))
-    coins = model.NewIntVar(0, 10 * total_cards, "coins_init")
-    model.Add(coins == len(pl.coins))
-    pos = model.NewIntVar(0, len(hand), "pos0")
-    model.Add(pos == 0)
+        model.add(beans[f] == (fld.bean if fld and fld.count else -1))
+        model.add(counts[f] == (fld.count if fld else 0))
+    owned3 = model.new_bool_var("owned3_init")
+    model.add(owned3 == (1 if nf0 == 3 else 0))
+    coins = model.new_int_var(0, 10 * total_cards, "coins_init")
+    model.add(coins == len(pl.coins))
+    pos = model.new_int_var(0, len(hand), "pos0")
+    model.add(pos == 0)
     bought = []
-    events: list[dict[str, object]] = []
+    events: list[Event] = []
 
     def pay(bean: cp_model.IntVar, count: cp_model.IntVar, name: str) -> cp_model.IntVar:
-        idx = model.NewIntVar(0, len(table) - 1, f"{name}_idx")
-        model.Add(idx == (bean + 1) * width + count)
-        out = model.NewIntVar(0, 4, name)
-        model.AddElement(idx, table, out)
+        idx = model.new_int_var(0, len(table) - 1, f"{name}_idx")
+        model.add(idx == (bean + 1) * width + count)
+        out = model.new_int_var(0, 4, name)
+        model.add_element(idx, table, out)
         return out
 
-    def placement(name: str, card: object, happens: cp_model.IntVar | int) -> None:
+    def placement(name: str, card: cp_model.IntVar | int, happens: cp_model.IntVar | int) -> None:
         nonlocal beans, counts, owned3, coins
-        ev: dict[str, object] = {"name": name, "card": card, "happens": happens}
-        hv = [model.NewBoolVar(f"{name}_h{f}") for f in range(3)]
+        hv = [model.new_bool_var(f"{name}_h{f}") for f in range(3)]
         if not isinstance(happens, int):  # a placement not made harvests nothing: the harvest
             for h in hv:  # can wait for the next placement, where the fields are the same
-                model.AddImplication(h, happens)
+                model.add_implication(h, happens)
         gain = []
         for f in range(3):
             own = 1 if f < nf0 else owned3
-            model.AddImplication(hv[f], own) if f >= nf0 else None
-            model.Add(counts[f] >= 1).OnlyEnforceIf(hv[f])
+            model.add_implication(hv[f], own) if f >= nf0 else None
+            model.add(counts[f] >= 1).only_enforce_if(hv[f])
             value = pay(beans[f], counts[f], f"{name}_pay{f}")
-            g = model.NewIntVar(0, 4, f"{name}_gain{f}")
-            model.Add(g == value).OnlyEnforceIf(hv[f])
-            model.Add(g == 0).OnlyEnforceIf(hv[f].Not())
+            g = model.new_int_var(0, 4, f"{name}_gain{f}")
+            model.add(g == value).only_enforce_if(hv[f])
+            model.add(g == 0).only_enforce_if(hv[f].negated())
             gain.append(g)
             # H4 (lenient): a one-card field goes only if every fuller field goes in the batch
-            single = model.NewBoolVar(f"{name}_single{f}")
-            model.Add(counts[f] == 1).OnlyEnforceIf(single)
-            model.Add(counts[f] != 1).OnlyEnforceIf(single.Not())
+            single = model.new_bool_var(f"{name}_single{f}")
+            model.add(counts[f] == 1).only_enforce_if(single)
+            model.add(counts[f] != 1).only_enforce_if(single.negated())
             for g2 in range(3):
                 if g2 != f:
-                    big = model.NewBoolVar(f"{name}_big{f}{g2}")
-                    model.Add(counts[g2] >= 2).OnlyEnforceIf(big)
-                    model.Add(counts[g2] <= 1).OnlyEnforceIf(big.Not())
-                    model.AddBoolOr([hv[f].Not(), single.Not(), big.Not(), hv[g2]])
-        mid_b = [model.NewIntVar(-1, 11, f"{name}_mb{f}") for f in range(3)]
-        mid_c = [model.NewIntVar(0, total_cards, f"{name}_mc{f}") for f in range(3)]
+                    big = model.new_bool_var(f"{name}_big{f}{g2}")
+                    model.add(counts[g2] >= 2).only_enforce_if(big)
+                    model.add(counts[g2] <= 1).only_enforce_if(big.negated())
+                    model.add_bool_or([hv[f].negated(), single.negated(), big.negated(), hv[g2]])
+        mid_b = [model.new_int_var(-1, 11, f"{name}_mb{f}") for f in range(3)]
+        mid_c = [model.new_int_var(0, total_cards, f"{name}_mc{f}") for f in range(3)]
         for f in range(3):
-            model.Add(mid_b[f] == -1).OnlyEnforceIf(hv[f])
-            model.Add(mid_c[f] == 0).OnlyEnforceIf(hv[f])
-            model.Add(mid_b[f] == beans[f]).OnlyEnforceIf(hv[f].Not())
-            model.Add(mid_c[f] == counts[f]).OnlyEnforceIf(hv[f].Not())
-        coins_mid = model.NewIntVar(0, 10 * total_cards, f"{name}_coins_mid")
-        model.Add(coins_mid == coins + sum(gain))
-        buy = model.NewBoolVar(f"{name}_buy")
+            model.add(mid_b[f] == -1).only_enforce_if(hv[f])
+            model.add(mid_c[f] == 0).only_enforce_if(hv[f])
+            model.add(mid_b[f] == beans[f]).only_enforce_if(hv[f].negated())
+            model.add(mid_c[f] == counts[f]).only_enforce_if(hv[f].negated())
+        coins_mid = model.new_int_var(0, 10 * total_cards, f"{name}_coins_mid")
+        model.add(coins_mid == coins + sum(gain))
+        buy = model.new_bool_var(f"{name}_buy")
         if not isinstance(happens, int):
-            model.AddImplication(buy, happens)
+            model.add_implication(buy, happens)
         if can_buy:
             cost = su.third_cost or 0
-            model.AddImplication(buy, owned3.Not())
-            model.Add(coins_mid >= cost).OnlyEnforceIf(buy)
-            new_owned = model.NewBoolVar(f"{name}_owned3")
-            model.AddBoolOr([owned3, buy]).OnlyEnforceIf(new_owned)
-            model.AddImplication(owned3, new_owned)
-            model.AddImplication(buy, new_owned)
-            model.AddBoolAnd([owned3.Not(), buy.Not()]).OnlyEnforceIf(new_owned.Not())
-            coins_after = model.NewIntVar(0, 10 * total_cards, f"{name}_coins")
-            model.Add(coins_after == coins_mid - cost * buy)
+            model.add_implication(buy, owned3.negated())
+            model.add(coins_mid >= cost).only_enforce_if(buy)
+            new_owned = model.new_bool_var(f"{name}_owned3")
+            model.add_bool_or([owned3, buy]).only_enforce_if(new_owned)
+            model.add_implication(owned3, new_owned)
+            model.add_implication(buy, new_owned)
+            model.add_bool_and([owned3.negated(), buy.negated()]).only_enforce_if(new_owned.negated())
+            coins_after = model.new_int_var(0, 10 * total_cards, f"{name}_coins")
+            model.add(coins_after == coins_mid - cost * buy)
             bought.append(buy)
         else:
-            model.Add(buy == 0)
+            model.add(buy == 0)
             new_owned = owned3
             coins_after = coins_mid
-        x = [model.NewBoolVar(f"{name}_x{f}") for f in range(3)]
-        model.Add(sum(x) == happens)
-        nb = [model.NewIntVar(-1, 11, f"{name}_b{f}") for f in range(3)]
-        nc = [model.NewIntVar(0, total_cards, f"{name}_c{f}") for f in range(3)]
+        x = [model.new_bool_var(f"{name}_x{f}") for f in range(3)]
+        model.add(sum(x) == happens)
+        nb = [model.new_int_var(-1, 11, f"{name}_b{f}") for f in range(3)]
+        nc = [model.new_int_var(0, total_cards, f"{name}_c{f}") for f in range(3)]
         for f in range(3):
             if f >= nf0:
-                model.AddImplication(x[f], new_owned)
-            fits = model.NewBoolVar(f"{name}_fits{f}")  # H3: empty, or the card's own type
-            model.Add(mid_c[f] == 0).OnlyEnforceIf([x[f], fits.Not()])
-            model.Add(mid_b[f] == card).OnlyEnforceIf([x[f], fits])  # type: ignore[arg-type]
-            model.Add(nb[f] == card).OnlyEnforceIf(x[f])  # type: ignore[arg-type]
-            model.Add(nc[f] == mid_c[f] + 1).OnlyEnforceIf(x[f])
-            model.Add(nb[f] == mid_b[f]).OnlyEnforceIf(x[f].Not())
-            model.Add(nc[f] == mid_c[f]).OnlyEnforceIf(x[f].Not())
-        ev.update(hv=hv, buy=buy, x=x)
-        events.append(ev)
+                model.add_implication(x[f], new_owned)
+            fits = model.new_bool_var(f"{name}_fits{f}")  # H3: empty, or the card's own type
+            model.add(mid_c[f] == 0).only_enforce_if([x[f], fits.negated()])
+            model.add(mid_b[f] == card).only_enforce_if([x[f], fits])
+            model.add(nb[f] == card).only_enforce_if(x[f])
+            model.add(nc[f] == mid_c[f] + 1).only_enforce_if(x[f])
+            model.add(nb[f] == mid_b[f]).only_enforce_if(x[f].negated())
+            model.add(nc[f] == mid_c[f]).only_enforce_if(x[f].negated())
+        events.append(Event(card, hv, buy, x))
         beans, counts, owned3, coins = nb, nc, new_owned, coins_after
 
     for k, turn in enumerate(stream.turns):
         n = turn.hand_available
         # T1: the first planting is forced while the hand holds a card; the second is optional
-        first = model.NewBoolVar(f"t{k}_first")
-        model.Add(pos < n).OnlyEnforceIf(first)
-        model.Add(pos >= n).OnlyEnforceIf(first.Not())
-        second = model.NewBoolVar(f"t{k}_second")
-        model.AddImplication(second, first)
-        model.Add(pos + 1 < n).OnlyEnforceIf(second)
+        first = model.new_bool_var(f"t{k}_first")
+        model.add(pos < n).only_enforce_if(first)
+        model.add(pos >= n).only_enforce_if(first.negated())
+        second = model.new_bool_var(f"t{k}_second")
+        model.add_implication(second, first)
+        model.add(pos + 1 < n).only_enforce_if(second)
         for j, flag in enumerate((first, second)):
-            card = model.NewIntVar(-1, 11, f"t{k}_hand{j}")
-            at = model.NewIntVar(0, max(len(hand) - 1, 0), f"t{k}_at{j}")
-            model.Add(at == pos + j).OnlyEnforceIf(flag)
-            model.Add(at == 0).OnlyEnforceIf(flag.Not())
-            model.AddElement(at, hand or [-1], card)
+            card = model.new_int_var(-1, 11, f"t{k}_hand{j}")
+            at = model.new_int_var(0, max(len(hand) - 1, 0), f"t{k}_at{j}")
+            model.add(at == pos + j).only_enforce_if(flag)
+            model.add(at == 0).only_enforce_if(flag.negated())
+            model.add_element(at, hand or [-1], card)
             placement(f"t{k}_p{j}", card, flag)
-        nxt = model.NewIntVar(0, len(hand), f"pos{k + 1}")
-        model.Add(nxt == pos + first + second)
+        nxt = model.new_int_var(0, len(hand), f"pos{k + 1}")
+        model.add(nxt == pos + first + second)
         pos = nxt
         ups = list(turn.face_up)
         if len(ups) == 2 and ups[0] != ups[1]:  # T6: in either order
-            swap = model.NewBoolVar(f"t{k}_swap")
+            swap = model.new_bool_var(f"t{k}_swap")
             for j in range(2):
-                card = model.NewIntVar(-1, 11, f"t{k}_up{j}")
-                model.Add(card == ups[j]).OnlyEnforceIf(swap.Not())
-                model.Add(card == ups[1 - j]).OnlyEnforceIf(swap)
+                card = model.new_int_var(-1, 11, f"t{k}_up{j}")
+                model.add(card == ups[j]).only_enforce_if(swap.negated())
+                model.add(card == ups[1 - j]).only_enforce_if(swap)
                 placement(f"t{k}_u{j}", card, 1)
-                events[-1]["swap"] = swap
         else:
             for j, b in enumerate(ups):
                 placement(f"t{k}_u{j}", b, 1)
     final = [pay(beans[f], counts[f], f"final{f}") for f in range(3)]  # E3
-    objective = model.NewIntVar(0, 10 * total_cards, "objective")
-    model.Add(objective == coins + sum(final))
-    model.Maximize(objective)
+    objective = model.new_int_var(0, 10 * total_cards, "objective")
+    model.add(objective == coins + sum(final))
+    model.maximize(objective)
 
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = time_limit
     solver.parameters.num_workers = workers
-    status = solver.Solve(model)
+    status = solver.solve(model)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        raise SolveError(f"CP-SAT found no solution ({solver.StatusName(status)})")
-    value = int(solver.Value(objective))
-    plan = [{"harvest": [f for f in range(3) if solver.Value(ev["hv"][f])],  # type: ignore[index]
-             "buy": bool(solver.Value(ev["buy"])),  # type: ignore[arg-type]
-             "field": next((f for f in range(3) if solver.Value(ev["x"][f])), None),  # type: ignore[index]
-             "card": int(solver.Value(ev["card"])) if not isinstance(ev["card"], int) else ev["card"]}
+        raise SolveError(f"CP-SAT found no solution ({solver.status_name(status)})")
+    value = int(solver.value(objective))
+    plan = [Step(harvest=[f for f in range(3) if solver.value(ev.hv[f])], buy=bool(solver.value(ev.buy)),
+                 field=next((f for f in range(3) if solver.value(ev.x[f])), None),
+                 card=ev.card if isinstance(ev.card, int) else int(solver.value(ev.card)))
             for ev in events]
     line, end = _replay(s, p, plan)
     coins_end = [len(q.coins) for q in end.players]
@@ -236,44 +252,42 @@ def solve_solo_cpsat(s: GameState, player: int | None = None, time_limit: float 
         raise SolveError(f"the CP-SAT plan replays to {coins_end[p]} coins, not its value {value}")
     return Solution("solo", p, value, line, coins_end,
                     status="optimal" if status == cp_model.OPTIMAL else "feasible",
-                    stats={"seconds": time.perf_counter() - t0, "bound": solver.BestObjectiveBound(),
-                           "branches": solver.NumBranches()})
+                    stats={"seconds": time.perf_counter() - t0, "bound": solver.best_objective_bound,
+                           "branches": solver.num_branches})
 
 
-def _replay(s: GameState, p: int, plan: list[dict[str, object]]) -> tuple[list[Action], GameState]:
+def _replay(s: GameState, p: int, plan: list[Step]) -> tuple[list[Action], GameState]:
     """Play the model's placements through the engine (checked), the other seats by default."""
     line: list[Action] = []
     steps = iter(plan)
-    pending: dict[str, object] | None = None
+    step: Step | None = None
     while s.phase != Phase.OVER:
+        a: Action
         if s.to_move != p:
             a = default_policy(s)
         elif s.phase == Phase.TRADE:
             a = EndPhase(p)
         else:
-            if pending is None:
-                pending = next(steps, None)
-                while pending is not None and pending["field"] is None:  # a planting not taken
+            if step is None:
+                step = next(steps, None)
+                while step is not None and step.field is None:  # a planting not made
                     if s.phase == Phase.PLANT and s.planted >= 1:
                         break
-                    pending = next(steps, None)
-            if pending is None or pending["field"] is None:
-                a = EndPhase(p)
-                pending = None
-            elif pending["harvest"]:
-                f = pending["harvest"][0]  # type: ignore[index]
+                    step = next(steps, None)
+            if step is None or step.field is None:
+                a, step = EndPhase(p), None
+            elif step.harvest:
                 # the fuller fields first: H4 lets a single go only once they are gone
-                order = sorted(pending["harvest"], key=lambda g: -s.players[p].fields[g].count)  # type: ignore[arg-type, union-attr]
-                f = order[0]
-                pending["harvest"] = [g for g in order if g != f]
+                fields = s.players[p].fields
+                f = max(step.harvest, key=lambda g: fields[g].count)
+                step.harvest.remove(f)
                 a = Harvest(p, f)
-            elif pending["buy"]:
-                pending["buy"] = False
+            elif step.buy:
+                step.buy = False
                 a = BuyField(p)
             else:
-                f = int(pending["field"])  # type: ignore[call-overload]
-                a = Plant(p, f) if s.phase == Phase.PLANT else PlantAside(p, int(pending["card"]), f)  # type: ignore[call-overload]
-                pending = None
+                a = Plant(p, step.field) if s.phase == Phase.PLANT else PlantAside(p, step.card, step.field)
+                step = None
         line.append(a)
         s = apply(s, a)
     return line, s

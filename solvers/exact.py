@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from model import Action, EndPhase, GameState, Phase, apply, legal_actions
-from model.actions import Decline, Harvest, Plant, PlantAside, Propose
+from model.actions import Accept, Decline, Harvest, Plant, PlantAside, Propose
 from solvers.positions import in_final_pass
 
 
@@ -138,14 +138,12 @@ def solve_solo(s: GameState, player: int | None = None) -> Solution:
 Move = tuple[Action, ...]  # one decision, or a whole deal (the proposal and its acceptance)
 
 
-def deals(s: GameState) -> list[Move]:
+def deals(s: GameState) -> list[tuple[Propose, Accept]]:
     """Every deal the active player can make now (T3), each as one move: what the active player
     gives (hand positions and face-up cards, at most ``max_deal_cards``), to whom, and which of
     the partner's hand cards come back (at most ``max_deal_cards``). Declined offers change
     nothing, so the search never makes one."""
     from itertools import combinations
-
-    from model.actions import Accept
 
     su = s.setup
     if su.duel or s.offers >= su.rules.max_offers:
@@ -164,7 +162,7 @@ def deals(s: GameState) -> list[Move]:
                 up_sets.append(combo)
     gives = [(hs, us) for us in up_sets for size in range(min(k - len(us), len(hand)) + 1)
              for hs in combinations(range(len(hand)), size)]
-    out: list[Move] = []
+    out: list[tuple[Propose, Accept]] = []
     for q in range(len(s.players)):
         if q == a:
             continue
@@ -242,7 +240,11 @@ class OpenSearch:
             key = (b, n)
             if key not in self._ub:
                 row = payout[b]
-                self._ub[key] = _split_best(lambda g, row=row: row[min(g, len(row) - 1)], n)
+
+                def coins(g: int, row: tuple[int, ...] = row) -> int:
+                    return row[min(g, len(row) - 1)]
+
+                self._ub[key] = _split_best(coins, n)
             more += self._ub[key]
         if self.objective == "coop":
             return sum(len(p.coins) for p in s.players) + more
@@ -258,7 +260,7 @@ class OpenSearch:
             # nothing changes on the player's fields, so H4 allows the same harvests there (or
             # the final harvest comes, without H4), and coins only grow until spent (F1).
             out: list[tuple[Move, int]] = [((EndPhase(p),), -1)]
-            out += [(m, m[0].partner) for m in deals(s) if m[0].partner >= last]  # type: ignore[attr-defined]
+            out += [(m, m[0].partner) for m in deals(s) if m[0].partner >= last]
             return out
         return [((a,), -1) for a in legal_actions(s)]
 
