@@ -20,8 +20,7 @@ from dataclasses import dataclass, field
 from ortools.sat.python import cp_model
 
 from model import Action, BuyField, EndPhase, GameState, Harvest, Phase, Plant, PlantAside, apply
-from solvers.exact import Solution, SolveError, default_policy
-from solvers.positions import in_final_pass
+from solvers.exact import Solution, SolveError, default_policy, open_player
 
 
 @dataclass
@@ -84,12 +83,7 @@ def solve_solo_cpsat(s: GameState, player: int | None = None, time_limit: float 
                      workers: int = 1) -> Solution:
     """The optimal ``solo`` value by CP-SAT, with the line replayed through the engine."""
     su = s.setup
-    p = s.to_move if player is None else player
-    if su.duel:
-        raise SolveError("solo does not apply to the bean duel (D1): use duel")
-    if not in_final_pass(s):
-        raise SolveError(f"a reshuffle lies ahead (exhaustion {s.exhaustions} of "
-                         f"{su.final_exhaustion}): open endgames need the final pass (E2)")
+    p = open_player(s, "solo", player)
     if not (s.phase == Phase.PLANT and s.planted == 0) or any(pl.aside for pl in s.players):
         raise SolveError("the CP-SAT solo model starts at the start of a turn (phase 1, nothing planted)")
     if su.strict_harvest or su.rules.distinct_fields or su.rules.field_beans:

@@ -110,16 +110,22 @@ class SoloSearch:
         return out, s
 
 
-def solve_solo(s: GameState, player: int | None = None) -> Solution:
-    """The optimal ``solo`` value and line for ``player`` (default: the seat to move)."""
+def open_player(s: GameState, objective: str, player: int | None) -> int:
+    """Check that ``s`` suits an open objective outside the duel; P (default: the seat to move)."""
     if s.setup.duel:
-        raise SolveError("solo does not apply to the bean duel (D1): use duel")
+        raise SolveError(f"{objective} does not apply to the bean duel (D1): use duel")
     if not in_final_pass(s):
         raise SolveError(f"a reshuffle lies ahead (exhaustion {s.exhaustions} of "
                          f"{s.setup.final_exhaustion}): open endgames need the final pass (E2)")
     p = s.to_move if player is None else player
     if not 0 <= p < len(s.players):
         raise SolveError(f"--player {p}: there are {len(s.players)} seats")
+    return p
+
+
+def solve_solo(s: GameState, player: int | None = None) -> Solution:
+    """The optimal ``solo`` value and line for ``player`` (default: the seat to move)."""
+    p = open_player(s, "solo", player)
     t0 = time.perf_counter()
     search = SoloSearch(p)
     value = search.value(s)
@@ -313,14 +319,7 @@ def solve_open(s: GameState, objective: str, player: int | None = None,
     """The optimal ``coop`` or ``best`` value and line by exact search (small positions)."""
     if objective not in ("coop", "best"):
         raise SolveError(f"objective {objective!r}: exact search here solves coop and best")
-    if s.setup.duel:
-        raise SolveError("coop and best do not apply to the bean duel (D1): use duel")
-    if not in_final_pass(s):
-        raise SolveError(f"a reshuffle lies ahead (exhaustion {s.exhaustions} of "
-                         f"{s.setup.final_exhaustion}): open endgames need the final pass (E2)")
-    p = s.to_move if player is None else player
-    if not 0 <= p < len(s.players):
-        raise SolveError(f"--player {p}: there are {len(s.players)} seats")
+    p = open_player(s, objective, player)
     t0 = time.perf_counter()
     floors = None
     if objective == "best":
