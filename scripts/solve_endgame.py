@@ -145,6 +145,9 @@ def main(argv: list[str] | None = None) -> int:
     except (UsageError, PositionInputError, RulesetError, SolveError) as e:
         print(f"solve_endgame.py: {e}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # exact search has no line before it ends (CP-SAT's anytime line: issue 4)
+        print("solve_endgame.py: interrupted before a proved line was found", file=sys.stderr)
+        return 130
 
     from model import format_action
 
