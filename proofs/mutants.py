@@ -278,11 +278,15 @@ def _tests(m: Mutant) -> str | None:
     env = {**os.environ, "BOHNANZA_MUTANT": m.id, "CI": "1"}
     cmd = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *m.tests]
     run = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True)
-    if run.returncode == 0:
-        return None
     failed = [line.split(" ", 1)[1].split(" - ")[0] for line in run.stdout.splitlines()
               if line.startswith("FAILED ")]
-    return failed[0] if failed else f"pytest exit {run.returncode}"
+    if run.returncode == 1 and failed:
+        return failed[0]
+    if run.returncode not in (0, 1) or (run.returncode == 1 and not failed):
+        # not a failing test: pytest did not run (missing, bad arguments, collection error)
+        last = (run.stderr.strip() or run.stdout.strip()).splitlines()[-1:] or [""]
+        raise RuntimeError(f"the test suite did not run (exit {run.returncode}): {last[0]}")
+    return None
 
 
 def judge(m: Mutant, states: list[GameState], proofs: bool = True) -> Verdict:

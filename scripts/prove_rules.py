@@ -79,12 +79,18 @@ def main(argv: list[str] | None = None) -> int:
 
         states = sample()
         bar = _bar(len(MUTANTS), args.json, "mutants")
-        for m in MUTANTS.values():
-            verdicts.append(judge(m, states))
+        try:
+            for m in MUTANTS.values():
+                verdicts.append(judge(m, states))
+                if bar is not None:
+                    bar.update()
+        except RuntimeError as exc:  # the test suite could not run: no verdict is possible
+            print(f"prove_rules.py: --mutants: {exc} (install the test extra: "
+                  "pip install -e '.[test]')", file=sys.stderr)
+            return 2
+        finally:
             if bar is not None:
-                bar.update()
-        if bar is not None:
-            bar.close()
+                bar.close()
         ok = ok and all(v.status == "caught" for v in verdicts)
 
     if args.json:

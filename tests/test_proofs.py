@@ -242,3 +242,14 @@ def test_a_disagreement_is_minimized_to_a_small_state_that_still_disagrees():
     assert cards(small.state) < cards(problems[0].state)
     assert small.action == problems[0].action
     assert "action: p" in str(small) and "hand" in str(small)
+
+
+def test_a_test_suite_that_cannot_run_is_an_error_not_a_catch():
+    import dataclasses
+
+    from proofs.mutants import _tests
+
+    broken = dataclasses.replace(MUTANTS["wrong-tie-break"], tests=("tests/no_such_file.py",))
+    with pytest.raises(RuntimeError, match="did not run"):
+        _tests(broken)
+    assert _tests(MUTANTS["wrong-tie-break"]).startswith("tests/test_rules_E.py::test_E4")
