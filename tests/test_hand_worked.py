@@ -5,7 +5,7 @@ All four are rio-grande with 4 players on the last turn: exhaustion 2 of 3, the 
 just the two cards p0 turns up, so after p0's phase 3 the pile is exhausted and the game ends
 (E2) with the final harvest (E3). p0 has two fields and no coins unless stated; a third field
 costs 3 (F1). Beanometer (C1): red 2/3/4/5 cards -> 1/2/3/4 coins; soy 2/4/6/7; blue 4/6/8/10;
-chili 3/6/8/9; stink 3/5/7/8; wax 4/7/9/11.
+chili 3/6/8/9; stink 3/5/7/8; wax 4/7/9/11; garden 2/3 -> 2/3.
 """
 
 from __future__ import annotations
@@ -50,6 +50,17 @@ def test_six_reds():
     #   in any grouping (6: 4; 5+1: 4; 4+2: 3+1; 3+3: 2+2). Soy 3 -> 1. Total 2 + 4 + 1 = 7;
     #   the third field (3 coins) cannot pay for itself with no card left to gain from it.
     assert both_solo("six-reds") == 7
+
+
+def test_split_gardens():
+    # p0: hand [chili, red], fields [2 chili, 2 garden]; turned up: garden, garden.
+    # Upper bound: p0's chilis (3 after the forced planting) pay at most 1; the 4 gardens pay
+    #   at most 2 + 2 = 4 (garden: 2 -> 2, 3 or 4 -> 3); the red alone pays 0. So at most 5.
+    # Reached: plant the chili (chili 3), skip the red; in phase 3 harvest the chilis (1) and put
+    #   one garden on the emptied field and one on the gardens, or plant the red after
+    #   harvesting the 2 gardens (2): either way the gardens are harvested as 2 + 2. Total 5;
+    #   keeping the 4 gardens together pays 1 + 3 = 4.
+    assert both_solo("split-gardens") == 5
 
 
 @pytest.mark.parametrize(("objective", "value"), [("coop", 6), ("best", 2)])
