@@ -113,7 +113,6 @@ def solve_solo_cpsat(s: GameState, player: int | None = None, time_limit: float 
     model.add(coins == len(pl.coins))
     pos = model.new_int_var(0, len(hand), "pos0")
     model.add(pos == 0)
-    bought = []
     events: list[Event] = []
 
     def pay(bean: cp_model.IntVar, count: cp_model.IntVar, name: str) -> cp_model.IntVar:
@@ -131,8 +130,8 @@ def solve_solo_cpsat(s: GameState, player: int | None = None, time_limit: float 
                 model.add_implication(h, happens)
         gain = []
         for f in range(3):
-            own = 1 if f < nf0 else owned3
-            model.add_implication(hv[f], own) if f >= nf0 else None
+            if f >= nf0:  # the third field is harvested only once bought
+                model.add_implication(hv[f], owned3)
             model.add(counts[f] >= 1).only_enforce_if(hv[f])
             value = pay(beans[f], counts[f], f"{name}_pay{f}")
             g = model.new_int_var(0, 4, f"{name}_gain{f}")
@@ -172,7 +171,6 @@ def solve_solo_cpsat(s: GameState, player: int | None = None, time_limit: float 
             model.add_bool_and([owned3.negated(), buy.negated()]).only_enforce_if(new_owned.negated())
             coins_after = model.new_int_var(0, 10 * total_cards, f"{name}_coins")
             model.add(coins_after == coins_mid - cost * buy)
-            bought.append(buy)
         else:
             model.add(buy == 0)
             new_owned = owned3

@@ -217,3 +217,16 @@ def pass_turn(s: GameState) -> GameState:
             return s
         s = step(s)
     raise AssertionError(f"turn of p{a} did not end")
+
+
+def load_script(name: str) -> Any:
+    """A script of scripts/ as a module (scripts are not a package)."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "scripts" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec and spec.loader
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod

@@ -186,13 +186,9 @@ def _record(tmp_path: Path) -> Path:
 
 
 def _check_record_module():
-    import importlib.util
+    from builders import load_script
 
-    spec = importlib.util.spec_from_file_location("check_record", ROOT / "scripts" / "check_record.py")
-    assert spec and spec.loader
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script("check_record")
 
 
 def _z3(*paths: Path) -> subprocess.CompletedProcess[str]:

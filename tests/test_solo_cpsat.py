@@ -6,28 +6,15 @@ The full sweep is ``scripts/cross_check.py --positions 200``; here 20 positions 
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import pytest
+from builders import load_script
 
 from model import Phase, apply
 from solvers.cpsat import card_stream, solve_solo_cpsat
 from solvers.exact import SolveError, solve_solo
 from solvers.positions import LIBRARY
 
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def _cross_check():
-    spec = importlib.util.spec_from_file_location("cross_check", ROOT / "scripts" / "cross_check.py")
-    assert spec and spec.loader
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-POSITIONS = _cross_check().positions(20, seed=7)
+POSITIONS = load_script("cross_check").positions(20, seed=7)
 
 
 @pytest.mark.parametrize(("label", "s", "p"), POSITIONS, ids=[x[0] for x in POSITIONS])
