@@ -6,10 +6,10 @@ position (`--list`); without one, the built-in position `trade-gift`, where deal
 Objectives (DESIGN.md): solo P (no trades; P's coins), coop (all deals; everyone's coins), best P
 (all deals; P's coins while every other seat keeps at least its own solo optimum).
 
-Status of issue 4: the exact solver solves solo, coop and best; coop and best only on small
-positions (it stops with an error past --node-limit). CP-SAT solves solo (from the start of a
-turn); its coop and best models and the duel and expected objectives are not built yet, and
-asking for them is an error (exit 2). --solver both exits 1 if the two solvers disagree.
+Solvers: exact search (solo, coop, best; coop and best only on small positions: it stops with an
+error past --node-limit) and CP-SAT (solo, coop, best, from the start of a turn). CP-SAT stops at
+--time-limit or on Ctrl-C with its best line so far (status "feasible", with its proved bound).
+--solver both runs both and exits 1 if they disagree.
 
 Examples:
   python scripts/solve_endgame.py
@@ -32,6 +32,31 @@ OBJECTIVES = ("solo", "coop", "best", "duel", "expected")
 
 class UsageError(Exception):
     """A bad argument: one line, exit 2."""
+
+
+class Progress:
+    """A progress line on stderr while solving (a terminal only): exact search's node count,
+    CP-SAT's best value and bound so far."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.bar: Any = None
+        if enabled:
+            from tqdm import tqdm
+
+            self.bar = tqdm(total=None, desc="solving", unit=" nodes", file=sys.stderr, leave=False)
+
+    def nodes(self, count: int) -> None:
+        if self.bar is not None:
+            self.bar.update(count - self.bar.n)
+
+    def improved(self, value: float, bound: float, seconds: float) -> None:
+        if self.bar is not None:
+            self.bar.set_postfix_str(f"CP-SAT best {value:g}, bound {bound:g}, {seconds:.1f} s")
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
 
 
 def _position(args: argparse.Namespace) -> tuple[Any, str]:
@@ -124,29 +149,44 @@ def main(argv: list[str] | None = None) -> int:
     from solvers.positions import PositionInputError
 
     agree = None
+    progress = Progress(enabled=not args.json and sys.stderr.isatty())
     try:
-        if args.solver != "exact" and args.objective != "solo":
-            raise UsageError(f"--solver {args.solver}: the CP-SAT model of {args.objective} is not built yet "
-                             "(issue 4); CP-SAT solves solo so far")
+        if args.time_limit <= 0:
+            raise UsageError(f"--time-limit must be more than 0 seconds, got {args.time_limit:g}")
+        if args.workers < 1:
+            raise UsageError(f"--workers must be at least 1, got {args.workers}")
         if args.objective in ("duel", "expected"):
             raise UsageError(f"--objective {args.objective}: not built yet (issue 4); use solo, coop or best")
         s, where = _position(args)
         sols = []
         if args.solver in ("exact", "both"):
-            sols.append(("exact", solve_solo(s, args.player) if args.objective == "solo"
-                         else solve_open(s, args.objective, args.player, args.node_limit)))
+            if args.objective == "solo":
+                sol = solve_solo(s, args.player)
+            else:
+                sol = solve_open(s, args.objective, args.player, args.node_limit, progress.nodes)
+            sols.append(("exact", sol))
         if args.solver in ("cpsat", "both"):
             from solvers.cpsat import solve_solo_cpsat
+            from solvers.cpsat_deals import solve_deals_cpsat
 
-            sols.append(("cpsat", solve_solo_cpsat(s, args.player, args.time_limit, args.workers)))
+            if args.objective == "solo":
+                sol = solve_solo_cpsat(s, args.player, args.time_limit, args.workers, progress.improved)
+            else:
+                sol = solve_deals_cpsat(s, args.objective, args.player, args.time_limit, args.workers,
+                                        tick=progress.improved)
+            sols.append(("cpsat", sol))
+        progress.close()
         if len(sols) == 2:
             agree = sols[0][1].value == sols[1][1].value
         solver_name, sol = sols[-1] if args.solver != "exact" else sols[0]
     except (UsageError, PositionInputError, RulesetError, SolveError) as e:
+        progress.close()
         print(f"solve_endgame.py: {e}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:  # exact search has no line before it ends (CP-SAT's anytime line: issue 4)
-        print("solve_endgame.py: interrupted before a proved line was found", file=sys.stderr)
+    except KeyboardInterrupt:  # CP-SAT keeps its best line on Ctrl-C; exact search has none until done
+        progress.close()
+        print("solve_endgame.py: interrupted: exact search has no line before it ends "
+              "(CP-SAT returns its best line on Ctrl-C)", file=sys.stderr)
         return 130
 
     from model import format_action

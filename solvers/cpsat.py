@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from ortools.sat.python import cp_model
 
 from model import Action, BuyField, EndPhase, GameState, Harvest, Phase, Plant, PlantAside, apply
+from solvers.cpsat_fields import Seat, Step, read_step
+from solvers.cpsat_run import Tick, run_model
 from solvers.exact import Solution, SolveError, default_policy, open_player
 
 
@@ -30,26 +32,6 @@ class Turn:
     hand_available: int
     face_up: tuple[int, ...]
     turn: int
-
-
-@dataclass
-class Event:
-    """One placement in the model: its harvest batch, purchase and field choice (CP-SAT literals)."""
-
-    card: cp_model.IntVar | int
-    hv: list[cp_model.IntVar]
-    buy: cp_model.IntVar
-    x: list[cp_model.IntVar]
-
-
-@dataclass
-class Step:
-    """One placement of the solution: fields harvested before it, a purchase, where it goes."""
-
-    harvest: list[int]
-    buy: bool
-    field: int | None  # None: this planting is not made
-    card: int
 
 
 @dataclass
@@ -80,7 +62,7 @@ def card_stream(s: GameState, p: int) -> Stream:
 
 
 def solve_solo_cpsat(s: GameState, player: int | None = None, time_limit: float = 10.0,
-                     workers: int = 1) -> Solution:
+                     workers: int = 1, tick: Tick | None = None) -> Solution:
     """The optimal ``solo`` value by CP-SAT, with the line replayed through the engine."""
     su = s.setup
     p = open_player(s, "solo", player)
@@ -91,106 +73,11 @@ def solve_solo_cpsat(s: GameState, player: int | None = None, time_limit: float 
     t0 = time.perf_counter()
     stream = card_stream(s, p)
     model = cp_model.CpModel()
-    pl = s.players[p]
-    nf0 = len(pl.fields)
-    can_buy = su.third_cost is not None and nf0 == 2
-    total_cards = len(su.deck)
-    width = max(len(r) for r in su.payout)
-    table = [0] * width  # row for "empty field" (bean -1)
-    for row in su.payout:
-        table += [row[min(n, len(row) - 1)] for n in range(width)]
+    beans = set(stream.hand) | {b for tn in stream.turns for b in tn.face_up}
+    seat = Seat(model, s.players[p], su, f"p{p}", beans)
     hand = list(stream.hand)
-
-    beans = [model.new_int_var(-1, 11, f"b{f}_init") for f in range(3)]
-    counts = [model.new_int_var(0, total_cards, f"c{f}_init") for f in range(3)]
-    for f in range(3):
-        fld = pl.fields[f] if f < nf0 else None
-        model.add(beans[f] == (fld.bean if fld and fld.count else -1))
-        model.add(counts[f] == (fld.count if fld else 0))
-    owned3 = model.new_bool_var("owned3_init")
-    model.add(owned3 == (1 if nf0 == 3 else 0))
-    coins = model.new_int_var(0, 10 * total_cards, "coins_init")
-    model.add(coins == len(pl.coins))
     pos = model.new_int_var(0, len(hand), "pos0")
     model.add(pos == 0)
-    events: list[Event] = []
-
-    def pay(bean: cp_model.IntVar, count: cp_model.IntVar, name: str) -> cp_model.IntVar:
-        idx = model.new_int_var(0, len(table) - 1, f"{name}_idx")
-        model.add(idx == (bean + 1) * width + count)
-        out = model.new_int_var(0, 4, name)
-        model.add_element(idx, table, out)
-        return out
-
-    def placement(name: str, card: cp_model.IntVar | int, happens: cp_model.IntVar | int) -> None:
-        nonlocal beans, counts, owned3, coins
-        hv = [model.new_bool_var(f"{name}_h{f}") for f in range(3)]
-        if not isinstance(happens, int):  # a placement not made harvests nothing: the harvest
-            for h in hv:  # can wait for the next placement, where the fields are the same
-                model.add_implication(h, happens)
-        gain = []
-        for f in range(3):
-            if f >= nf0:  # the third field is harvested only once bought
-                model.add_implication(hv[f], owned3)
-            model.add(counts[f] >= 1).only_enforce_if(hv[f])
-            value = pay(beans[f], counts[f], f"{name}_pay{f}")
-            g = model.new_int_var(0, 4, f"{name}_gain{f}")
-            model.add(g == value).only_enforce_if(hv[f])
-            model.add(g == 0).only_enforce_if(hv[f].negated())
-            gain.append(g)
-            # H4 (lenient): a one-card field goes only if every fuller field goes in the batch
-            single = model.new_bool_var(f"{name}_single{f}")
-            model.add(counts[f] == 1).only_enforce_if(single)
-            model.add(counts[f] != 1).only_enforce_if(single.negated())
-            for g2 in range(3):
-                if g2 != f:
-                    big = model.new_bool_var(f"{name}_big{f}{g2}")
-                    model.add(counts[g2] >= 2).only_enforce_if(big)
-                    model.add(counts[g2] <= 1).only_enforce_if(big.negated())
-                    model.add_bool_or([hv[f].negated(), single.negated(), big.negated(), hv[g2]])
-        mid_b = [model.new_int_var(-1, 11, f"{name}_mb{f}") for f in range(3)]
-        mid_c = [model.new_int_var(0, total_cards, f"{name}_mc{f}") for f in range(3)]
-        for f in range(3):
-            model.add(mid_b[f] == -1).only_enforce_if(hv[f])
-            model.add(mid_c[f] == 0).only_enforce_if(hv[f])
-            model.add(mid_b[f] == beans[f]).only_enforce_if(hv[f].negated())
-            model.add(mid_c[f] == counts[f]).only_enforce_if(hv[f].negated())
-        coins_mid = model.new_int_var(0, 10 * total_cards, f"{name}_coins_mid")
-        model.add(coins_mid == coins + sum(gain))
-        buy = model.new_bool_var(f"{name}_buy")
-        if not isinstance(happens, int):
-            model.add_implication(buy, happens)
-        if can_buy:
-            cost = su.third_cost or 0
-            model.add_implication(buy, owned3.negated())
-            model.add(coins_mid >= cost).only_enforce_if(buy)
-            new_owned = model.new_bool_var(f"{name}_owned3")
-            model.add_bool_or([owned3, buy]).only_enforce_if(new_owned)
-            model.add_implication(owned3, new_owned)
-            model.add_implication(buy, new_owned)
-            model.add_bool_and([owned3.negated(), buy.negated()]).only_enforce_if(new_owned.negated())
-            coins_after = model.new_int_var(0, 10 * total_cards, f"{name}_coins")
-            model.add(coins_after == coins_mid - cost * buy)
-        else:
-            model.add(buy == 0)
-            new_owned = owned3
-            coins_after = coins_mid
-        x = [model.new_bool_var(f"{name}_x{f}") for f in range(3)]
-        model.add(sum(x) == happens)
-        nb = [model.new_int_var(-1, 11, f"{name}_b{f}") for f in range(3)]
-        nc = [model.new_int_var(0, total_cards, f"{name}_c{f}") for f in range(3)]
-        for f in range(3):
-            if f >= nf0:
-                model.add_implication(x[f], new_owned)
-            fits = model.new_bool_var(f"{name}_fits{f}")  # H3: empty, or the card's own type
-            model.add(mid_c[f] == 0).only_enforce_if([x[f], fits.negated()])
-            model.add(mid_b[f] == card).only_enforce_if([x[f], fits])
-            model.add(nb[f] == card).only_enforce_if(x[f])
-            model.add(nc[f] == mid_c[f] + 1).only_enforce_if(x[f])
-            model.add(nb[f] == mid_b[f]).only_enforce_if(x[f].negated())
-            model.add(nc[f] == mid_c[f]).only_enforce_if(x[f].negated())
-        events.append(Event(card, hv, buy, x))
-        beans, counts, owned3, coins = nb, nc, new_owned, coins_after
 
     for k, turn in enumerate(stream.turns):
         n = turn.hand_available
@@ -207,7 +94,7 @@ def solve_solo_cpsat(s: GameState, player: int | None = None, time_limit: float 
             model.add(at == pos + j).only_enforce_if(flag)
             model.add(at == 0).only_enforce_if(flag.negated())
             model.add_element(at, hand or [-1], card)
-            placement(f"t{k}_p{j}", card, flag)
+            seat.place(f"t{k}_p{j}", card, flag)
         nxt = model.new_int_var(0, len(hand), f"pos{k + 1}")
         model.add(nxt == pos + first + second)
         pos = nxt
@@ -218,34 +105,22 @@ def solve_solo_cpsat(s: GameState, player: int | None = None, time_limit: float 
                 card = model.new_int_var(-1, 11, f"t{k}_up{j}")
                 model.add(card == ups[j]).only_enforce_if(swap.negated())
                 model.add(card == ups[1 - j]).only_enforce_if(swap)
-                placement(f"t{k}_u{j}", card, 1)
+                seat.place(f"t{k}_u{j}", card, 1)
         else:
             for j, b in enumerate(ups):
-                placement(f"t{k}_u{j}", b, 1)
-    final = [pay(beans[f], counts[f], f"final{f}") for f in range(3)]  # E3
-    objective = model.new_int_var(0, 10 * total_cards, "objective")
-    model.add(objective == coins + sum(final))
+                seat.place(f"t{k}_u{j}", b, 1)
+    objective = seat.final()
     model.maximize(objective)
 
-    solver = cp_model.CpSolver()
-    solver.parameters.max_time_in_seconds = time_limit
-    solver.parameters.num_workers = workers
-    status = solver.solve(model)
-    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        raise SolveError(f"CP-SAT found no solution ({solver.status_name(status)})")
+    run = run_model(model, time_limit, workers, tick)
+    solver = run.solver
     value = int(solver.value(objective))
-    plan = [Step(harvest=[f for f in range(3) if solver.value(ev.hv[f])], buy=bool(solver.value(ev.buy)),
-                 field=next((f for f in range(3) if solver.value(ev.x[f])), None),
-                 card=ev.card if isinstance(ev.card, int) else int(solver.value(ev.card)))
-            for ev in events]
+    plan = [read_step(solver, ev) for ev in seat.events]
     line, end = _replay(s, p, plan)
     coins_end = [len(q.coins) for q in end.players]
     if coins_end[p] != value:
         raise SolveError(f"the CP-SAT plan replays to {coins_end[p]} coins, not its value {value}")
-    return Solution("solo", p, value, line, coins_end,
-                    status="optimal" if status == cp_model.OPTIMAL else "feasible",
-                    stats={"seconds": time.perf_counter() - t0, "bound": solver.best_objective_bound,
-                           "branches": solver.num_branches})
+    return Solution("solo", p, value, line, coins_end, status=run.status, stats=run.stats(t0))
 
 
 def _replay(s: GameState, p: int, plan: list[Step]) -> tuple[list[Action], GameState]:

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from model import Action, EndPhase, GameState, Phase, apply, legal_actions
 from model.actions import Accept, Decline, Harvest, Plant, PlantAside, Propose
+from solvers.bounds import gain_table
 from solvers.positions import in_final_pass
 
 
@@ -193,13 +194,21 @@ def _full_key(s: GameState) -> tuple[object, ...]:
 NEG = -(10**9)
 
 
-def _split_best(coins_for: Callable[[int], int], n: int) -> int:
-    """The most coins ``n`` cards of one bean can ever pay, over every way to harvest them in
-    groups (C1): an upper bound for that bean's future."""
-    best = [0] * (n + 1)
-    for m in range(1, n + 1):
-        best[m] = max(coins_for(g) + best[m - g] for g in range(1, m + 1))
-    return best[n]
+def _live_draws(s: GameState) -> int:
+    """How many of the top cards of the draw pile can still be planted: in the final pass the
+    cards drawn after the last turn-up stay in hand to the end (E2, E3)."""
+    su = s.setup
+    ups, draws = su.face_up, (len(s.players) if su.rules.draw_each else su.draw)
+    taken, live = 0, 0
+    turning = s.phase == Phase.PLANT  # the next cards taken are this turn's turn-up
+    while taken < len(s.draw):
+        if turning:
+            taken = min(len(s.draw), taken + ups)
+            live = taken
+        else:
+            taken += draws
+        turning = not turning
+    return live
 
 
 class OpenSearch:
@@ -211,14 +220,15 @@ class OpenSearch:
     grouping) cannot beat the best child so far, so every stored value stays exact."""
 
     def __init__(self, objective: str, player: int, floors: list[int] | None = None,
-                 node_limit: int | None = None) -> None:
+                 node_limit: int | None = None, tick: Callable[[int], None] | None = None) -> None:
         self.objective = objective
         self.player = player
         self.floors = floors
-        self.table: dict[tuple[object, ...], int] = {}
+        self.table: dict[tuple[object, ...], tuple[int, bool]] = {}  # value, exact (else a bound)
         self.nodes = 0
         self.node_limit = node_limit
-        self._ub: dict[tuple[int, int], int] = {}
+        self.tick = tick
+        self._ub: dict[tuple[int, tuple[int, ...], int], int] = {}
 
     def score(self, s: GameState) -> int:
         coins = [len(p.coins) for p in s.players]
@@ -229,32 +239,32 @@ class OpenSearch:
         return coins[self.player] if ok else NEG
 
     def upper(self, s: GameState) -> int:
-        """Coins already won plus the most the cards still in play could pay."""
-        live: dict[int, int] = {}
-        for cards in (s.draw, s.face_up):
+        """Coins already won plus, per bean, the most its cards could still pay: the cards on
+        fields stay where they are, the free ones (draw pile, face-up, hands, set aside) top
+        them up or form new groups (``solvers.bounds.gain_table``). For ``best`` only P's
+        fields count, and every free card is assumed to reach P."""
+        free: dict[int, int] = {}
+        for cards in (s.draw[:_live_draws(s)], s.face_up):
             for b in cards:
-                live[b] = live.get(b, 0) + 1
+                free[b] = free.get(b, 0) + 1
         for p in s.players:
             for b in p.hand + p.aside:
-                live[b] = live.get(b, 0) + 1
+                free[b] = free.get(b, 0) + 1
+        seats = s.players if self.objective == "coop" else (s.players[self.player],)
+        fields: dict[int, list[int]] = {}
+        for p in seats:
             for f in p.fields:
                 if f.count:
-                    live[f.bean] = live.get(f.bean, 0) + f.count
+                    fields.setdefault(f.bean, []).append(f.count)
         more = 0
-        payout = s.setup.payout
-        for b, n in live.items():
-            key = (b, n)
-            if key not in self._ub:
-                row = payout[b]
-
-                def coins(g: int, row: tuple[int, ...] = row) -> int:
-                    return row[min(g, len(row) - 1)]
-
-                self._ub[key] = _split_best(coins, n)
-            more += self._ub[key]
-        if self.objective == "coop":
-            return sum(len(p.coins) for p in s.players) + more
-        return len(s.players[self.player].coins) + more
+        for b in free.keys() | fields.keys():
+            key = (b, tuple(sorted(fields.get(b, ()))), free.get(b, 0))
+            hit = self._ub.get(key)
+            if hit is None:
+                hit = self._ub[key] = gain_table(s.setup.payout[b], list(key[1]), key[2])[key[2]]
+            more += hit
+        won = sum(len(p.coins) for p in seats)
+        return won + more
 
     def moves(self, s: GameState, last: int) -> list[tuple[Move, int]]:
         """(move, the last partner dealt with in this trading phase after it)."""
@@ -275,31 +285,42 @@ class OpenSearch:
             s = apply(s, a, check=False)
         return s
 
-    def value(self, s: GameState, last: int = -1) -> int:
+    def value(self, s: GameState, last: int = -1, alpha: int = NEG) -> int:
+        """The value of ``s`` if it exceeds ``alpha``; otherwise some number <= ``alpha`` that
+        bounds it from above (branch and bound: the caller has ``alpha`` already)."""
         if s.phase == Phase.OVER:
             return self.score(s)
         if s.phase == Phase.CHANCE:
             raise SolveError("a reshuffle lies ahead: open endgames need the final pass (E2)")
         key = (_full_key(s), last)
         hit = self.table.get(key)
-        if hit is not None:
-            return hit
+        if hit is not None and (hit[1] or hit[0] <= alpha):
+            return hit[0]
         self.nodes += 1
         if self.node_limit is not None and self.nodes > self.node_limit:
             raise SolveError(f"more than {self.node_limit} nodes: too large for exact search")
-        best = NEG
+        if self.tick is not None and self.nodes % 10_000 == 0:
+            self.tick(self.nodes)
+        kids = []
         seen: set[tuple[object, ...]] = set()
         for m, nxt in self.moves(s, last):
             t = self.child(s, m)
             k = (_full_key(t), nxt)
-            if k in seen:
-                continue  # another move reaching the very same state
-            seen.add(k)
-            if best > NEG and self.upper(t) <= best:
-                continue
-            best = max(best, self.value(t, nxt))
-        self.table[key] = best
-        return best
+            if k not in seen:  # another move may reach the very same state
+                seen.add(k)
+                kids.append((self.upper(t), t, nxt))
+        kids.sort(key=lambda kid: -kid[0])  # the most promising first
+        best = NEG
+        for ub, t, nxt in kids:
+            floor = max(alpha, best)
+            if ub <= floor:
+                break  # sorted: no later child can beat ``floor`` either
+            best = max(best, self.value(t, nxt, floor))
+        if best > alpha:
+            self.table[key] = (best, True)
+            return best
+        self.table[key] = (alpha, False)
+        return alpha
 
     def line(self, s: GameState) -> tuple[list[Action], GameState]:
         target = self.value(s)
@@ -307,7 +328,7 @@ class OpenSearch:
         last = -1
         while s.phase != Phase.OVER:
             m, last = next((m, nxt) for m, nxt in self.moves(s, last)
-                           if self.value(self.child(s, m), nxt) == target)
+                           if self.value(self.child(s, m), nxt, target - 1) == target)
             for a in m:
                 s = apply(s, a)  # checked: the line must be legal
                 out.append(a)
@@ -315,7 +336,7 @@ class OpenSearch:
 
 
 def solve_open(s: GameState, objective: str, player: int | None = None,
-               node_limit: int | None = 2_000_000) -> Solution:
+               node_limit: int | None = 2_000_000, tick: Callable[[int], None] | None = None) -> Solution:
     """The optimal ``coop`` or ``best`` value and line by exact search (small positions)."""
     if objective not in ("coop", "best"):
         raise SolveError(f"objective {objective!r}: exact search here solves coop and best")
@@ -324,7 +345,7 @@ def solve_open(s: GameState, objective: str, player: int | None = None,
     floors = None
     if objective == "best":
         floors = [solve_solo(s, q).value for q in range(len(s.players))]
-    search = OpenSearch(objective, p, floors, node_limit)
+    search = OpenSearch(objective, p, floors, node_limit, tick)
     value = search.value(s)
     line, end = search.line(s)
     coins = [len(pl.coins) for pl in end.players]
