@@ -1,17 +1,24 @@
 """Benchmarks that print medians and ratios side by side in one run (tests never time anything).
 
   python scripts/bench.py engine [--runs 5] [--games 100] [--json]
-  python scripts/bench.py solvers [--positions 10] [--json]
+  python scripts/bench.py solvers [--objective solo|coop|best|duel] [--positions 10] [--json]
 
 engine: full random games per second for 3, 4 and 5 players (amigo, rio-grande) with the plain
 random bot (ends each trading phase at once; the headline) and with random proposals
 (random-trader), the cost per action, and the acceptance command of issue 2 timed end to end
 (start-up included, one process).
 
-solvers: for positions by size (cards left in the final pass: 5, 10, 15, 20, 30, 40; 3-5 players,
-cut from seeded greedy games, P the player to move), the median and worst time of each solver
-per objective, exact nodes per second, the exact/CP-SAT time ratio, and the largest size solved
-to proven optimality within 10 s. So far the objective solo (the other models are in progress).
+solvers --objective solo (the default): positions by size (cards left in the final pass: 5, 10,
+15, 20, 30, 40; 3-5 players, cut from seeded greedy games, P the player to move): the median and
+worst time of each solver, exact nodes per second, the exact/CP-SAT time ratio, and the largest
+size solved to proven optimality within 10 s.
+
+solvers --objective coop|best [--hand 5] [--time-limit 10] [--workers 1] [--node-limit N]: the
+same cuts (5-20 cards left, 3-5 players) with hands shortened to --hand cards; CP-SAT's median
+and worst time, how many it proved optimal, the median gap to its bound, and exact search on the
+same positions up to the node limit (it finishes only the smallest).
+
+solvers --objective duel: bean-duel cuts at 5, 10, 12 and 15 cards left, alpha-beta search.
 """
 
 from __future__ import annotations
@@ -174,11 +181,158 @@ def print_solvers(res: dict[str, Any]) -> None:
           f"CP-SAT {big['cpsat']} cards left")
 
 
+OPEN_SIZES = (5, 10, 15, 20)
+
+
+def bench_open(objective: str, positions: int, hand: int, time_limit: float, node_limit: int,
+               show: bool, workers: int = 1) -> dict[str, Any]:
+    """coop or best: CP-SAT (one worker) on cuts with hands shortened to ``hand`` cards; exact
+    search on the same positions up to ``node_limit`` nodes (it finishes only the smallest)."""
+    import random
+
+    from solvers.cpsat_deals import solve_deals_cpsat
+    from solvers.exact import SolveError, solve_open
+    from solvers.positions import PositionInputError, cut, small
+
+    rows = []
+    plan = [(size, n) for size in OPEN_SIZES for n in (3, 4, 5)]
+    bar = None
+    if show:
+        from tqdm import tqdm
+
+        bar = tqdm(total=len(plan) * positions, desc=f"bench {objective}", file=sys.stderr)
+    for size, n in plan:
+        rng = random.Random(size * 10 + n)
+        cp_t, ex_t, rates, left, proved, exact_done, gaps = [], [], [], [], 0, 0, []
+        while len(cp_t) < positions:
+            try:
+                s = small(cut(("rio-grande", "amigo")[len(cp_t) % 2], n, rng.randrange(10**6), size),
+                          hand=hand, draw=99)
+            except PositionInputError:
+                continue
+            t0 = time.perf_counter()
+            b = solve_deals_cpsat(s, objective, time_limit=time_limit, workers=workers)
+            cp_t.append(time.perf_counter() - t0)
+            proved += b.status == "optimal"
+            gaps.append(float(b.stats["bound"]) - b.value)
+            left.append(len(s.draw))
+            t0 = time.perf_counter()
+            try:
+                a = solve_open(s, objective, node_limit=node_limit)
+            except SolveError:
+                pass
+            else:
+                exact_done += 1
+                ex_t.append(time.perf_counter() - t0)
+                rates.append(a.stats["nodes"] / max(ex_t[-1], 1e-9))
+                if b.status == "optimal" and a.value != b.value:
+                    raise SystemExit(f"bench.py: exact {a.value} and CP-SAT {b.value} disagree")
+            if bar is not None:
+                bar.update()
+        rows.append({
+            "objective": objective, "cards_left": size, "players": n, "positions": positions, "hand": hand,
+            "workers": workers,
+            "median_cards_left": statistics.median(left),
+            "cpsat_median_s": statistics.median(cp_t), "cpsat_worst_s": max(cp_t), "cpsat_proved": proved,
+            "cpsat_median_gap": statistics.median(gaps),
+            "exact_solved": exact_done, "exact_median_s": statistics.median(ex_t) if ex_t else None,
+            "exact_nodes_per_s": statistics.median(rates) if rates else None,
+            "ratio": statistics.median(ex_t) / statistics.median(cp_t) if ex_t else None,
+        })
+    if bar is not None:
+        bar.close()
+    ok = [r["cards_left"] for r in rows if r["cpsat_proved"] == r["positions"] and r["cpsat_worst_s"] <= 10]
+    return {"rows": rows, "largest_within_10s": {"cpsat": max(ok) if ok else None}}
+
+
+def print_open(res: dict[str, Any]) -> None:
+    r0 = res["rows"][0]
+    print(f"{r0['objective']}: CP-SAT ({r0['workers']} worker(s), time limit) and exact search (node "
+          f"limit) on the same positions, hands cut to {r0['hand']} cards; seconds per position")
+    print(f"{'cut at':>6}{'left':>6}{'players':>8}{'cp-sat med':>12}{'worst':>9}{'proved':>8}{'gap':>5}"
+          f"{'exact solved':>14}{'exact med':>11}{'nodes/s':>10}{'exact/cp-sat':>14}")
+    for r in res["rows"]:
+        ex = f"{r['exact_median_s']:>11.3f}{r['exact_nodes_per_s']:>10.0f}{r['ratio']:>13.3f}x" \
+            if r["exact_median_s"] is not None else f"{'-':>11}{'-':>10}{'-':>14}"
+        print(f"{r['cards_left']:>6}{r['median_cards_left']:>6g}{r['players']:>8}{r['cpsat_median_s']:>12.3f}"
+              f"{r['cpsat_worst_s']:>9.3f}{r['cpsat_proved']:>5}/{r['positions']:<2}{r['cpsat_median_gap']:>5g}"
+              f"{r['exact_solved']:>11}/{r['positions']:<2}{ex}")
+    print(f"largest size CP-SAT proved optimal within 10 s (every position): "
+          f"{res['largest_within_10s']['cpsat']} cards left")
+
+
+DUEL_SIZES = (5, 10, 12, 15)
+
+
+def bench_duel(positions: int, node_limit: int, show: bool) -> dict[str, Any]:
+    """duel: alpha-beta on bean-duel cuts by size (exact search only: CP-SAT has no duel model)."""
+    import random
+
+    from solvers.duel import solve_duel
+    from solvers.exact import SolveError
+    from solvers.positions import PositionInputError, cut
+
+    rows = []
+    bar = None
+    if show:
+        from tqdm import tqdm
+
+        bar = tqdm(total=len(DUEL_SIZES) * positions, desc="bench duel", file=sys.stderr)
+    for size in DUEL_SIZES:
+        rng = random.Random(size)
+        times, rates, left, failed = [], [], [], 0
+        while len(times) + failed < positions:
+            try:
+                s = cut("rio-grande", 2, rng.randrange(10**6), size)
+            except PositionInputError:
+                continue
+            t0 = time.perf_counter()
+            try:
+                sol = solve_duel(s, node_limit=node_limit)
+            except SolveError:
+                failed += 1
+            else:
+                times.append(time.perf_counter() - t0)
+                rates.append(sol.stats["nodes"] / max(times[-1], 1e-9))
+                left.append(len(s.draw))
+            if bar is not None:
+                bar.update()
+        rows.append({"objective": "duel", "cards_left": size, "players": 2, "positions": positions,
+                     "solved": len(times), "median_cards_left": statistics.median(left) if left else None,
+                     "median_s": statistics.median(times) if times else None,
+                     "worst_s": max(times) if times else None,
+                     "nodes_per_s": statistics.median(rates) if rates else None})
+    if bar is not None:
+        bar.close()
+    ok = [r["cards_left"] for r in rows if r["solved"] == r["positions"] and r["worst_s"] <= 10]
+    return {"rows": rows, "node_limit": node_limit, "largest_within_10s": {"exact": max(ok) if ok else None}}
+
+
+def print_duel(res: dict[str, Any]) -> None:
+    print(f"duel: alpha-beta, seconds per position (node limit {res['node_limit']})")
+    print(f"{'cut at':>6}{'left':>6}{'solved':>8}{'median':>9}{'worst':>9}{'nodes/s':>10}")
+    for r in res["rows"]:
+        if r["median_s"] is None:
+            print(f"{r['cards_left']:>6}{'-':>6}{0:>5}/{r['positions']:<2}")
+            continue
+        print(f"{r['cards_left']:>6}{r['median_cards_left']:>6g}{r['solved']:>5}/{r['positions']:<2}"
+              f"{r['median_s']:>9.3f}{r['worst_s']:>9.3f}{r['nodes_per_s']:>10.0f}")
+    big = res["largest_within_10s"]["exact"]
+    print(f"largest size solved within 10 s (every position): {big} cards left")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("suite", choices=["engine", "solvers"])
+    parser.add_argument("--objective", default="solo", choices=["solo", "coop", "best", "duel"],
+                        help="solvers: which objective")
     parser.add_argument("--positions", type=int, default=10, help="solvers: positions per size")
+    parser.add_argument("--hand", type=int, default=5, help="solvers coop/best: hands cut to this many cards")
+    parser.add_argument("--time-limit", type=float, default=10.0, help="solvers: CP-SAT seconds per position")
+    parser.add_argument("--workers", type=int, default=1, help="solvers coop/best: CP-SAT workers")
+    parser.add_argument("--node-limit", type=int, default=100_000,
+                        help="solvers coop/best: exact search nodes")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--json", action="store_true")
@@ -191,11 +345,21 @@ def main(argv: list[str] | None = None) -> int:
         if args.positions < 1:
             print("bench.py: --positions must be >= 1", file=sys.stderr)
             return 2
-        res = bench_solvers(args.positions, show)
+        if args.objective == "duel":
+            res = bench_duel(args.positions, args.node_limit, show)
+        elif args.objective in ("coop", "best"):
+            res = bench_open(args.objective, args.positions, args.hand, args.time_limit, args.node_limit,
+                             show, args.workers)
+        else:
+            res = bench_solvers(args.positions, show)
     else:
         res = bench_engine(args.runs, args.games, show)
     if args.json:
         print(json.dumps(res))
+    elif args.suite == "solvers" and args.objective == "duel":
+        print_duel(res)
+    elif args.suite == "solvers" and args.objective in ("coop", "best"):
+        print_open(res)
     elif args.suite == "solvers":
         print_solvers(res)
     else:

@@ -122,6 +122,41 @@ def _line_text(s0: Any, line: list[Any]) -> list[str]:
     return out
 
 
+def _print_expected(args: argparse.Namespace, where: str, s: Any, ans: Any) -> int:
+    """``expected``: a policy, not a line: the value, the best next action, every choice's value."""
+    from model import format_action
+    from model.display import describe
+
+    stats = {k: (round(v, 3) if isinstance(v, float) else v) for k, v in ans.stats.items()}
+    best = format_action(ans.best) if ans.best is not None else None
+    if args.json:
+        print(json.dumps({
+            "position": where, "objective": "expected", "player": ans.player, "solver": "exact",
+            "value": float(ans.value), "value_exact": str(ans.value), "status": "optimal",
+            "bound": float(ans.value), "line": [best] if best else [], "best": best,
+            "actions": {format_action(a): float(v) for a, v in ans.actions},
+            "open_average": float(ans.open_average), "information_value": float(ans.information_value),
+            "arrangements": ans.arrangements, "per_player": None, "stats": stats,
+        }))
+        return 0
+    print(f"position: {where}")
+    print(describe(s))
+    p = ans.player
+    print(f"\nobjective: expected solo p{p}: p{p}'s expected coins, no trades, the unseen cards "
+          "(draw pile and other hands) in a uniformly random order")
+    print(f"value: {float(ans.value):.4f} = {ans.value} (proved optimal; exact expectimax, "
+          f"{stats.get('nodes')} nodes, {stats.get('seconds')} s)")
+    print(f"open optimum averaged over the {ans.arrangements} arrangements: {float(ans.open_average):.4f}; "
+          f"value of information {float(ans.information_value):.4f}")
+    if best is None:
+        print("best next action: none to choose now (see the docstring of solvers/expected.py)")
+    else:
+        print(f"best next action: {best}")
+        for a, v in sorted(ans.actions, key=lambda av: -av[1]):
+            print(f"  {format_action(a):<24} {float(v):.4f}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -130,7 +165,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--player", type=int, help="the seat P (default: the player to move)")
     parser.add_argument("--solver", default="exact", choices=("exact", "cpsat", "both"))
     parser.add_argument("--node-limit", type=int, default=2_000_000,
-                        help="exact search gives up past this many nodes (coop, best)")
+                        help="exact search gives up past this many nodes (coop, best, duel, expected)")
     parser.add_argument("--time-limit", type=float, default=60.0, help="CP-SAT seconds")
     parser.add_argument("--workers", type=int, default=1, help="CP-SAT workers (1: deterministic)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -155,13 +190,24 @@ def main(argv: list[str] | None = None) -> int:
             raise UsageError(f"--time-limit must be more than 0 seconds, got {args.time_limit:g}")
         if args.workers < 1:
             raise UsageError(f"--workers must be at least 1, got {args.workers}")
-        if args.objective in ("duel", "expected"):
-            raise UsageError(f"--objective {args.objective}: not built yet (issue 4); use solo, coop or best")
+        if args.objective in ("duel", "expected") and args.solver != "exact":
+            raise UsageError(f"--objective {args.objective} is solved by exact search only "
+                             "(CP-SAT models solo, coop and best): use --solver exact")
         s, where = _position(args)
+        if args.objective == "expected":
+            from solvers.expected import solve_expected
+
+            ans = solve_expected(s, args.player, args.node_limit)
+            progress.close()
+            return _print_expected(args, where, s, ans)
         sols = []
         if args.solver in ("exact", "both"):
             if args.objective == "solo":
                 sol = solve_solo(s, args.player)
+            elif args.objective == "duel":
+                from solvers.duel import solve_duel
+
+                sol = solve_duel(s, args.player, args.node_limit, progress.nodes)
             else:
                 sol = solve_open(s, args.objective, args.player, args.node_limit, progress.nodes)
             sols.append(("exact", sol))
@@ -208,6 +254,8 @@ def main(argv: list[str] | None = None) -> int:
     print(describe(s))
     what = {"solo": f"solo p{sol.player}: p{sol.player}'s coins, no trades",
             "coop": "coop: everyone's coins, all deals",
+            "duel": f"duel p{sol.player}: p{sol.player}'s coins minus the opponent's, both playing their "
+                    "best (minimax)",
             "best": f"best p{sol.player}: p{sol.player}'s coins, all deals, every other seat at least "
                     f"its solo optimum {stats.get('floors')}"}[sol.objective]
     print(f"\nobjective: {what}")

@@ -137,7 +137,8 @@ def test_command_json_has_the_documented_keys():
     (["nope.json"], "nope.json: no such file or built-in position"),
     (["--time-limit", "0"], "--time-limit must be more than 0 seconds"),
     (["--workers", "0"], "--workers must be at least 1"),
-    (["--objective", "duel"], "not built yet"),
+    (["duel-8", "--objective", "duel", "--solver", "cpsat"], "solved by exact search only"),
+    (["--objective", "duel"], "(D1)"),
     (["duel-8", "--objective", "solo"], "(D1)"),
     (["--from-game", "3"], "--from-game needs --players and --cards-left"),
 ])
