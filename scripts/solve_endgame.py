@@ -261,9 +261,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\nobjective: {what}")
     for name, x in sols:
         xs = x.stats
+        bound = "unknown" if xs.get("bound") is None else f"{xs['bound']:g}"
         how = (f"exact search, {xs['nodes']} nodes" if name == "exact"
-               else f"CP-SAT, bound {xs['bound']:g}, {xs['branches']} branches")
-        status = "proved optimal" if x.status == "optimal" else f"best found, bound {xs.get('bound')}"
+               else f"CP-SAT, {xs['branches']} branches")
+        stopped = " (interrupted)" if xs.get("interrupted") else ""
+        status = "proved optimal" if x.status == "optimal" else f"best found{stopped}, bound {bound}"
         print(f"value: {x.value} ({status}; {how}, {xs['seconds']:.3f} s)")
     if agree is not None:
         print("the two solvers agree" if agree else "THE SOLVERS DISAGREE")

@@ -48,7 +48,7 @@ from model import (
 )
 from solvers.bounds import gain_table, hull
 from solvers.cpsat_fields import Event, Seat, Step, read_step
-from solvers.cpsat_run import run_model, stop_on_interrupt
+from solvers.cpsat_run import Run, run_model, stop_on_interrupt
 from solvers.exact import Solution, SolveError, default_policy, open_player
 
 
@@ -336,8 +336,16 @@ def solve_deals_cpsat(s: GameState, objective: str, player: int | None = None, t
                 m.add(v >= floors[q])  # no one accepts less than their own solo optimum
         m.maximize(finals[p])
     _bean_bounds(dm, finals)
-    _hint_no_trades(dm, time_limit, workers)
-    run = run_model(m, time_limit, workers, tick)
+    start = time.perf_counter()
+    fallback = _hint_no_trades(dm, time_limit * 0.3, workers)
+    left = max(time_limit - (time.perf_counter() - start), 0.1)
+    run = run_model(m, left, workers, tick, bound_only=fallback is not None)
+    bound: float | None = run.solver.best_objective_bound
+    if run.status == "none":  # no plan with trades in time: the one without is the answer so far
+        assert fallback is not None
+        run = Run(fallback, "feasible", 1, run.interrupted)
+        if bound is not None and bound < run.solver.objective_value:
+            bound = None  # stopped before the search proved any bound
     solver = run.solver
     value = int(solver.objective_value)
     line, end = replay(s, dm, dm.read(solver))
@@ -346,6 +354,7 @@ def solve_deals_cpsat(s: GameState, objective: str, player: int | None = None, t
     if got != value:
         raise SolveError(f"the CP-SAT plan replays to {got}, not its value {value}")
     stats = run.stats(t0)
+    stats["bound"] = bound  # the full model's (a fallback plan's own bound assumed no trades)
     if floors is not None:
         stats["floors"] = floors
     return Solution(objective, p, value, line, coins, status=run.status, stats=stats)
@@ -375,10 +384,10 @@ def _bean_bounds(dm: DealsModel, finals: list[cp_model.IntVar]) -> None:
         m.add(v <= len(pl.coins) + sum(terms))
 
 
-def _hint_no_trades(dm: DealsModel, time_limit: float, workers: int) -> None:
+def _hint_no_trades(dm: DealsModel, time_limit: float, workers: int) -> cp_model.CpSolver | None:
     """Hint every variable with the best plan without trades (each seat's own best, a legal
     start that ``best``'s floors also allow), found by the same model with every trade fixed
-    off; the search then improves on it."""
+    off; the search then improves on it. Returns that solver (its plan is the fallback answer)."""
     m = dm.model
     off = [lit for lits in dm.uses.values() for (_, kind, _), lit in lits.items() if kind == "give"]
     off += [lit for k, ups in enumerate(dm.up_to) for to in ups for r, lit in to.items()
@@ -390,10 +399,12 @@ def _hint_no_trades(dm: DealsModel, time_limit: float, workers: int) -> None:
     with stop_on_interrupt(solver):
         status = solver.solve(m)
     m.clear_assumptions()
-    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        for i in range(len(m.proto.variables)):
-            v = m.get_int_var_from_proto_index(i)
-            m.add_hint(v, solver.value(v))
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return None
+    for i in range(len(m.proto.variables)):
+        v = m.get_int_var_from_proto_index(i)
+        m.add_hint(v, solver.value(v))
+    return solver
 
 
 def replay(s: GameState, dm: DealsModel, plan: Plan) -> tuple[list[Action], GameState]:

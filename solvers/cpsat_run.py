@@ -63,14 +63,18 @@ class Run:
                 "interrupted": self.interrupted}
 
 
-def run_model(model: cp_model.CpModel, time_limit: float, workers: int, tick: Tick | None = None) -> Run:
-    """Solve; a model with no solution (or none before the limit) is a SolveError."""
+def run_model(model: cp_model.CpModel, time_limit: float, workers: int, tick: Tick | None = None,
+              bound_only: bool = False) -> Run:
+    """Solve; a model with no solution (or none before the limit) is a SolveError, unless
+    ``bound_only``: then the Run has status "none" and only its proved bound means anything."""
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = time_limit
     solver.parameters.num_workers = workers
     progress = _Progress(tick)
     with stop_on_interrupt(solver) as hit:
         status = solver.solve(model, progress)
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE) and bound_only and status != cp_model.INFEASIBLE:
+        return Run(solver, "none", 0, hit[0])
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         why = "interrupted" if hit[0] else solver.status_name(status).lower()
         raise SolveError(f"CP-SAT found no solution ({why}, {solver.wall_time:.1f} s)")

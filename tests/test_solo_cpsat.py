@@ -14,7 +14,7 @@ from solvers.cpsat import card_stream, solve_solo_cpsat
 from solvers.exact import SolveError, solve_solo
 from solvers.positions import LIBRARY
 
-POSITIONS = load_script("cross_check").positions(20, seed=7)
+POSITIONS = load_script("cross_check").positions("solo", 20, seed=7)
 
 
 @pytest.mark.parametrize(("label", "s", "p"), POSITIONS, ids=[x[0] for x in POSITIONS])
