@@ -214,7 +214,8 @@ def bench_open(objective: str, positions: int, hand: int, time_limit: float, nod
             b = solve_deals_cpsat(s, objective, time_limit=time_limit, workers=workers)
             cp_t.append(time.perf_counter() - t0)
             proved += b.status == "optimal"
-            gaps.append(float(b.stats["bound"]) - b.value)
+            if b.stats["bound"] is not None:  # None: stopped before any bound was proved
+                gaps.append(float(b.stats["bound"]) - b.value)
             left.append(len(s.draw))
             t0 = time.perf_counter()
             try:
@@ -234,7 +235,7 @@ def bench_open(objective: str, positions: int, hand: int, time_limit: float, nod
             "workers": workers,
             "median_cards_left": statistics.median(left),
             "cpsat_median_s": statistics.median(cp_t), "cpsat_worst_s": max(cp_t), "cpsat_proved": proved,
-            "cpsat_median_gap": statistics.median(gaps),
+            "cpsat_median_gap": statistics.median(gaps) if gaps else None,
             "exact_solved": exact_done, "exact_median_s": statistics.median(ex_t) if ex_t else None,
             "exact_nodes_per_s": statistics.median(rates) if rates else None,
             "ratio": statistics.median(ex_t) / statistics.median(cp_t) if ex_t else None,
@@ -252,10 +253,11 @@ def print_open(res: dict[str, Any]) -> None:
     print(f"{'cut at':>6}{'left':>6}{'players':>8}{'cp-sat med':>12}{'worst':>9}{'proved':>8}{'gap':>5}"
           f"{'exact solved':>14}{'exact med':>11}{'nodes/s':>10}{'exact/cp-sat':>14}")
     for r in res["rows"]:
+        gap = "-" if r["cpsat_median_gap"] is None else format(r["cpsat_median_gap"], "g")
         ex = f"{r['exact_median_s']:>11.3f}{r['exact_nodes_per_s']:>10.0f}{r['ratio']:>13.3f}x" \
             if r["exact_median_s"] is not None else f"{'-':>11}{'-':>10}{'-':>14}"
         print(f"{r['cards_left']:>6}{r['median_cards_left']:>6g}{r['players']:>8}{r['cpsat_median_s']:>12.3f}"
-              f"{r['cpsat_worst_s']:>9.3f}{r['cpsat_proved']:>5}/{r['positions']:<2}{r['cpsat_median_gap']:>5g}"
+              f"{r['cpsat_worst_s']:>9.3f}{r['cpsat_proved']:>5}/{r['positions']:<2}{gap:>5}"
               f"{r['exact_solved']:>11}/{r['positions']:<2}{ex}")
     print(f"largest size CP-SAT proved optimal within 10 s (every position): "
           f"{res['largest_within_10s']['cpsat']} cards left")

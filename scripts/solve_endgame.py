@@ -4,17 +4,21 @@ POSITION is a state JSON file (as the engine writes it), `-` for stdin, or the n
 position (`--list`); without one, the built-in position `trade-gift`, where deals pay.
 
 Objectives (DESIGN.md): solo P (no trades; P's coins), coop (all deals; everyone's coins), best P
-(all deals; P's coins while every other seat keeps at least its own solo optimum).
+(all deals; P's coins while every other seat keeps at least its own solo optimum), duel (the bean
+duel, minimax on P's coin margin), expected (solo P with the unseen cards in a random order: the
+expected value and the best next action, not a line; per_player is null in --json).
 
-Solvers: exact search (solo, coop, best; coop and best only on small positions: it stops with an
-error past --node-limit) and CP-SAT (solo, coop, best, from the start of a turn). CP-SAT stops at
---time-limit or on Ctrl-C with its best line so far (status "feasible", with its proved bound).
---solver both runs both and exits 1 if they disagree.
+Solvers: exact search (all objectives; coop, best, duel and expected only on small positions: it
+stops with an error past --node-limit, and Ctrl-C gives no line) and CP-SAT (solo, coop, best,
+from the start of a turn). CP-SAT stops at --time-limit or on Ctrl-C with its best line so far
+(status "feasible", with its proved bound). --solver both runs both and exits 1 if they disagree.
 
 Examples:
   python scripts/solve_endgame.py
   python scripts/solve_endgame.py rio4-pass --objective solo --solver both
   python scripts/solve_endgame.py --from-game 7 --players 4 --cards-left 20 --objective solo
+  python scripts/solve_endgame.py rio3-6 --objective coop --solver cpsat --time-limit 20 --workers 2
+  python scripts/solve_endgame.py duel-12 --objective duel
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""CP-SAT (OR-Tools) models of open endgames. So far: ``solo P`` from the start of a turn.
+"""The CP-SAT (OR-Tools) model of ``solo P``, from the start of a turn (coop and best with deals:
+solvers/cpsat_deals.py; one seat's fields: solvers/cpsat_fields.py).
 
 The model is written from the rules, not from the engine's code; the engine is used only to
 read P's card stream (which cards reach P, and when: with no trades, nothing anyone decides

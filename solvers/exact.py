@@ -215,9 +215,9 @@ class OpenSearch:
     """``coop``: maximise the sum of final coins; ``best P``: maximise P's final coins with every
     other seat Q ending with at least ``floors[Q]`` (its own solo optimum). Every seat's decisions
     are choices; a deal is one move, and the deals of one trading phase are made in canonical
-    order (partners in increasing seat order), which removes reorderings of the same deals. A
-    child is skipped when an upper bound (every card still to plant harvested in its best
-    grouping) cannot beat the best child so far, so every stored value stays exact."""
+    order (partners in increasing seat order), which removes reorderings of the same deals.
+    Branch and bound: a node is searched against the value its caller already holds, children
+    best bound first (``upper``); the table keeps exact values and upper bounds apart."""
 
     def __init__(self, objective: str, player: int, floors: list[int] | None = None,
                  node_limit: int | None = None, tick: Callable[[int], None] | None = None) -> None:
