@@ -152,10 +152,12 @@ class Seat:
         self.coins_most += 3 * self.top
         coins = m.new_int_var(0, self.coins_most, f"{name}_coins")
         m.add(coins == coins_after)
-        # Canonical harvest timing (removes equivalent plans, keeps an optimal one): a field is
-        # harvested just before a card goes onto it, or to pay for the third field, or so that a
-        # one-card field can go in the same batch (H4). Any other harvest can wait: the field
-        # does not change until then, so it pays the same, and the end harvests it anyway (E3).
+        # Canonical harvest timing (removes equivalent plans, keeps an optimal one): a field of
+        # two or more cards is harvested just before a card goes onto it, or to pay for the third
+        # field, or so that a one-card field can go in the same batch (H4). Any other such harvest
+        # can wait: the field does not change until then, so it pays the same (and H4 never stops
+        # it), and the end harvests it anyway (E3). A one-card field may go at any time: waiting
+        # could be illegal, once another field has grown past one card (H4).
         freed = []
         for f in range(3):
             lit = m.new_bool_var(f"{name}_freed{f}")  # a one-card field harvested
@@ -163,7 +165,7 @@ class Seat:
             m.add_bool_or([hv[f].negated(), singles[f].negated(), lit])
             freed.append(lit)
         for f in range(3):
-            m.add_bool_or([hv[f].negated(), x[f], buy] + [freed[g] for g in range(3) if g != f])
+            m.add_bool_or([hv[f].negated(), x[f], buy, singles[f]] + [freed[g] for g in range(3) if g != f])
         quiet = m.new_bool_var(f"{name}_quiet")
         m.add_bool_or(hv + [buy, quiet])
         for lit in hv + [buy]:
