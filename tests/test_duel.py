@@ -111,13 +111,38 @@ def test_duel_equals_plain_minimax_over_two_turns(seed):
     assert solve_duel(s, 1).value == -value
 
 
-# Two turns of the real duel (3 up, 2 drawn), too many lines for plain minimax.
-@pytest.mark.parametrize(("seed", "draw"), [(44, 6), (45, 7), (60, 6)])
-def test_duel_equals_full_state_minimax_over_two_turns_of_the_real_duel(seed, draw):
-    s = tiny_duel(seed, {}, draw)
+# Two turns of the real duel (3 up, 2 drawn), or three shorter ones: too many lines for plain minimax.
+@pytest.mark.parametrize(("seed", "options", "draw", "hand"), [
+    (44, {}, 6, 2), (45, {}, 7, 2), (60, {}, 6, 2),
+    (4, {"face_up": 1, "draw": 1}, 4, 1), (11, {"face_up": 1, "draw": 1}, 5, 1),
+])
+def test_duel_equals_full_state_minimax(seed, options, draw, hand):
+    s = tiny_duel(seed, options, draw, hand=hand, coins=4 if hand > 1 else 2, discard=3 if hand > 1 else 2)
     p = seed % 2
-    assert DuelSearch(s).outlook(s).other.turns == 1
     assert solve_duel(s, p).value == full_state_minimax(s, p)
+
+
+class FullKeySearch(DuelSearch):
+    """The same alpha-beta without any reduction: the table keyed by the complete engine state,
+    no solo mode, no cut-offs (``minimax_duel`` checks the alpha-beta itself)."""
+
+    def key(self, s: GameState, solo: bool) -> tuple[object, ...]:
+        return (s,)
+
+    def solo(self, s: GameState) -> bool:
+        return False
+
+    def potential(self, s: GameState) -> int | None:
+        return None
+
+
+@pytest.mark.parametrize(("seed", "options", "draw", "hand"), [
+    (26, {}, 6, 2), (1, {"face_up": 1, "draw": 1}, 5, 3),
+])
+def test_duel_reductions_keep_the_value(seed, options, draw, hand):
+    s = tiny_duel(seed, options, draw, hand=hand)
+    g = FullKeySearch(s).gain(s, -duel.INF, duel.INF)
+    assert solve_duel(s, s.to_move).value == duel.margin(s, s.to_move) + g
 
 
 def _turned_up(u: GameState, v: GameState) -> tuple[int, ...] | None:
