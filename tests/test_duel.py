@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+from itertools import combinations
 
 import pytest
 
@@ -143,6 +144,41 @@ def test_duel_reductions_keep_the_value(seed, options, draw, hand):
     s = tiny_duel(seed, options, draw, hand=hand)
     g = FullKeySearch(s).gain(s, -duel.INF, duel.INF)
     assert solve_duel(s, s.to_move).value == duel.margin(s, s.to_move) + g
+
+
+def _edits(s: GameState) -> list[GameState]:
+    """Positions that differ from ``s`` in one hand (two cards swapped, or one card changed), in
+    one seat's coins, or in one discard (one card changed, or two swapped)."""
+    def variants(cards: tuple[int, ...]) -> list[tuple[int, ...]]:
+        out = []
+        for i, j in combinations(range(len(cards)), 2):
+            c = list(cards)
+            c[i], c[j] = c[j], c[i]
+            out.append(tuple(c))
+        out += [cards[:i] + (b,) + cards[i + 1:] for i in range(len(cards)) for b in PALETTE if b != cards[i]]
+        return out
+
+    edits = [s._replace(discard=d) for d in variants(s.discard)]
+    for q, pl in enumerate(s.players):
+        seats = [pl._replace(hand=h) for h in variants(pl.hand)]
+        seats += [pl._replace(coins=(0,) * k) for k in range(5)]
+        edits += [s._replace(players=(x, s.players[1]) if q == 0 else (s.players[0], x)) for x in seats]
+    return edits
+
+
+@pytest.mark.parametrize(("seed", "draw", "discard"), [(7, 5, 3), (8, 5, 3), (32, 4, 4)])
+def test_positions_with_the_same_key_have_the_same_future(seed, draw, discard):
+    """The key drops hand order past the cards that can still be planted, bean types no turn-up can
+    show, the discard pile under such a type, and coins (D2, H1, F1): wherever it merges two
+    positions, a search keyed on the complete state finds the same future gain."""
+    s = tiny_duel(seed, {"face_up": 1, "draw": 1}, draw, hand=3, discard=discard)
+    search = DuelSearch(s)
+    key = search.key(s, search.solo(s))
+    gain = FullKeySearch(s).gain(s, -duel.INF, duel.INF)
+    merged = [t for t in _edits(s) if search.key(t, search.solo(t)) == key]
+    assert merged
+    for t in merged:
+        assert FullKeySearch(t).gain(t, -duel.INF, duel.INF) == gain
 
 
 def _turned_up(u: GameState, v: GameState) -> tuple[int, ...] | None:
