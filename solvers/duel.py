@@ -261,7 +261,7 @@ class DuelSearch:
                 i -= 1
                 count[d[i]] += 1
         best = self.best_split
-        return sum(best[b][n] for b, n in count.items())
+        return sum(best[b][n] if n < len(best[b]) else n for b, n in count.items())  # n: a coin a card
 
     def floor(self, s: GameState) -> int:
         """A lower bound on the opponent's future coins during the mover's last turn.
