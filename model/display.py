@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from model.actions import PORT_NAMES, SHIP_NAMES
 from model.cards import BEAN_NAMES
 
 if TYPE_CHECKING:
+    from model.isla import Ship
     from model.state import GameState
 
 
@@ -35,5 +37,19 @@ def describe(s: GameState) -> str:
         line = f"p{i}: coins {len(p.coins)} | fields [{fields}] | hand {_cards(p.hand)}"
         if p.aside:
             line += f" | set aside {_cards(p.aside)}"
+        if s.isla is not None:
+            line += " | ships " + ", ".join(_ship(s.isla.fleets[i].ship(k), k)
+                                            for k, _ in s.isla.fleets[i].ships())
         lines.append(line)
+    if s.isla is not None:
+        lines.append(f"island rows: bohnbay {_cards(s.isla.rows[0])} | bohnaco {_cards(s.isla.rows[1])}")
+        if s.isla.attack is not None:
+            q, k = s.isla.attack
+            lines.append(f"pirate attack on p{q} {SHIP_NAMES[k]}: p{q} sells or yields")
     return "\n".join(lines)
+
+
+def _ship(ship: Ship | None, k: int) -> str:
+    assert ship is not None
+    cargo = f"{ship.count} {BEAN_NAMES[ship.bean]}" if ship.count else "empty"
+    return f"{SHIP_NAMES[k]} {cargo} at {PORT_NAMES[ship.at]}"

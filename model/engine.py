@@ -15,6 +15,7 @@ from itertools import combinations, combinations_with_replacement, product
 from typing import Any
 
 from model.actions import (
+    SHIP_NAMES,
     Accept,
     Action,
     BuyField,
@@ -28,8 +29,11 @@ from model.actions import (
     PlantUp,
     Propose,
     Reshuffle,
+    Sell,
+    Yield,
 )
 from model.cards import BEAN_NAMES, Bean
+from model.isla import ROW, new_isla, new_turn
 from model.rules import Ruleset, setup
 from model.state import EMPTY, Field, GameState, Phase, PlayerState
 
@@ -93,6 +97,10 @@ def new_game(
                 f"deck is not the {len(su.deck)} cards of {r.name} with {players} players (S)")
     hands: list[list[int]] = [[] for _ in range(players)]
     pos = 0
+    isla = None
+    if su.isla:  # I2: the two island rows are dealt first, 5 cards each
+        isla = new_isla(players, (tuple(cards[:ROW]), tuple(cards[ROW:2 * ROW])))
+        pos = 2 * ROW
     while any(len(h) < n for h, n in zip(hands, su.hands, strict=True)):  # S2: one at a time, in seat order
         for seat in range(players):
             if len(hands[seat]) < su.hands[seat]:
@@ -102,7 +110,7 @@ def new_game(
     s = GameState(
         setup=su, players=ps, draw=tuple(cards[pos:]), discard=(), face_up=(), out=(),
         active=0, phase=PLANT, to_move=0, planted=0, first_field=-1, offers=0, pending=None,
-        exhaustions=0, final=False, todo=(), resume=0, turn=0,
+        exhaustions=0, final=False, todo=(), resume=0, turn=0, isla=isla,
     )
     return _start_turn(s)
 
@@ -199,6 +207,8 @@ def _plant_on(pl: PlayerState, i: int, b: int) -> tuple[Field, ...]:
 def _start_turn(s: GameState) -> GameState:
     """T1 / D2: a new turn for ``s.active``; in the duel, first the cards left on offer."""
     a = s.active
+    if s.isla is not None:
+        s = _evolve(s, isla=new_turn(s.isla))
     if s.setup.duel and s.face_up:
         return _evolve(s, phase=OFFER, to_move=a, planted=0, first_field=-1, offers=0)
     s = _evolve(s, phase=PLANT, to_move=a, planted=0, first_field=-1, offers=0)
@@ -208,8 +218,8 @@ def _start_turn(s: GameState) -> GameState:
 
 
 def _end_planting(s: GameState) -> GameState:
-    if s.setup.duel and s.players[s.active].hand:
-        return _evolve(s, phase=DISCARD)  # D2 step 2: may discard one hand card
+    if s.setup.duel and s.players[s.active].hand and not (s.isla is not None and s.isla.discarded):
+        return _evolve(s, phase=DISCARD)  # D2 step 2, I9: may discard one hand card
     return _turn_up(s)
 
 
@@ -229,30 +239,38 @@ def _take_cards(s: GameState) -> GameState:
     face_up = s.face_up
     players = s.players
     exhaustions, final = s.exhaustions, s.final
+    isla = s.isla
     over = False
     while todo:
         dest, todo = todo[0], todo[1:]
         card, draw = draw[0], draw[1:]
-        if dest < 0:
+        if dest == -1:
             face_up = face_up + (card,)
-        else:
+        elif dest >= 0:
             pl = players[dest]
             drawn = PlayerState(pl.hand + (card,), pl.fields, pl.coins, pl.aside)  # H1: to the back
             players = players[:dest] + (drawn,) + players[dest + 1:]
+        else:  # I2: an island row is refilled
+            assert isla is not None
+            rows = isla.rows
+            grown = (rows[0] + (card,), rows[1]) if dest == -2 else (rows[0], rows[1] + (card,))
+            isla = isla._replace(rows=grown)
         if not draw:
             exhaustions += 1
+            if isla is not None and s.setup.duel and s.out:
+                s = _evolve(s, discard=s.discard + s.out, out=())  # I9: paid coins come back
             if exhaustions >= s.setup.final_exhaustion or not s.discard:
-                if dest < 0:
+                if dest == -1:
                     final = True  # E2: finish trading and planting, then end
                 else:
-                    over = True  # E2: drawing ends the game at once
+                    over = True  # E2: drawing (or refilling a row) ends the game at once
                 todo = ()
             else:
                 s = _evolve(s, draw=draw, face_up=tuple(sorted(face_up)), players=players,
-                               exhaustions=exhaustions, todo=todo, phase=CHANCE, to_move=-1)
+                               exhaustions=exhaustions, todo=todo, phase=CHANCE, to_move=-1, isla=isla)
                 return s
     s = _evolve(s, draw=draw, face_up=tuple(sorted(face_up)), players=players,
-                   exhaustions=exhaustions, final=final, todo=())
+                   exhaustions=exhaustions, final=final, todo=(), isla=isla)
     if over:
         return _finish(s)
     if s.resume == 2:
@@ -263,12 +281,13 @@ def _take_cards(s: GameState) -> GameState:
 def _after_turn_up(s: GameState) -> GameState:
     a = s.active
     if s.setup.duel:
-        # D2 step 3: while the top discard matches a turned-up type, it joins them.
+        # D2 step 3, I9: while the top discard matches a turned-up type, it joins them.
         face_up, discard = s.face_up, s.discard
         while discard and discard[-1] in face_up:
             face_up, discard = face_up + (discard[-1],), discard[:-1]
-        return _evolve(s, face_up=tuple(sorted(face_up)), discard=discard, phase=TURNED,
-                          to_move=a, resume=0)
+        # I9: in the Isla duel the active player plants them all, in phase 2 or from set-aside.
+        return _evolve(s, face_up=tuple(sorted(face_up)), discard=discard,
+                          phase=TURNED if s.isla is None else TRADE, to_move=a, pending=None, resume=0)
     return _evolve(s, phase=TRADE, to_move=a, pending=None, resume=0)
 
 
@@ -304,6 +323,8 @@ def _end_turn(s: GameState) -> GameState:
         todo = tuple((a + i) % n for i in range(n))
     else:
         todo = (a,) * s.setup.draw
+    if s.isla is not None:
+        todo += _isla.refill_todo(s)  # I2: empty rows are refilled after the draw
     return _take_cards(_evolve(s, todo=todo, resume=4, phase=PLANT, to_move=a))
 
 
@@ -318,6 +339,8 @@ def _finish(s: GameState) -> GameState:
         for i, f in enumerate(pl.fields):
             if f.count:
                 s = _harvest(s, p, i)
+    if s.isla is not None:
+        s = _isla.sell_all(s)  # the Isla reading of E3: cargo is sold like a field
     return _evolve(s, phase=OVER, to_move=-1, pending=None, todo=(), resume=0)
 
 
@@ -332,6 +355,9 @@ def legal_actions(s: GameState) -> list[Action]:
     phase, p = s.phase, s.to_move
     if p < 0:
         return []
+    isla = s.isla
+    if isla is not None and isla.attack is not None:
+        return _isla.defence(s)  # I7: the attacked player answers first
     pl = s.players[p]
     fields = pl.fields
     out: list[Action] = []
@@ -344,10 +370,17 @@ def legal_actions(s: GameState) -> list[Action]:
                 out.append(row[i])
         if s.planted:
             out.append(_END[p])
+        if isla is not None and s.setup.duel and not isla.discarded:
+            out.extend(Discard(p, h) for h in range(len(pl.hand)))  # I9: before or after planting
     elif phase == TRADE:
         if s.pending is None:
             out.append(_END[p])
             out.extend(_proposals(s))
+            if isla is not None:  # I3: planting in any order with trading and ship moves
+                out.extend(_plant_ups(s, p, fields))
+                out.extend(PlantAside(p, b, i) for b in sorted(set(pl.aside))
+                           for i, f in enumerate(fields) if _fits(f, b))
+                out.extend(_isla.sea_actions(s, p))
         else:
             out.extend(_answers(s))
     elif phase == PLANT_ASIDE:
@@ -378,6 +411,19 @@ def legal_actions(s: GameState) -> list[Action]:
             out.append(hrow[i])
     if s.setup.third_cost is not None and _can_buy(s, p):
         out.append(_BUY[p])
+    if isla is not None:
+        out.extend(_isla.anytime_actions(s, p))
+    return out
+
+
+def _plant_ups(s: GameState, p: int, fields: tuple[Field, ...]) -> list[Action]:
+    """Face-up cards onto fitting fields; identical cards get one canonical index (face_up is sorted)."""
+    out: list[Action] = []
+    seen = -1
+    for u, b in enumerate(s.face_up):
+        if b != seen:
+            seen = b
+            out.extend(PlantUp(p, u, i) for i, f in enumerate(fields) if _fits(f, b))
     return out
 
 
@@ -386,7 +432,7 @@ def _give_options(s: GameState, k: int) -> list[tuple[tuple[int, ...], tuple[int
 
     Identical face-up cards are interchangeable, so only the lowest indices of a type are used.
     """
-    hand_n = len(s.players[s.active].hand)
+    hand_n = len(s.players[s.active].hand) if s.isla is None else 0  # I3: turned-up cards only
     ups = s.face_up
     up_sets: list[tuple[int, ...]] = []
     for size in range(0, min(k, len(ups)) + 1):
@@ -474,7 +520,13 @@ def apply(s: GameState, action: Action, check: bool = True) -> GameState:
                 raise IllegalAction(f"there is no seat p{p}", "S")
             if p != s.to_move:
                 rule = "D1" if s.setup.duel and kind is Harvest else _turn_rule(s)
+                if s.isla is not None and s.isla.attack is not None:
+                    rule = "I7"
                 raise IllegalAction(f"p{p} cannot act now: it is p{s.to_move}'s move", rule)
+            if s.isla is not None and s.isla.attack is not None and kind not in _DEFENCE:
+                q, i = s.isla.attack
+                raise IllegalAction(f"p{q} must first answer the attack on its "
+                                    f"{SHIP_NAMES[i]}: sell it or yield", "I7")
     return handler(s, action, check)
 
 
@@ -516,11 +568,16 @@ def _do_plant(s: GameState, a: Plant, check: bool) -> GameState:
     return s
 
 
+def _isla_trade_planting(s: GameState, p: int) -> bool:
+    """I3: with the expansion the active player may plant during phase 2, between deals and ship moves."""
+    return s.isla is not None and s.phase == TRADE and p == s.active and s.pending is None
+
+
 def _do_plant_aside(s: GameState, a: PlantAside, check: bool) -> GameState:
     p, b, i = a.player, a.bean, a.field
     pl = s.players[p]
     if check:
-        if s.phase != PLANT_ASIDE:
+        if s.phase != PLANT_ASIDE and not _isla_trade_planting(s, p):
             raise IllegalAction(f"p{p} can plant set-aside cards only in phase 3", "T6")
         if b not in pl.aside:
             raise IllegalAction(f"p{p} has no {BEAN_NAMES[b] if 0 <= b < 12 else b} set aside", "T6")
@@ -528,7 +585,7 @@ def _do_plant_aside(s: GameState, a: PlantAside, check: bool) -> GameState:
     k = pl.aside.index(b)
     new = PlayerState(pl.hand, _plant_on(pl, i, b), pl.coins, pl.aside[:k] + pl.aside[k + 1:])
     s = _evolve(s, players=_with_player(s, p, new))
-    if new.aside:
+    if new.aside or s.phase == TRADE:
         return s
     return _next_planter(s, p + 1)
 
@@ -536,7 +593,7 @@ def _do_plant_aside(s: GameState, a: PlantAside, check: bool) -> GameState:
 def _do_plant_up(s: GameState, a: PlantUp, check: bool) -> GameState:
     p, u, i = a.player, a.index, a.field
     if check:
-        if s.phase not in (OFFER, TURNED):
+        if s.phase not in (OFFER, TURNED) and not _isla_trade_planting(s, p):
             raise IllegalAction(f"p{p} can plant face-up cards only in the duel's steps 1 and 3", "D2")
         if not 0 <= u < len(s.face_up):
             raise IllegalAction(f"p{p} names face-up card u{u} but there are {len(s.face_up)}", "D2")
@@ -566,13 +623,21 @@ def _do_discard_up(s: GameState, a: DiscardUp, check: bool) -> GameState:
 def _do_discard(s: GameState, a: Discard, check: bool) -> GameState:
     p, h = a.player, a.index
     pl = s.players[p]
+    isla = s.isla
     if check:
-        if s.phase != DISCARD:
+        isla_plant = isla is not None and s.phase == PLANT and s.setup.duel
+        if s.phase != DISCARD and not isla_plant:
             raise IllegalAction(f"p{p} can discard a hand card only after planting in the duel", "D2")
+        if isla is not None and isla.discarded:
+            raise IllegalAction(f"p{p} has discarded a hand card this turn; once per turn", "I9")
         if not 0 <= h < len(pl.hand):
             raise IllegalAction(f"p{p} has no hand card h{h}", "D2")
     new = PlayerState(pl.hand[:h] + pl.hand[h + 1:], pl.fields, pl.coins, pl.aside)  # H1
     s = _evolve(s, players=_with_player(s, p, new), discard=s.discard + (pl.hand[h],))
+    if isla is not None:
+        s = _evolve(s, isla=isla._replace(discarded=True))
+        if s.phase == PLANT:  # I9: the discard came before or between the plantings
+            return s if new.hand and s.planted < 2 else _end_planting(s)
     return _turn_up(s)
 
 
@@ -633,6 +698,8 @@ def _do_propose(s: GameState, a: Propose, check: bool) -> GameState:
 def _check_proposal(s: GameState, a: Propose) -> None:
     p, q = a.player, a.partner
     if s.setup.duel:
+        if s.isla is not None:
+            raise IllegalAction(f"p{p} cannot trade: the Isla duel has no trading", "I9")
         raise IllegalAction(f"p{p} cannot trade: there is no trading in the bean duel", "D1")
     if s.phase != TRADE:
         raise IllegalAction(f"p{p} can propose deals only in the trading phase", "T3")
@@ -644,6 +711,8 @@ def _check_proposal(s: GameState, a: Propose) -> None:
         raise IllegalAction(f"p{p} cannot trade with p{q}", "T3")
     if s.offers >= s.setup.rules.max_offers:
         raise IllegalAction(f"p{p} has made the {s.setup.rules.max_offers} offers allowed this turn", "T3")
+    if s.isla is not None and a.give_hand:
+        raise IllegalAction(f"p{p} may offer only the turned-up cards, not hand cards", "I3")
     hand = s.players[p].hand
     if len(set(a.give_hand)) != len(a.give_hand) or any(not 0 <= h < len(hand) for h in a.give_hand):
         raise IllegalAction(f"p{p} names hand cards {list(a.give_hand)} but holds {len(hand)}", "T3")
@@ -737,3 +806,11 @@ def winners(s: GameState) -> tuple[int, ...]:
     elif len(tied) > 1 and rule == "seat":
         tied = [max(tied)]  # farthest clockwise from the starting player, seat 0
     return tuple(tied)
+
+
+# ---------------------------------------------------------------- La Isla Bohnita
+
+from model import isla_play as _isla  # noqa: E402  (it uses the helpers above)
+
+_HANDLERS.update(_isla.HANDLERS)
+_DEFENCE = (Sell, Yield)

@@ -79,7 +79,9 @@ def header(s0: GameState, seats: Sequence[str] = (), **extra: Any) -> dict[str, 
 
 
 def initial_deck(s0: GameState) -> tuple[int, ...]:
-    """The deck order, top first, that deals into ``s0`` (turn 0, nothing played yet)."""
+    """The deck order, top first, that deals into ``s0`` (turn 0, nothing played yet).
+
+    With La Isla Bohnita the two island rows come first (I2)."""
     n = len(s0.players)
     hands = [list(p.hand) for p in s0.players]
     sizes = s0.setup.hands
@@ -90,7 +92,8 @@ def initial_deck(s0: GameState) -> tuple[int, ...]:
             if taken[seat] < sizes[seat]:
                 dealt.append(hands[seat][taken[seat]])
                 taken[seat] += 1
-    return tuple(dealt) + s0.draw
+    rows = s0.isla.rows[0] + s0.isla.rows[1] if s0.isla is not None else ()
+    return rows + tuple(dealt) + s0.draw
 
 
 def action_line(action: Action) -> dict[str, Any]:

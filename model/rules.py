@@ -61,6 +61,8 @@ class Ruleset:
     meters: tuple[tuple[int, Meter], ...] = ()  # beanometer overrides (C3)
     max_offers: int = 10  # proposals per turn (trading protocol)
     max_deal_cards: int = 2  # cards per side that legal_actions enumerates
+    isla: bool = False  # the La Isla Bohnita expansion (I1-I9, model/isla.py)
+    max_sails: int = 6  # ship moves per turn (I4 sets no limit; a protocol bound like max_offers)
 
     def replace(self, **changes: Any) -> Ruleset:
         return dataclasses.replace(self, **changes)
@@ -196,8 +198,8 @@ def ruleset(name: str = "rio-grande", options: dict[str, Any] | None = None) -> 
             f"option fields: {rules.fields} is not 1, 2 or 3 (the third field is the maximum, F1)")
     if rules.face_up == 0 and rules.draw == 0:
         raise RulesetError("options face_up and draw cannot both be 0: the deck would never run out (E1)")
-    if rules.max_offers < 0 or rules.max_deal_cards < 0:
-        raise RulesetError("max_offers and max_deal_cards must be >= 0")
+    if rules.max_offers < 0 or rules.max_deal_cards < 0 or rules.max_sails < 0:
+        raise RulesetError("max_offers, max_deal_cards and max_sails must be >= 0")
     return rules
 
 
@@ -223,6 +225,25 @@ REMOVED_BY_PLAYERS: dict[int, tuple[int, ...]] = {
 }
 
 
+# I2: types removed with La Isla Bohnita, by player count (seed 003's table, without its Mokkabohne).
+ISLA_REMOVED_RIO_GRANDE: dict[int, tuple[int, ...]] = {
+    2: (Bean.COCOA, Bean.GARDEN, Bean.RED, Bean.BLACKEYED, Bean.SOY, Bean.GREEN),
+    3: (Bean.COCOA, Bean.GARDEN, Bean.RED, Bean.BLACKEYED, Bean.SOY),
+    4: (Bean.COCOA, Bean.GARDEN, Bean.RED, Bean.BLACKEYED),
+    5: (Bean.COCOA, Bean.GARDEN, Bean.RED),
+    6: (Bean.COCOA, Bean.GARDEN, Bean.RED, Bean.BLACKEYED),
+    7: (Bean.COCOA, Bean.GARDEN, Bean.RED),
+}
+ISLA_REMOVED_AMIGO: tuple[int, ...] = (Bean.GARDEN,)  # 2-5 players; 6-7 impossible (I2)
+
+
+def _player_range(rules: Ruleset) -> tuple[int, int]:
+    """Player counts the ruleset allows; La Isla Bohnita plays 2-7 with the big deck, 2-5 without (I2)."""
+    if rules.isla:
+        return 2, (7 if Bean.COFFEE in rules.beans else 5)
+    return rules.min_players, rules.max_players
+
+
 @dataclass(frozen=True, slots=True)
 class Setup:
     """A ruleset resolved for one player count: the numbers the engine plays by (S, F1, D, V)."""
@@ -241,18 +262,29 @@ class Setup:
     strict_harvest: bool  # H4 reading
     payout: tuple[tuple[int, ...], ...] = field(repr=False)  # payout[bean][n] (C1)
     meters: tuple[Meter, ...] = field(repr=False)
+    isla: bool = False  # La Isla Bohnita (I1-I9)
+    ship_cost: int = 0  # the second merchant ship (I1, I9)
+    pirate_cost: int = 0  # the pirate ship (I1, I9)
 
 
 @lru_cache(maxsize=256)
 def setup(rules: Ruleset, players: int) -> Setup:
     """Resolve ``rules`` for ``players`` seats (section S); raises RulesetError if impossible."""
-    if not rules.min_players <= players <= rules.max_players:
+    lo, hi = _player_range(rules)
+    if not lo <= players <= hi:
+        expansion = " with La Isla Bohnita" if rules.isla else ""
         raise RulesetError(
-            f"ruleset {rules.name} is for {rules.min_players}-{rules.max_players} players, "
-            f"not {players} (S)"
+            f"ruleset {rules.name}{expansion} is for {lo}-{hi} players, not {players} "
+            f"({'I2' if rules.isla else 'S'})"
         )
     duel = players == 2
-    removed = REMOVED_BY_PLAYERS[players] if rules.removed is None else rules.removed
+    isla = rules.isla
+    if rules.removed is not None:
+        removed = rules.removed
+    elif isla:
+        removed = ISLA_REMOVED_RIO_GRANDE[players] if Bean.COFFEE in rules.beans else ISLA_REMOVED_AMIGO
+    else:
+        removed = REMOVED_BY_PLAYERS[players]
     beans = tuple(b for b in rules.beans if b not in removed)
     if not beans:
         raise RulesetError("no bean types left in the deck after removals (S)")
@@ -262,33 +294,41 @@ def setup(rules: Ruleset, players: int) -> Setup:
     can_buy = rules.third_field if rules.third_field is not None else players != 3
     if fields >= 3:
         can_buy = False  # the third field is the maximum (F1, seed 001)
+    if isla:
+        can_buy = fields < 3  # I1: the third field is for sale in every edition
     cost = rules.third_field_cost
     if cost is None:
-        cost = 2 if players >= 6 else 3
+        cost = 2 if players >= 6 and not isla else 3  # I1: 3 coins with the expansion
     if rules.hand is not None:
         hands = (rules.hand,) * players
-    elif players >= 6:
+    elif isla and not duel:
+        hands = tuple(min(3 + seat, 6) for seat in range(players))  # I2: 3, 4, 5, then 6
+    elif players >= 6 and not isla:
         hands = tuple(min(3 + seat, 6) for seat in range(players))
     else:
         hands = (5,) * players
     face_up = rules.face_up if rules.face_up is not None else (3 if duel else 2)
     if rules.draw is not None:
         draw = rules.draw
+    elif isla:
+        draw = 2 if duel else (3 if players <= 4 else (4 if players == 5 else 5))  # I3, I9
     else:
         draw = 2 if duel else (4 if players >= 6 else 3)
     if rules.quick:
         final = 1  # V1
     elif rules.exhaustions is not None:
         final = rules.exhaustions
+    elif duel:
+        final = 3 if isla else 1  # I8: the Isla duel reshuffles; the bean duel does not (D)
     else:
-        final = 1 if duel else (2 if players == 3 else 3)
+        final = 2 if players == 3 else 3
     if final < 1:
         raise RulesetError("exhaustions must be at least 1 (E2)")
     meters = list(METERS)
     for b, m in rules.meters:
         meters[b] = m
     deck = tuple(b for b in beans for _ in range(COUNTS[b]))
-    if sum(hands) >= len(deck):
+    if sum(hands) + (10 if isla else 0) >= len(deck):
         raise RulesetError(
             f"a deck of {len(deck)} cards cannot deal {sum(hands)} cards and keep a draw pile (S2)")
     return Setup(
@@ -296,4 +336,6 @@ def setup(rules: Ruleset, players: int) -> Setup:
         third_cost=cost if can_buy else None, hands=hands, face_up=face_up, draw=draw,
         final_exhaustion=final, duel=duel, strict_harvest=rules.harvest == "strict",
         payout=payout_table(tuple(meters), max(COUNTS) + 8), meters=tuple(meters),
+        isla=isla, ship_cost=(5 if duel else 4 if players <= 4 else 3) if isla else 0,
+        pirate_cost=2 if isla else 0,
     )

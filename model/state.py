@@ -11,6 +11,7 @@ from typing import Any, NamedTuple
 
 from model.actions import Propose, parse_action
 from model.cards import BEAN_NAMES, bean
+from model.isla import Isla, IslaFormatError, isla_from_json, isla_to_json
 from model.rules import Ruleset, Setup, ruleset, setup
 
 STATE_FORMAT = "bohnanza-state"
@@ -70,6 +71,7 @@ class GameState(NamedTuple):
     todo: tuple[int, ...]  # cards still to deal after a reshuffle: seat, or -1 for face-up (E1)
     resume: int  # at a chance node: 2 after turning up, 4 after drawing
     turn: int  # turns started, from 0
+    isla: Isla | None = None  # ships and island ports (I1-I9); None without the expansion
 
     @property
     def rules(self) -> Ruleset:
@@ -101,7 +103,7 @@ def _names(cards: tuple[int, ...]) -> list[str]:
 
 def state_to_json(s: GameState) -> dict[str, Any]:
     """Every part of the state, beans by name; ``state_from_json`` restores it exactly."""
-    return {
+    out: dict[str, Any] = {
         "format": STATE_FORMAT,
         "version": STATE_VERSION,
         "ruleset": s.setup.rules.name,
@@ -132,6 +134,9 @@ def state_to_json(s: GameState) -> dict[str, Any]:
         "resume": s.resume,
         "turn": s.turn,
     }
+    if s.isla is not None:
+        out["isla"] = isla_to_json(s.isla)
+    return out
 
 
 class StateFormatError(ValueError):
@@ -206,6 +211,14 @@ def state_from_json(obj: dict[str, Any]) -> GameState:
         if not isinstance(action, Propose):
             raise _field_error("pending", "expected a proposal like 'p0 offer p1 give h0 ask red'")
         pending = action
+    isla = None
+    if su.isla:
+        try:
+            isla = isla_from_json(obj.get("isla"))
+        except IslaFormatError as e:
+            raise StateFormatError(str(e)) from None
+    elif obj.get("isla") is not None:
+        raise _field_error("isla", "ships and ports are given but the ruleset has isla=false (I1)")
     todo = obj.get("todo", [])
     if not isinstance(todo, list) or not all(isinstance(t, int) for t in todo):
         raise _field_error("todo", "expected a list of seat numbers")
@@ -228,4 +241,5 @@ def state_from_json(obj: dict[str, Any]) -> GameState:
         todo=tuple(todo),
         resume=_int(obj, "resume"),
         turn=_int(obj, "turn"),
+        isla=isla,
     )

@@ -1,12 +1,13 @@
 """What one player may see (H7): own hand and coins; others' hand sizes, never their cards or coins;
 the draw pile's size, never its order; only the top card of the discard pile. Fields, set-aside
-areas and the trade area are public."""
+areas and the trade area are public; so are ships, their cargo and the island rows (I1-I4)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from model.cards import BEAN_NAMES
+from model.isla import isla_to_json
 from model.state import GameState, Phase
 
 
@@ -29,7 +30,7 @@ def view(s: GameState, player: int) -> dict[str, Any]:
     if over:  # E4: the final count is revealed at the end
         for seat, p in zip(seats, s.players, strict=True):
             seat["coins"] = len(p.coins)
-    return {
+    out: dict[str, Any] = {
         "player": player,
         "ruleset": s.setup.rules.name,
         "players": len(s.players),
@@ -47,3 +48,6 @@ def view(s: GameState, player: int) -> dict[str, Any]:
         "face_up": [BEAN_NAMES[c] for c in s.face_up],
         "seats": seats,
     }
+    if s.isla is not None:
+        out["isla"] = isla_to_json(s.isla)
+    return out

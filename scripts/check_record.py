@@ -27,6 +27,11 @@ def check(path: str, z3: bool = False) -> tuple[int, str, dict[str, object]]:
         return code, line, info
     from proofs.referee import spec_replay
 
+    if rec.rules.isla:  # type: ignore[attr-defined]
+        info["z3"] = {"status": "not covered"}
+        return 2, (f"{path}: --z3: the independent spec covers the base game, not La Isla Bohnita "
+                   "(I1-I9); check this record without --z3"), info
+
     verdict = spec_replay(rec)
     info["z3"] = {"status": "legal" if verdict.legal else "illegal", "line": verdict.line,
                   "reason": verdict.reason}

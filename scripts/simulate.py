@@ -3,6 +3,7 @@
 Example:
   python scripts/simulate.py --players 4 --games 600 --seed 1 --ruleset amigo --bots random --json
   python scripts/simulate.py --players 5 --games 50 --seed 7 --bots greedy --record out/games
+  python scripts/simulate.py --players 4 --games 50 --seed 1 --option isla=true --bots greedy
 """
 
 from __future__ import annotations
@@ -73,16 +74,12 @@ def main(argv: list[str] | None = None) -> int:
             head = header(s0, names, seed=seed, game=g)
             write_record(record_dir / f"game-{g:05d}.jsonl", head, actions, final)
 
-    summary = _summary(results, args.players)
+    summary = _summary(results, args.players, rules.isla)
     if args.json:
         out: dict[str, Any] = {
             "games": args.games, "players": args.players, "ruleset": rules.name,
             "options": rules.options(), "seed": args.seed, "bots": names,
-            "results": [
-                {"game": g, "seed": r.seed, "coins": list(r.coins), "winners": list(r.winners),
-                 "turns": r.turns, "actions": r.actions, "deals": r.deals, "reshuffles": r.reshuffles}
-                for g, r in enumerate(results)
-            ],
+            "results": [_game_json(g, r, rules.isla) for g, r in enumerate(results)],
             "summary": summary,
         }
         print(json.dumps(out, separators=(",", ":")))
@@ -91,13 +88,26 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _summary(results: list[Any], players: int) -> dict[str, Any]:
+def _game_json(g: int, r: Any, isla: bool) -> dict[str, Any]:
+    out = {"game": g, "seed": r.seed, "coins": list(r.coins), "winners": list(r.winners),
+           "turns": r.turns, "actions": r.actions, "deals": r.deals, "reshuffles": r.reshuffles}
+    if isla:  # La Isla Bohnita: sales of ship cargo (I6) and pirate attacks (I7)
+        out.update(ship_sales=r.ship_sales, raids=r.raids, captures=r.captures)
+    return out
+
+
+def _summary(results: list[Any], players: int, isla: bool = False) -> dict[str, Any]:
     n = max(len(results), 1)
     wins = [0.0] * players
     for r in results:
         for w in r.winners:
             wins[w] += 1 / len(r.winners)
-    return {
+    extra: dict[str, Any] = {}
+    if isla:
+        extra = {key: sum(getattr(r, key) for r in results) for key in ("ship_sales", "raids", "captures")}
+        extra["mean_ship_sales"] = round(extra["ship_sales"] / n, 3)
+        extra["mean_raids"] = round(extra["raids"] / n, 3)
+    return extra | {
         "mean_coins": [round(sum(r.coins[p] for r in results) / n, 3) for p in range(players)],
         "mean_turns": round(sum(r.turns for r in results) / n, 3),
         "mean_actions": round(sum(r.actions for r in results) / n, 3),
@@ -111,6 +121,9 @@ def _print_summary(s: dict[str, Any], args: argparse.Namespace, name: str, bots:
     print(f"{args.games} games, {name}, {args.players} players, seed {args.seed}, bots {','.join(bots)}")
     print(f"game length: {s['mean_turns']:.1f} turns, {s['mean_actions']:.1f} actions; "
           f"deals per game: {s['mean_deals']:.2f}")
+    if "ship_sales" in s:
+        print(f"La Isla Bohnita: {s['ship_sales']} ship sales ({s['mean_ship_sales']:.2f} a game), "
+              f"{s['raids']} pirate raids ({s['mean_raids']:.2f} a game), {s['captures']} cards captured")
     print("seat  mean coins  wins (ties shared)  win share")
     for p in range(args.players):
         print(f"p{p:<4}{s['mean_coins'][p]:>10.2f}{s['wins'][p]:>20.1f}{s['win_share'][p]:>11.1%}")

@@ -28,14 +28,19 @@ from model import (
     legal_actions,
 )
 from model.state import Field, PlayerState
+from solvers.isla_bots import greedy_harvest, greedy_isla, random_isla
 
 Bot = Callable[[GameState, random.Random], Action]
 
 
 def random_bot(s: GameState, rng: random.Random) -> Action:
-    """Uniform over the legal actions, except that it ends each trading phase at once."""
+    """Uniform over the legal actions, except that it ends each trading phase at once
+    (with La Isla Bohnita: uniform over phase 2's moves other than proposals)."""
     if s.phase == Phase.TRADE and s.pending is None:
-        return EndPhase(s.to_move)
+        if s.isla is None:
+            return EndPhase(s.to_move)
+        acts = random_isla(s, legal_actions(s))
+        return acts[int(rng.random() * len(acts))]
     acts = legal_actions(s)
     return acts[int(rng.random() * len(acts))]
 
@@ -48,7 +53,10 @@ def random_trader_bot(s: GameState, rng: random.Random) -> Action:
             offer = _random_proposal(s, rng)
             if offer is not None:
                 return offer
-        return EndPhase(s.to_move)
+        if s.isla is None:
+            return EndPhase(s.to_move)
+        acts = random_isla(s, legal_actions(s))
+        return acts[int(rng.random() * len(acts))]
     acts = legal_actions(s)
     return acts[int(rng.random() * len(acts))]
 
@@ -57,7 +65,8 @@ def _random_proposal(s: GameState, rng: random.Random) -> Propose | None:
     a = s.active
     k = s.setup.rules.max_deal_cards
     partner = rng.choice([q for q in range(len(s.players)) if q != a])
-    cards = [("h", i) for i in range(len(s.players[a].hand))] + [("u", i) for i in range(len(s.face_up))]
+    hand = range(len(s.players[a].hand)) if s.isla is None else range(0)  # I3: turned-up cards only
+    cards = [("h", i) for i in hand] + [("u", i) for i in range(len(s.face_up))]
     give = rng.sample(cards, rng.randint(0, min(k, len(cards))))
     ask = tuple(sorted(rng.choice(s.setup.beans) for _ in range(rng.randint(0, k))))
     hs = tuple(sorted(i for w, i in give if w == "h"))
@@ -112,7 +121,11 @@ def _card_value(pl: PlayerState, b: int) -> int:
 def greedy_bot(s: GameState, rng: random.Random) -> Action:
     """Plants to keep chains, gives away cards it cannot use, accepts deals that help it."""
     legal = legal_actions(s)
-    choice = _greedy_choice(s, legal)
+    choice = greedy_isla(s, legal) if s.isla is not None else None
+    if choice is None:
+        choice = _greedy_choice(s, legal)
+    if isinstance(choice, Harvest):
+        choice = greedy_harvest(s, legal, choice)
     if choice is not None and choice in legal:
         return choice
     # Fallback: a planting or phase end before a harvest, so the game moves on.

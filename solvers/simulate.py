@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from model import Accept, Action, GameState, Phase, Ruleset, apply, chance_outcome, new_game, scores, winners
+from model.actions import Attack, Sell, Yield
 from solvers.bots import Bot, random_bot
+
+ISLA_COUNTED = (Sell, Attack, Yield)
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,6 +23,9 @@ class GameResult:
     actions: int
     deals: int
     reshuffles: int
+    ship_sales: int = 0  # Sell actions (I6), La Isla Bohnita only
+    raids: int = 0  # pirate attacks (I7)
+    captures: int = 0  # attacks that took a card (the owner yielded)
 
 
 def game_seed(seed: int, game: int) -> int:
@@ -39,6 +46,7 @@ def play_game(
     rng = random.Random(seed ^ 0x5EED)
     actions: list[Action] = []
     deals = reshuffles = 0
+    isla_moves: Counter[type] = Counter()
     trusted = [b is random_bot for b in bots]
     append = actions.append
     while s.phase != Phase.OVER:
@@ -49,9 +57,13 @@ def play_game(
             s = apply(s, a, False)
         else:
             a = bots[p](s, rng)
-            if type(a) is Accept:
+            kind = type(a)
+            if kind is Accept:
                 deals += 1
+            elif kind in ISLA_COUNTED:
+                isla_moves[kind] += 1
             s = apply(s, a, not trusted[p])
         append(a)
-    result = GameResult(seed, scores(s), winners(s), s.turn + 1, len(actions), deals, reshuffles)
+    result = GameResult(seed, scores(s), winners(s), s.turn + 1, len(actions), deals, reshuffles,
+                        isla_moves[Sell], isla_moves[Attack], isla_moves[Yield])
     return result, s0, s, actions

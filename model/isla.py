@@ -1,0 +1,206 @@
+"""La Isla Bohnita (RULES.md I1-I9): the state of ships, harbours and the two island ports.
+
+The expansion is the ruleset option ``isla=true``; a game without it has ``GameState.isla is None``
+and plays exactly as before. This module holds the expansion's part of the state and its JSON; the
+moves are in ``model/isla_play.py``. Ships are numbered 0 and 1 (merchant ships) and 2 (the pirate
+ship); ports 0 (the owner's harbour), 1 (Bohnbay) and 2 (Bohnaco).
+
+Readings chosen where seed 003 is unclear (also listed in the README):
+
+- Setup (I2): the two rows are dealt first, 5 cards to Bohnbay then 5 to Bohnaco, from the top of
+  the shuffled deck; then the hands, one card at a time in seat order (S2). The "front card" of a
+  row is the card dealt to it first; a row keeps its order.
+- Fields (I1): starting fields as in the base game (3 with 3 players, else 2); the third field is
+  for sale in every edition, for 3 coins.
+- Loading (I4): arriving at an island port, a ship must load the front card if the row has one
+  (so it may sail there only if that card fits its cargo) and may load any number of the other
+  cards of that type in the row. Sailing to an empty row loads nothing. Any move changes the
+  ship's port: harbour to island, island to island, island to harbour. The seed sets no limit on
+  moves; the option ``max_sails`` (default 6 a turn) keeps the game finite, like ``max_offers``.
+- Ship moves and pirate attacks are the active player's, in phase 2 (trading), before it ends the
+  phase; the active player may plant face-up and received cards during phase 2 (I3: "in any
+  order"); the other players plant their received cards after phase 2 ends, as in T6.
+- Harvested beans are loaded (I5) onto a merchant ship in its home harbour only (the fields are
+  at home); a cargo may be sold (I6) wherever the ship is.
+- Moving cargo (I6) moves a whole cargo onto a merchant ship in the same port that is empty or
+  holds the same type (the pirate ship stays in its harbour); pirate cargo may not move in the
+  turn its pirate captured a card.
+- Pirate attacks (I7): only a merchant ship in its home harbour can be attacked (the pirate sails
+  to that harbour), only one with cargo that fits the pirate's cargo (one type per ship). The
+  attacked player answers at once: sell that ship's cargo (if it pays) or yield one card; nothing
+  else. A sale saves the cargo and the attack still counts as made.
+- Purchases (I1) and sales (I6), like harvests (H6), are offered whenever that player is to move;
+  in the duel only on one's own turn (I9), except the sale that answers an attack.
+- End (E3, I8): every ship's cargo is sold at the end like a field (coins by the beanometer, none
+  if it pays nothing); the rows are not scored. The Isla duel ends at the 3rd exhaustion and its
+  paid coins (kept in ``out``) join the discard pile when the draw pile runs out (I9).
+- Duel (I9): the hand discard may come before, between or after the phase-1 plantings, once a
+  turn; the turned-up cards (with the matching discards, D2) are the active player's to plant:
+  there is no offer to the opponent and no trading.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from model.actions import PIRATE, PORT_NAMES, SHIP_NAMES
+from model.cards import BEAN_NAMES, bean
+
+HOME, BOHNBAY, BOHNACO = 0, 1, 2
+ROW = 5  # cards per island row (I2)
+REFILL = (-2, -3)  # ``GameState.todo`` codes: deal to the Bohnbay / Bohnaco row (I2)
+
+
+class Ship(NamedTuple):
+    """A ship's cargo, one type only (I4): ``count`` cards of ``bean`` (-1 when empty), at ``at``."""
+
+    bean: int
+    count: int  # type: ignore[assignment]  # shadows tuple.count on purpose
+    at: int = HOME
+
+
+EMPTY_SHIP = Ship(-1, 0, HOME)
+
+
+class Fleet(NamedTuple):
+    """One player's ships: one or two merchant ships (I1) and the pirate ship once bought."""
+
+    merchants: tuple[Ship, ...]
+    pirate: Ship | None = None
+
+    def ship(self, i: int) -> Ship | None:
+        """Ship ``i`` (0, 1 merchant; 2 pirate), or None if the player has no such ship."""
+        if i == PIRATE:
+            return self.pirate
+        return self.merchants[i] if 0 <= i < len(self.merchants) else None
+
+    def with_ship(self, i: int, ship: Ship) -> Fleet:
+        if i == PIRATE:
+            return Fleet(self.merchants, ship)
+        return Fleet(self.merchants[:i] + (ship,) + self.merchants[i + 1:], self.pirate)
+
+    def ships(self) -> list[tuple[int, Ship]]:
+        out = list(enumerate(self.merchants))
+        if self.pirate is not None:
+            out.append((PIRATE, self.pirate))
+        return out
+
+
+class Isla(NamedTuple):
+    """The expansion's part of a ``GameState`` (None without the expansion)."""
+
+    fleets: tuple[Fleet, ...]
+    rows: tuple[tuple[int, ...], tuple[int, ...]]  # Bohnbay, Bohnaco rows, front card first (I2)
+    attacked: tuple[tuple[int, int], ...] = ()  # (seat, ship) attacked this turn, sorted (I7)
+    attack: tuple[int, int] | None = None  # the attacked (seat, ship) awaiting its owner's answer
+    captured: bool = False  # the active player's pirate took a card this turn (I6 reading)
+    sails: int = 0  # ship moves this turn (max_sails)
+    discarded: bool = False  # duel: this turn's hand discard is used (I9)
+
+    def cards(self) -> list[int]:
+        """Every card on ships and in the rows (card conservation counts them)."""
+        out: list[int] = [c for row in self.rows for c in row]
+        for fleet in self.fleets:
+            for _, ship in fleet.ships():
+                out.extend([ship.bean] * ship.count)
+        return out
+
+
+def new_isla(players: int, rows: tuple[tuple[int, ...], tuple[int, ...]]) -> Isla:
+    """I1-I2: each player has one empty merchant ship in its harbour; the rows are dealt."""
+    return Isla(fleets=tuple(Fleet((EMPTY_SHIP,)) for _ in range(players)), rows=rows)
+
+
+def new_turn(isla: Isla) -> Isla:
+    """What is counted per turn starts again: attacks (I7), captures (I6), moves, the duel discard."""
+    if not (isla.attacked or isla.attack or isla.captured or isla.sails or isla.discarded):
+        return isla
+    return isla._replace(attacked=(), attack=None, captured=False, sails=0, discarded=False)
+
+
+# ---------------------------------------------------------------- JSON
+
+
+def _ship_json(ship: Ship) -> dict[str, Any]:
+    return {"bean": BEAN_NAMES[ship.bean] if ship.count else None, "count": ship.count,
+            "at": PORT_NAMES[ship.at]}
+
+
+def isla_to_json(isla: Isla) -> dict[str, Any]:
+    return {
+        "fleets": [
+            {"merchants": [_ship_json(m) for m in f.merchants],
+             "pirate": _ship_json(f.pirate) if f.pirate is not None else None}
+            for f in isla.fleets
+        ],
+        "rows": {PORT_NAMES[1 + r]: [BEAN_NAMES[c] for c in row] for r, row in enumerate(isla.rows)},
+        "attacked": [[seat, SHIP_NAMES[ship]] for seat, ship in isla.attacked],
+        "attack": [isla.attack[0], SHIP_NAMES[isla.attack[1]]] if isla.attack is not None else None,
+        "captured": isla.captured,
+        "sails": isla.sails,
+        "discarded": isla.discarded,
+    }
+
+
+class IslaFormatError(ValueError):
+    """A malformed ``isla`` part of a state JSON; the message names the field."""
+
+
+def _fail(where: str, why: str) -> IslaFormatError:
+    return IslaFormatError(f"state field isla.{where}: {why}")
+
+
+def _ship_from(obj: Any, where: str) -> Ship:
+    if not isinstance(obj, dict):
+        raise _fail(where, "expected an object with bean, count and at")
+    count = obj.get("count")
+    if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+        raise _fail(f"{where}.count", f"expected a whole number >= 0, got {count!r}")
+    at = obj.get("at", "home")
+    if at not in PORT_NAMES:
+        raise _fail(f"{where}.at", f"{at!r} is not one of {', '.join(PORT_NAMES)}")
+    if count == 0:
+        return Ship(-1, 0, PORT_NAMES.index(at))
+    name = obj.get("bean")
+    try:
+        b = int(bean(name if isinstance(name, str) else -1))
+    except (ValueError, AttributeError, TypeError):
+        raise _fail(f"{where}.bean", f"{obj.get('bean')!r} is not a bean") from None
+    return Ship(b, count, PORT_NAMES.index(at))
+
+
+def _ship_ref(value: Any, where: str) -> tuple[int, int]:
+    if not (isinstance(value, list) and len(value) == 2 and isinstance(value[0], int)
+            and value[1] in SHIP_NAMES):
+        raise _fail(where, f"expected [seat, ship name], got {value!r}")
+    return value[0], SHIP_NAMES.index(value[1])
+
+
+def isla_from_json(obj: Any) -> Isla:
+    if not isinstance(obj, dict):
+        raise _fail("", "expected an object")
+    fleets = []
+    for i, f in enumerate(obj.get("fleets") or []):
+        if not isinstance(f, dict) or not isinstance(f.get("merchants"), list):
+            raise _fail(f"fleets[{i}]", "expected an object with a merchants list")
+        merchants = tuple(_ship_from(m, f"fleets[{i}].merchants[{j}]") for j, m in enumerate(f["merchants"]))
+        pirate = _ship_from(f["pirate"], f"fleets[{i}].pirate") if f.get("pirate") is not None else None
+        fleets.append(Fleet(merchants, pirate))
+    rows_json = obj.get("rows")
+    if not isinstance(rows_json, dict):
+        raise _fail("rows", "expected an object with bohnbay and bohnaco lists")
+    rows = []
+    for name in PORT_NAMES[1:]:
+        row = rows_json.get(name, [])
+        try:
+            rows.append(tuple(int(bean(x)) for x in row))
+        except (ValueError, AttributeError, TypeError):
+            raise _fail(f"rows.{name}", f"expected a list of bean names, got {row!r}") from None
+    attacked = tuple(sorted(_ship_ref(x, f"attacked[{k}]") for k, x in enumerate(obj.get("attacked") or [])))
+    attack = _ship_ref(obj["attack"], "attack") if obj.get("attack") is not None else None
+    sails = obj.get("sails", 0)
+    if not isinstance(sails, int) or isinstance(sails, bool) or sails < 0:
+        raise _fail("sails", f"expected a whole number >= 0, got {sails!r}")
+    return Isla(fleets=tuple(fleets), rows=(rows[0], rows[1]), attacked=attacked, attack=attack,
+                captured=bool(obj.get("captured", False)), sails=sails,
+                discarded=bool(obj.get("discarded", False)))

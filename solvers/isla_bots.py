@@ -1,0 +1,94 @@
+"""What the bots do with ships (La Isla Bohnita, I1-I9): greedy sailing, selling, loading and raiding.
+
+``solvers/bots.py`` asks ``greedy_isla`` first when the game has the expansion; ``None`` means "play
+as in the base game". Every move returned is one of ``legal``.
+"""
+
+from __future__ import annotations
+
+from model import Action, GameState, Harvest, Phase
+from model.actions import PIRATE, Attack, BuyShip, HarvestOnto, MoveCargo, Sail, Sell, Yield
+from model.isla import HOME, Ship
+
+SELL_AT = 3  # a cargo that pays this many coins is sold at once
+LOAD_AT = 2  # a ship sails out for a row holding at least this many cards of the front type
+
+
+def _pays(s: GameState, ship: Ship) -> int:
+    return s.setup.payout[ship.bean][ship.count] if ship.count else 0
+
+
+def greedy_isla(s: GameState, legal: list[Action]) -> Action | None:
+    """A greedy ship policy: save attacked cargo, sell rich cargo, raid, buy, sail for cargo."""
+    isla = s.isla
+    if isla is None:
+        return None
+    p = s.to_move
+    if isla.attack is not None:  # I7: sell if it pays, else yield a card
+        sells = [a for a in legal if isinstance(a, Sell)]
+        return sells[0] if sells else Yield(p)
+    fleet = isla.fleets[p]
+    for a in legal:
+        if isinstance(a, Sell) and _pays(s, fleet.ship(a.ship) or Ship(-1, 0)) >= SELL_AT:
+            return a
+    for a in legal:
+        if isinstance(a, MoveCargo) and a.source == PIRATE:
+            return a  # captured beans are worth more on a merchant ship, which can take a harvest
+    coins = len(s.players[p].coins)
+    for a in legal:
+        if isinstance(a, BuyShip):
+            cost = s.setup.pirate_cost if a.pirate else s.setup.ship_cost
+            if coins >= cost + 3:
+                return a
+    attacks = [a for a in legal if isinstance(a, Attack)]
+    if attacks:
+        return max(attacks, key=lambda a: isla.fleets[a.target].merchants[a.ship].count)
+    sails = [a for a in legal if isinstance(a, Sail)]
+    if sails:
+        choice = _greedy_sail(s, sails)
+        if choice is not None:
+            return choice
+    return None
+
+
+def _greedy_sail(s: GameState, sails: list[Sail]) -> Sail | None:
+    """Sail an empty or matching ship to the row with the most cards it can load (all of them);
+    bring a ship home from an island when there is nothing more to load."""
+    isla = s.isla
+    assert isla is not None
+    best: Sail | None = None
+    for a in sails:
+        if a.port != HOME and a.take >= LOAD_AT and (best is None or a.take > best.take):
+            best = a
+    if best is not None:
+        return best
+    for a in sails:
+        if a.port == HOME:
+            return a
+    return None
+
+
+def greedy_harvest(s: GameState, legal: list[Action], harvest: Harvest) -> Action:
+    """Load a forced harvest onto a merchant ship of its type (or an empty one if it pays nothing)."""
+    isla = s.isla
+    if isla is None:
+        return harvest
+    p = harvest.player
+    field = s.players[p].fields[harvest.field]
+    pays = s.setup.payout[field.bean][field.count]
+    for a in legal:
+        if isinstance(a, HarvestOnto) and a.field == harvest.field:
+            ship = isla.fleets[p].merchants[a.ship]
+            if ship.count or not pays:
+                return a
+    return harvest
+
+
+def random_isla(s: GameState, legal: list[Action]) -> list[Action]:
+    """The random bots' choices in an Isla phase 2: every legal move except proposals (those are
+    the random trader's), so that random players also sail, raid, sell and plant."""
+    if s.isla is None or s.phase != Phase.TRADE or s.pending is not None:
+        return legal
+    from model import Propose
+
+    return [a for a in legal if not isinstance(a, Propose)]
