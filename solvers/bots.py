@@ -47,9 +47,9 @@ def random_bot(s: GameState, rng: random.Random) -> Action:
 
 def random_trader_bot(s: GameState, rng: random.Random) -> Action:
     """As ``random_bot``, but while trading it makes uniformly random proposals half of the time."""
-    if s.phase == Phase.TRADE and s.pending is None:
+    if s.phase == Phase.TRADE and s.pending is None and s.to_move == s.active:
         rules = s.setup.rules
-        if s.offers < rules.max_offers and len(s.players) > 1 and rng.random() < 0.5:
+        if s.offers < rules.max_offers and not s.setup.duel and rng.random() < 0.5:
             offer = _random_proposal(s, rng)
             if offer is not None:
                 return offer

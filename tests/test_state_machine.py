@@ -62,6 +62,7 @@ from model import (
     state_to_json,
     winners,
 )
+from model.actions import Attack, BuyShip, HarvestOnto, MoveCargo, PlantCargo, Sail, Sell, Yield
 from model.cards import Bean
 from solvers.bots import greedy_bot, random_bot, random_trader_bot
 
@@ -69,6 +70,11 @@ from solvers.bots import greedy_bot, random_bot, random_trader_bot
 CONFIGS: list[tuple[str, int]] = [
     (name, n) for name, r in model.PRESETS.items() for n in range(r.min_players, r.max_players + 1)
 ]
+# La Isla Bohnita: 2-7 players with the rio-grande deck, 2-5 with the amigo deck (I2).
+ISLA_CONFIGS: list[tuple[str, int]] = (
+    [("rio-grande", n) for n in range(2, 8)] + [("amigo", n) for n in range(2, 6)])
+MACHINE_CONFIGS: list[tuple[str, int, bool]] = (
+    [(name, n, False) for name, n in CONFIGS] + [(name, n, True) for name, n in ISLA_CONFIGS])
 DECISION_PHASES = (Phase.PLANT, Phase.TRADE, Phase.PLANT_ASIDE, Phase.OFFER, Phase.DISCARD, Phase.TURNED)
 ALL_BEANS = tuple(int(b) for b in Bean)
 
@@ -106,6 +112,13 @@ def cards_in_play(s: GameState) -> Counter[int]:
     c.update(s.discard)
     c.update(s.face_up)
     c.update(s.out)
+    if s.isla is not None:  # ships and island rows (I1-I4)
+        for row in s.isla.rows:
+            c.update(row)
+        for fleet in s.isla.fleets:
+            for _, ship in fleet.ships():
+                if ship.count:
+                    c[ship.bean] += ship.count
     return c
 
 
@@ -141,8 +154,12 @@ def check_state(s: GameState, moves: bool = True, json_too: bool = True) -> None
     if s.phase == Phase.CHANCE:
         assert s.draw == () and s.discard, "E1: a reshuffle is due only with an empty draw pile"
         assert su.final_exhaustion > 1, "V1/D: no reshuffle when the first exhaustion ends the game"
+    attack = s.isla.attack if s.isla is not None else None
     if s.pending is not None:
         assert s.phase == Phase.TRADE and s.to_move == s.pending.partner != s.active
+        assert attack is None, "I7: an attack and an offer pending at once"
+    elif attack is not None:
+        assert s.phase == Phase.TRADE and s.to_move == attack[0] != s.active, "I7: the owner answers"
     elif s.phase in (Phase.PLANT, Phase.TRADE, Phase.OFFER, Phase.DISCARD, Phase.TURNED):
         assert s.to_move == s.active
     if s.phase == Phase.PLANT:
@@ -152,7 +169,12 @@ def check_state(s: GameState, moves: bool = True, json_too: bool = True) -> None
     if s.phase not in (Phase.TRADE, Phase.PLANT_ASIDE):
         # T4/T6: set-aside cards exist only from trading until they are planted in phase 3.
         assert all(not pl.aside for pl in s.players), f"set-aside cards left over in {Phase(s.phase).name}"
-    if su.duel:
+    if s.isla is not None:
+        check_isla_state(s)
+    if su.duel and s.isla is not None:
+        assert s.phase not in (Phase.OFFER, Phase.TURNED), "I9: the Isla duel plants what it turns up"
+        assert s.pending is None, "I9: no trading in the Isla duel"
+    elif su.duel:
         assert s.phase not in (Phase.TRADE, Phase.PLANT_ASIDE), "D1: no trading in the duel"
         assert all(not pl.aside for pl in s.players)
     else:
@@ -161,6 +183,8 @@ def check_state(s: GameState, moves: bool = True, json_too: bool = True) -> None
     if s.phase == Phase.OVER:
         # E3: every field is harvested at the end.
         assert all(f.count == 0 for pl in s.players for f in pl.fields), "E3: a field left unharvested"
+        if s.isla is not None:  # the Isla reading of E3: every cargo is sold at the end
+            assert all(ship.count == 0 for f in s.isla.fleets for _, ship in f.ships()), "E3: cargo left"
         assert legal_actions(s) == []
         ws = winners(s)
         assert ws and all(0 <= w < n for w in ws)
@@ -170,6 +194,28 @@ def check_state(s: GameState, moves: bool = True, json_too: bool = True) -> None
     if json_too:
         back = json_round_trip(s)
         assert back == s, "state JSON round trip changed the state"
+
+
+def check_isla_state(s: GameState) -> None:
+    """Ships and rows (I1-I7): one type per ship, rows of at most 5, attacks counted once a turn."""
+    isla = s.isla
+    assert isla is not None
+    su = s.setup
+    assert len(isla.fleets) == len(s.players)
+    for p, fleet in enumerate(isla.fleets):
+        assert 1 <= len(fleet.merchants) <= 2, f"I1: p{p} has {len(fleet.merchants)} merchant ships"
+        for k, ship in fleet.ships():
+            assert ship.count >= 0 and (ship.count == 0) == (ship.bean == -1), f"I4: p{p} ship {k} is {ship}"
+            if ship.count:
+                assert ship.bean in su.beans
+            assert ship.at in (0, 1, 2) and (k != 2 or ship.at == 0), f"p{p} ship {k} at {ship.at}"
+    assert all(len(row) <= 5 for row in isla.rows), "I2: a row holds 5 cards"
+    assert list(isla.attacked) == sorted(set(isla.attacked)), "I7: attacked ships listed once"
+    assert all(q != s.active for q, _ in isla.attacked), "I7: only other players' ships are attacked"
+    assert isla.attack is None or isla.attack in isla.attacked
+    assert 0 <= isla.sails <= su.rules.max_sails
+    if s.phase == Phase.PLANT and s.planted == 0 and not isla.discarded:
+        assert not isla.attacked and not isla.captured and isla.sails == 0, "per-turn counts not reset"
 
 
 # ------------------------------------------------------------------ invariants of one step
@@ -216,6 +262,8 @@ def expected_fields(before: GameState, action: Action, q: int) -> tuple[Field, .
             fields.append(EMPTY)  # V5: two field beans give a third field
     elif isinstance(action, BuyField):
         fields.append(EMPTY)
+    elif isinstance(action, HarvestOnto):  # I5: the whole field goes onto the ship
+        fields[action.field] = EMPTY
     return tuple(fields)
 
 
@@ -265,7 +313,14 @@ def check_step(before: GameState, action: Action, after: GameState) -> None:
         if receivers:
             q = receivers[0]
             assert appended[q] == dealt, f"H1: p{q} got {appended[q]} but the top of the pile was {dealt}"
-    turned = taken[drawn:]
+    refilled: tuple[int, ...] = ()
+    if before.isla is not None and after.isla is not None and not isinstance(action, Sail):
+        for row_before, row_after in zip(before.isla.rows, after.isla.rows, strict=True):
+            assert row_after[:len(row_before)] == row_before, "I2: a row lost cards without a ship move"
+            refilled += row_after[len(row_before):]
+        # I2: refills come after the draw, from the top of the pile, Bohnbay first.
+        assert taken[drawn:drawn + len(refilled)] == refilled, "I2: a row got cards not from the pile top"
+    turned = taken[drawn + len(refilled):]
     if turned:
         if su.duel:  # D2 step 3: turned-up cards, plus matching discards
             assert not (Counter(turned) - Counter(after.face_up))
@@ -275,20 +330,29 @@ def check_step(before: GameState, action: Action, after: GameState) -> None:
             assert Counter(after.face_up) == base + Counter(turned), (
                 "T2: the trade area is not the turned-up cards")
     # Coins (H5, F1): a stack only grows on top, except on its owner's purchase, by exactly the cost.
+    buying = isinstance(action, (BuyField, BuyShip))
     for q in range(n):
         bc, ac = before.players[q].coins, after.players[q].coins
-        if isinstance(action, BuyField) and action.player == q:
-            cost = su.third_cost
+        if buying and action.player == q:  # type: ignore[union-attr]
+            if isinstance(action, BuyShip):
+                cost = su.pirate_cost if action.pirate else su.ship_cost
+            else:
+                cost = su.third_cost  # type: ignore[assignment]
             assert cost is not None and len(bc) >= cost
-            assert ac == bc[: len(bc) - cost], f"F1: p{q} paid {len(bc) - len(ac)} coins, cost {cost}"
+            assert ac == bc[: len(bc) - cost], f"F1/I1: p{q} paid {len(bc) - len(ac)} coins, cost {cost}"
             paid = bc[len(bc) - cost:]
             if su.duel:
-                assert after.out == before.out + paid, "F1: duel purchases leave the game"
+                assert after.out == before.out + paid, "F1/I9: duel purchases are set aside"
             else:
-                assert after.discard == before.discard + paid, "F1: paid coins go to the discard pile"
+                assert after.discard == before.discard + paid, "F1/I1: paid coins go to the discard pile"
         else:
             assert ac[: len(bc)] == bc, f"coins of p{q} decreased or were reordered by {action}"
-    if not (isinstance(action, BuyField) and su.duel):
+        if isinstance(action, Sell) and action.player == q:
+            assert len(ac) > len(bc), "I6: a cargo is sold only for at least one coin"
+    isla_comeback = su.duel and before.isla is not None and after.exhaustions > before.exhaustions
+    if isla_comeback:  # I9: the set-aside coins join the discard pile when the draw pile runs out
+        assert after.out == ()
+    elif not (buying and su.duel):
         assert after.out == before.out
     # T4: set-aside cards leave only by their owner's PlantAside; they arrive only by deals (T3)
     # and at the end of trading (T5).
@@ -330,6 +394,8 @@ def check_step(before: GameState, action: Action, after: GameState) -> None:
         k = harvest_coins(su, f)
         assert after.players[action.player].coins == before.players[action.player].coins + (f.bean,) * k
         assert after.discard == before.discard + (f.bean,) * (f.count - k), "H5: the rest is discarded"
+    if before.isla is not None:
+        check_isla_step(before, action, after)
     # T1: phase-1 plantings only in phase 1, at most two.
     if isinstance(action, Plant):
         assert before.phase == Phase.PLANT and before.planted < 2
@@ -339,6 +405,46 @@ def check_step(before: GameState, action: Action, after: GameState) -> None:
         assert after.phase != Phase.CHANCE, "V1/D: no reshuffle"
     if over and before.phase != Phase.OVER:
         check_end(after)
+
+
+def check_isla_step(before: GameState, action: Action, after: GameState) -> None:
+    """Ship cargo changes only as the action says (I4-I7); rows lose cards only to a ship move."""
+    bi, ai = before.isla, after.isla
+    assert bi is not None and ai is not None
+    over = after.phase == Phase.OVER
+    turn_changed = after.turn != before.turn
+    for p, (bf, af) in enumerate(zip(bi.fleets, ai.fleets, strict=True)):
+        for k, ship in bf.ships():
+            new = af.ship(k)
+            assert new is not None, f"p{p} lost ship {k}"
+            if new == ship or over:
+                continue
+            actor = getattr(action, "player", None)
+            moved = (
+                (isinstance(action, Sail) and actor == p and action.ship == k)
+                or (isinstance(action, HarvestOnto) and actor == p and action.ship == k)
+                or (isinstance(action, Sell) and actor == p and action.ship == k and new.count == 0)
+                or (isinstance(action, MoveCargo) and actor == p and k in (action.source, action.target))
+                or (isinstance(action, Yield) and (p, k) in ((actor, bi.attack[1] if bi.attack else -1),
+                                                             (before.active, 2)))
+            )
+            assert moved, f"p{p}'s ship {k} changed from {ship} to {new} by {action}"
+            if new.count and ship.count:
+                assert new.bean == ship.bean, "I4: a ship holds one type"
+    if isinstance(action, Sail):
+        row_before = bi.rows[action.port - 1] if action.port else ()
+        taken = Counter(row_before) - Counter(ai.rows[action.port - 1] if action.port else ())
+        assert sum(taken.values()) == action.take and (not taken or set(taken) == {row_before[0]}), (
+            "I4: a ship loads the front card and more of its type")
+        assert ai.sails == bi.sails + 1
+    elif not turn_changed:
+        for rb, ra in zip(bi.rows, ai.rows, strict=True):
+            assert ra[:len(rb)] == rb, "I2: rows lose cards only to a ship move"
+    if isinstance(action, Attack):
+        assert (action.target, action.ship) not in bi.attacked, "I7: a ship attacked twice in a turn"
+        assert ai.attacked == tuple(sorted(bi.attacked + ((action.target, action.ship),)))
+    elif not turn_changed:
+        assert ai.attacked == bi.attacked
 
 
 def check_end(s: GameState) -> None:
@@ -363,6 +469,8 @@ def proposal_is_legal(s: GameState, a: Propose) -> bool:
     """T3 and the trading protocol, written out independently of the engine."""
     if s.phase != Phase.TRADE or s.setup.duel or s.pending is not None:
         return False
+    if s.isla is not None and (s.isla.attack is not None or a.give_hand):
+        return False  # I7: an attack is answered first; I3: only the turned-up cards are offered
     if not (a.player == s.active == s.to_move):
         return False
     if not (0 <= a.partner < len(s.players)) or a.partner == a.player:
@@ -446,9 +554,13 @@ def illegal_candidates(s: GameState) -> list[tuple[Action, set[str]]]:
         out.append((Reshuffle((other,) + d[1:]), {"E1"}))  # a card swapped for another bean
         return out
     p = s.to_move
+    if s.isla is not None and s.isla.attack is not None:
+        return isla_attack_candidates(s)
     pl = s.players[p]
     fields = pl.fields
     turn_rule = {expected_turn_rule(s)}
+    isla_trade = (s.isla is not None and s.phase == Phase.TRADE and s.pending is None
+                  and p == s.active)  # I3: the active player plants in phase 2
     out.append((EndPhase(n), {"S"}))
     out.append((Harvest(-1, 0), {"S"}))
     for q in range(n):
@@ -485,17 +597,19 @@ def illegal_candidates(s: GameState) -> list[tuple[Action, set[str]]]:
     # T3 / D1: proposals outside trading, by the wrong seat, malformed.
     gift = Propose(p, (p + 1) % n, (0,) if pl.hand else (), (), (su.beans[0],))
     if su.duel:
-        out.append((gift, {"D1"}))
+        out.append((gift, {"D1", "I9"}))
     elif s.phase != Phase.TRADE or s.pending is not None:
         out.append((gift, {"T3"}))
     else:
         out.append((Propose(p, p, (), (), (su.beans[0],)), {"T3"}))  # with oneself
         out.append((Propose(p, n, (), (), (su.beans[0],)), {"T3"}))  # with no one
         out.append((Propose(p, (p + 1) % n), {"T3"}))  # nothing for nothing
-        out.append((Propose(p, (p + 1) % n, (len(pl.hand),)), {"T3"}))  # a hand card it lacks
+        out.append((Propose(p, (p + 1) % n, (len(pl.hand),)), {"T3", "I3"}))  # a hand card it lacks
         out.append((Propose(p, (p + 1) % n, (), (len(s.face_up),)), {"T3"}))
         if pl.hand:
-            out.append((Propose(p, (p + 1) % n, (0, 0)), {"T3"}))  # the same card twice
+            out.append((Propose(p, (p + 1) % n, (0, 0)), {"T3", "I3"}))  # the same card twice
+            if s.isla is not None:  # I3: the active player offers only the turned-up cards
+                out.append((Propose(p, (p + 1) % n, (0,)), {"I3", "T3"}))
         missing = [b for b in ALL_BEANS if b not in su.beans]
         if missing:
             out.append((Propose(p, (p + 1) % n, (), (), (missing[0],)), {"T3"}))
@@ -515,8 +629,9 @@ def illegal_candidates(s: GameState) -> list[tuple[Action, set[str]]]:
         out.append((Accept(p, (len(pl.hand),)), {"T3"}))
         out.append((EndPhase(p), {"T3"}))  # the partner cannot end the trading phase
     # T6: phase 3 cannot be ended early; only set-aside cards can be planted in it.
-    if s.phase == Phase.PLANT_ASIDE:
-        out.append((EndPhase(p), {"T6", "T4"}))
+    if s.phase == Phase.PLANT_ASIDE or isla_trade:
+        if not isla_trade:
+            out.append((EndPhase(p), {"T6", "T4"}))
         for b in su.beans:
             if b not in pl.aside:
                 out.append((PlantAside(p, b, 0), {"T6", "T4"}))
@@ -530,16 +645,95 @@ def illegal_candidates(s: GameState) -> list[tuple[Action, set[str]]]:
     # D2: the duel's steps.
     if s.phase == Phase.OFFER:
         out.append((EndPhase(p), {"D2"}))
-    if s.phase not in (Phase.OFFER, Phase.TURNED):
+    if s.phase not in (Phase.OFFER, Phase.TURNED) and not isla_trade:
         out.append((PlantUp(p, 0, 0), {"D2"}))
     else:
         out.append((PlantUp(p, len(s.face_up), 0), {"D2"}))
     if s.phase != Phase.OFFER:
         out.append((DiscardUp(p, 0), {"D2"}))
-    if s.phase != Phase.DISCARD:
+    isla_discard = s.isla is not None and su.duel and s.phase == Phase.PLANT  # I9: before planting too
+    if isla_discard and s.isla is not None and s.isla.discarded:
+        out.append((Discard(p, 0), {"I9"}))
+    elif s.phase != Phase.DISCARD and not isla_discard:
         out.append((Discard(p, 0), {"D2"}))
     else:
         out.append((Discard(p, len(pl.hand)), {"D2"}))
+    out += isla_candidates(s)
+    return out
+
+
+def isla_candidates(s: GameState) -> list[tuple[Action, set[str]]]:
+    """Isla moves that break one rule each (I1-I9); without the expansion every one of them is I1."""
+    p = s.to_move
+    n = len(s.players)
+    pl = s.players[p]
+    out: list[tuple[Action, set[str]]] = [(PlantCargo(p, 0, 0), {"I5", "I1"})]
+    isla = s.isla
+    if isla is None:
+        return out + [(a, {"I1"}) for a in (Sail(p, 0, 1, 1), Sell(p, 0), Attack(p, (p + 1) % n, 0),
+                                           Yield(p), BuyShip(p), MoveCargo(p, 0, 1), HarvestOnto(p, 0, 0))]
+    su = s.setup
+    fleet = isla.fleets[p]
+    sea = s.phase == Phase.TRADE and s.pending is None and p == s.active
+    off_turn = su.duel and p != s.active
+    out.append((Yield(p), {"I7"}))
+    out.append((Sail(p, 2, 1, 1), {"I7"} if sea else {"I3"}))
+    for k, ship in enumerate(fleet.merchants):
+        if not sea:
+            out.append((Sail(p, k, 1 if ship.at != 1 else 2, 0), {"I3"}))
+            continue
+        out.append((Sail(p, k, ship.at, 0), {"I4"}))  # sailing nowhere
+        if isla.sails >= su.rules.max_sails:
+            continue
+        for port in (1, 2):
+            row = isla.rows[port - 1]
+            if port == ship.at:
+                continue
+            if row and ship.count and ship.bean != row[0]:
+                out.append((Sail(p, k, port, 1), {"I4"}))  # a second type
+            elif row:
+                out.append((Sail(p, k, port, row.count(row[0]) + 1), {"I4"}))  # more than the row has
+                out.append((Sail(p, k, port, 0), {"I4"}))  # the front card must be loaded
+            else:
+                out.append((Sail(p, k, port, 1), {"I4"}))  # nothing to load
+    for k, ship in fleet.ships():
+        if not (ship.count and su.payout[ship.bean][ship.count]):
+            out.append((Sell(p, k), {"I9"} if off_turn else {"I6"}))
+        out.append((MoveCargo(p, k, 2), {"I9"} if off_turn else {"I6", "I7"}))
+    for f, field in enumerate(pl.fields):
+        if field.count:
+            out.append((HarvestOnto(p, f, 2), {"I9"} if off_turn else {"I7"}))
+            for k, ship in enumerate(fleet.merchants):
+                if ship.count and ship.bean != field.bean and not off_turn:
+                    out.append((HarvestOnto(p, f, k), {"I5", "H4"}))  # a second type
+    if fleet.pirate is None or not sea:
+        out.append((Attack(p, (p + 1) % n, 0), {"I7"}))
+    for q, k in isla.attacked:
+        out.append((Attack(p, q, k), {"I7"}))  # I7: once per turn
+    out.append((Attack(p, p, 0), {"I7"}))
+    for pirate in (False, True):
+        owned = fleet.pirate is not None if pirate else len(fleet.merchants) == 2
+        cost = su.pirate_cost if pirate else su.ship_cost
+        if owned or len(pl.coins) < cost or off_turn:
+            out.append((BuyShip(p, pirate), {"I1", "I9"}))
+    return out
+
+
+def isla_attack_candidates(s: GameState) -> list[tuple[Action, set[str]]]:
+    """I7: while an attack waits for its answer, nothing else may happen."""
+    assert s.isla is not None and s.isla.attack is not None
+    q, k = s.isla.attack
+    out: list[tuple[Action, set[str]]] = [
+        (EndPhase(s.active), {"I7"}), (Harvest(q, 0), {"I7"}), (Plant(q, 0), {"I7"}),
+        (Sail(s.active, 0, 1, 1), {"I7"}), (Yield(s.active), {"I7"}), (Sell(s.active, 0), {"I7"}),
+        (BuyShip(q, True), {"I7"}), (MoveCargo(q, k, 1 - k), {"I7"}),
+    ]
+    ship = s.isla.fleets[q].merchants[k]
+    if not s.setup.payout[ship.bean][ship.count]:
+        out.append((Sell(q, k), {"I6"}))
+    other = s.isla.fleets[q].ship(1 - k)
+    if other is not None and other.count:
+        out.append((Sell(q, 1 - k), {"I7"}))  # only the attacked ship may be sold now
     return out
 
 
@@ -574,11 +768,14 @@ def random_move(s: GameState, rng: random.Random) -> Action:
     """A random legal move (proposals half of the time in trading, with random answers)."""
     if s.phase == Phase.CHANCE:
         return chance_outcome(s, rng)
-    if s.phase == Phase.TRADE and s.pending is None:
+    if s.phase == Phase.TRADE and s.pending is None and s.to_move == s.active:  # (not an attack, I7)
         if s.offers < s.setup.rules.max_offers and rng.random() < 0.6:
             prop = random_proposal(s, rng)
             if proposal_is_legal(s, prop):
                 return prop
+        if s.isla is not None and rng.random() < 0.6:  # I3: ship moves, raids, planting, sales
+            acts = [a for a in legal_actions(s) if not isinstance(a, Propose)]
+            return rng.choice(acts)
         return EndPhase(s.active)
     acts = legal_actions(s)
     if s.phase == Phase.TRADE:  # an answer: accept a deal the partner can make half of the time
@@ -598,6 +795,7 @@ class GameMachine(RuleBasedStateMachine):
         super().__init__()
         self.s: GameState | None = None
         self.plants: Counter[int] = Counter()
+        self.attacks: Counter[tuple[int, int, int]] = Counter()
         self.steps = 0
 
     # -- helpers
@@ -617,12 +815,18 @@ class GameMachine(RuleBasedStateMachine):
         if isinstance(action, Plant):
             self.plants[before.turn] += 1
             assert self.plants[before.turn] <= 2, "T1: a third phase-1 planting in one turn"
+        if isinstance(action, Attack):
+            key = (before.turn, action.target, action.ship)
+            self.attacks[key] += 1
+            assert self.attacks[key] == 1, "I7: an enemy ship attacked twice in one turn"
         # JSON every third step, and at every chance node, pending offer and end (the invariant
         # after each rule checks it too).
         special = after.phase in (Phase.CHANCE, Phase.OVER) or after.pending is not None
         check_state(after, moves=False, json_too=special or self.steps % 3 == 0)
         if isinstance(action, Reshuffle):
             event("reshuffle")
+        if isinstance(action, (Sail, HarvestOnto, Sell, MoveCargo, Attack, Yield, BuyShip)):
+            event(f"isla {type(action).__name__}")
         if after.phase == Phase.OVER:
             event("game over")
         self.s = after
@@ -631,13 +835,16 @@ class GameMachine(RuleBasedStateMachine):
     # -- setup
 
     @initialize(
-        config=st.sampled_from(CONFIGS),
+        config=st.sampled_from(MACHINE_CONFIGS),
         options=OPTIONS,
         seed=st.integers(0, 2**32 - 1),
         warmup=st.integers(0, 600),
     )
-    def start(self, config: tuple[str, int], options: dict[str, Any], seed: int, warmup: int) -> None:
-        name, n = config
+    def start(self, config: tuple[str, int, bool], options: dict[str, Any], seed: int, warmup: int) -> None:
+        name, n, isla = config
+        if isla:
+            options = {**options, "isla": True, "max_sails": options.get("max_offers", 6)}
+            event("isla")
         rules = model.ruleset(name, options)
         note(f"ruleset {name} {options}, {n} players, seed {seed}, warmup {warmup}")
         event(f"preset {name}")
@@ -780,6 +987,14 @@ class GameMachine(RuleBasedStateMachine):
             st.builds(Discard, seat, idx),
             st.builds(DiscardUp, seat, idx),
             st.builds(Reshuffle, st.lists(b, max_size=4).map(tuple)),
+            st.builds(Sail, seat, idx, st.integers(-1, 3), idx),
+            st.builds(HarvestOnto, seat, idx, idx),
+            st.builds(Sell, seat, idx),
+            st.builds(MoveCargo, seat, idx, idx),
+            st.builds(Attack, seat, seat, idx),
+            st.builds(Yield, seat),
+            st.builds(BuyShip, seat, st.booleans()),
+            st.builds(PlantCargo, seat, idx, idx),
         ), label="action")
         acts = set(legal_actions(s))
         if isinstance(action, Propose):
@@ -840,12 +1055,15 @@ TestGameMachine = GameMachine.TestCase
 # ------------------------------------------------------------------ complete games, every preset
 
 
-def play_checked(rules: model.Ruleset, n: int, seed: int, bots: list[Any]) -> tuple[GameState, int]:
-    """A complete game by bots with every step checked; returns the final state and the step count."""
+def play_checked(rules: model.Ruleset, n: int, seed: int, bots: list[Any],
+                 kinds: Counter[str] | None = None) -> tuple[GameState, int]:
+    """A complete game by bots with every step checked; returns the final state and the step count
+    (and counts the actions by kind into ``kinds``)."""
     s = new_game(rules, n, seed)
     check_state(s)
     rng = random.Random(seed)
     plants: Counter[int] = Counter()
+    attacks: Counter[tuple[int, int, int]] = Counter()
     steps = 0
     while s.phase != Phase.OVER:
         if s.phase == Phase.CHANCE:
@@ -854,9 +1072,14 @@ def play_checked(rules: model.Ruleset, n: int, seed: int, bots: list[Any]) -> tu
             a = bots[s.to_move](s, rng)
         after = apply(s, a)
         check_step(s, a, after)
+        if kinds is not None:
+            kinds[type(a).__name__] += 1
         if isinstance(a, Plant):
             plants[s.turn] += 1
             assert plants[s.turn] <= 2, "T1"
+        if isinstance(a, Attack):
+            attacks[s.turn, a.target, a.ship] += 1
+            assert attacks[s.turn, a.target, a.ship] == 1, "I7: attacked twice in a turn"
         # legal_actions in an open trading phase lists thousands of deals: check it every few steps.
         check_state(after, moves=steps % 7 == 0 or after.phase != Phase.TRADE,
                     json_too=steps % 3 == 0 or after.phase in (Phase.CHANCE, Phase.OVER)
@@ -958,3 +1181,32 @@ def test_extreme_deal_options_play_to_the_end(preset: str, players: int, options
     for seed in range(3):
         final, _ = play_checked(rules, players, seed, [random_trader_bot] * players)
         assert final.phase == Phase.OVER
+
+
+@pytest.mark.parametrize(("preset", "players"), ISLA_CONFIGS, ids=[f"isla-{p}-{n}" for p, n in ISLA_CONFIGS])
+def test_isla_games_keep_the_invariants(preset: str, players: int) -> None:
+    """La Isla Bohnita, every player count the seed allows (I2): a greedy game (it sails, sells and
+    raids), a random game and a random-trader game with an option variant, every step checked."""
+    k = ISLA_CONFIGS.index((preset, players))
+    runs = [({}, [greedy_bot] * players), ({}, [random_bot] * players),
+            (VARIANTS[1 + k % (len(VARIANTS) - 1)], [random_trader_bot] * players)]
+    seen: Counter[str] = Counter()
+    for j, (options, bots) in enumerate(runs):
+        rules = model.ruleset(preset, {**options, "isla": True})
+        final, steps = play_checked(rules, players, seed=7000 + 100 * k + j, bots=bots, kinds=seen)
+        assert final.phase == Phase.OVER and final.isla is not None
+    # The runs exercise the expansion: ships sail and take harvests.
+    for kind in ("Sail", "HarvestOnto"):
+        assert seen[kind] > 0, f"no {kind} in {preset} with {players} players: {dict(seen)}"
+
+
+def test_isla_greedy_games_use_every_ship_move() -> None:
+    """Greedy 4-player and duel games, every step checked, reach every Isla move: purchases (I1),
+    sailing (I4), loading harvests (I5), sales and cargo moves (I6), raids and yields (I7)."""
+    seen: Counter[str] = Counter()
+    for seed in range(3):
+        for players in (2, 4):
+            rules = model.ruleset("rio-grande", {"isla": True})
+            play_checked(rules, players, seed=9100 + seed, bots=[greedy_bot] * players, kinds=seen)
+    for kind in ("BuyShip", "Sail", "HarvestOnto", "Sell", "MoveCargo", "Attack", "Yield"):
+        assert seen[kind] > 0, f"greedy games never made a {kind}: {dict(seen)}"
