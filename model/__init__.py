@@ -6,18 +6,26 @@
 from model.actions import (
     Accept,
     Action,
+    Attack,
     BuyField,
+    BuyShip,
     Decline,
     Discard,
     DiscardUp,
     EndPhase,
     Harvest,
+    HarvestOnto,
+    MoveCargo,
     NotationError,
     Plant,
     PlantAside,
+    PlantCargo,
     PlantUp,
     Propose,
     Reshuffle,
+    Sail,
+    Sell,
+    Yield,
     format_action,
     parse_action,
 )
@@ -31,14 +39,16 @@ from model.engine import (
     scores,
     winners,
 )
+from model.isla import Fleet, Isla, Ship
 from model.rules import PRESETS, Ruleset, RulesetError, Setup, ruleset, setup
 from model.state import EMPTY, Field, GameState, Phase, PlayerState, state_from_json, state_to_json
 
 __all__ = [
-    "Accept", "Action", "BEAN_NAMES", "Bean", "BuyField", "Decline", "Discard", "DiscardUp", "EMPTY",
-    "EndPhase", "Field", "GameState", "Harvest", "IllegalAction", "NotationError", "PRESETS", "Phase",
-    "Plant", "PlantAside", "PlantUp", "PlayerState", "Propose", "Reshuffle", "Ruleset", "RulesetError",
-    "Setup", "UnknownBean", "apply", "bean", "chance_outcome", "coins_for", "format_action",
-    "legal_actions", "new_game", "parse_action", "ruleset", "scores", "setup", "state_from_json",
-    "state_to_json", "winners",
+    "Accept", "Action", "Attack", "BEAN_NAMES", "Bean", "BuyField", "BuyShip", "Decline", "Discard",
+    "DiscardUp", "EMPTY", "EndPhase", "Field", "Fleet", "GameState", "Harvest", "HarvestOnto",
+    "IllegalAction", "Isla", "MoveCargo", "NotationError", "PRESETS", "Phase", "Plant", "PlantAside",
+    "PlantCargo", "PlantUp", "PlayerState", "Propose", "Reshuffle", "Ruleset", "RulesetError", "Sail",
+    "Sell", "Setup", "Ship", "UnknownBean", "Yield", "apply", "bean", "chance_outcome", "coins_for",
+    "format_action", "legal_actions", "new_game", "parse_action", "ruleset", "scores", "setup",
+    "state_from_json", "state_to_json", "winners",
 ]

@@ -19,11 +19,14 @@ from model.actions import (
     Accept,
     Action,
     BuyField,
+    BuyShip,
     Decline,
     Discard,
     DiscardUp,
     EndPhase,
     Harvest,
+    HarvestOnto,
+    MoveCargo,
     Plant,
     PlantAside,
     PlantUp,
@@ -520,6 +523,8 @@ def apply(s: GameState, action: Action, check: bool = True) -> GameState:
                 raise IllegalAction(f"there is no seat p{p}", "S")
             if p != s.to_move:
                 rule = "D1" if s.setup.duel and kind is Harvest else _turn_rule(s)
+                if s.isla is not None and s.setup.duel and kind in _OWN_TURN:
+                    rule = "I9"  # fields and ships are sold only on one's own turn
                 if s.isla is not None and s.isla.attack is not None:
                     rule = "I7"
                 raise IllegalAction(f"p{p} cannot act now: it is p{s.to_move}'s move", rule)
@@ -814,3 +819,4 @@ from model import isla_play as _isla  # noqa: E402  (it uses the helpers above)
 
 _HANDLERS.update(_isla.HANDLERS)
 _DEFENCE = (Sell, Yield)
+_OWN_TURN = (Harvest, HarvestOnto, Sell, MoveCargo, BuyShip, BuyField)

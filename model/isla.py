@@ -32,8 +32,11 @@ Readings chosen where seed 003 is unclear (also listed in the README):
 - Purchases (I1) and sales (I6), like harvests (H6), are offered whenever that player is to move;
   in the duel only on one's own turn (I9), except the sale that answers an attack.
 - End (E3, I8): every ship's cargo is sold at the end like a field (coins by the beanometer, none
-  if it pays nothing); the rows are not scored. The Isla duel ends at the 3rd exhaustion and its
-  paid coins (kept in ``out``) join the discard pile when the draw pile runs out (I9).
+  if it pays nothing); the rows are not scored. The game ends "as in the base game" (E2): at the
+  exhaustion of table S, the 3rd, but the 2nd with 3 players and the rio-grande deck (RULES.md
+  I8's "3rd" is the usual case; the seed says only "as in the basic rules"). The Isla duel ends at
+  the 3rd exhaustion and its paid coins (kept in ``out``) join the discard pile when the draw pile
+  runs out (I9).
 - Duel (I9): the hand discard may come before, between or after the phase-1 plantings, once a
   turn; the turned-up cards (with the matching discards, D2) are the active player's to plant:
   there is no offer to the opponent and no trading.

@@ -47,11 +47,6 @@ def _fits(ship: Ship, b: int) -> bool:
 
 
 
-def _own_turn_only(s: GameState, p: int) -> bool:
-    """I9: in the duel, fields and ships are sold only on one's own turn."""
-    return s.setup.duel and p != s.active
-
-
 def _pays(s: GameState, ship: Ship) -> int:
     return s.setup.payout[ship.bean][ship.count] if ship.count else 0
 
@@ -110,9 +105,9 @@ def sea_actions(s: GameState, p: int) -> list[Action]:
 
 
 def anytime_actions(s: GameState, p: int) -> list[Action]:
-    """Whenever ``p`` is to move: sell, move cargo, harvest onto a ship, buy ships (I1, I5, I6)."""
-    if _own_turn_only(s, p):
-        return []
+    """Whenever ``p`` is to move: sell, move cargo, harvest onto a ship, buy ships (I1, I5, I6).
+
+    In the duel only the active player moves, except to answer an attack (I9)."""
     isla = _isla(s)
     fleet = isla.fleets[p]
     pl = s.players[p]
@@ -157,11 +152,6 @@ def _ship_or_fail(s: GameState, p: int, i: int, rule: str) -> Ship:
 def _not_expansion(s: GameState, a: Any) -> None:
     if s.isla is None:
         raise IllegalAction(f"{a} is a La Isla Bohnita move; this game is played without it", "I1")
-
-
-def _turn_check(s: GameState, p: int, what: str) -> None:
-    if _own_turn_only(s, p):
-        raise IllegalAction(f"p{p} may {what} only on its own turn in the duel", "I9")
 
 
 def do_sail(s: GameState, a: Sail, check: bool) -> GameState:
@@ -219,7 +209,6 @@ def do_harvest_onto(s: GameState, a: HarvestOnto, check: bool) -> GameState:
     pl = s.players[p]
     if check:
         _not_expansion(s, a)
-        _turn_check(s, p, "harvest")
         if i == PIRATE:
             raise IllegalAction(f"p{p} cannot load a harvest onto its pirate ship", "I7")
         ship = _ship_or_fail(s, p, i, "I5")
@@ -252,8 +241,6 @@ def do_sell(s: GameState, a: Sell, check: bool) -> GameState:
         if isla.attack is not None and isla.attack != (p, i):
             q, j = isla.attack
             raise IllegalAction(f"p{q} must first answer the attack on its {ship_name(j)}", "I7")
-        if isla.attack is None:
-            _turn_check(s, p, "sell")
         ship = _ship_or_fail(s, p, i, "I6")
         if not ship.count:
             raise IllegalAction(f"p{p}'s {ship_name(i)} has no cargo to sell", "I6")
@@ -287,7 +274,6 @@ def do_move_cargo(s: GameState, a: MoveCargo, check: bool) -> GameState:
     p, i, j = a.player, a.source, a.target
     if check:
         _not_expansion(s, a)
-        _turn_check(s, p, "move cargo")
         source = _ship_or_fail(s, p, i, "I6")
         if j == PIRATE:
             raise IllegalAction(f"p{p} cannot load cargo onto its pirate ship", "I7")
@@ -372,7 +358,6 @@ def do_buy_ship(s: GameState, a: BuyShip, check: bool) -> GameState:
     cost = s.setup.pirate_cost if a.pirate else s.setup.ship_cost
     if check:
         _not_expansion(s, a)
-        _turn_check(s, p, "buy")
         fleet = _isla(s).fleets[p]
         if (fleet.pirate is not None) if a.pirate else len(fleet.merchants) >= 2:
             raise IllegalAction(f"p{p} already has a {what}", "I1")

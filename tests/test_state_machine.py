@@ -567,7 +567,7 @@ def illegal_candidates(s: GameState) -> list[tuple[Action, set[str]]]:
         if q != p:
             out.append((EndPhase(q), turn_rule))
             # D1: in the duel, harvesting is only allowed on one's own turn.
-            out.append((Harvest(q, 0), turn_rule | ({"D1"} if su.duel else set())))
+            out.append((Harvest(q, 0), turn_rule | ({"D1", "I9"} if su.duel else set())))
             out.append((Decline(q), turn_rule))
     out.append((Reshuffle(tuple(s.discard)), {"E1"}))
     # Phase 1 (T1, H3, V2).
