@@ -350,10 +350,12 @@ def _finish(s: GameState) -> GameState:
 # ---------------------------------------------------------------- the move generator
 
 
-def legal_actions(s: GameState) -> list[Action]:
+def legal_actions(s: GameState, proposals: bool = True) -> list[Action]:
     """Every action the player to move may take (deals up to ``max_deal_cards`` a side).
 
-    At a chance node this is empty: use ``chance_outcome`` (a Reshuffle) instead.
+    With ``proposals=False`` the trading proposals are left out (they are most of the list in an
+    open trading phase; ``is_listed_proposal`` tells whether one would be listed). At a chance node
+    this is empty: use ``chance_outcome`` (a Reshuffle) instead.
     """
     phase, p = s.phase, s.to_move
     if p < 0:
@@ -378,7 +380,8 @@ def legal_actions(s: GameState) -> list[Action]:
     elif phase == TRADE:
         if s.pending is None:
             out.append(_END[p])
-            out.extend(_proposals(s))
+            if proposals:
+                out.extend(_proposals(s))
             if isla is not None:  # I3: planting in any order with trading and ship moves
                 out.extend(_plant_ups(s, p, fields))
                 out.extend(PlantAside(p, b, i) for b in sorted(set(pl.aside))
@@ -470,6 +473,34 @@ def _proposals(s: GameState) -> list[Action]:
                 if hs or us or ask:
                     out.append(Propose(a, partner, hs, us, ask))
     return out
+
+
+def is_listed_proposal(s: GameState, a: Propose) -> bool:
+    """Would ``legal_actions(s)`` list ``a``? (The same test as ``a in legal_actions(s)``, without
+    building the list: T3, the protocol limits, canonical face-up indices, sorted asks.)"""
+    if (s.phase != TRADE or s.pending is not None or s.setup.duel or s.to_move != s.active
+            or (s.isla is not None and s.isla.attack is not None)):
+        return False
+    rules = s.setup.rules
+    k = rules.max_deal_cards
+    act = s.active
+    if s.offers >= rules.max_offers or a.player != act or not 0 <= a.partner < len(s.players) \
+            or a.partner == act:
+        return False
+    if not (a.give_hand or a.give_up or a.ask) or len(a.give_hand) + len(a.give_up) > k or len(a.ask) > k:
+        return False
+    hand_n = len(s.players[act].hand) if s.isla is None else 0
+    hs, us, ups = a.give_hand, a.give_up, s.face_up
+    if list(hs) != sorted(set(hs)) or any(not 0 <= h < hand_n for h in hs):
+        return False
+    if list(us) != sorted(set(us)) or any(not 0 <= u < len(ups) for u in us):
+        return False
+    # face-up cards: the lowest indices of each type (the canonical choice of _give_options)
+    want = Counter(ups[u] for u in us)
+    canon = sorted(u for b, m in want.items() for u in [i for i, c in enumerate(ups) if c == b][:m])
+    if list(us) != canon:
+        return False
+    return list(a.ask) == sorted(a.ask) and all(b in s.setup.beans for b in a.ask)
 
 
 def _answers(s: GameState) -> list[Action]:

@@ -27,8 +27,9 @@ from model import (
     Propose,
     legal_actions,
 )
+from model.engine import is_listed_proposal
 from model.state import Field, PlayerState
-from solvers.isla_bots import greedy_harvest, greedy_isla, random_isla
+from solvers.isla_bots import greedy_harvest, greedy_isla
 
 Bot = Callable[[GameState, random.Random], Action]
 
@@ -39,7 +40,7 @@ def random_bot(s: GameState, rng: random.Random) -> Action:
     if s.phase == Phase.TRADE and s.pending is None:
         if s.isla is None:
             return EndPhase(s.to_move)
-        acts = random_isla(s, legal_actions(s))
+        acts = legal_actions(s, proposals=False)  # I3: ship moves, raids, planting, sales
         return acts[int(rng.random() * len(acts))]
     acts = legal_actions(s)
     return acts[int(rng.random() * len(acts))]
@@ -55,7 +56,7 @@ def random_trader_bot(s: GameState, rng: random.Random) -> Action:
                 return offer
         if s.isla is None:
             return EndPhase(s.to_move)
-        acts = random_isla(s, legal_actions(s))
+        acts = legal_actions(s, proposals=False)
         return acts[int(rng.random() * len(acts))]
     acts = legal_actions(s)
     return acts[int(rng.random() * len(acts))]
@@ -120,13 +121,16 @@ def _card_value(pl: PlayerState, b: int) -> int:
 
 def greedy_bot(s: GameState, rng: random.Random) -> Action:
     """Plants to keep chains, gives away cards it cannot use, accepts deals that help it."""
-    legal = legal_actions(s)
+    legal = legal_actions(s, proposals=False)  # its own proposals are checked one by one
     choice = greedy_isla(s, legal) if s.isla is not None else None
     if choice is None:
         choice = _greedy_choice(s, legal)
     if isinstance(choice, Harvest):
         choice = greedy_harvest(s, legal, choice)
-    if choice is not None and choice in legal:
+    if isinstance(choice, Propose):
+        if is_listed_proposal(s, choice):
+            return choice
+    elif choice is not None and choice in legal:
         return choice
     # Fallback: a planting or phase end before a harvest, so the game moves on.
     for a in legal:

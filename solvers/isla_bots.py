@@ -6,7 +6,7 @@ as in the base game". Every move returned is one of ``legal``.
 
 from __future__ import annotations
 
-from model import Action, GameState, Harvest, Phase
+from model import Action, GameState, Harvest
 from model.actions import PIRATE, Attack, BuyShip, HarvestOnto, MoveCargo, Sail, Sell, Yield
 from model.isla import HOME, Ship
 
@@ -82,13 +82,3 @@ def greedy_harvest(s: GameState, legal: list[Action], harvest: Harvest) -> Actio
             if ship.count or not pays:
                 return a
     return harvest
-
-
-def random_isla(s: GameState, legal: list[Action]) -> list[Action]:
-    """The random bots' choices in an Isla phase 2: every legal move except proposals (those are
-    the random trader's), so that random players also sail, raid, sell and plant."""
-    if s.isla is None or s.phase != Phase.TRADE or s.pending is not None:
-        return legal
-    from model import Propose
-
-    return [a for a in legal if not isinstance(a, Propose)]

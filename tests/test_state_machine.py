@@ -64,6 +64,7 @@ from model import (
 )
 from model.actions import Attack, BuyShip, HarvestOnto, MoveCargo, PlantCargo, Sail, Sell, Yield
 from model.cards import Bean
+from model.engine import is_listed_proposal
 from solvers.bots import greedy_bot, random_bot, random_trader_bot
 
 # Every preset with every player count it allows.
@@ -943,6 +944,8 @@ class GameMachine(RuleBasedStateMachine):
     def check_against_reference(self, a: Propose | Accept, legal: bool) -> None:
         s = self.state
         acts = set(legal_actions(s))
+        if isinstance(a, Propose):
+            assert is_listed_proposal(s, a) == (a in acts), f"is_listed_proposal is wrong on {a}"
         if legal:
             canon = canonical(s, a)
             if canon is not None:
@@ -1025,6 +1028,9 @@ class GameMachine(RuleBasedStateMachine):
         if s.phase in (Phase.CHANCE, Phase.OVER):
             assert acts == []
             return
+        props = [a for a in acts if isinstance(a, Propose)]
+        assert all(is_listed_proposal(s, a) for a in props), "a listed proposal is not recognised"
+        assert legal_actions(s, proposals=False) == [a for a in acts if not isinstance(a, Propose)]
         stride = max(1, len(acts) // 40)
         for a in acts[::stride] + acts[-3:]:
             after = apply(s, a)
