@@ -35,12 +35,13 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _engine_case(rules_name: str, players: int, bot_name: str, games: int, runs: int) -> dict[str, Any]:
+def _engine_case(rules_name: str, players: int, bot_name: str, games: int, runs: int,
+                 isla: bool = False) -> dict[str, Any]:
     from model import ruleset
     from solvers.bots import BOTS
     from solvers.simulate import game_seed, play_game
 
-    rules = ruleset(rules_name)
+    rules = ruleset(rules_name, {"isla": True} if isla else None)
     bots = [BOTS[bot_name]] * players
     rates, per_action, actions_per_game = [], [], []
     for run in range(runs):
@@ -54,7 +55,7 @@ def _engine_case(rules_name: str, players: int, bot_name: str, games: int, runs:
         per_action.append(dt / actions * 1e6)
         actions_per_game.append(actions / games)
     return {
-        "ruleset": rules_name, "players": players, "bot": bot_name,
+        "ruleset": rules_name, "players": players, "bot": bot_name, "isla": isla,
         "games_per_s": statistics.median(rates), "us_per_action": statistics.median(per_action),
         "actions_per_game": statistics.median(actions_per_game), "runs": runs, "games": games,
     }
@@ -74,15 +75,18 @@ def _acceptance(runs: int) -> dict[str, Any]:
 
 def bench_engine(runs: int, games: int, show: bool) -> dict[str, Any]:
     cases = []
-    plan = [(r, n, b) for r in ("amigo", "rio-grande") for n in (3, 4, 5)
+    plan = [(r, n, b, False) for r in ("amigo", "rio-grande") for n in (3, 4, 5)
             for b in ("random", "random-trader")]
+    # La Isla Bohnita next to the base game it extends: the same bots, player counts and seeds.
+    plan += [("rio-grande", n, b, isla) for n in (2, 4, 6) for b in ("random", "greedy")
+             for isla in (False, True)]
     bar = None
     if show:
         from tqdm import tqdm
 
         bar = tqdm(total=len(plan) + 1, desc="bench engine", file=sys.stderr)
-    for r, n, b in plan:
-        cases.append(_engine_case(r, n, b, games, runs))
+    for r, n, b, isla in plan:
+        cases.append(_engine_case(r, n, b, games, runs, isla))
         if bar is not None:
             bar.update()
     acceptance = _acceptance(runs)
@@ -93,17 +97,27 @@ def bench_engine(runs: int, games: int, show: bool) -> dict[str, Any]:
 
 
 def print_engine(res: dict[str, Any]) -> None:
-    cases = {(c["ruleset"], c["players"], c["bot"]): c for c in res["cases"]}
+    cases = {(c["ruleset"], c["players"], c["bot"]): c for c in res["cases"] if not c["isla"]}
     print("engine: full games per second, median of runs (random = ends trading at once)")
     print(f"{'ruleset':<11}{'players':>8}{'random g/s':>12}{'us/action':>11}{'actions/g':>11}"
           f"{'trader g/s':>12}{'us/action':>11}{'actions/g':>11}{'ratio':>8}")
     for (r, n, b), c in cases.items():
-        if b != "random":
+        if b != "random" or (r, n, "random-trader") not in cases:
             continue
         t = cases[(r, n, "random-trader")]
         print(f"{r:<11}{n:>8}{c['games_per_s']:>12.0f}{c['us_per_action']:>11.2f}"
               f"{c['actions_per_game']:>11.0f}{t['games_per_s']:>12.0f}{t['us_per_action']:>11.2f}"
               f"{t['actions_per_game']:>11.0f}{c['games_per_s'] / t['games_per_s']:>7.2f}x")
+    isla = {(c["players"], c["bot"]): c for c in res["cases"] if c["isla"]}
+    print("\nLa Isla Bohnita (isla=true) next to the base game, rio-grande, same seeds")
+    print(f"{'players':>7} {'bot':<8}{'base g/s':>10}{'us/action':>11}{'isla g/s':>10}{'us/action':>11}"
+          f"{'actions/g':>11}{'us/action ratio':>17}")
+    for (n, b), c in isla.items():
+        base = next(x for x in res["cases"] if not x["isla"] and x["ruleset"] == "rio-grande"
+                    and x["players"] == n and x["bot"] == b)
+        print(f"{n:>7} {b:<8}{base['games_per_s']:>10.0f}{base['us_per_action']:>11.2f}"
+              f"{c['games_per_s']:>10.0f}{c['us_per_action']:>11.2f}{c['actions_per_game']:>11.0f}"
+              f"{c['us_per_action'] / base['us_per_action']:>16.2f}x")
     a = res["acceptance"]
     print(f"\nacceptance: {a['command']}\n  {a['seconds']:.3f} s for 600 games, start-up included "
           f"= {a['games_per_s']:.0f} games/s (target >= 300), median of {a['runs']} runs")

@@ -9,6 +9,7 @@ Examples:
   python scripts/prove_rules.py
   python scripts/prove_rules.py --ruleset amigo --json
   python scripts/prove_rules.py --mutants
+  python scripts/prove_rules.py --isla --mutants     # La Isla Bohnita (I1-I9): proofs/isla_proofs.py
 """
 
 from __future__ import annotations
@@ -49,7 +50,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ruleset", metavar="NAME", help="prove for this preset only")
     parser.add_argument("--mutants", action="store_true", help="also run the mutant catalog")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--isla", action="store_true",
+                        help="the La Isla Bohnita proofs (ships, rows, attacks; I1-I9) instead")
     args = parser.parse_args(argv)
+    if args.isla:
+        if args.ruleset is not None:
+            print("prove_rules.py: --isla proves its own configurations; drop --ruleset", file=sys.stderr)
+            return 2
+        return _isla(args.mutants, args.json)
 
     from model.rules import PRESETS, RulesetError
 
@@ -124,6 +132,40 @@ def main(argv: list[str] | None = None) -> int:
                   f"{'; '.join(v.caught_by) or '-'}")
         caught = sum(v.status == "caught" for v in verdicts)
         print(f"{caught} of {len(verdicts)} mutants caught")
+    return 0 if ok else 1
+
+
+def _isla(mutants: bool, as_json: bool) -> int:
+    """The expansion's proofs on its five configurations, and (``mutants``) its spec mutants."""
+    from proofs.isla_proofs import EXTRA_CONFIGS, MUTANTS, PROOF_CONFIGS, format_results, judge_mutant, prove
+
+    t0 = time.perf_counter()
+    configs = PROOF_CONFIGS + EXTRA_CONFIGS
+    results = prove(configs)
+    seconds = time.perf_counter() - t0
+    verdicts = [judge_mutant(m) for m in MUTANTS] if mutants else []
+    ok = all(r.status == "proved" for r in results) and all(v.status == "refuted" for v in verdicts)
+    if as_json:
+        print(json.dumps({
+            "configurations": [[n, p, o] for n, p, o in configs],
+            "invariants": [{"id": r.id, "rule": r.rule, "method": r.method, "status": r.status,
+                            "seconds": round(r.seconds, 3),
+                            **({"counterexample": r.counterexample} if r.counterexample else {})}
+                           for r in results],
+            "proof_seconds": round(seconds, 1),
+            **({"mutants": [{"id": v.id, "rule": v.rule, "must_fail": v.expected, "status": v.status,
+                             "seconds": round(v.seconds, 2)} for v in verdicts]} if mutants else {}),
+        }))
+        return 0 if ok else 1
+    names = [f"{n} {p}p" + "".join(f" {k}={v}" for k, v in o.items() if k != "isla") for n, p, o in configs]
+    print("La Isla Bohnita: " + "; ".join(names))
+    print("\n".join(format_results(results)))
+    print(f"all proofs: {seconds:.1f} s")
+    if verdicts:
+        print(f"\n{'mutant':<22} {'rule':<5} {'must fail':<30} {'result':<8} {'seconds':>7}")
+        for v in verdicts:
+            print(f"{v.id:<22} {v.rule:<5} {v.expected:<30} {v.status.upper():<8} {v.seconds:7.2f}")
+        print(f"{sum(v.status == 'refuted' for v in verdicts)} of {len(verdicts)} mutants refuted")
     return 0 if ok else 1
 
 

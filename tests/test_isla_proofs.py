@@ -1,0 +1,149 @@
+"""The Z3 proofs of La Isla Bohnita's invariants (proofs/isla_proofs.py on proofs/isla_spec.py), its
+mutants, and a small engine-vs-spec sample.
+
+Every property must be proved (and reach the situations it speaks about), every mutant of the spec
+must be refuted by the property it breaks, and the engine and the spec must agree on sampled states;
+the checks themselves must fail on a broken spec or a broken engine. The full run is
+``python -m proofs.isla_proofs``.
+"""
+
+from __future__ import annotations
+
+import pytest
+import z3
+
+import model.engine as engine
+import model.isla_play as isla_play
+from proofs import isla_proofs
+from proofs.isla_proofs import (
+    MUTANT_PROPERTY,
+    PROOF_CONFIGS,
+    Result,
+    differential,
+    format_results,
+    judge_mutant,
+    main,
+    prove,
+)
+from proofs.isla_spec import MUTANTS, IslaSpec
+
+EXPECTED = {
+    "ship-holds-one-type-I4", "island-rows-I2", "attacked-once-per-turn-I7", "cargo-sold-at-end-E3",
+    "well-formed", "card-conservation-I1", "ship-type-kept-I4", "island-beans-never-planted-I5",
+    "cargo-never-overboard-I6", "pirate-cargo-I7", "transitions-satisfiable",
+}
+RIO3 = PROOF_CONFIGS[:1]
+SAMPLE = [("rio-grande", 3, {}, "greedy"), ("rio-grande", 2, {}, "greedy")]
+
+
+@pytest.fixture(scope="module")
+def results() -> dict[str, Result]:
+    return {r.id: r for r in prove()}
+
+
+def test_every_property_is_proved_on_every_configuration(results):
+    assert set(results) == EXPECTED
+    failed = {r.id: r.counterexample for r in results.values() if r.status != "proved"}
+    assert not failed, failed
+    assert {o.get("fields") for _, _, o in PROOF_CONFIGS} >= {None, 2}  # the third field for sale
+    assert any(n == 2 for _, n, _ in PROOF_CONFIGS)  # the Isla duel
+
+
+def test_every_property_reaches_what_it_speaks_about(results):
+    witnessed = {r.id: r.witnessed for r in results.values() if r.witnessed}
+    assert set(witnessed["cargo-never-overboard-I6"]) == {"a cargo is sold", "a cargo is moved",
+                                                          "a card is captured"}
+    assert set(witnessed["island-beans-never-planted-I5"]) == {"a field gains a card",
+                                                               "the island loses cards"}
+    assert witnessed["attacked-once-per-turn-I7"] == {"an attack is made": True}
+    assert all(all(w.values()) for w in witnessed.values()), witnessed
+
+
+def test_proofs_cover_every_transition(results):
+    names = {t.name for t in IslaSpec(isla_proofs.config(*RIO3[0])).transitions()}
+    assert names == set(results["card-conservation-I1"].per_kind)
+    assert {"sail", "harvest-onto-ship", "sell", "sell-attacked", "move-cargo", "attack", "yield", "buy-ship",
+            "buy-pirate", "buy-field", "plant", "refill", "turn-change", "final-sale"} <= names
+
+
+def test_result_lines_name_the_rule_and_the_status(results):
+    lines = format_results(list(results.values()))
+    line = next(x for x in lines if x.startswith("pirate-cargo-I7"))
+    assert line.split()[1:4] == ["I7", "two-state", "PROVED"]
+    assert float(line.split()[-1]) >= 0
+
+
+@pytest.mark.parametrize("mutant", sorted(MUTANTS))
+def test_each_mutant_is_refuted_by_the_property_it_breaks(mutant):
+    v = judge_mutant(mutant)
+    assert v.status == "refuted", v
+    assert v.expected == MUTANT_PROPERTY[mutant] and v.rule == MUTANTS[mutant][0]
+
+
+def test_a_counterexample_shows_state_action_and_next_state():
+    (r,) = prove(RIO3, mutant="load-other-type", only={"ship-type-kept-I4"}, stop_at_first=True)
+    assert r.status == "refuted"
+    text = r.counterexample
+    assert "state:" in text and "action: sail" in text and "next:" in text
+
+
+def test_an_unsatisfiable_transition_fails_the_premise_check():
+    (r,) = prove([("rio-grande", 3, {"isla": True, "max_sails": 0})], only={"transitions-satisfiable"})
+    assert r.status == "refuted" and r.counterexample == "never satisfiable: sail"
+
+
+def test_a_property_whose_situation_is_never_reached_is_vacuous(monkeypatch):
+    def never(spec, s, a, t, s2):
+        return True, [("an impossible situation", z3.BoolVal(False))]
+
+    monkeypatch.setitem(isla_proofs.TWO_STATE, "never-reached", ("I6", never))
+    (r,) = prove(RIO3, only={"never-reached"})
+    assert r.status == "vacuous" and "an impossible situation" in r.counterexample
+
+
+# ------------------------------------------------------------------ engine vs spec
+
+
+@pytest.fixture(scope="module")
+def sample():
+    return differential(games=2, max_states=150, plan=SAMPLE)
+
+
+def test_engine_and_spec_agree_on_sampled_states(sample):
+    assert not sample.problems, "\n".join(sample.problems[:5])
+    assert sample.games == 2 and sample.mapped == sample.states == 300 and not sample.skipped
+    assert sum(sample.legal.values()) >= 300
+    assert sample.perturbed > 0 and sample.others > 0 and sample.successors > 0
+    assert sample.turn_ends > 0 and sample.game_ends == 2
+
+
+def test_unsupported_rulesets_are_counted_as_skipped_with_the_reason():
+    r = differential(games=1, max_states=10, plan=[("amigo-v2", 4, {}, "greedy")])
+    assert r.states == 10 and r.mapped == 0
+    assert r.skipped == {"V5 field beans are not modelled": 10}
+    assert "10 skipped (V5 field beans are not modelled: 10)" in r.summary()
+
+
+@pytest.mark.parametrize("mutant", ["sell-for-nothing", "paid-coins-vanish", "refill-any-row"])
+def test_the_check_finds_a_broken_spec(mutant):
+    r = differential(games=1, max_states=80, plan=SAMPLE[:1], mutant=mutant)
+    assert r.problems
+
+
+def test_the_check_finds_an_engine_that_loads_two_types(monkeypatch):
+    monkeypatch.setattr(isla_play, "_fits", lambda ship, b: True)
+    r = differential(games=1, max_states=80, plan=SAMPLE[:1])
+    assert any("the engine allows it, the spec refuses it" in p for p in r.problems)
+
+
+def test_the_check_finds_an_engine_that_keeps_this_turns_attacks(monkeypatch):
+    monkeypatch.setattr(engine, "new_turn", lambda isla: isla)
+    r = differential(games=1, max_states=20, plan=SAMPLE[:1])
+    assert any("end-turn" in p and ("sails" in p or "attacked" in p) for p in r.problems)
+
+
+def test_main_runs_the_differential_and_fails_on_a_disagreement(monkeypatch, capsys):
+    assert main(["--no-proofs", "--no-mutants", "--games", "1", "--max-states", "20"]) == 0
+    assert "disagreements: 0" in capsys.readouterr().out
+    monkeypatch.setattr(isla_play, "_fits", lambda ship, b: True)
+    assert main(["--no-proofs", "--no-mutants", "--games", "1", "--max-states", "80"]) == 1
