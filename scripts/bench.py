@@ -19,6 +19,11 @@ and worst time, how many it proved optimal, the median gap to its bound, and exa
 same positions up to the node limit (it finishes only the smallest).
 
 solvers --objective duel: bean-duel cuts at 5, 10, 12 and 15 cards left, alpha-beta search.
+
+trades [--positions 3] [--runs 3]: the trade graph of trading phases 10 cards from the end
+(3-5 players, hands cut to 1, 2, 3, 5 cards or whole): candidate deals (2 cards a side), the
+median and worst time to map them, deals valued per second, the value cache's hit rate, and on
+hands of up to 3 cards the time without the memo (a new search per value) and the ratio.
 """
 
 from __future__ import annotations
@@ -337,10 +342,96 @@ def print_duel(res: dict[str, Any]) -> None:
     print(f"largest size solved within 10 s (every position): {big} cards left")
 
 
+TRADE_HANDS = (1, 2, 3, 5, None)  # hands cut to this many cards; None: the bots' real hands
+
+
+def _trading(s: Any) -> Any:
+    from model import Phase, apply
+    from solvers.exact import default_policy
+
+    while s.phase != Phase.TRADE and s.phase != Phase.OVER:
+        s = apply(s, default_policy(s))
+    return s
+
+
+def bench_trades(positions: int, runs: int, show: bool) -> dict[str, Any]:
+    """The trade graph (solvers/trade_graph.py): time to map a trading phase by its number of
+    candidate deals (2 cards a side), with the memoised values and, on the smaller positions,
+    with a new search for every value (the cost the memo saves)."""
+    from solvers.positions import PositionInputError, cut, small
+    from solvers.trade_graph import trade_map
+
+    plan = [(n, h) for n in (3, 4, 5) for h in TRADE_HANDS]
+    bar = None
+    if show:
+        from tqdm import tqdm
+
+        bar = tqdm(total=len(plan) * positions, desc="bench trades", file=sys.stderr)
+    rows = []
+    for n, h in plan:
+        cases = []
+        seed = 300
+        while len(cases) < positions and seed < 500:
+            seed += 1
+            try:
+                s = cut("rio-grande", n, seed, 10)
+            except PositionInputError:
+                continue
+            s = _trading(small(s, h, 99) if h is not None else s)
+            if s.phase != 2:  # Phase.TRADE
+                continue
+            times, memo_off = [], None
+            for _ in range(runs):
+                t0 = time.perf_counter()
+                tm = trade_map(s)
+                times.append(time.perf_counter() - t0)
+            if h is not None and h <= 3:
+                t0 = time.perf_counter()
+                bare = trade_map(s, memo=False)
+                memo_off = time.perf_counter() - t0
+                assert [d.total for d in bare.deals] == [d.total for d in tm.deals]
+            st = tm.stats
+            cases.append({"deals": len(tm.deals), "seconds": statistics.median(times),
+                          "deal_seconds": st["deal_seconds"], "matching_seconds": st["matching_seconds"],
+                          "realise_seconds": st["realise_seconds"], "solves": st["solves"],
+                          "cache_hits": st["cache_hits"], "nodes": st["nodes"], "method": tm.matching.method,
+                          "re_solved": tm.matching.realised is not None, "no_memo_seconds": memo_off})
+            if bar is not None:
+                bar.update()
+        rows.append({"players": n, "hand": h, "cases": cases})
+    if bar is not None:
+        bar.close()
+    return {"rows": rows, "runs": runs}
+
+
+def print_trades(res: dict[str, Any]) -> None:
+    print("trade graph: 2 cards a side, rio-grande trading phases 10 cards from the end, median of "
+          f"{res['runs']} runs per position")
+    print(f"{'players':>7}{'hand':>6}{'pos':>5}{'deals (median)':>16}{'map s':>8}{'worst s':>9}{'deal s':>8}"
+          f"{'deals/s':>9}{'hit rate':>9}{'no memo s':>10}{'memo gain':>10}  matching")
+    for r in res["rows"]:
+        cs = r["cases"]
+        if not cs:
+            continue
+        med = statistics.median
+        hits = sum(c["cache_hits"] for c in cs) / max(1, sum(c["cache_hits"] + c["solves"] for c in cs))
+        off = [c["no_memo_seconds"] for c in cs if c["no_memo_seconds"] is not None]
+        ratio = (f"{med(off) / med([c['seconds'] for c in cs]):>9.1f}x" if off else f"{'-':>10}")
+        methods = ", ".join(f"{m} {sum(c['method'] == m for c in cs)}"
+                            for m in ("max_weight_clique", "cp-sat") if any(c["method"] == m for c in cs))
+        unsolved = sum(not c["re_solved"] for c in cs)
+        print(f"{r['players']:>7}{(r['hand'] or 'all'):>6}{len(cs):>5}{med([c['deals'] for c in cs]):>16,.0f}"
+              f"{med([c['seconds'] for c in cs]):>8.2f}{max(c['seconds'] for c in cs):>9.2f}"
+              f"{med([c['deal_seconds'] for c in cs]):>8.2f}"
+              f"{med([c['deals'] / c['deal_seconds'] for c in cs]):>9,.0f}{hits:>9.1%}"
+              f"{(f'{med(off):>10.2f}' if off else f'{chr(45):>10}')}{ratio}  {methods}"
+              + (f"; {unsolved} not re-solved (budget)" if unsolved else ""))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("suite", choices=["engine", "solvers"])
+    parser.add_argument("suite", choices=["engine", "solvers", "trades"])
     parser.add_argument("--objective", default="solo", choices=["solo", "coop", "best", "duel"],
                         help="solvers: which objective")
     parser.add_argument("--positions", type=int, default=10, help="solvers: positions per size")
@@ -357,6 +448,13 @@ def main(argv: list[str] | None = None) -> int:
         print("bench.py: --runs and --games must be >= 1", file=sys.stderr)
         return 2
     show = not args.json and sys.stderr.isatty()
+    if args.suite == "trades":
+        res = bench_trades(min(args.positions, 5), min(args.runs, 3), show)
+        if args.json:
+            print(json.dumps(res))
+        else:
+            print_trades(res)
+        return 0
     if args.suite == "solvers":
         if args.positions < 1:
             print("bench.py: --positions must be >= 1", file=sys.stderr)

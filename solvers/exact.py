@@ -16,6 +16,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from model import Action, EndPhase, GameState, Phase, apply, legal_actions
 from model.actions import Accept, Decline, Harvest, Plant, PlantAside, Propose
@@ -57,22 +58,49 @@ def default_policy(s: GameState) -> Action:
     return acts[0]
 
 
+def hand_reach(s: GameState, p: int) -> int:
+    """At least as many as P's hand cards that can still be planted, in the final pass without trades.
+
+    Only phase 1 takes hand cards, at most two a turn from the front (T1), and no turn starts after
+    the final exhaustion (E2). Each turn takes ``face_up`` cards and draws (T2, T7): at most
+    ``ceil(len(draw) / per_turn) + 1`` more turns start, every n-th of them P's. The cards behind
+    this prefix never leave the hand and score nothing (E3), so the future does not depend on them.
+    """
+    su = s.setup
+    n = len(s.players)
+    per_turn = su.face_up + (n if su.rules.draw_each and not su.duel else su.draw)
+    if per_turn <= 0 or su.duel:
+        return len(s.players[p].hand)
+    now = 2 - s.planted if s.active == p and s.phase == Phase.PLANT else 0
+    return now + _future_plantings(len(s.draw), per_turn, n, (p - s.active) % n)
+
+
+@lru_cache(maxsize=4096)
+def _future_plantings(draw: int, per_turn: int, n: int, offset: int) -> int:
+    """Two for each later turn of the seat ``offset`` seats after the active one, among the at most
+    ``ceil(draw / per_turn) + 1`` turns that can still start."""
+    turns = -(-draw // per_turn) + 1
+    return 2 * sum(1 for t in range(1, turns + 1) if t % n == offset)
+
+
 def _key(s: GameState, p: int) -> tuple[object, ...]:
     pl = s.players[p]
     first = pl.fields[s.first_field] if s.planted == 1 and s.active == p and s.first_field >= 0 else None
     return (len(s.draw), s.active, s.phase, s.to_move, s.planted, first,  # V2: the field, not its index
-            s.face_up if s.active == p else (), pl.hand, tuple(sorted(pl.fields)), len(pl.coins), pl.aside,
-            len(pl.fields))
+            s.face_up if s.active == p else (), pl.hand[:hand_reach(s, p)], tuple(sorted(pl.fields)),
+            len(pl.coins), pl.aside, len(pl.fields))
 
 
 class SoloSearch:
     """Maximise seat ``player``'s final coins without trades."""
 
-    def __init__(self, player: int, policy: Callable[[GameState], Action] = default_policy) -> None:
+    def __init__(self, player: int, policy: Callable[[GameState], Action] = default_policy,
+                 node_limit: int | None = None) -> None:
         self.player = player
         self.policy = policy
         self.table: dict[tuple[object, ...], int] = {}
         self.nodes = 0
+        self.node_limit = node_limit  # SolveError past this many nodes (None: no limit)
 
     def choices(self, s: GameState) -> list[Action]:
         """P's moves: every legal action but deals; in trading, only ending it (T5)."""
@@ -93,6 +121,8 @@ class SoloSearch:
         if hit is not None:
             return hit
         self.nodes += 1
+        if self.node_limit is not None and self.nodes > self.node_limit:
+            raise SolveError(f"solo search passed {self.node_limit} nodes")
         best = max(self.value(apply(s, a, check=False)) for a in self.choices(s))
         self.table[key] = best
         return best

@@ -126,6 +126,9 @@ LIBRARY: dict[str, Entry] = {e.name: e for e in [
           "rio-grande", 3, 100, 8, hand=1, draw=5),
     Entry("trade-answer", "amigo, 3 players, last turn: a deal that helps the asker",
           "amigo", 3, 107, 8, hand=1, draw=5),
+    # the trade graph's built-in position (scripts/trade_graph.py): hands of three cards, 228 deals
+    Entry("trade-map", "rio-grande, 4 players, hands of 3: many deals, three partners worth trading with",
+          "rio-grande", 4, 209, 8, hand=3, draw=5),
 ]}
 
 

@@ -1,0 +1,344 @@
+"""Map trades with networkx: the deal graph of a trading position, or the trade network of games.
+
+A POSITION (state JSON file) or NAME (built-in, see solve_endgame.py --list): every deal the rules
+allow now (T3-T5: the active player with each other seat, its hand and face-up cards against the
+partner's hand cards, gifts included, up to --max-cards a side), each valued for both sides by a
+solver (`solo` optimum, or --value expected), the Pareto deals, the best deal for the active
+player that its partner accepts, and the best set of compatible deals (re-solved after applying
+it). A position that is not yet trading is first advanced to its trading phase by the active
+player's default planting (said in the output). With no argument: the built-in `trade-map`.
+
+RECORDS (game records, *.jsonl): the directed network of who gave which beans to whom, with volume
+per pair and bean, gifts and swaps, reciprocity, centrality and the hub of each game, grouped by
+ruleset and player count.
+
+Writes --png (a matplotlib drawing with edge labels) and --graphml (seats as nodes, deals or given
+cards as edges) atomically; --json prints one object. Exit 0 on success, 2 for bad input.
+
+Examples:
+  python scripts/trade_graph.py
+  python scripts/trade_graph.py rio4-10 --max-cards 1 --json
+  python scripts/trade_graph.py trade-map --png deals.png --graphml deals.graphml
+  python scripts/simulate.py --players 4 --games 20 --seed 1 --bots random-trader --record out/g
+  python scripts/trade_graph.py out/g/*.jsonl --png network.png
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+DEFAULT = "trade-map"
+
+
+class UsageError(ValueError):
+    """Bad input: printed as one line, exit 2."""
+
+
+def _atomic(path: str, write: Any) -> None:
+    """Call ``write(tmp_path)`` on a temporary file beside ``path``, then rename it into place."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=target.suffix)
+    os.close(fd)
+    try:
+        write(tmp)
+        os.replace(tmp, target)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def _pyplot() -> Any:
+    try:
+        import matplotlib
+    except ImportError:
+        raise UsageError("--png needs matplotlib: pip install '.[plots]'") from None
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+# ------------------------------------------------------------------ a position
+
+
+def _position(name: str | None) -> tuple[Any, str, list[str]]:
+    from model import Phase, apply
+    from model.rules import RulesetError
+    from solvers.exact import default_policy
+    from solvers.positions import LIBRARY, PositionInputError, read_position
+
+    name = name or DEFAULT
+    try:
+        if name in LIBRARY:
+            s, where = LIBRARY[name].position(), f"{name}: {LIBRARY[name].about}"
+        elif name == "-" or Path(name).exists():
+            s, where = read_position(name), name
+        else:
+            raise UsageError(f"{name}: no such file or built-in position (solve_endgame.py --list)")
+    except (PositionInputError, RulesetError) as e:
+        raise UsageError(str(e)) from None
+    if s.setup.duel:
+        raise UsageError(f"{name}: the bean duel has no trading (D1)")
+    moved: list[str] = []
+    turn = s.turn
+    while s.phase not in (Phase.TRADE, Phase.OVER) and s.to_move == s.active and s.turn == turn:
+        a = default_policy(s)
+        moved.append(str(a))
+        s = apply(s, a)
+    if s.phase != Phase.TRADE:
+        raise UsageError(f"{name}: phase: no trading phase follows for the active player (T3); the "
+                         f"position reached phase {Phase(s.phase).name.lower()}")
+    return s, where, moved
+
+
+def _position_text(tm: Any, where: str, moved: list[str], k: int) -> str:
+    from solvers.trade_graph import number
+
+    s = tm.state
+    a = s.active
+    lines = [f"{where}"]
+    if moved:
+        lines.append(f"advanced to the trading phase by p{a}'s default planting: {'; '.join(moved)}")
+    from model.cards import BEAN_NAMES
+
+    lines.append(f"{s.setup.rules.name}, {len(s.players)} players, p{a} trading; face up: "
+                 + (" ".join(BEAN_NAMES[b] for b in s.face_up) or "-"))
+    lines.append(f"values now ({tm.value_kind}): "
+                 + ", ".join(f"p{q} {number(v)}" for q, v in enumerate(tm.values)))
+    partners = sorted({d.partner for d in tm.deals})
+    lines.append(f"{len(tm.deals):,} legal deals (up to {k} cards a side) with "
+                 + (", ".join(f"p{q}" for q in partners) or "nobody")
+                 + f"; {len(tm.pareto):,} Pareto (no side worse, one better)")
+    for q in partners:
+        mine = [d for d in tm.deals if d.partner == q]
+        par = [d for d in mine if d.pareto]
+        top = max(par, key=lambda d: (d.total, -len(d.cards)), default=None)
+        best = f"; best total {_signed(top.total)}: {top.text()}" if top is not None else ""
+        lines.append(f"  with p{q}: {len(mine):,} deals, {len(par):,} Pareto{best}")
+    b = tm.best_for_active
+    if b is None:
+        lines.append(f"best deal for p{a} that its partner accepts: none gains p{a} anything")
+    else:
+        lines.append(f"best deal for p{a} that its partner accepts: {b.text()}: "
+                     f"p{a} {_signed(b.gain_active)}, p{b.partner} {_signed(b.gain_partner)}")
+    m = tm.matching
+    lines.append(f"best set of compatible deals ({m.method} over {m.candidates} candidates, "
+                 f"{tm.conflicts.number_of_edges()} conflicts): {len(m.deals)} deals, predicted total "
+                 f"{_signed(m.predicted)}")
+    for d in m.deals:
+        lines.append(f"  - {d.text()}: p{d.active} {_signed(d.gain_active)}, "
+                     f"p{d.partner} {_signed(d.gain_partner)}")
+    if m.realised is not None and m.deals:
+        lines.append("  re-solved after applying them: "
+                     + ", ".join(f"p{q} {_signed(v)}" for q, v in m.realised.items())
+                     + f" = {_signed(m.realised_total)}"
+                     + (" (as predicted)" if m.realised_total == m.predicted else
+                        " (the gains do not add up: the deals interact)"))
+    elif m.note:
+        lines.append(f"  {m.note}")
+    st = tm.stats
+    lines.append(f"mapped in {st['seconds']:.2f} s (deals {st['deal_seconds']:.2f} s, matching "
+                 f"{st['matching_seconds']:.2f} s, re-solve {st['realise_seconds']:.2f} s): "
+                 f"{st['solves']:,} solves, {st['cache_hits']:,} cache hits, {st['nodes']:,} search nodes")
+    return "\n".join(lines)
+
+
+def _signed(v: Any) -> str:
+    from solvers.trade_graph import number
+
+    x = number(v)
+    return f"+{x}" if x > 0 else str(x)
+
+
+def _draw_deals(tm: Any, path: str) -> None:
+    """Seats on a circle; per partner one arrow labelled with its deal counts and best Pareto deal;
+    the best matching's deals drawn thick with their gains."""
+    import networkx as nx
+
+    from solvers.trade_graph import number
+
+    plt = _pyplot()
+    s = tm.state
+    g = nx.DiGraph()
+    for q in range(len(s.players)):
+        g.add_node(q)
+    labels: dict[tuple[int, int], str] = {}
+    chosen = {d.id for d in tm.matching.deals}
+    for q in sorted({d.partner for d in tm.deals}):
+        mine = [d for d in tm.deals if d.partner == q]
+        par = [d for d in mine if d.pareto]
+        text = f"{len(mine)} deals, {len(par)} Pareto"
+        for d in (d for d in mine if d.id in chosen):
+            text += (f"\n{' '.join(_short(d.give)) or '-'} for {' '.join(_short(d.take)) or '-'}: "
+                     f"{_signed(d.gain_active)}/{_signed(d.gain_partner)}")
+        g.add_edge(s.active, q, chosen=any(d.id in chosen for d in mine))
+        labels[(s.active, q)] = text
+    pos = nx.circular_layout(g)
+    fig, ax = plt.subplots(figsize=(8, 7))
+    colors = ["#f4a261" if q == s.active else "#a8dadc" for q in g.nodes]
+    nx.draw_networkx_nodes(g, pos, node_color=colors, node_size=1800, ax=ax)
+    nx.draw_networkx_labels(g, pos, {q: f"p{q}\n{number(tm.values[q])}" for q in g.nodes}, ax=ax)
+    widths = [3.5 if g.edges[e]["chosen"] else 1.0 for e in g.edges]
+    nx.draw_networkx_edges(g, pos, width=widths, arrowsize=18, node_size=1800, ax=ax)
+    nx.draw_networkx_edge_labels(g, pos, labels, font_size=8, ax=ax)
+    ax.set_title(f"deals from p{s.active}'s trading phase ({tm.value_kind} values; thick: best "
+                 f"compatible set, gains active/partner)", fontsize=9)
+    ax.axis("off")
+    fig.tight_layout()
+    _atomic(path, lambda tmp: fig.savefig(tmp, format="png", dpi=110))
+    plt.close(fig)
+
+
+def _short(beans: tuple[int, ...]) -> list[str]:
+    from model.cards import BEAN_NAMES
+
+    return [BEAN_NAMES[b] for b in beans]
+
+
+def _graphml(g: Any, path: str) -> None:
+    import networkx as nx
+
+    _atomic(path, lambda tmp: nx.write_graphml(g, tmp))
+
+
+def _run_position(args: argparse.Namespace, name: str | None) -> int:
+    from solvers.exact import SolveError
+    from solvers.trade_graph import deal_graph, to_json, trade_map
+
+    s, where, moved = _position(name)
+    k = s.setup.rules.max_deal_cards if args.max_cards is None else args.max_cards
+    if k < 0:
+        raise UsageError(f"--max-cards must be at least 0, got {k}")
+    try:
+        tm = trade_map(s, k, args.value, args.node_limit, args.realise_nodes)
+    except SolveError as e:
+        raise UsageError(f"{name or DEFAULT}: {e}") from None
+    if args.png:
+        _draw_deals(tm, args.png)
+    if args.graphml:
+        _graphml(deal_graph(tm), args.graphml)
+    if args.json:
+        out = {"position": where, "advanced_by": moved, "max_cards": k, **to_json(tm)}
+        print(json.dumps(out, separators=(",", ":")))
+    else:
+        print(_position_text(tm, where, moved, k))
+        for what, path in (("drawing", args.png), ("GraphML", args.graphml)):
+            if path:
+                print(f"{what} written to {path}")
+    return 0
+
+
+# ------------------------------------------------------------------ records
+
+
+def _run_records(args: argparse.Namespace, paths: list[str]) -> int:
+    from solvers.trade_network import TradeRecordError, collapse, network_from_records
+
+    try:
+        graphs, summaries = network_from_records(paths)
+    except (TradeRecordError, ValueError) as e:
+        raise UsageError(str(e)) from None
+    groups = graphs if isinstance(graphs, dict) else {None: graphs}
+    sums = summaries if isinstance(graphs, dict) else {None: summaries}
+    if args.graphml:
+        if len(groups) > 1:
+            raise UsageError("--graphml: the records mix rulesets or player counts; give one group")
+        _graphml(next(iter(groups.values())), args.graphml)
+    if args.png:
+        if len(groups) > 1:
+            raise UsageError("--png: the records mix rulesets or player counts; give one group")
+        _draw_network(collapse(next(iter(groups.values()))), next(iter(sums.values())), args.png)
+    if args.json:
+        print(json.dumps({"records": len(paths), "groups": {str(k): v for k, v in sums.items()}}
+                         if len(sums) > 1 else {"records": len(paths), **next(iter(sums.values()))},
+                         separators=(",", ":")))
+        return 0
+    for label, sm in sums.items():
+        print(_network_text(label, sm))
+    for what, path in (("drawing", args.png), ("GraphML", args.graphml)):
+        if path:
+            print(f"{what} written to {path}")
+    return 0
+
+
+def _network_text(label: str | None, sm: dict[str, Any]) -> str:
+    head = f"{label}: " if label else ""
+    lines = [f"{head}{sm['games']} games, {sm['players']} players: {sm['deals']} deals "
+             f"({sm['swaps']} swaps, {sm['gifts']} gifts), {sm['cards']} cards changed hands"]
+    pairs = sorted(((k, v) for k, v in sm["pairs"].items() if v), key=lambda kv: -kv[1])
+    lines.append("busiest pairs: " + (", ".join(f"{k} {v}" for k, v in pairs[:6]) or "-"))
+    lines.append("by bean: " + (", ".join(f"{k} {v}" for k, v in sm["beans"].items()) or "-"))
+    rec = sm["reciprocity"]
+    if rec.get("weighted") is not None:
+        lines.append(f"reciprocity: weighted {rec['weighted']:.3f}, networkx overall {rec['overall']:.3f}")
+    share = sm["centrality"]["degree_share"]
+    lines.append("degree share (cards given + received): "
+                 + ", ".join(f"{k} {v:.3f}" if v is not None else f"{k} -" for k, v in share.items()))
+    lines.append("hub of a game (most cards given + received): "
+                 + ", ".join(f"{k} {v}" for k, v in sm["hub_counts"].items()))
+    return "\n".join(lines)
+
+
+def _draw_network(g: Any, sm: dict[str, Any], path: str) -> None:
+    import networkx as nx
+
+    plt = _pyplot()
+    pos = nx.circular_layout(g)
+    fig, ax = plt.subplots(figsize=(8, 7))
+    weights = [g.edges[e]["weight"] for e in g.edges]
+    top = max(weights, default=1)
+    nx.draw_networkx_nodes(g, pos, node_color="#a8dadc", node_size=1600, ax=ax)
+    nx.draw_networkx_labels(g, pos, {q: f"p{q}" for q in g.nodes}, ax=ax)
+    nx.draw_networkx_edges(g, pos, width=[0.5 + 4 * w / top for w in weights], arrowsize=16,
+                           node_size=1600, connectionstyle="arc3,rad=0.12", ax=ax)
+    nx.draw_networkx_edge_labels(g, pos, {e: str(g.edges[e]["weight"]) for e in g.edges},
+                                 font_size=8, label_pos=0.3, connectionstyle="arc3,rad=0.12", ax=ax)
+    ax.set_title(f"cards given, {sm['games']} games, {sm['deals']} deals ({sm['gifts']} gifts)", fontsize=9)
+    ax.axis("off")
+    fig.tight_layout()
+    _atomic(path, lambda tmp: fig.savefig(tmp, format="png", dpi=110))
+    plt.close(fig)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("inputs", nargs="*", metavar="POSITION|NAME|RECORDS",
+                        help="a state JSON file, a built-in name, or game records (*.jsonl)")
+    parser.add_argument("--max-cards", type=int, default=None,
+                        help="cards a side in a deal (default: the ruleset's max_deal_cards, 2)")
+    parser.add_argument("--value", choices=("solo", "expected"), default="solo",
+                        help="how a seat's position is valued (expected: over the cards it cannot see)")
+    parser.add_argument("--node-limit", type=int, default=2_000_000, help="expected: search nodes per solve")
+    parser.add_argument("--realise-nodes", type=int, default=300_000,
+                        help="search nodes for re-solving after the best set of deals")
+    parser.add_argument("--png", metavar="FILE", help="write a drawing")
+    parser.add_argument("--graphml", metavar="FILE", help="write the graph as GraphML")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args(argv)
+    try:
+        records = [x for x in args.inputs if x.endswith(".jsonl")]
+        if records:
+            if len(records) != len(args.inputs):
+                raise UsageError("give either game records (*.jsonl) or one position, not both")
+            return _run_records(args, records)
+        if len(args.inputs) > 1:
+            raise UsageError(f"give one position, not {len(args.inputs)}")
+        return _run_position(args, args.inputs[0] if args.inputs else None)
+    except UsageError as e:
+        print(f"trade_graph.py: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
