@@ -358,6 +358,7 @@ def bench_trades(positions: int, runs: int, show: bool) -> dict[str, Any]:
     """The trade graph (solvers/trade_graph.py): time to map a trading phase by its number of
     candidate deals (2 cards a side), with the memoised values and, on the smaller positions,
     with a new search for every value (the cost the memo saves)."""
+    from model import Phase
     from solvers.positions import PositionInputError, cut, small
     from solvers.trade_graph import trade_map
 
@@ -378,7 +379,7 @@ def bench_trades(positions: int, runs: int, show: bool) -> dict[str, Any]:
             except PositionInputError:
                 continue
             s = _trading(small(s, h, 99) if h is not None else s)
-            if s.phase != 2:  # Phase.TRADE
+            if s.phase != Phase.TRADE:
                 continue
             times, memo_off = [], None
             for _ in range(runs):

@@ -320,7 +320,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--value", choices=("solo", "expected"), default="solo",
                         help="how a seat's position is valued (expected: over the cards it cannot see)")
     parser.add_argument("--node-limit", type=int, default=2_000_000, help="expected: search nodes per solve")
-    parser.add_argument("--realise-nodes", type=int, default=300_000,
+    parser.add_argument("--realise-nodes", type=int, default=100_000,
                         help="search nodes for re-solving after the best set of deals")
     parser.add_argument("--png", metavar="FILE", help="write a drawing")
     parser.add_argument("--graphml", metavar="FILE", help="write the graph as GraphML")

@@ -178,7 +178,7 @@ def _side_key(s: GameState, q: int, hand: tuple[int, ...], aside: tuple[int, ...
 
 
 def trade_map(s: GameState, max_cards: int | None = None, value: str = "solo",
-              node_limit: int | None = 2_000_000, realise_nodes: int | None = 300_000,
+              node_limit: int | None = 2_000_000, realise_nodes: int | None = 100_000,
               memo: bool = True) -> TradeMap:
     """Every deal the rules allow in ``s`` (a trading phase, no offer pending), valued for both sides."""
     t0 = time.perf_counter()
