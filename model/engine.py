@@ -673,7 +673,7 @@ def _do_discard(s: GameState, a: Discard, check: bool) -> GameState:
     if isla is not None:
         s = _evolve(s, isla=isla._replace(discarded=True))
         if s.phase == PLANT:  # I9: the discard came before or between the plantings
-            return s if new.hand and s.planted < 2 else _end_planting(s)
+            return s if new.hand else _end_planting(s)
     return _turn_up(s)
 
 
