@@ -2,8 +2,11 @@
 
 - ``model.adapters.encoding``: a finite action encoding with sub-steps for deals (pure Python,
   shared by every adapter).
+- ``model.adapters.observation``: the observation tensor and text of one seat (H7), shared by both.
 - ``model.adapters.openspiel_game``: the OpenSpiel game ``python_bohnanza`` (needs ``open_spiel``,
   the ``openspiel`` extra). Import it to register the game.
+- ``model.adapters.pettingzoo_env``: the PettingZoo AEC environment ``bohnanza_v0`` (needs
+  ``pettingzoo``, the ``pettingzoo`` extra).
 
 See docs/adapters.md.
 """

@@ -37,11 +37,11 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-import numpy as np
 import pyspiel  # type: ignore[import-not-found]
 
 from model.actions import Action, Reshuffle
-from model.adapters.encoding import FIELDS, ISLA_ERROR, EncodedState, layout
+from model.adapters.encoding import ISLA_ERROR, EncodedState, layout
+from model.adapters.observation import PHASES, ObservationTensor
 from model.cards import BEAN_NAMES
 from model.engine import apply, new_game
 from model.rules import Setup, parse_option_args, ruleset, setup
@@ -397,10 +397,10 @@ def _settle(su: Setup, enc: EncodedState, log: _Log | None) -> _Snap:
 
 
 class BohnanzaObserver:
-    """Observation (and, with perfect recall, information-state) tensors and strings (H7)."""
+    """Observation (and, with perfect recall, information-state) tensors and strings (H7); the
+    tensor and the current observation text come from ``model.adapters.observation``."""
 
-    PHASES = ("plant", "trade", "plant_aside", "chance", "over", "offer", "discard", "turned",
-              "dealing", "resolving")
+    PHASES = PHASES
 
     def __init__(self, iig_obs_type: Any, su: Setup, deal_seats: list[int], params: Any) -> None:
         if params:
@@ -411,97 +411,18 @@ class BohnanzaObserver:
         private = iig_obs_type.private_info
         self.own = private == pyspiel.PrivateInfoType.SINGLE_PLAYER
         self.everyone = private == pyspiel.PrivateInfoType.ALL_PLAYERS
-        lay = layout(su)
-        n, nb, h = su.players, len(su.beans), lay.hand
-        self.index = lay.index
-        pieces: list[tuple[str, tuple[int, ...]]] = [
-            ("player", (n,)), ("phase", (len(self.PHASES),)), ("active", (n,)), ("to_move", (n,)),
-            ("counters", (7,)), ("hand", (h, nb)), ("hand_sizes", (n,)), ("coins", (n,)),
-            ("fields", (n, FIELDS, nb + 2)), ("aside", (n, nb)), ("face_up", (nb,)),
-            ("discard_top", (nb,)), ("pending_seats", (2, n)), ("pending_give", (nb,)),
-            ("pending_hand", (h,)), ("pending_ask", (nb,)), ("build_give", (nb,)), ("build_hand", (h,)),
-            ("build_ask", (nb,)), ("accept_hand", (h,)),
-        ]
-        if self.recall:
-            pieces += [("discard_pile", (nb,)), ("out_pile", (nb,))]
-        size = sum(int(np.prod(shape)) for _, shape in pieces)
-        self.tensor = np.zeros(size, np.float32)
-        self.dict: dict[str, Any] = {}
-        at = 0
-        for name, shape in pieces:
-            k = int(np.prod(shape))
-            self.dict[name] = self.tensor[at:at + k].reshape(shape)
-            at += k
-
-    def _sees_hand(self, seat: int, player: int) -> bool:
-        return self.everyone or (self.own and seat == player)
+        self._obs = ObservationTensor(su, self.recall, self.own, self.everyone)
+        self.index = self._obs.index
+        self.tensor = self._obs.tensor
+        self.dict: dict[str, Any] = self._obs.dict
 
     def set_from(self, state: BohnanzaState, player: int) -> None:
         """Fill the tensor with what ``player`` sees of ``state`` (H7)."""
-        self.tensor.fill(0)
-        d, ix = self.dict, self.index
         sn = state._snap
-        d["player"][player] = 1
         if sn.enc is None:  # the initial deal: own cards so far
-            d["phase"][self.PHASES.index("dealing")] = 1
-            for pos, (seat, b) in enumerate(zip(self.deal_seats, sn.top, strict=False)):
-                if seat == player and self._sees_hand(seat, player):
-                    d["hand"][sum(1 for x in self.deal_seats[:pos] if x == seat), ix[b]] = 1
-            return
-        enc = sn.enc
-        s = enc.state
-        d["phase"][self.PHASES.index("resolving" if sn.kind else Phase(s.phase).name.lower())] = 1
-        d["active"][s.active] = 1
-        if s.to_move >= 0 and not sn.kind:
-            d["to_move"][s.to_move] = 1
-        d["counters"][:] = (s.turn, s.planted, s.offers, enc.cancels if enc.cancel_turn == s.turn else 0,
-                            s.exhaustions, len(s.draw), len(s.discard))
-        over = s.phase == Phase.OVER
-        for seat, pl in enumerate(s.players):
-            d["hand_sizes"][seat] = len(pl.hand)
-            if seat == player and self._sees_hand(seat, player):
-                for pos, b in enumerate(pl.hand):
-                    d["hand"][pos, ix[b]] = 1
-            if over or self._sees_hand(seat, player):
-                d["coins"][seat] = len(pl.coins)
-            for f, fl in enumerate(pl.fields):
-                d["fields"][seat, f, 0] = 1
-                if fl.count:
-                    d["fields"][seat, f, 1] = fl.count
-                    d["fields"][seat, f, 2 + ix[fl.bean]] = 1
-            for b in pl.aside:
-                d["aside"][seat, ix[b]] += 1
-        for b in s.face_up:
-            d["face_up"][ix[b]] += 1
-        if s.discard:
-            d["discard_top"][ix[s.discard[-1]]] = 1
-        if s.pending is not None:
-            pend = s.pending
-            d["pending_seats"][0, pend.player] = 1
-            d["pending_seats"][1, pend.partner] = 1
-            giver = s.players[pend.player]
-            for h in pend.give_hand:
-                d["pending_hand"][h] = 1
-                d["pending_give"][ix[giver.hand[h]]] += 1  # offered cards are shown (T3)
-            for u in pend.give_up:
-                d["pending_give"][ix[s.face_up[u]]] += 1
-            for b in pend.ask:
-                d["pending_ask"][ix[b]] += 1
-        hand = s.players[s.active].hand
-        for h in enc.give_hand:
-            d["build_hand"][h] = 1
-            d["build_give"][ix[hand[h]]] += 1
-        for b in enc.give_up:
-            d["build_give"][ix[b]] += 1
-        for b in enc.ask:
-            d["build_ask"][ix[b]] += 1
-        for h in enc.accept:
-            d["accept_hand"][h] = 1
-        if self.recall:
-            for b in s.discard:
-                d["discard_pile"][ix[b]] += 1
-            for b in s.out:
-                d["out_pile"][ix[b]] += 1
+            self._obs.set_dealing(player, self.deal_seats, sn.top)
+        else:
+            self._obs.set_state(sn.enc, player, resolving=bool(sn.kind))
 
     def string_from(self, state: BohnanzaState, player: int) -> str:
         """What ``player`` sees of ``state`` (H7); with perfect recall, its record first."""
@@ -519,45 +440,10 @@ class BohnanzaObserver:
 
     def _observation(self, state: BohnanzaState, player: int) -> str:
         sn = state._snap
-        su = self.setup
         if sn.enc is None:
-            seats = self.deal_seats
-            mine = [b for seat, b in zip(seats, sn.top, strict=False) if self._sees_hand(seat, player)]
-            return (f"p{player} | {su.rules.name} {su.players}p | dealing {len(sn.top)}/{len(seats)}"
-                    + (f" | hand [{_names(mine)}]" if mine or self.own else ""))
-        enc = sn.enc
-        s = enc.state
-        over = s.phase == Phase.OVER
-        head = (f"p{player} | {su.rules.name} {su.players}p | turn {s.turn} | active p{s.active} | phase "
-                f"{Phase(s.phase).name.lower()} | to move " + (f"p{s.to_move}" if s.to_move >= 0 else "-"))
-        lines = [head,
-                 f"draw {len(s.draw)} | discard {len(s.discard)} (top "
-                 f"{BEAN_NAMES[s.discard[-1]] if s.discard else '-'}) | exhaustions {s.exhaustions}/"
-                 f"{su.final_exhaustion} | planted {s.planted} | offers {s.offers}"
-                 f" | cancels {enc.cancels if enc.cancel_turn == s.turn else 0}",
-                 f"face up [{_names(s.face_up)}]"]
-        if s.pending is not None:
-            giver = s.players[s.pending.player]
-            shown = [giver.hand[h] for h in s.pending.give_hand] + [s.face_up[u] for u in s.pending.give_up]
-            lines.append(f"pending: {s.pending} (gives [{_names(shown)}])")
-        if enc.building:
-            hand = s.players[s.active].hand
-            shown = [hand[h] for h in enc.give_hand]
-            lines.append(f"offer so far: hand {list(enc.give_hand)} [{_names(shown)}]"
-                         f" up [{_names(enc.give_up)}] ask [{_names(enc.ask)}]")
-        if enc.accept:
-            lines.append(f"accepting with hand {list(enc.accept)}")
-        if sn.kind:
-            lines.append(f"resolving: {sn.action if sn.kind == 'act' else sn.kind}")
-        for seat, pl in enumerate(s.players):
-            fields = ", ".join(f"{f.count} {BEAN_NAMES[f.bean]}" if f.count else "empty" for f in pl.fields)
-            line = f"p{seat}: fields [{fields}] | aside [{_names(pl.aside)}] | hand {len(pl.hand)}"
-            if self._sees_hand(seat, player):
-                line += f" [{_names(pl.hand)}]"
-            if over or self._sees_hand(seat, player):
-                line += f" | coins {len(pl.coins)}"
-            lines.append(line)
-        return "\n".join(lines)
+            return self._obs.dealing_text(player, self.deal_seats, sn.top)
+        resolving = str(sn.action if sn.kind == "act" else sn.kind) if sn.kind else ""
+        return self._obs.text(sn.enc, player, resolving)
 
 
 pyspiel.register_game(_GAME_TYPE, BohnanzaGame)
