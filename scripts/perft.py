@@ -1,0 +1,143 @@
+"""Perft: count the distinct legal action sequences of length DEPTH from a position.
+
+POSITION is a state JSON file (as ``model.state_to_json`` writes it), a perft or endgame fixture file
+(its ``state``), or the name of a fixture in tests/conformance/perft/ (``rio-grande-4p-start``).
+
+Granularity (docs/conformance.md): one step is one engine action exactly as ``legal_actions`` lists
+it: proposals of up to the ruleset's ``max_deal_cards`` cards a side and at most ``max_offers`` a
+turn, every answer, identical face-up cards once (the lowest index). A chance node (phase ``chance``:
+a reshuffle is due) and the end of the game are leaves: they count 1 and the sequence stops there.
+Depth 0 counts 1.
+
+Exit 0 with the count, 2 for a bad position, an unknown fixture or a bad depth (one line on stderr).
+
+Examples:
+  python scripts/perft.py rio-grande-4p-start 3
+  python scripts/perft.py isla-4p-attack 3 --divide
+  python scripts/perft.py position.json 2 --json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from model.actions import format_action  # noqa: E402
+from model.engine import apply, legal_actions  # noqa: E402
+from model.rules import RulesetError  # noqa: E402
+from model.state import GameState, Phase, StateFormatError, state_from_json  # noqa: E402
+from model.validate import PositionError, check_state  # noqa: E402
+
+FIXTURES = ROOT / "tests" / "conformance" / "perft"
+LEAF_PHASES = (Phase.CHANCE, Phase.OVER)
+FIXTURE_FORMATS = ("bohnanza-perft", "bohnanza-endgame")  # fixtures holding a position under "state"
+
+
+class PositionInputError(ValueError):
+    """A position that cannot be read or breaks the rules: one line naming the source and field."""
+
+
+def perft(s: GameState, depth: int) -> int:
+    """Sequences of ``depth`` actions from ``s``; chance nodes and the game's end are leaves (count 1)."""
+    if depth == 0 or s.phase in LEAF_PHASES:
+        return 1
+    acts = legal_actions(s)
+    if depth == 1:
+        return len(acts)  # every action ends a sequence of length 1, whatever it leads to
+    return sum(perft(apply(s, a, False), depth - 1) for a in acts)
+
+
+def divide(s: GameState, depth: int) -> list[tuple[str, int]]:
+    """(first action in notation, sequences starting with it), in ``legal_actions`` order; they sum
+    to ``perft(s, depth)``. Empty at a leaf or at depth 0."""
+    if depth == 0 or s.phase in LEAF_PHASES:
+        return []
+    return [(format_action(a), perft(apply(s, a, False), depth - 1)) for a in legal_actions(s)]
+
+
+def state_of(obj: Any, where: str) -> GameState:
+    """The state in a state JSON object or a perft fixture object, checked against the rules."""
+    if isinstance(obj, dict) and obj.get("format") in FIXTURE_FORMATS:
+        obj = obj.get("state")
+    try:
+        s = state_from_json(obj)
+        check_state(s)
+    except (StateFormatError, RulesetError, PositionError, ValueError) as e:
+        raise PositionInputError(f"{where}: {e}") from None
+    return s
+
+
+def load_position(source: str) -> GameState:
+    """A position from a file, or from the fixture of that name in tests/conformance/perft/."""
+    path = Path(source)
+    if not path.exists():
+        fixture = FIXTURES / (source if source.endswith(".json") else f"{source}.json")
+        if "/" in source or not fixture.exists():
+            raise PositionInputError(f"{source}: no such file or perft fixture (fixtures are in {FIXTURES})")
+        path = fixture
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise PositionInputError(f"{source}: cannot read: {e}") from None
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise PositionInputError(f"{source}:{e.lineno}: not JSON: {e.msg}") from None
+    return state_of(obj, source)
+
+
+def _depth(text: str) -> int:
+    try:
+        depth = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"depth must be a whole number >= 0, got {text!r}") from None
+    if depth < 0:
+        raise argparse.ArgumentTypeError(f"depth must be a whole number >= 0, got {depth}")
+    return depth
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("position", metavar="POSITION")
+    parser.add_argument("depth", metavar="DEPTH")
+    parser.add_argument("--divide", action="store_true", help="the count per first action")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args(argv)
+    try:
+        depth = _depth(args.depth)
+        s = load_position(args.position)
+    except (argparse.ArgumentTypeError, PositionInputError) as e:
+        print(f"perft.py: {e}", file=sys.stderr)
+        return 2
+    start = time.perf_counter()
+    parts = divide(s, depth) if args.divide else None
+    count = sum(n for _, n in parts) if parts else perft(s, depth)
+    seconds = time.perf_counter() - start
+    phase = Phase(s.phase).name.lower()
+    if args.json:
+        print(json.dumps({"position": args.position, "depth": depth, "count": count,
+                          "seconds": round(seconds, 3), "phase": phase, "to_move": s.to_move,
+                          "divide": dict(parts) if parts is not None else None}))
+        return 0
+    print(f"position: {args.position} ({s.setup.rules.name}, {len(s.players)} players, phase {phase}, "
+          + (f"p{s.to_move} to move)" if s.to_move >= 0 else "a leaf)"))
+    if parts is not None:
+        for text, n in parts:
+            print(f"{text}: {n}")
+        if not parts:
+            print("(no first action: a leaf or depth 0)")
+    rate = f", {count / seconds:,.0f} sequences/s" if seconds > 0 else ""
+    print(f"perft depth {depth}: {count} sequences in {seconds:.3f} s{rate}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
