@@ -345,22 +345,13 @@ def print_duel(res: dict[str, Any]) -> None:
 TRADE_HANDS = (1, 2, 3, 5, None)  # hands cut to this many cards; None: the bots' real hands
 
 
-def _trading(s: Any) -> Any:
-    from model import Phase, apply
-    from solvers.exact import default_policy
-
-    while s.phase != Phase.TRADE and s.phase != Phase.OVER:
-        s = apply(s, default_policy(s))
-    return s
-
-
 def bench_trades(positions: int, runs: int, show: bool) -> dict[str, Any]:
     """The trade graph (solvers/trade_graph.py): time to map a trading phase by its number of
     candidate deals (2 cards a side), with the memoised values and, on the smaller positions,
     with a new search for every value (the cost the memo saves)."""
     from model import Phase
     from solvers.positions import PositionInputError, cut, small
-    from solvers.trade_graph import trade_map
+    from solvers.trade_graph import to_trading, trade_map
 
     plan = [(n, h) for n in (3, 4, 5) for h in TRADE_HANDS]
     bar = None
@@ -378,7 +369,7 @@ def bench_trades(positions: int, runs: int, show: bool) -> dict[str, Any]:
                 s = cut("rio-grande", n, seed, 10)
             except PositionInputError:
                 continue
-            s = _trading(small(s, h, 99) if h is not None else s)
+            s, _ = to_trading(small(s, h, 99) if h is not None else s)
             if s.phase != Phase.TRADE:
                 continue
             times, memo_off = [], None

@@ -27,9 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -43,18 +41,9 @@ class UsageError(ValueError):
 
 
 def _atomic(path: str, write: Any) -> None:
-    """Call ``write(tmp_path)`` on a temporary file beside ``path``, then rename it into place."""
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=target.suffix)
-    os.close(fd)
-    try:
-        write(tmp)
-        os.replace(tmp, target)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    from model.records import atomic_write
+
+    atomic_write(path, write)
 
 
 def _pyplot() -> Any:
@@ -72,10 +61,10 @@ def _pyplot() -> Any:
 
 
 def _position(name: str | None) -> tuple[Any, str, list[str]]:
-    from model import Phase, apply
+    from model import Phase
     from model.rules import RulesetError
-    from solvers.exact import default_policy
     from solvers.positions import LIBRARY, PositionInputError, read_position
+    from solvers.trade_graph import to_trading
 
     name = name or DEFAULT
     try:
@@ -89,12 +78,8 @@ def _position(name: str | None) -> tuple[Any, str, list[str]]:
         raise UsageError(str(e)) from None
     if s.setup.duel:
         raise UsageError(f"{name}: the bean duel has no trading (D1)")
-    moved: list[str] = []
-    turn = s.turn
-    while s.phase not in (Phase.TRADE, Phase.OVER) and s.to_move == s.active and s.turn == turn:
-        a = default_policy(s)
-        moved.append(str(a))
-        s = apply(s, a)
+    s, steps = to_trading(s)
+    moved = [str(a) for a in steps]
     if s.phase != Phase.TRADE:
         raise UsageError(f"{name}: phase: no trading phase follows for the active player (T3); the "
                          f"position reached phase {Phase(s.phase).name.lower()}")

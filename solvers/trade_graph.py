@@ -37,9 +37,9 @@ from typing import Any
 
 import networkx as nx  # type: ignore[import-untyped]
 
-from model import Accept, GameState, Phase, Propose, apply
+from model import Accept, Action, GameState, Phase, Propose, apply
 from model.cards import BEAN_NAMES
-from solvers.exact import SoloSearch, SolveError, deals, hand_reach, open_player
+from solvers.exact import SoloSearch, SolveError, deals, default_policy, hand_reach, open_player
 
 CLIQUE_LIMIT = 60  # candidates above which the best matching is found by CP-SAT (the clique search
 # takes about 17 s on 180 candidates, CP-SAT a fraction of a second)
@@ -227,6 +227,18 @@ def trade_map(s: GameState, max_cards: int | None = None, value: str = "solo",
              "deals": len(out),
              "solves": valuer.solves, "cache_hits": valuer.hits, "nodes": valuer.nodes}
     return TradeMap(s, value, values, out, pareto, best, matching, conflicts, stats)
+
+
+def to_trading(s: GameState) -> tuple[GameState, list[Action]]:
+    """``s`` advanced to the active player's trading phase by its default planting (T1, T2), with
+    the moves made; it stops at the end of the turn or the game if no trading phase comes."""
+    moved: list[Action] = []
+    turn = s.turn
+    while s.phase not in (Phase.TRADE, Phase.OVER) and s.to_move == s.active and s.turn == turn:
+        a = default_policy(s)
+        moved.append(a)
+        s = apply(s, a)
+    return s, moved
 
 
 def _with_deal_cards(s: GameState, k: int) -> Any:

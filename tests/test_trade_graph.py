@@ -21,9 +21,9 @@ import pytest
 from model import Phase, apply, new_game
 from model.cards import Bean
 from solvers import trade_graph as tg
-from solvers.exact import SoloSearch, SolveError, default_policy
+from solvers.exact import SoloSearch, SolveError
 from solvers.positions import LIBRARY, cut, small
-from solvers.trade_graph import Deal, apply_deals, deal_graph, to_json, trade_map, undominated
+from solvers.trade_graph import Deal, apply_deals, deal_graph, to_json, to_trading, trade_map, undominated
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "scripts" / "trade_graph.py"
@@ -32,8 +32,8 @@ B = Bean
 
 def trading(s):
     """The active player's default planting, up to its trading phase."""
-    while s.phase != Phase.TRADE:
-        s = apply(s, default_policy(s))
+    s, _ = to_trading(s)
+    assert s.phase == Phase.TRADE
     return s
 
 
