@@ -18,6 +18,13 @@ same cuts (5-20 cards left, 3-5 players) with hands shortened to --hand cards; C
 and worst time, how many it proved optimal, the median gap to its bound, and exact search on the
 same positions up to the node limit (it finishes only the smallest).
 
+solvers --objective coop|best --real [--positions 20] [--time-limit 15]: real hands, the flow
+solver (solve_endgame.py --solver cpsat) beside the older card-by-card model (--solver
+cpsat-cards) on the same positions, one worker each: the built-in real-hand positions, then
+seeded 4-player cuts with about 10 cards left, hands whole and cut to 5 and 8 cards. Per group:
+proved count, median and worst time, median gap to the proved bound when not proved, and the
+median value of each.
+
 solvers --objective duel: bean-duel cuts at 5, 10, 12 and 15 cards left, alpha-beta search.
 
 trades [--positions 3] [--runs 3]: the trade graph of trading phases 10 cards from the end
@@ -265,6 +272,97 @@ def bench_open(objective: str, positions: int, hand: int, time_limit: float, nod
     return {"rows": rows, "largest_within_10s": {"cpsat": max(ok) if ok else None}}
 
 
+REAL_NAMES = ("rio4-last", "rio4-10", "amigo4-10", "rio5-15", "rio4-20")
+
+
+def _real_groups(positions: int) -> list[tuple[str, list[Any]]]:
+    import random
+
+    from solvers.positions import LIBRARY, PositionInputError, cut, small
+
+    groups: list[tuple[str, list[Any]]] = [("built-in", [LIBRARY[n].position() for n in REAL_NAMES])]
+    for hand in (5, 8, None):
+        rng = random.Random(1000 + (hand or 0))
+        got: list[Any] = []
+        while len(got) < positions:
+            try:
+                s = cut(("rio-grande", "amigo")[len(got) % 2], 4, rng.randrange(10**6), 10)
+            except PositionInputError:
+                continue
+            got.append(small(s, hand=hand, draw=99) if hand else s)
+        groups.append((f"4p ~10 left, hand {hand or 'whole'}", got))
+    return groups
+
+
+def bench_real(objective: str, positions: int, time_limit: float, show: bool) -> dict[str, Any]:
+    """The flow solver and the card-by-card model side by side on real hands (one worker)."""
+    from solvers.cpsat_deals import solve_deals_cpsat
+    from solvers.exact import SolveError, solve_solo
+    from solvers.flow import solve_flow
+
+    groups = _real_groups(positions)
+    bar = None
+    if show:
+        from tqdm import tqdm
+
+        bar = tqdm(total=sum(len(g) for _, g in groups), desc=f"bench {objective} real", file=sys.stderr)
+    rows = []
+    for label, states in groups:
+        res: dict[str, dict[str, list[Any]]] = {m: {"t": [], "proved": [], "gap": [], "value": []}
+                                                for m in ("flow", "cards")}
+        for s in states:
+            floors = [solve_solo(s, q).value for q in range(len(s.players))] if objective == "best" else None
+            for method in ("flow", "cards"):
+                t0 = time.perf_counter()
+                try:
+                    if method == "flow":
+                        sol = solve_flow(s, objective, time_limit=time_limit, floors=floors)
+                    else:
+                        sol = solve_deals_cpsat(s, objective, time_limit=time_limit, floors=floors)
+                except SolveError:
+                    sol = None
+                r = res[method]
+                r["t"].append(time.perf_counter() - t0)
+                if sol is None:
+                    r["proved"].append(False)
+                    continue
+                r["proved"].append(sol.status == "optimal")
+                r["value"].append(sol.value)
+                if sol.status != "optimal" and sol.stats.get("bound") is not None:
+                    r["gap"].append(float(sol.stats["bound"]) - sol.value)
+            if bar is not None:
+                bar.update()
+        row: dict[str, Any] = {"group": label, "positions": len(states), "objective": objective,
+                               "time_limit": time_limit}
+        for method, r in res.items():
+            row[method] = {"proved": sum(r["proved"]), "median_s": statistics.median(r["t"]),
+                           "worst_s": max(r["t"]),
+                           "median_gap": statistics.median(r["gap"]) if r["gap"] else None,
+                           "median_value": statistics.median(r["value"]) if r["value"] else None,
+                           "answered": len(r["value"])}
+        rows.append(row)
+    if bar is not None:
+        bar.close()
+    return {"rows": rows}
+
+
+def print_real(res: dict[str, Any]) -> None:
+    r0 = res["rows"][0]
+    print(f"{r0['objective']} on real hands, one worker, {r0['time_limit']:g} s a position: the flow solver "
+          "(--solver cpsat) beside the card-by-card model (--solver cpsat-cards)")
+    print(f"{'group':<26}{'n':>3} | {'proved':>7}{'med s':>7}{'worst':>7}{'gap':>5}{'value':>7} | "
+          f"{'proved':>7}{'med s':>7}{'worst':>7}{'gap':>5}{'value':>7}")
+    for r in res["rows"]:
+        cells = []
+        for m in ("flow", "cards"):
+            x = r[m]
+            gap = "-" if x["median_gap"] is None else format(x["median_gap"], "g")
+            val = "-" if x["median_value"] is None else format(x["median_value"], "g")
+            cells.append(f"{x['proved']:>4}/{r['positions']:<2}{x['median_s']:>7.2f}{x['worst_s']:>7.2f}"
+                         f"{gap:>5}{val:>7}")
+        print(f"{r['group']:<26}{r['positions']:>3} | {cells[0]} | {cells[1]}")
+
+
 def print_open(res: dict[str, Any]) -> None:
     r0 = res["rows"][0]
     print(f"{r0['objective']}: CP-SAT ({r0['workers']} worker(s), time limit) and exact search (node "
@@ -434,6 +532,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="solvers coop/best: exact search nodes")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--real", action="store_true",
+                        help="solvers coop/best: real hands, the flow solver beside the card-by-card model")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     if args.runs < 1 or args.games < 1:
@@ -453,6 +553,8 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         if args.objective == "duel":
             res = bench_duel(args.positions, args.node_limit, show)
+        elif args.objective in ("coop", "best") and args.real:
+            res = bench_real(args.objective, args.positions, args.time_limit, show)
         elif args.objective in ("coop", "best"):
             res = bench_open(args.objective, args.positions, args.hand, args.time_limit, args.node_limit,
                              show, args.workers)
@@ -464,6 +566,8 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(res))
     elif args.suite == "solvers" and args.objective == "duel":
         print_duel(res)
+    elif args.suite == "solvers" and args.objective in ("coop", "best") and args.real:
+        print_real(res)
     elif args.suite == "solvers" and args.objective in ("coop", "best"):
         print_open(res)
     elif args.suite == "solvers":

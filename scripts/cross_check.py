@@ -57,7 +57,8 @@ def positions(objective: str, count: int, seed: int) -> list[tuple[str, Any, int
     return out
 
 
-def check(item: tuple[str, Any, int], objective: str, node_limit: int) -> dict[str, Any]:
+def check(item: tuple[str, Any, int], objective: str, node_limit: int, solver: str = "cpsat"
+          ) -> dict[str, Any]:
     """Solve one position both ways (run in a worker process)."""
     from solvers.cpsat import solve_solo_cpsat
     from solvers.cpsat_deals import solve_deals_cpsat
@@ -74,8 +75,12 @@ def check(item: tuple[str, Any, int], objective: str, node_limit: int) -> dict[s
     t1 = time.perf_counter()
     if objective == "solo":
         b = solve_solo_cpsat(s, p, time_limit=60, workers=1)
-    else:
+    elif solver == "cpsat-cards":
         b = solve_deals_cpsat(s, objective, p, time_limit=60, workers=1)
+    else:
+        from solvers.flow import solve_flow
+
+        b = solve_flow(s, objective, p, time_limit=60, workers=1)
     t2 = time.perf_counter()
     return {"label": label, "too_large": False, "exact": a.value, "cpsat": b.value, "status": b.status,
             "exact_s": t1 - t0, "cpsat_s": t2 - t1, "nodes": a.stats.get("nodes", 0)}
@@ -89,6 +94,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--node-limit", type=int, default=300_000, help="exact coop/best gives up here")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes")
+    parser.add_argument("--solver", default="cpsat", choices=("cpsat", "cpsat-cards"),
+                        help="coop/best: the flow model (cpsat) or the older card-by-card model")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     if args.positions < 1 or args.jobs < 1:
@@ -110,7 +117,8 @@ def main(argv: list[str] | None = None) -> int:
             need = args.positions - len(done)
             items = positions(args.objective, need, batch_seed)
             batch_seed += 10**6
-            for r in pool.map(partial(check, objective=args.objective, node_limit=args.node_limit), items):
+            for r in pool.map(partial(check, objective=args.objective, node_limit=args.node_limit,
+                                             solver=args.solver), items):
                 if r["too_large"]:
                     skipped.append(r["label"])
                     continue

@@ -10,8 +10,11 @@ expected value and the best next action, not a line; per_player is null in --jso
 
 Solvers: exact search (all objectives; coop, best, duel and expected only on small positions: it
 stops with an error past --node-limit, and Ctrl-C gives no line) and CP-SAT (solo, coop, best,
-from the start of a turn). CP-SAT stops at --time-limit or on Ctrl-C with its best line so far
-(status "feasible", with its proved bound). --solver both runs both and exits 1 if they disagree.
+from the start of a turn; coop and best by the flow solver: a counts master that proves the bound,
+exact seat models, a joint model; docs/endgames.md). CP-SAT stops at --time-limit or on Ctrl-C with
+its best replayed line so far (status "feasible", with its proved bound and the gap).
+--solver cpsat-cards is the older card-by-card CP-SAT model of coop and best. --solver both runs
+exact search and CP-SAT and exits 1 if they disagree.
 
 Examples:
   python scripts/solve_endgame.py
@@ -167,7 +170,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("position", nargs="?", metavar="POSITION|NAME")
     parser.add_argument("--objective", default="best", choices=OBJECTIVES)
     parser.add_argument("--player", type=int, help="the seat P (default: the player to move)")
-    parser.add_argument("--solver", default="exact", choices=("exact", "cpsat", "both"))
+    parser.add_argument("--solver", default=None, choices=("exact", "cpsat", "cpsat-cards", "both"),
+                        help="default: cpsat for coop and best, exact search otherwise")
     parser.add_argument("--node-limit", type=int, default=2_000_000,
                         help="exact search gives up past this many nodes (coop, best, duel, expected)")
     parser.add_argument("--time-limit", type=float, default=60.0, help="CP-SAT seconds")
@@ -194,6 +198,10 @@ def main(argv: list[str] | None = None) -> int:
             raise UsageError(f"--time-limit must be more than 0 seconds, got {args.time_limit:g}")
         if args.workers < 1:
             raise UsageError(f"--workers must be at least 1, got {args.workers}")
+        if args.solver is None:
+            args.solver = "cpsat" if args.objective in ("coop", "best") else "exact"
+        if args.solver == "cpsat-cards" and args.objective not in ("coop", "best"):
+            raise UsageError("--solver cpsat-cards models coop and best only")
         if args.objective in ("duel", "expected") and args.solver != "exact":
             raise UsageError(f"--objective {args.objective} is solved by exact search only "
                              "(CP-SAT models solo, coop and best): use --solver exact")
@@ -215,15 +223,19 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 sol = solve_open(s, args.objective, args.player, args.node_limit, progress.nodes)
             sols.append(("exact", sol))
-        if args.solver in ("cpsat", "both"):
+        if args.solver in ("cpsat", "cpsat-cards", "both"):
             from solvers.cpsat import solve_solo_cpsat
             from solvers.cpsat_deals import solve_deals_cpsat
+            from solvers.flow import solve_flow
 
             if args.objective == "solo":
                 sol = solve_solo_cpsat(s, args.player, args.time_limit, args.workers, progress.improved)
-            else:
+            elif args.solver == "cpsat-cards":
                 sol = solve_deals_cpsat(s, args.objective, args.player, args.time_limit, args.workers,
                                         tick=progress.improved)
+            else:
+                sol = solve_flow(s, args.objective, args.player, args.time_limit, args.workers,
+                                 tick=progress.improved)
             sols.append(("cpsat", sol))
         progress.close()
         if len(sols) == 2:
@@ -266,10 +278,19 @@ def main(argv: list[str] | None = None) -> int:
     for name, x in sols:
         xs = x.stats
         bound = "unknown" if xs.get("bound") is None else f"{xs['bound']:g}"
-        how = (f"exact search, {xs['nodes']} nodes" if name == "exact"
-               else f"CP-SAT, {xs['branches']} branches")
+        if name == "exact":
+            how = f"exact search, {xs['nodes']} nodes"
+        elif "rounds" in xs:
+            how = f"CP-SAT flow solver, {xs['rounds']} master rounds, {xs['seat_models']} seat models"
+        else:
+            how = f"CP-SAT, {xs['branches']} branches"
         stopped = " (interrupted)" if xs.get("interrupted") else ""
-        status = "proved optimal" if x.status == "optimal" else f"best found{stopped}, bound {bound}"
+        if x.status == "optimal":
+            status = "proved optimal"
+        elif xs.get("bound") is None:
+            status = f"feasible{stopped}, no bound proved"
+        else:
+            status = f"feasible{stopped}, proved bound {bound}, gap {xs['bound'] - x.value:g}"
         print(f"value: {x.value} ({status}; {how}, {xs['seconds']:.3f} s)")
     if agree is not None:
         print("the two solvers agree" if agree else "THE SOLVERS DISAGREE")

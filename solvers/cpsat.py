@@ -43,23 +43,37 @@ class Stream:
 
 def card_stream(s: GameState, p: int) -> Stream:
     """P's future cards (P's own choices cannot change them in ``solo``: a fixed number of cards
-    is taken each turn from a known pile); read by playing the default policy for every seat."""
+    is taken each turn from a known pile); read by playing the default policy for every seat.
+
+    P's face-up cards are read from the trading phase of P's turn (T2 done, nothing traded in
+    ``solo``), not from the action that turned them up: with an empty hand P's phase 1 is
+    skipped (T1), and the previous seat's last action (its draw, T7) also turns up P's cards."""
     stream = Stream(s.players[p].hand)
     t = s
     while t.phase != Phase.OVER:
         if t.phase == Phase.CHANCE:
             raise SolveError("a reshuffle lies ahead: open endgames need the final pass (E2)")
-        if t.active == p and (not stream.turns or stream.turns[-1].turn != t.turn):
-            stream.turns.append(Turn(len(stream.hand), (), t.turn))
+        if t.active == p:
+            if not stream.turns or stream.turns[-1].turn != t.turn:
+                stream.turns.append(Turn(len(stream.hand), (), t.turn))
+            if t.phase == Phase.TRADE and not stream.turns[-1].face_up:
+                stream.turns[-1].face_up = t.face_up  # all P's to plant (T5)
         before = t
         t = apply(t, default_policy(t), check=False)
         if len(t.draw) < len(before.draw):
-            if before.active == p and not before.face_up and t.face_up:
-                stream.turns[-1].face_up = t.face_up  # turned up in P's turn: P's to plant (T5)
             got = len(t.players[p].hand) - len(before.players[p].hand)
             if got > 0:
                 stream.hand += t.players[p].hand[-got:]  # drawn to the back (H1)
     return stream
+
+
+def _turn_start(s: GameState) -> bool:
+    """Phase 1 with nothing planted, or phase 2 with no offer open when the active seat's empty
+    hand skipped phase 1 (T1: the engine then starts the turn in trading, its cards turned up)."""
+    if s.phase == Phase.PLANT:
+        return s.planted == 0
+    return (s.phase == Phase.TRADE and s.planted == 0 and not s.players[s.active].hand
+            and s.pending is None)
 
 
 def solve_solo_cpsat(s: GameState, player: int | None = None, time_limit: float = 10.0,
@@ -67,8 +81,9 @@ def solve_solo_cpsat(s: GameState, player: int | None = None, time_limit: float 
     """The optimal ``solo`` value by CP-SAT, with the line replayed through the engine."""
     su = s.setup
     p = open_player(s, "solo", player)
-    if not (s.phase == Phase.PLANT and s.planted == 0) or any(pl.aside for pl in s.players):
-        raise SolveError("the CP-SAT solo model starts at the start of a turn (phase 1, nothing planted)")
+    if not _turn_start(s) or any(pl.aside for pl in s.players):
+        raise SolveError("the CP-SAT solo model starts at the start of a turn (phase 1, nothing planted; "
+                         "phase 2, nothing traded, when an empty hand skips phase 1, T1)")
     if su.strict_harvest or su.rules.distinct_fields or su.rules.field_beans:
         raise SolveError("the CP-SAT solo model covers H4's lenient reading without V2/V5 so far")
     t0 = time.perf_counter()

@@ -1,0 +1,460 @@
+"""``coop`` and ``best P`` at real size: the counts master, exact seats, and a joint model.
+
+1. The master (solvers/flow_master.py) is exact about hands, fronts and deals and relaxes only the
+   fields, so its proved bound is an upper bound on the true optimum (``best``: the floors go on the
+   relaxed values, which keeps it a relaxation).
+2. With the master's flows fixed the seats are independent: each seat's exact field play
+   (solvers/seat_plan.py) is a small model. Their sum is a legal plan, replayed through the engine
+   with checks. If it reaches the master's bound it is proved optimal.
+3. Otherwise the joint model (the master's flows with every seat's exact fields) is asked for a
+   plan better than the one in hand, below the bound: "infeasible" proves the plan optimal, a
+   solution improves it, and its bound tightens the gap. The time limit or Ctrl-C returns the best
+   replayed plan and the best proved bound.
+
+A plan the engine refuses, or that replays to another value than the model's, is an error, never
+an answer.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ortools.sat.python import cp_model
+
+from model import (
+    Accept,
+    Action,
+    BuyField,
+    EndPhase,
+    GameState,
+    Harvest,
+    Phase,
+    Plant,
+    PlantAside,
+    Propose,
+    apply,
+)
+from solvers.cpsat_deals import Card, Deal, _deal_actions
+from solvers.cpsat_run import stop_on_interrupt
+from solvers.exact import Solution, SolveError, open_player, solve_solo
+from solvers.flow_master import Batch, FlowMaster
+from solvers.seat_plan import Op, SeatPlan
+
+Tick = Callable[[float, float, float], None]
+
+
+@dataclass
+class _Found:
+    value: int
+    line: list[Any]
+    coins: list[int]
+
+
+def _solver(time_limit: float, workers: int, lb_tree: bool = False) -> cp_model.CpSolver:
+    """CP-SAT as these models need it: the full LP (linearization 2); for the master, with one
+    worker, the LP-guided tree search that proves its bound (rio4-10: 1 s instead of no proof in 20)."""
+    solver = cp_model.CpSolver()
+    solver.parameters.max_time_in_seconds = max(time_limit, 0.05)
+    solver.parameters.num_workers = workers
+    solver.parameters.linearization_level = 2
+    if lb_tree and workers == 1:
+        solver.parameters.optimize_with_lb_tree_search = True
+    return solver
+
+
+def _objective(fm: FlowMaster, values: list[Any], objective: str, p: int,
+               floors: list[int] | None) -> Any:
+    m = fm.m
+    if objective == "coop":
+        return sum(values)
+    assert floors is not None
+    for q, v in enumerate(values):
+        if q != p:
+            m.add(v >= floors[q])  # no one accepts less than its own solo optimum
+    return values[p]
+
+
+Flows = list[dict[int, tuple[dict[int, int], dict[int, int], dict[int, int]]]]  # per turn, partner
+
+
+def _identities(fm: FlowMaster, fronts: list[tuple[Card, ...]], flows: Flows) -> list[list[Deal]]:
+    """The deals by card identity: a seat trading a card of a bean gives its earliest card of that
+    bean that no phase 1 plants (flow_master's docstring: this keeps the counts exact)."""
+    kept = {c for f in fronts for c in f}
+    gone: set[Card] = set()
+
+    def take(q: int, k: int, b: int, count: int) -> list[Card]:
+        out = [c for c in fm.cards[q] if c.since <= k and c.bean == b and c not in kept and c not in gone]
+        if len(out) < count:
+            raise SolveError(f"internal error: p{q} has {len(out)} tradeable {b} in turn {k}, not {count}")
+        gone.update(out[:count])
+        return out[:count]
+
+    deals: list[list[Deal]] = []
+    for k, turn in enumerate(fm.turns):
+        a = turn.active
+        row = []
+        for r, (g, u, h) in sorted(flows[k].items()):
+            give = [c for b, x in sorted(g.items()) for c in take(a, k, b, x)]
+            back = [c for b, x in sorted(h.items()) for c in take(r, k, b, x)]
+            up = [b for b, x in sorted(u.items()) for _ in range(x)]
+            if give or back or up:
+                row.append(Deal(r, give, up, back))
+        deals.append(row)
+    return deals
+
+
+def _read_flows(fm: FlowMaster, value: Callable[[Any], int]) -> Flows:
+    out = []
+    for k in range(len(fm.turns)):
+        row = {}
+        for r in fm.give[k]:
+            def get(d: dict[int, Any]) -> dict[int, int]:
+                return {b: value(v) for b, v in d.items() if value(v)}
+            row[r] = (get(fm.give[k][r]), get(fm.up[k][r]), get(fm.back[k][r]))
+        out.append(row)
+    return out
+
+
+def _fronts(fm: FlowMaster, value: Callable[[Any], int]) -> list[tuple[Card, ...]]:
+    return [next(f.cards for f, lit in opts if value(lit)) for opts in fm.fronts]
+
+
+def replay(s: GameState, fm: FlowMaster, deals: list[list[Deal]], ops: list[list[Op]]
+           ) -> tuple[list[Action], GameState]:
+    """Play a plan through the engine, checked. Hand cards are followed by identity (H1); a
+    seat's harvests and purchases are made as soon as it is to move (its fields do not change
+    before its next planting, so they pay the same and H4 allows them the same)."""
+    k_cards = s.setup.rules.max_deal_cards
+    n = len(s.players)
+    ids: list[list[Card]] = [list(fm.cards[q][:len(s.players[q].hand)]) for q in range(n)]
+    arrivals = [iter(fm.cards[q][len(s.players[q].hand):]) for q in range(n)]
+    todo = [list(o) for o in ops]
+    line: list[Action] = []
+    t0 = s.turn
+    queue: list[Propose] = []
+    trading: int | None = None
+
+    def act(a: Action) -> None:
+        nonlocal s
+        before = s
+        s = apply(s, a)  # checked: the line must be legal
+        line.append(a)
+        for q in range(n):
+            got = len(s.players[q].hand) - len(before.players[q].hand)
+            if got > 0 and len(s.draw) < len(before.draw):
+                ids[q] += [next(arrivals[q]) for _ in range(got)]
+
+    def eager(p: int) -> None:
+        while todo[p] and todo[p][0].kind != "plant":
+            op = todo[p].pop(0)
+            act(Harvest(p, op.field) if op.kind == "harvest" else BuyField(p))
+
+    def due(p: int, k: int, phase: int) -> Op | None:
+        op = todo[p][0] if todo[p] else None
+        return op if op is not None and op.kind == "plant" and (op.turn, op.phase) == (k, phase) else None
+
+    while s.phase != Phase.OVER:
+        k = s.turn - t0
+        p = s.to_move
+        if s.phase == Phase.TRADE:
+            a = s.active
+            if trading != k:
+                trading = k
+                eager(a)
+                queue = [x for x in _deal_actions(deals[k], k_cards, a, ids, s) if isinstance(x, Propose)]
+            if not queue:
+                act(EndPhase(a))
+                continue
+            prop = queue.pop(0)
+            give = [ids[a][h] for h in prop.give_hand]
+            back = [c for d in deals[k] if d.partner == prop.partner for c in d.back]
+            take = back[:len(prop.ask)]
+            for d in deals[k]:
+                if d.partner == prop.partner:
+                    d.back = d.back[len(take):]
+            act(prop)
+            act(Accept(prop.partner, tuple(sorted(ids[prop.partner].index(c) for c in take))))
+            for c in give:
+                ids[a].remove(c)
+            for c in take:
+                ids[prop.partner].remove(c)
+            continue
+        eager(p)
+        phase = 1 if s.phase == Phase.PLANT else 3
+        op = due(p, k, phase)
+        if s.phase == Phase.PLANT:
+            if op is None:
+                act(EndPhase(p))  # no (second) planting
+                continue
+            front = ids[p].pop(0)
+            if front.bean != op.bean:
+                raise SolveError(f"internal error: the plan plants {op.bean} in phase 1, "
+                                 f"the front is {front.bean}")
+            todo[p].pop(0)
+            act(Plant(p, op.field))
+        elif s.phase == Phase.PLANT_ASIDE:
+            if op is None:
+                raise SolveError(f"internal error: the plan has no planting for p{p}'s set-aside cards")
+            todo[p].pop(0)
+            act(PlantAside(p, op.bean, op.field))
+        else:
+            raise SolveError(f"internal error: unexpected phase {s.phase} in the replay")
+    if any(op.kind == "plant" for o in todo for op in o):
+        raise SolveError("internal error: the replay ended with plantings left")
+    return line, s
+
+
+def _reader(solver: cp_model.CpSolver) -> Callable[[Any], int]:
+    """The value of a variable, expression or constant in the solver's solution."""
+    return lambda v: v if isinstance(v, int) else int(solver.value(v))
+
+
+class FlowSolver:
+    """One run: ``coop`` (the sum of final coins) or ``best P`` (P's coins, every other seat at
+    least its solo optimum ``floors``)."""
+
+    def __init__(self, s: GameState, objective: str, p: int, floors: list[int] | None,
+                 workers: int, tick: Tick | None) -> None:
+        self.s, self.objective, self.p, self.floors = s, objective, p, floors
+        self.workers, self.tick = workers, tick
+        self.best: _Found | None = None
+        self.bound: int | None = None
+        self.interrupted = False
+        self.t0 = time.perf_counter()
+        self.stages: dict[str, Any] = {}
+
+    def _report(self) -> None:
+        if self.tick is not None and self.best is not None:
+            bound = self.bound if self.bound is not None else float("nan")
+            self.tick(self.best.value, bound, time.perf_counter() - self.t0)
+
+    def _solve(self, m: cp_model.CpModel, seconds: float, lb_tree: bool = False
+               ) -> tuple[cp_model.CpSolver, Any]:
+        solver = _solver(seconds, self.workers, lb_tree)
+        with stop_on_interrupt(solver) as hit:
+            status = solver.solve(m)
+        self.interrupted = self.interrupted or hit[0]
+        return solver, status
+
+    def _score(self, coins: list[int]) -> int | None:
+        if self.objective == "coop":
+            return sum(coins)
+        assert self.floors is not None
+        if any(c < f for q, (c, f) in enumerate(zip(coins, self.floors, strict=True)) if q != self.p):
+            return None
+        return coins[self.p]
+
+    def _accept(self, fm: FlowMaster, deals: list[list[Deal]], ops: list[list[Op]], claimed: int,
+                stage: str) -> None:
+        line, end = replay(self.s, fm, deals, ops)
+        coins = [len(q.coins) for q in end.players]
+        got = self._score(coins)
+        if got != claimed:
+            raise SolveError(f"internal error: the {stage} plan replays to {got}, not its value {claimed}")
+        if self.best is None or got > self.best.value:
+            self.best = _Found(got, line, coins)
+            self._report()
+
+    def decompose(self, until: float) -> None:
+        """The master, the seats on its flows, and per-seat cuts, until ``until`` (perf_counter)
+        or a proof. A cut says: "if seat q plants exactly these batches, it ends with at most v"
+        where v is the proved optimum of q's fields on them, so the master stays a relaxation and
+        every bound it proves is an upper bound on the true optimum.
+
+        The first round maximises the master (its bound). Later rounds ask for any schedule worth
+        at least a target T (the bound) that the cuts allow; none left proves the optimum below T.
+        (Asking for the schedule with the fewest field groups instead was no better on rio4-10
+        and amigo4-10, and often found none in time.)"""
+        cuts: list[tuple[int, Any, int]] = []
+        cache: dict[tuple[int, Any], tuple[int | None, int, list[Op]]] = {}
+        rounds = 0
+        spent = {"master": 0.0, "seats": 0.0}
+        target: int | None = None
+        while not self.interrupted:
+            left = until - time.perf_counter()
+            if left <= 0.05:
+                break
+            fm = FlowMaster(self.s)
+            obj = _objective(fm, fm.relaxed, self.objective, self.p, self.floors)
+            for i, (q, sched, v) in enumerate(cuts):
+                self._cut(fm, q, sched, v, i)
+            start = time.perf_counter()
+            if target is None:
+                fm.m.maximize(obj)
+                solver, status = self._solve(fm.m, left, lb_tree=True)
+            else:
+                fm.m.add(obj >= target)
+                solver, status = self._solve(fm.m, min(left, 2.0 + 0.1 * rounds))
+            spent["master"] += time.perf_counter() - start
+            rounds += 1
+            if status == cp_model.INFEASIBLE:
+                if target is None:
+                    raise SolveError("internal error: the counts master has no solution")
+                self.bound = target - 1  # no schedule left worth the target
+                self._report()
+                if self.best is not None and self.best.value >= self.bound:
+                    break
+                target = self.bound
+                continue
+            if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+                break
+            if target is None:
+                jb = int(solver.best_objective_bound + 1e-6)
+                self.bound = jb if self.bound is None else min(self.bound, jb)
+                self._report()
+            if self.best is not None and self.bound is not None and self.best.value >= self.bound:
+                break
+            value = _reader(solver)
+            finals: list[int] = []
+            ops: list[list[Op]] = []
+            complete = True
+            start = time.perf_counter()
+            for q in range(fm.n):
+                sched = tuple((k, kind, tuple(sorted(c.items())))
+                              for k, kind, c in fm.fixed_batches(solver, q))
+                if (q, sched) not in cache:
+                    cache[(q, sched)] = self._seat(fm, q, sched, until)
+                got, most, seat_ops = cache[(q, sched)]
+                finals.append(got if got is not None else 0)
+                ops.append(seat_ops)
+                complete = complete and got is not None
+                if most < value(fm.relaxed[q]):
+                    cuts.append((q, sched, most))
+            spent["seats"] += time.perf_counter() - start
+            if complete:
+                floors = self.floors or []
+                ok = self.objective == "coop" or all(
+                    f >= fl for q, (f, fl) in enumerate(zip(finals, floors, strict=False)) if q != self.p)
+                if ok:
+                    total = sum(finals) if self.objective == "coop" else finals[self.p]
+                    deals = _identities(fm, _fronts(fm, value), _read_flows(fm, value))
+                    self._accept(fm, deals, ops, total, "decomposition")
+            if self.best is not None and self.bound is not None and self.best.value >= self.bound:
+                break
+            target = self.bound
+        self.stages.update({"rounds": rounds, "master_seconds": spent["master"],
+                            "seats_seconds": spent["seats"], "seat_models": len(cache)})
+
+    def _seat(self, fm: FlowMaster, q: int, sched: Any, until: float) -> tuple[int | None, int, list[Op]]:
+        """Seat q's exact fields on a schedule: (the value of the best plan found, None if none;
+        the proved bound on that value; the plan)."""
+        batches = [Batch(k, kind, dict(c), sum(x for _, x in c)) for k, kind, c in sched]
+        m = cp_model.CpModel()
+        sp = SeatPlan(m, self.s, q, batches, set(fm.beans))
+        m.maximize(sp.final)
+        solver = cp_model.CpSolver()
+        solver.parameters.max_time_in_seconds = max(until - time.perf_counter(), 0.5)
+        solver.parameters.num_workers = self.workers
+        with stop_on_interrupt(solver) as hit:
+            status = solver.solve(m)
+        self.interrupted = self.interrupted or hit[0]
+        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            return int(solver.objective_value), int(solver.best_objective_bound + 1e-6), sp.ops(solver)
+        if status == cp_model.INFEASIBLE:
+            raise SolveError(f"internal error: p{q}'s fields cannot take the master's cards")
+        return None, 10_000, []  # nothing known: no cut
+
+    def _cut(self, fm: FlowMaster, q: int, sched: Any, v: int, tag: int) -> None:
+        """relaxed[q] <= v whenever seat q's batches are exactly ``sched``."""
+        m = fm.m
+        want = {(k, kind): dict(c) for k, kind, c in sched}
+        differs = []
+        for j, bt in enumerate(fm.batches[q]):
+            target = want.get((bt.turn, bt.kind), {})
+            for b, expr in bt.counts.items():
+                x = target.get(b, 0)
+                if isinstance(expr, int):
+                    if expr != x:
+                        return  # this schedule is impossible anyway
+                    continue
+                d = m.new_bool_var(f"cut{tag}_{q}_{j}_{b}")
+                m.add(expr != x).only_enforce_if(d)
+                differs.append(d)
+        same = m.new_bool_var(f"cut{tag}_{q}_same")
+        m.add_bool_or(differs + [same])
+        m.add(fm.relaxed[q] <= v).only_enforce_if(same)
+
+    def joint(self, seconds: float, no_trades: bool = False) -> None:
+        """The exact joint model, asked for a plan better than the best one in hand (or, with
+        ``no_trades``, the best plan without deals: a legal start for both objectives)."""
+        fm = FlowMaster(self.s)
+        beans = set(fm.beans)
+        seats = [SeatPlan(fm.m, self.s, q, fm.batches[q], beans) for q in range(fm.n)]
+        finals = [sp.final for sp in seats]
+        for sp, r in zip(seats, fm.relaxed, strict=True):
+            fm.m.add(sp.final <= r)  # redundant: the relaxation's per-bean cuts reach the LP
+        obj = _objective(fm, finals, self.objective, self.p, self.floors)
+        if no_trades:
+            for k in range(len(fm.turns)):
+                for d in fm.deals[k].values():
+                    fm.m.add(d == 0)
+        if self.best is not None:
+            fm.m.add(obj >= self.best.value + 1)
+        if self.bound is not None:
+            fm.m.add(obj <= self.bound)
+        fm.m.maximize(obj)
+        solver, status = self._solve(fm.m, seconds)
+        key = "no_trades" if no_trades else "joint"
+        self.stages[f"{key}_status"] = solver.status_name(status).lower()
+        if no_trades:
+            if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+                return
+        elif status == cp_model.INFEASIBLE:
+            if self.best is not None:
+                self.bound = self.best.value  # nothing better exists: proved
+            return
+        elif status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            if self.best is not None and self.bound is not None:
+                jb = int(solver.best_objective_bound + 1e-6)
+                self.bound = max(self.best.value, min(self.bound, jb))
+            return
+        value = _reader(solver)
+        deals = _identities(fm, _fronts(fm, value), _read_flows(fm, value))
+        claimed = int(solver.objective_value)
+        self._accept(fm, deals, [sp.ops(solver) for sp in seats], claimed, "joint")
+        if not no_trades:
+            jb = int(solver.best_objective_bound + 1e-6)
+            self.bound = jb if self.bound is None else min(self.bound, jb)
+            if status == cp_model.OPTIMAL:
+                self.bound = claimed
+
+
+def solve_flow(s: GameState, objective: str, player: int | None = None, time_limit: float = 10.0,
+               workers: int = 1, floors: list[int] | None = None, tick: Tick | None = None) -> Solution:
+    """``coop`` or ``best`` by the counts master and exact seats (module docstring). Status
+    "optimal" only when the plan's value meets a proved bound; else "feasible" with the bound."""
+    if objective not in ("coop", "best"):
+        raise SolveError(f"objective {objective!r}: the flow solver solves coop and best")
+    p = open_player(s, objective, player)
+    su = s.setup
+    if su.strict_harvest or su.rules.distinct_fields or su.rules.field_beans:
+        raise SolveError("the flow solver covers H4's lenient reading without V2/V5 so far")
+    t0 = time.perf_counter()
+    if objective == "best" and floors is None:
+        floors = [solve_solo(s, q).value for q in range(len(s.players))]
+    run = FlowSolver(s, objective, p, floors, workers, tick)
+
+    def left() -> float:
+        return time_limit - (time.perf_counter() - t0)
+
+    run.decompose(time.perf_counter() + max(left() * 0.7, 0.1))
+    if run.best is None and not run.interrupted and left() > 0:
+        run.joint(max(left() * 0.3, 0.1), no_trades=True)
+    while (not run.interrupted and left() > 0.05 and run.best is not None
+           and (run.bound is None or run.best.value < run.bound)):
+        before = (run.best.value, run.bound)
+        run.joint(left())
+        if (run.best.value, run.bound) == before:
+            break
+    if run.best is None:
+        raise SolveError(f"no plan found within {time_limit:g} s")
+    status = "optimal" if run.bound is not None and run.best.value >= run.bound else "feasible"
+    stats: dict[str, Any] = {"seconds": time.perf_counter() - t0, "bound": run.bound,
+                             "interrupted": run.interrupted, **run.stages}
+    if floors is not None:
+        stats["floors"] = floors
+    return Solution(objective, p, run.best.value, run.best.line, run.best.coins, status=status, stats=stats)

@@ -1,0 +1,297 @@
+"""The counts model of ``coop`` and ``best`` in the final pass: who plants which beans, when.
+
+Written from the rules, not from the engine's code (the engine only reads the timeline: in the
+final pass nothing decided changes which cards enter play when, cpsat_deals.timeline).
+
+A hand card's identity matters only where phase 1 plants it: the active seat plants the first one
+or two cards still in its hand (T1, H1). Everything else is counts per bean:
+
+- per turn, per partner, per bean: the active seat's hand cards to the partner, face-up cards to
+  the partner, the partner's hand cards to the active seat; the face-up rest stays with the active
+  seat (T3-T5); deals per partner at least ceil(cards each way / ``max_deal_cards``), at most
+  ``max_offers`` a turn;
+- the front choice of every active turn (which hand positions phase 1 plants) is enumerated:
+  every card before them must have left the hand earlier (traded, or planted by an earlier phase 1
+  of the same seat), they themselves must not have, and later fronts lie behind earlier ones;
+- hand stock per seat and turn: cards leave a hand only if they arrived (draws count from the next
+  turn, T7) and are not kept for a later phase 1.
+
+Trading a card of a bean gives the earliest card of that bean not kept for a phase 1 (any hand
+position may be traded, T3); with that choice the counts above are exact: every count solution is
+a legal play and every legal play has one. Only the seats' fields are relaxed here: a seat ends
+with at most its coins plus, per bean, the best split of its fields of that bean and every card of
+it the seat plants (``solvers.bounds.gain_table``, an exact table with hull cuts; field capacity,
+H3 and H4 are ignored). So the master's optimum bounds the true optimum from above. The exact field
+play of each seat, given what it plants and when, is solvers/seat_plan.py's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ortools.sat.python import cp_model
+
+from model import GameState, Phase
+from solvers.bounds import gain_table, hull
+from solvers.cpsat_deals import Card, TurnPlan, hand_cards, timeline
+from solvers.exact import SolveError
+
+Expr = Any  # a CP-SAT linear expression or an int (the stubs type sums of both poorly)
+
+
+@dataclass(frozen=True)
+class Front:
+    """One phase-1 choice of an active turn: the hand cards planted (none, one or two, H1, T1)."""
+
+    cards: tuple[Card, ...]
+
+
+@dataclass
+class Batch:
+    """What one seat plants at one point of the timeline: one phase-1 card, or a phase-3 batch of
+    set-aside cards in an order the seat picks (T6). ``counts[bean]`` is an expression (a constant
+    once the flows are fixed)."""
+
+    turn: int
+    kind: str  # "p1a", "p1b" (phase 1, first and second card) or "p3"
+    counts: dict[int, Expr]
+    most: int  # at most this many cards
+
+
+class FlowMaster:
+    """The counts model with its relaxed objective parts (``relaxed[q]``: seat q's upper bound)."""
+
+    def __init__(self, s: GameState, model: cp_model.CpModel | None = None) -> None:
+        su = s.setup
+        if not (s.phase == Phase.PLANT and s.planted == 0) or any(pl.aside for pl in s.players):
+            raise SolveError("the flow model starts at the start of a turn (phase 1, nothing planted)")
+        self.s = s
+        self.n = n = len(s.players)
+        self.turns: list[TurnPlan] = timeline(s)
+        self.cards: list[list[Card]] = hand_cards(s, self.turns)
+        self.m = m = model or cp_model.CpModel()
+        self.kd, offers = su.rules.max_deal_cards, su.rules.max_offers
+        self.trading = self.kd > 0 and offers > 0
+        beans = sorted({c.bean for cs in self.cards for c in cs}
+                       | {b for t in self.turns for b in t.face_up})
+        self.beans = beans
+        K = len(self.turns)
+        # flows[k][r][b] = (give, up, back): active -> r hand, face-up -> r, r -> active hand
+        self.give: list[dict[int, dict[int, cp_model.IntVar]]] = []
+        self.up: list[dict[int, dict[int, cp_model.IntVar]]] = []
+        self.back: list[dict[int, dict[int, cp_model.IntVar]]] = []
+        self.deals: list[dict[int, cp_model.IntVar]] = []
+        self.fronts: list[list[tuple[Front, cp_model.IntVar]]] = []
+        for k, t in enumerate(self.turns):
+            a = t.active
+            g: dict[int, dict[int, cp_model.IntVar]] = {}
+            u: dict[int, dict[int, cp_model.IntVar]] = {}
+            h: dict[int, dict[int, cp_model.IntVar]] = {}
+            d: dict[int, cp_model.IntVar] = {}
+            ups = {b: t.face_up.count(b) for b in set(t.face_up)}
+            hand_a = self._arrived(a, k)
+            room = self.kd * offers if self.trading else 0
+            for r in range(n):
+                if r == a or not self.trading:
+                    continue
+                hand_r = self._arrived(r, k)
+                g[r] = {b: m.new_int_var(0, min(hand_a.get(b, 0), room), f"g{k}_{r}_{b}")
+                        for b in hand_a}
+                u[r] = {b: m.new_int_var(0, min(c, room), f"u{k}_{r}_{b}") for b, c in ups.items()}
+                h[r] = {b: m.new_int_var(0, min(hand_r.get(b, 0), room), f"h{k}_{r}_{b}")
+                        for b in hand_r}
+                d[r] = m.new_int_var(0, offers, f"d{k}_{r}")
+                m.add(self.kd * d[r] >= sum(g[r].values()) + sum(u[r].values()))
+                m.add(self.kd * d[r] >= sum(h[r].values()))
+            if d:
+                m.add(sum(d.values()) <= offers - (s.offers if k == 0 else 0))
+            for b, c in ups.items():
+                m.add(sum(u[r][b] for r in u) <= c)
+            self.give.append(g)
+            self.up.append(u)
+            self.back.append(h)
+            self.deals.append(d)
+            self.fronts.append(self._front_choices(k, a))
+        self._hand_stock(K)
+        self.batches = [self._batches(q) for q in range(n)]
+        self.relaxed = [self._relaxed(q) for q in range(n)]
+
+    # ----------------------------------------------------------------- hands
+    def _arrived(self, q: int, k: int) -> dict[int, int]:
+        """Seat q's hand cards per bean that arrived by turn k (start hand, earlier draws)."""
+        out: dict[int, int] = {}
+        for c in self.cards[q]:
+            if c.since <= k:
+                out[c.bean] = out.get(c.bean, 0) + 1
+        return out
+
+    def _front_choices(self, k: int, a: int) -> list[tuple[Front, cp_model.IntVar]]:
+        """Every phase-1 choice of turn k (T1: the first card is forced while the hand holds one;
+        the second is optional); exactly one holds."""
+        m = self.m
+        hand = [c for c in self.cards[a] if c.since <= k]
+        # the front can differ from the hand's first cards only once cards can have left it
+        moved = any(t.active == a for t in self.turns[:k]) or (self.trading and k > 0)
+        opts: list[Front] = []
+        if not hand:
+            opts.append(Front(()))
+        elif not moved:
+            opts += [Front((hand[0],))] + ([Front((hand[0], hand[1]))] if len(hand) > 1 else [])
+        else:
+            opts.append(Front(()))  # every card left the hand before
+            for i, c in enumerate(hand):
+                opts.append(Front((c,)))
+                opts += [Front((c, d)) for d in hand[i + 1:]]
+        lits = [(f, m.new_bool_var(f"front{k}_{'_'.join(str(c.index) for c in f.cards) or 'none'}"))
+                for f in opts]
+        m.add_exactly_one(lit for _, lit in lits)
+        return lits
+
+    def planted_in_phase1(self, q: int, k: int, bean: int) -> Expr:
+        """Cards of ``bean`` seat q plants in phase 1 of turn k (0 unless q is active then)."""
+        if self.turns[k].active != q:
+            return 0
+        return sum(lit * sum(1 for c in f.cards if c.bean == bean) for f, lit in self.fronts[k])
+
+    def out_by_trade(self, q: int, k: int, bean: int) -> Expr:
+        """Cards of ``bean`` leaving seat q's hand by deals in turn k (T3)."""
+        a = self.turns[k].active
+        if q == a:
+            return sum(self.give[k][r].get(bean, 0) for r in self.give[k])
+        return self.back[k].get(q, {}).get(bean, 0)
+
+    def _hand_stock(self, K: int) -> None:
+        m = self.m
+        for q in range(self.n):
+            own = [k for k in range(K) if self.turns[k].active == q]
+            beans = sorted({c.bean for c in self.cards[q]})
+            for k in range(K):
+                for b in beans:
+                    arrived = sum(1 for c in self.cards[q] if c.since <= k and c.bean == b)
+                    traded = sum(self.out_by_trade(q, t, b) for t in range(k + 1))
+                    planted = sum(self.planted_in_phase1(q, t, b) for t in own if t <= k)
+                    kept = sum(lit for t in own if t > k for f, lit in self.fronts[t]
+                               for c in f.cards if c.bean == b and c.since <= k)
+                    m.add(traded + planted + kept <= arrived)  # H1: kept for a later phase 1
+            for i, k in enumerate(own):
+                self._front_rules(q, k, own[:i])
+
+    def _front_rules(self, q: int, k: int, before: list[int]) -> None:
+        """The cards before the chosen front left the hand earlier; fronts move back (H1)."""
+        m = self.m
+        beans = sorted({c.bean for c in self.cards[q]})
+        hand = [c for c in self.cards[q] if c.since <= k]
+        for f, lit in self.fronts[k]:
+            if not f.cards:  # an empty hand: every card that arrived is gone (T1: else it plants)
+                need = {b: sum(1 for c in hand if c.bean == b) for b in beans}
+            else:
+                last = f.cards[-1].index
+                mine = {c.index for c in f.cards}
+                need = {b: sum(1 for c in hand if c.bean == b and c.index < last and c.index not in mine)
+                        for b in beans}
+            for b in beans:
+                gone = sum(self.out_by_trade(q, t, b) for t in range(k)) + sum(
+                    self.planted_in_phase1(q, t, b) for t in before)
+                if need[b]:
+                    m.add(gone >= need[b]).only_enforce_if(lit)
+        if before:  # a later front lies behind every card an earlier phase 1 planted (H1)
+            t = before[-1]
+            first: Any = sum(lit * f.cards[0].index for f, lit in self.fronts[k] if f.cards)
+            behind: Any = sum(lit * f.cards[-1].index for f, lit in self.fronts[t] if f.cards)
+            empty = [lit for f, lit in self.fronts[k] if not f.cards]
+            m.add(first >= behind + 1).only_enforce_if([e.negated() for e in empty])
+
+    # ----------------------------------------------------------------- what each seat plants
+    def _batches(self, q: int) -> list[Batch]:
+        out: list[Batch] = []
+        for k, t in enumerate(self.turns):
+            a = t.active
+            if q == a:
+                for j, kind in enumerate(("p1a", "p1b")):
+                    counts: dict[int, Expr] = {}
+                    for f, lit in self.fronts[k]:
+                        if len(f.cards) > j:
+                            b = f.cards[j].bean
+                            counts[b] = counts.get(b, 0) + lit
+                    if counts:
+                        out.append(Batch(k, kind, counts, 1))
+                rest: dict[int, Expr] = {}
+                for b in set(t.face_up):
+                    rest[b] = t.face_up.count(b) - sum(self.up[k][r].get(b, 0) for r in self.up[k])
+                for r in self.back[k]:
+                    for b, v in self.back[k][r].items():
+                        rest[b] = rest.get(b, 0) + v
+                most = len(t.face_up) + sum(_ub(v) for r in self.back[k] for v in self.back[k][r].values())
+                if rest and most:
+                    out.append(Batch(k, "p3", rest, min(most, len(t.face_up) + self._room(k))))
+            elif q in self.give[k]:
+                got: dict[int, Expr] = {}
+                for src in (self.give[k][q], self.up[k][q]):
+                    for b, v in src.items():
+                        got[b] = got.get(b, 0) + v
+                most = sum(_ub(v) for v in self.give[k][q].values()) + sum(
+                    _ub(v) for v in self.up[k][q].values())
+                if got and most:
+                    out.append(Batch(k, "p3", got, min(most, self._room(k))))
+        return out
+
+    def _room(self, k: int) -> int:
+        """The most cards one deal-side can carry in turn k (``max_offers`` deals of
+        ``max_deal_cards``)."""
+        offers = self.s.setup.rules.max_offers - (self.s.offers if k == 0 else 0)
+        return self.kd * offers
+
+    def planted_total(self, q: int, b: int) -> Expr:
+        return sum(bt.counts.get(b, 0) for bt in self.batches[q])
+
+    def _relaxed(self, q: int) -> cp_model.IntVar:
+        """C1 + H5 per bean, capacity ignored: coins now plus, per bean, the best split of the
+        seat's fields of that bean and every card of it the seat plants (an upper bound)."""
+        m = self.m
+        pl = self.s.players[q]
+        su = self.s.setup
+        terms = []
+        for b in sorted(set(self.beans) | {f.bean for f in pl.fields if f.count}):
+            mine = [f.count for f in pl.fields if f.count and f.bean == b]
+            most = sum(bt.most for bt in self.batches[q] if b in bt.counts)
+            if not mine and not most:
+                continue
+            table = gain_table(su.payout[b], mine, most)
+            n_b = m.new_int_var(0, most, f"n{q}_{b}")
+            m.add(n_b == self.planted_total(q, b))
+            z = m.new_int_var(0, max(table), f"z{q}_{b}")
+            m.add_element(n_b, table, z)
+            for slope, icpt in hull(table):  # the LP sees the concave majorant
+                den = slope.denominator * icpt.denominator
+                m.add(den * z <= int(slope * den) * n_b + int(icpt * den))
+            terms.append(z)
+        top = len(pl.coins) + sum(
+            max(gain_table(su.payout[b], [f.count for f in pl.fields if f.count and f.bean == b],
+                           sum(bt.most for bt in self.batches[q] if b in bt.counts)))
+            for b in sorted(set(self.beans) | {f.bean for f in pl.fields if f.count}))
+        v = m.new_int_var(0, top, f"relaxed{q}")
+        m.add(v == len(pl.coins) + sum(terms))
+        return v
+
+    # ----------------------------------------------------------------- reading a solution
+    def front(self, solver: cp_model.CpSolver, k: int) -> Front:
+        return next(f for f, lit in self.fronts[k] if solver.value(lit))
+
+    def fixed_batches(self, solver: cp_model.CpSolver, q: int) -> list[tuple[int, str, dict[int, int]]]:
+        """Seat q's batches with the counts of a solution: (turn, kind, bean -> count)."""
+        out = []
+        for bt in self.batches[q]:
+            counts = {b: int(solver.value(v)) if not isinstance(v, int) else v for b, v in bt.counts.items()}
+            counts = {b: c for b, c in counts.items() if c}
+            if counts:
+                out.append((bt.turn, bt.kind, counts))
+        return out
+
+
+def _ub(v: Expr) -> int:
+    if isinstance(v, int):
+        return v
+    assert isinstance(v, cp_model.IntVar)
+    dom = list(v.proto.domain)  # the proto's repeated field ignores negative indices
+    return int(dom[-1])
