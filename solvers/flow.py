@@ -44,6 +44,7 @@ from solvers.flow_master import Batch, FlowMaster
 from solvers.seat_plan import Op, SeatPlan
 
 Tick = Callable[[float, float, float], None]
+DECOMPOSE_SHARE = 0.3  # of the time limit; the rest goes to the joint model warm-started from it
 
 
 @dataclass
@@ -208,6 +209,23 @@ def replay(s: GameState, fm: FlowMaster, deals: list[list[Deal]], ops: list[list
     return line, s
 
 
+def _solution(m: cp_model.CpModel, solver: cp_model.CpSolver) -> dict[str, int]:
+    """Every named variable's value (a hint for a model that uses the same names)."""
+    out = {}
+    for i in range(len(m.proto.variables)):
+        var = m.get_int_var_from_proto_index(i)
+        if var.name:
+            out[var.name] = int(solver.value(var))
+    return out
+
+
+def _hint(m: cp_model.CpModel, values: dict[str, int]) -> None:
+    for i in range(len(m.proto.variables)):
+        var = m.get_int_var_from_proto_index(i)
+        if var.name in values:
+            m.add_hint(var, values[var.name])
+
+
 def _reader(solver: cp_model.CpSolver) -> Callable[[Any], int]:
     """The value of a variable, expression or constant in the solver's solution."""
     return lambda v: v if isinstance(v, int) else int(solver.value(v))
@@ -226,15 +244,19 @@ class FlowSolver:
         self.interrupted = False
         self.t0 = time.perf_counter()
         self.stages: dict[str, Any] = {}
+        self.hint: dict[str, int] = {}  # the best plan's variable values, by name
+        self.seat_values: dict[tuple[int, Any], dict[str, int]] = {}
 
     def _report(self) -> None:
         if self.tick is not None and self.best is not None:
             bound = self.bound if self.bound is not None else float("nan")
             self.tick(self.best.value, bound, time.perf_counter() - self.t0)
 
-    def _solve(self, m: cp_model.CpModel, seconds: float, lb_tree: bool = False
+    def _solve(self, m: cp_model.CpModel, seconds: float, lb_tree: bool = False, lns: bool = False
                ) -> tuple[cp_model.CpSolver, Any]:
         solver = _solver(seconds, self.workers, lb_tree)
+        if lns and self.workers == 1:
+            solver.parameters.interleave_search = True
         with stop_on_interrupt(solver) as hit:
             status = solver.solve(m)
         self.interrupted = self.interrupted or hit[0]
@@ -249,7 +271,8 @@ class FlowSolver:
         return coins[self.p]
 
     def _accept(self, fm: FlowMaster, deals: list[list[Deal]], ops: list[list[Op]], claimed: int,
-                stage: str) -> None:
+                stage: str) -> bool:
+        """Replay a plan (checked); True if it is the best so far."""
         line, end = replay(self.s, fm, deals, ops)
         coins = [len(q.coins) for q in end.players]
         got = self._score(coins)
@@ -258,6 +281,8 @@ class FlowSolver:
         if self.best is None or got > self.best.value:
             self.best = _Found(got, line, coins)
             self._report()
+            return True
+        return False
 
     def decompose(self, until: float) -> None:
         """The master, the seats on its flows, and per-seat cuts, until ``until`` (perf_counter)
@@ -332,7 +357,12 @@ class FlowSolver:
                 if ok:
                     total = sum(finals) if self.objective == "coop" else finals[self.p]
                     deals = _identities(fm, _fronts(fm, value), _read_flows(fm, value))
-                    self._accept(fm, deals, ops, total, "decomposition")
+                    if self._accept(fm, deals, ops, total, "decomposition"):
+                        self.hint = _solution(fm.m, solver)
+                        for q in range(fm.n):
+                            sched = tuple((k, kind, tuple(sorted(c.items())))
+                                          for k, kind, c in fm.fixed_batches(solver, q))
+                            self.hint.update(self.seat_values.get((q, sched), {}))
             if self.best is not None and self.bound is not None and self.best.value >= self.bound:
                 break
             target = self.bound
@@ -343,8 +373,9 @@ class FlowSolver:
         """Seat q's exact fields on a schedule: (the value of the best plan found, None if none;
         the proved bound on that value; the plan)."""
         batches = [Batch(k, kind, dict(c), sum(x for _, x in c)) for k, kind, c in sched]
+        index = {(bt.turn, bt.kind): j for j, bt in enumerate(fm.batches[q])}
         m = cp_model.CpModel()
-        sp = SeatPlan(m, self.s, q, batches, set(fm.beans))
+        sp = SeatPlan(m, self.s, q, batches, set(fm.beans), [index[(k, kind)] for k, kind, _ in sched])
         m.maximize(sp.final)
         solver = cp_model.CpSolver()
         solver.parameters.max_time_in_seconds = max(until - time.perf_counter(), 0.5)
@@ -353,6 +384,7 @@ class FlowSolver:
             status = solver.solve(m)
         self.interrupted = self.interrupted or hit[0]
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            self.seat_values[(q, sched)] = _solution(m, solver)
             return int(solver.objective_value), int(solver.best_objective_bound + 1e-6), sp.ops(solver)
         if status == cp_model.INFEASIBLE:
             raise SolveError(f"internal error: p{q}'s fields cannot take the master's cards")
@@ -392,12 +424,13 @@ class FlowSolver:
             for k in range(len(fm.turns)):
                 for d in fm.deals[k].values():
                     fm.m.add(d == 0)
-        if self.best is not None:
+        if self.best is not None and not self.hint:
             fm.m.add(obj >= self.best.value + 1)
         if self.bound is not None:
             fm.m.add(obj <= self.bound)
+        _hint(fm.m, self.hint)  # the best plan so far, complete: the search improves on it
         fm.m.maximize(obj)
-        solver, status = self._solve(fm.m, seconds)
+        solver, status = self._solve(fm.m, seconds, lns=True)
         key = "no_trades" if no_trades else "joint"
         self.stages[f"{key}_status"] = solver.status_name(status).lower()
         if no_trades:
@@ -410,6 +443,8 @@ class FlowSolver:
         elif status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             if self.best is not None and self.bound is not None:
                 jb = int(solver.best_objective_bound + 1e-6)
+                if self.hint and jb < self.best.value:
+                    return  # the best plan is in this model: a bound below it cannot be one
                 self.bound = max(self.best.value, min(self.bound, jb))
             return
         value = _reader(solver)
@@ -441,7 +476,7 @@ def solve_flow(s: GameState, objective: str, player: int | None = None, time_lim
     def left() -> float:
         return time_limit - (time.perf_counter() - t0)
 
-    run.decompose(time.perf_counter() + max(left() * 0.7, 0.1))
+    run.decompose(time.perf_counter() + max(left() * DECOMPOSE_SHARE, 0.1))
     if run.best is None and not run.interrupted and left() > 0:
         run.joint(max(left() * 0.3, 0.1), no_trades=True)
     while (not run.interrupted and left() > 0.05 and run.best is not None

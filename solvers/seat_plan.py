@@ -88,7 +88,9 @@ class SeatPlan:
     """Seat ``q``'s fields over its batches; ``final`` is its coins at the end (E3)."""
 
     def __init__(self, m: cp_model.CpModel, s: GameState, q: int, batches: list[Batch],
-                 beans: set[int]) -> None:
+                 beans: set[int], labels: list[int] | None = None) -> None:
+        """``labels``: the batches' indices in the counts model's list (variable names follow
+        them, so a seat solved alone can hint the joint model)."""
         self.m, self.q, self.name = m, q, f"s{q}"
         su = s.setup
         pl = s.players[q]
@@ -110,7 +112,7 @@ class SeatPlan:
         self.coins: Any = len(pl.coins)  # a linear expression
         self.batches: list[_BatchVars] = []
         for j, bt in enumerate(batches):
-            self._batch(f"{self.name}b{j}", bt)
+            self._batch(f"{self.name}b{labels[j] if labels else j}", bt)
         self.final = m.new_int_var(0, 10_000, f"{self.name}_final")
         m.add(self.final == self.coins + sum(self._pay(fl, fl.count, f"{self.name}_end{f}")
                                              for f, fl in enumerate(self.fields)))
