@@ -141,8 +141,7 @@ SIZES = (5, 10, 15, 20, 30, 40)
 def bench_solvers(positions: int, show: bool) -> dict[str, Any]:
     import random
 
-    from solvers.cpsat import solve_solo_cpsat
-    from solvers.exact import solve_solo
+    from solvers.api import Limits, solve
     from solvers.positions import PositionInputError, cut
 
     rows = []
@@ -161,9 +160,9 @@ def bench_solvers(positions: int, show: bool) -> dict[str, Any]:
             except PositionInputError:
                 continue
             t0 = time.perf_counter()
-            a = solve_solo(s)
+            a = solve(s, "solo", "exact")
             t1 = time.perf_counter()
-            b = solve_solo_cpsat(s, time_limit=10, workers=1)
+            b = solve(s, "solo", "cpsat", limits=Limits(time=10, workers=1))
             t2 = time.perf_counter()
             if a.value != b.value and b.status == "optimal":
                 raise SystemExit(f"bench.py: exact {a.value} and CP-SAT {b.value} disagree")
@@ -216,8 +215,7 @@ def bench_open(objective: str, positions: int, hand: int, time_limit: float, nod
     search on the same positions up to ``node_limit`` nodes (it finishes only the smallest)."""
     import random
 
-    from solvers.cpsat_deals import solve_deals_cpsat
-    from solvers.exact import SolveError, solve_open
+    from solvers.api import Limits, NodeLimitExceeded, solve
     from solvers.positions import PositionInputError, cut, small
 
     rows = []
@@ -237,16 +235,16 @@ def bench_open(objective: str, positions: int, hand: int, time_limit: float, nod
             except PositionInputError:
                 continue
             t0 = time.perf_counter()
-            b = solve_deals_cpsat(s, objective, time_limit=time_limit, workers=workers)
+            b = solve(s, objective, "cpsat", limits=Limits(time=time_limit, workers=workers))
             cp_t.append(time.perf_counter() - t0)
             proved += b.status == "optimal"
-            if b.stats["bound"] is not None:  # None: stopped before any bound was proved
-                gaps.append(float(b.stats["bound"]) - b.value)
+            if b.bound is not None:  # None: stopped before any bound was proved
+                gaps.append(float(b.bound) - b.value)
             left.append(len(s.draw))
             t0 = time.perf_counter()
             try:
-                a = solve_open(s, objective, node_limit=node_limit)
-            except SolveError:
+                a = solve(s, objective, "exact", limits=Limits(nodes=node_limit))
+            except NodeLimitExceeded:
                 pass
             else:
                 exact_done += 1
@@ -296,9 +294,7 @@ def _real_groups(positions: int) -> list[tuple[str, list[Any]]]:
 
 def bench_real(objective: str, positions: int, time_limit: float, show: bool) -> dict[str, Any]:
     """The flow solver and the card-by-card model side by side on real hands (one worker)."""
-    from solvers.cpsat_deals import solve_deals_cpsat
-    from solvers.exact import SolveError, solve_solo
-    from solvers.flow import solve_flow
+    from solvers.api import Limits, SolveError, solve
 
     groups = _real_groups(positions)
     bar = None
@@ -311,14 +307,11 @@ def bench_real(objective: str, positions: int, time_limit: float, show: bool) ->
         res: dict[str, dict[str, list[Any]]] = {m: {"t": [], "proved": [], "gap": [], "value": []}
                                                 for m in ("flow", "cards")}
         for s in states:
-            floors = [solve_solo(s, q).value for q in range(len(s.players))] if objective == "best" else None
             for method in ("flow", "cards"):
                 t0 = time.perf_counter()
                 try:
-                    if method == "flow":
-                        sol = solve_flow(s, objective, time_limit=time_limit, floors=floors)
-                    else:
-                        sol = solve_deals_cpsat(s, objective, time_limit=time_limit, floors=floors)
+                    sol = solve(s, objective, "cpsat" if method == "flow" else "cpsat-cards",
+                                limits=Limits(time=time_limit, workers=1))
                 except SolveError:
                     sol = None
                 r = res[method]
@@ -328,8 +321,8 @@ def bench_real(objective: str, positions: int, time_limit: float, show: bool) ->
                     continue
                 r["proved"].append(sol.status == "optimal")
                 r["value"].append(sol.value)
-                if sol.status != "optimal" and sol.stats.get("bound") is not None:
-                    r["gap"].append(float(sol.stats["bound"]) - sol.value)
+                if sol.status != "optimal" and sol.bound is not None:
+                    r["gap"].append(float(sol.bound) - sol.value)
             if bar is not None:
                 bar.update()
         row: dict[str, Any] = {"group": label, "positions": len(states), "objective": objective,
@@ -387,7 +380,7 @@ def bench_duel(positions: int, node_limit: int, show: bool) -> dict[str, Any]:
     """duel: alpha-beta on bean-duel cuts by size (exact search only: CP-SAT has no duel model)."""
     import random
 
-    from solvers.duel import solve_duel
+    from solvers.api import Limits, solve
     from solvers.exact import SolveError
     from solvers.positions import PositionInputError, cut
 
@@ -407,7 +400,7 @@ def bench_duel(positions: int, node_limit: int, show: bool) -> dict[str, Any]:
                 continue
             t0 = time.perf_counter()
             try:
-                sol = solve_duel(s, node_limit=node_limit)
+                sol = solve(s, "duel", "exact", limits=Limits(nodes=node_limit))
             except SolveError:
                 failed += 1
             else:

@@ -60,27 +60,16 @@ def positions(objective: str, count: int, seed: int) -> list[tuple[str, Any, int
 def check(item: tuple[str, Any, int], objective: str, node_limit: int, solver: str = "cpsat"
           ) -> dict[str, Any]:
     """Solve one position both ways (run in a worker process)."""
-    from solvers.cpsat import solve_solo_cpsat
-    from solvers.cpsat_deals import solve_deals_cpsat
-    from solvers.exact import SolveError, solve_open, solve_solo
+    from solvers.api import Limits, NodeLimitExceeded, solve
 
     label, s, p = item
     t0 = time.perf_counter()
     try:
-        a = solve_solo(s, p) if objective == "solo" else solve_open(s, objective, p, node_limit)
-    except SolveError as e:
-        if "nodes" not in str(e):
-            raise
+        a = solve(s, objective, "exact", p, Limits(nodes=node_limit))
+    except NodeLimitExceeded:
         return {"label": label, "too_large": True}
     t1 = time.perf_counter()
-    if objective == "solo":
-        b = solve_solo_cpsat(s, p, time_limit=60, workers=1)
-    elif solver == "cpsat-cards":
-        b = solve_deals_cpsat(s, objective, p, time_limit=60, workers=1)
-    else:
-        from solvers.flow import solve_flow
-
-        b = solve_flow(s, objective, p, time_limit=60, workers=1)
+    b = solve(s, objective, "cpsat" if objective == "solo" else solver, p, Limits(time=60, workers=1))
     t2 = time.perf_counter()
     return {"label": label, "too_large": False, "exact": a.value, "cpsat": b.value, "status": b.status,
             "exact_s": t1 - t0, "cpsat_s": t2 - t1, "nodes": a.stats.get("nodes", 0)}

@@ -188,7 +188,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from model.display import describe
     from model.rules import RulesetError
-    from solvers.exact import SolveError, solve_open, solve_solo
+    from solvers.exact import SolveError
     from solvers.positions import PositionInputError
 
     agree = None
@@ -212,31 +212,12 @@ def main(argv: list[str] | None = None) -> int:
             ans = solve_expected(s, args.player, args.node_limit)
             progress.close()
             return _print_expected(args, where, s, ans)
-        sols = []
-        if args.solver in ("exact", "both"):
-            if args.objective == "solo":
-                sol = solve_solo(s, args.player)
-            elif args.objective == "duel":
-                from solvers.duel import solve_duel
+        from solvers.api import Limits, solve
 
-                sol = solve_duel(s, args.player, args.node_limit, progress.nodes)
-            else:
-                sol = solve_open(s, args.objective, args.player, args.node_limit, progress.nodes)
-            sols.append(("exact", sol))
-        if args.solver in ("cpsat", "cpsat-cards", "both"):
-            from solvers.cpsat import solve_solo_cpsat
-            from solvers.cpsat_deals import solve_deals_cpsat
-            from solvers.flow import solve_flow
-
-            if args.objective == "solo":
-                sol = solve_solo_cpsat(s, args.player, args.time_limit, args.workers, progress.improved)
-            elif args.solver == "cpsat-cards":
-                sol = solve_deals_cpsat(s, args.objective, args.player, args.time_limit, args.workers,
-                                        tick=progress.improved)
-            else:
-                sol = solve_flow(s, args.objective, args.player, args.time_limit, args.workers,
-                                 tick=progress.improved)
-            sols.append(("cpsat", sol))
+        limits = Limits(time=args.time_limit, nodes=args.node_limit, workers=args.workers)
+        methods = ["exact", "cpsat"] if args.solver == "both" else [args.solver]
+        sols = [("exact" if m == "exact" else "cpsat",
+                 solve(s, args.objective, m, args.player, limits, progress)) for m in methods]
         progress.close()
         if len(sols) == 2:
             agree = sols[0][1].value == sols[1][1].value
@@ -254,7 +235,7 @@ def main(argv: list[str] | None = None) -> int:
     from model import format_action
 
     stats = {k: (round(v, 3) if isinstance(v, float) else v) for k, v in sol.stats.items()}
-    bound = stats.get("bound", sol.value)
+    bound = sol.bound
     if args.json:
         out = {
             "position": where, "objective": sol.objective, "player": sol.player, "solver": args.solver,

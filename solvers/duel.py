@@ -35,7 +35,7 @@ from model import (
     apply,
     legal_actions,
 )
-from solvers.exact import Solution, SolveError
+from solvers.exact import NodeLimitExceeded, Solution, SolveError
 from solvers.positions import in_final_pass
 
 INF = 10**6
@@ -354,7 +354,7 @@ class DuelSearch:
                 return ub
         self.nodes += 1
         if self.node_limit is not None and self.nodes > self.node_limit:
-            raise SolveError(f"more than {self.node_limit} nodes: too large for exact search "
+            raise NodeLimitExceeded(f"more than {self.node_limit} nodes: too large for exact search "
                              "(raise the node limit or cut a smaller position)")
         if self.progress is not None and self.nodes % PROGRESS_EVERY == 0:
             self.progress(self.nodes)

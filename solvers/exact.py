@@ -28,6 +28,10 @@ class SolveError(ValueError):
     """The position does not fit the objective (one line, the rule or reason)."""
 
 
+class NodeLimitExceeded(SolveError):
+    """An exact search passed its node limit: the position is too large for it (no answer)."""
+
+
 @dataclass
 class Solution:
     objective: str
@@ -37,6 +41,14 @@ class Solution:
     per_player: list[int]  # every seat's final coins after the line
     status: str = "optimal"
     stats: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def bound(self) -> int | None:
+        """A proved upper bound on the objective (the value itself once proved optimal), or None."""
+        if self.status == "optimal":
+            return self.value
+        b = self.stats.get("bound")
+        return None if b is None else int(b)
 
 
 def default_policy(s: GameState) -> Action:
@@ -122,7 +134,7 @@ class SoloSearch:
             return hit
         self.nodes += 1
         if self.node_limit is not None and self.nodes > self.node_limit:
-            raise SolveError(f"solo search passed {self.node_limit} nodes")
+            raise NodeLimitExceeded(f"solo search passed {self.node_limit} nodes")
         best = max(self.value(apply(s, a, check=False)) for a in self.choices(s))
         self.table[key] = best
         return best
@@ -328,7 +340,7 @@ class OpenSearch:
             return hit[0]
         self.nodes += 1
         if self.node_limit is not None and self.nodes > self.node_limit:
-            raise SolveError(f"more than {self.node_limit} nodes: too large for exact search")
+            raise NodeLimitExceeded(f"more than {self.node_limit} nodes: too large for exact search")
         if self.tick is not None and self.nodes % 10_000 == 0:
             self.tick(self.nodes)
         kids = []

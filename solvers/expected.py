@@ -38,7 +38,7 @@ from functools import lru_cache
 from math import comb, factorial, prod
 
 from model import Action, EndPhase, GameState, Phase, Plant, apply
-from solvers.exact import SoloSearch, SolveError, default_policy, solve_solo
+from solvers.exact import NodeLimitExceeded, SoloSearch, SolveError, default_policy, solve_solo
 from solvers.positions import in_final_pass
 
 HIDDEN = -2  # an unseen card with no constraint; -2 - mask: an unseen card of none of mask's types
@@ -273,7 +273,7 @@ class ExpectedSearch:
             return hit
         self.nodes += 1
         if self.node_limit is not None and self.nodes > self.node_limit:
-            raise SolveError(f"more than {self.node_limit} nodes: too large for exact expectimax")
+            raise NodeLimitExceeded(f"more than {self.node_limit} nodes: too large for exact expectimax")
         v = self._value(s, pool)
         self.table[key] = v
         return v

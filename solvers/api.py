@@ -1,0 +1,143 @@
+"""One interface to the endgame solvers: a registry keyed by (objective, method), one ``Limits``,
+one progress protocol, one ``Solution`` and one ``verify_line``.
+
+Methods: ``exact`` (engine-driven search: every objective, coop/best/duel on small positions),
+``cpsat`` (solo by solvers/cpsat.py; coop and best by the flow solver, solvers/flow.py) and
+``cpsat-cards`` (the older card-by-card CP-SAT model of coop and best). ``expected`` answers with
+a policy, not a line (solvers/expected.py), so it is not in this registry.
+
+Every solver checks the position itself (the final pass, E2; the duel or not, D1) and replays
+its line through the engine; ``verify_line`` replays it once more, independently of the solver.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+from model import GameState, Phase, apply
+from solvers.exact import NodeLimitExceeded, Solution, SolveError
+
+__all__ = ["Limits", "Progress", "Solution", "SolveError", "NodeLimitExceeded", "REGISTRY", "solve",
+           "verify_line", "methods"]
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How much a solver may spend: seconds (CP-SAT), nodes (exact search), CP-SAT workers
+    (1: deterministic search order)."""
+
+    time: float = 60.0
+    nodes: int | None = 2_000_000
+    workers: int = 1
+
+
+class Progress(Protocol):
+    """What a solver reports while it runs (both may be ignored)."""
+
+    def nodes(self, count: int) -> None: ...
+
+    def improved(self, value: float, bound: float, seconds: float) -> None: ...
+
+
+Runner = Callable[[GameState, int | None, Limits, "Progress | None"], Solution]
+
+
+def _exact_solo(s: GameState, p: int | None, lim: Limits, pr: Progress | None) -> Solution:
+    from solvers.exact import solve_solo
+
+    return solve_solo(s, p)
+
+
+def _exact_open(objective: str) -> Runner:
+    def run(s: GameState, p: int | None, lim: Limits, pr: Progress | None) -> Solution:
+        from solvers.exact import solve_open
+
+        return solve_open(s, objective, p, lim.nodes, pr.nodes if pr else None)
+    return run
+
+
+def _exact_duel(s: GameState, p: int | None, lim: Limits, pr: Progress | None) -> Solution:
+    from solvers.duel import solve_duel
+
+    return solve_duel(s, p, lim.nodes, pr.nodes if pr else None)
+
+
+def _cpsat_solo(s: GameState, p: int | None, lim: Limits, pr: Progress | None) -> Solution:
+    from solvers.cpsat import solve_solo_cpsat
+
+    return solve_solo_cpsat(s, p, lim.time, lim.workers, pr.improved if pr else None)
+
+
+def _flow(objective: str) -> Runner:
+    def run(s: GameState, p: int | None, lim: Limits, pr: Progress | None) -> Solution:
+        from solvers.flow import solve_flow
+
+        return solve_flow(s, objective, p, lim.time, lim.workers, tick=pr.improved if pr else None)
+    return run
+
+
+def _cards(objective: str) -> Runner:
+    def run(s: GameState, p: int | None, lim: Limits, pr: Progress | None) -> Solution:
+        from solvers.cpsat_deals import solve_deals_cpsat
+
+        return solve_deals_cpsat(s, objective, p, lim.time, lim.workers, tick=pr.improved if pr else None)
+    return run
+
+
+REGISTRY: dict[tuple[str, str], Runner] = {
+    ("solo", "exact"): _exact_solo,
+    ("coop", "exact"): _exact_open("coop"),
+    ("best", "exact"): _exact_open("best"),
+    ("duel", "exact"): _exact_duel,
+    ("solo", "cpsat"): _cpsat_solo,
+    ("coop", "cpsat"): _flow("coop"),
+    ("best", "cpsat"): _flow("best"),
+    ("coop", "cpsat-cards"): _cards("coop"),
+    ("best", "cpsat-cards"): _cards("best"),
+}
+
+
+def methods(objective: str) -> list[str]:
+    return [m for (o, m) in REGISTRY if o == objective]
+
+
+def solve(s: GameState, objective: str, method: str, player: int | None = None,
+          limits: Limits = Limits(), progress: Progress | None = None) -> Solution:
+    """The ``objective`` by ``method``; the line is verified once more before it is returned."""
+    run = REGISTRY.get((objective, method))
+    if run is None:
+        have = ", ".join(methods(objective)) or "none"
+        raise SolveError(f"--objective {objective} has no {method} solver (methods: {have})")
+    sol = run(s, player, limits, progress)
+    verify_line(s, sol)
+    return sol
+
+
+def verify_line(s: GameState, sol: Solution) -> list[int]:
+    """Replay the line through the engine with checks: it must end the game with the coins the
+    solution claims, and its value must be the objective's (coop: the sum; duel: P's margin;
+    solo and best: P's coins; best also every floor). Returns the final coins."""
+    t = s
+    for i, a in enumerate(sol.line):
+        try:
+            t = apply(t, a)
+        except ValueError as e:
+            raise SolveError(f"internal error: step {i + 1} of the {sol.objective} line is illegal: "
+                             f"{e}") from None
+    if t.phase != Phase.OVER:
+        raise SolveError(f"internal error: the {sol.objective} line stops before the game ends")
+    coins = [len(q.coins) for q in t.players]
+    p = sol.player
+    want = {"coop": sum(coins), "duel": coins[p] - coins[1 - p] if len(coins) == 2 else None}.get(
+        sol.objective, coins[p])
+    if coins != sol.per_player or want != sol.value:
+        raise SolveError(f"internal error: the {sol.objective} line ends with {coins}, not the claimed "
+                         f"{sol.per_player} (value {sol.value})")
+    floors = sol.stats.get("floors")
+    if sol.objective == "best" and isinstance(floors, list):
+        short = [q for q, (c, f) in enumerate(zip(coins, floors, strict=True)) if q != p and c < f]
+        if short:
+            raise SolveError(f"internal error: the best line leaves p{short[0]} below its solo optimum")
+    return coins

@@ -1,0 +1,56 @@
+"""solvers/api.py: one registry, one Limits, one Solution, one verify_line."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from solvers.api import REGISTRY, Limits, NodeLimitExceeded, SolveError, methods, solve, verify_line
+from solvers.positions import LIBRARY
+
+
+def test_registry_covers_every_open_objective() -> None:
+    assert methods("solo") == ["exact", "cpsat"]
+    assert methods("coop") == ["exact", "cpsat", "cpsat-cards"]
+    assert methods("best") == ["exact", "cpsat", "cpsat-cards"]
+    assert methods("duel") == ["exact"]
+    assert ("expected", "exact") not in REGISTRY  # a policy, not a line
+
+
+def test_unknown_method_is_one_clear_error() -> None:
+    s = LIBRARY["duel-8"].position()
+    with pytest.raises(SolveError, match="duel has no cpsat solver"):
+        solve(s, "duel", "cpsat")
+
+
+@pytest.mark.parametrize(("name", "objective"), [("trade-ask", "coop"), ("trade-gift", "best"),
+                                                  ("rio3-6", "solo"), ("duel-8", "duel")])
+def test_every_method_agrees_and_its_line_verifies(name: str, objective: str) -> None:
+    s = LIBRARY[name].position()
+    values = {m: solve(s, objective, m, limits=Limits(time=20)).value for m in methods(objective)}
+    assert len(set(values.values())) == 1, values
+
+
+def test_verify_line_names_a_broken_line() -> None:
+    s = LIBRARY["trade-ask"].position()
+    sol = solve(s, "coop", "exact")
+    assert verify_line(s, sol) == sol.per_player
+    with pytest.raises(SolveError, match="stops before the game ends"):
+        verify_line(s, dataclasses.replace(sol, line=sol.line[:-1]))
+    with pytest.raises(SolveError, match="not the claimed"):
+        verify_line(s, dataclasses.replace(sol, value=sol.value + 1))
+    with pytest.raises(SolveError, match="is illegal"):
+        verify_line(s, dataclasses.replace(sol, line=sol.line[1:]))
+
+
+def test_node_limit_is_its_own_exception() -> None:
+    s = LIBRARY["rio4-10"].position()
+    with pytest.raises(NodeLimitExceeded):
+        solve(s, "coop", "exact", limits=Limits(nodes=50))
+
+
+def test_bound_is_the_value_once_proved() -> None:
+    s = LIBRARY["trade-ask"].position()
+    sol = solve(s, "coop", "cpsat")
+    assert sol.status == "optimal" and sol.bound == sol.value
