@@ -1086,8 +1086,10 @@ class EndgameSpec:
     description: str
     build: Callable[[], GameState]
     objectives: tuple[tuple[str, int | None], ...]  # (objective, player; None: every seat)
+    method: str = "exact"  # "cpsat": coop and best by the flow solver (real hands), proved optimal
 
 
+FLOW = "solvers.flow.solve_flow"
 SOLVERS = {
     "solo": "solvers.exact.solve_solo",
     "coop": "solvers.exact.solve_open",
@@ -1097,11 +1099,21 @@ SOLVERS = {
 }
 
 
-def solve(s: GameState, objective: str, player: int) -> dict[str, Any]:
-    """The proved optimal value of ``objective`` for ``player``, by the solver SOLVERS names."""
+def solve(s: GameState, objective: str, player: int, method: str = "exact") -> dict[str, Any]:
+    """The proved optimal value of ``objective`` for ``player``, by the solver SOLVERS names (or,
+    with ``method`` "cpsat", the flow solver: only a value it proves optimal is recorded)."""
     from solvers.duel import solve_duel
     from solvers.exact import solve_open, solve_solo
     from solvers.expected import solve_expected
+
+    if method == "cpsat" and objective in ("coop", "best"):
+        from solvers.api import Limits
+        from solvers.api import solve as api_solve
+
+        sol = api_solve(s, objective, "cpsat", player, Limits(time=120.0, workers=1))
+        if sol.status != "optimal":
+            raise GenerationError(f"{objective} p{player}: {sol.status}, not proved optimal")
+        return {"objective": objective, "player": player, "value": sol.value, "solver": FLOW}
 
     if objective == "expected":
         ans = solve_expected(s, player)
@@ -1198,6 +1210,15 @@ ENDGAMES: list[EndgameSpec] = [
       ]),
     EndgameSpec("rio4-pass", "built-in position rio4-pass: rio-grande, 4 players, the first turn of the "
                 "final pass (40 cards left); solo for every seat", _library("rio4-pass"), (("solo", None),)),
+    # real hands (14-20 cards a seat), the last turn: coop and best proved by the flow solver
+    EndgameSpec("rio4-last", "built-in position rio4-last (the default): rio-grande, 4 players, real "
+                "hands, the last turn; coop and best by the flow solver, solo for every seat",
+                _library("rio4-last"), (("solo", None), ("coop", -1), ("best", -1)), "cpsat"),
+    *(EndgameSpec(f"rio-grande-4p-seed{seed}-real", f"rio-grande, 4 players, real hands: cut from a seeded "
+                  f"greedy-bot game (seed {seed}, the first turn of the final pass with at most 6 cards "
+                  "left); coop and best by the flow solver, solo for every seat",
+                  _cut("rio-grande", 4, seed, 6), (("solo", None), ("coop", -1), ("best", -1)), "cpsat")
+      for seed in (105, 107, 108)),
 ]
 
 
@@ -1207,7 +1228,7 @@ def endgame_fixture(spec: EndgameSpec) -> dict[str, Any]:
     values: list[dict[str, Any]] = []
     for objective, player in spec.objectives:
         seats = range(len(s.players)) if player is None else [s.to_move if player == -1 else player]
-        values.extend(solve(s, objective, p) for p in seats)
+        values.extend(solve(s, objective, p, spec.method) for p in seats)
     return {
         "format": "bohnanza-endgame",
         "version": 1,

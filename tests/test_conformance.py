@@ -147,7 +147,7 @@ def resolve(s: GameState, entry: dict[str, Any]) -> Any:
     """Solve again with the solver the fixture names (a dotted function name)."""
     module, name = entry["solver"].rsplit(".", 1)
     solver = getattr(importlib.import_module(module), name)
-    if name == "solve_open":
+    if name in ("solve_open", "solve_flow"):
         return solver(s, entry["objective"], entry["player"])
     return solver(s, entry["player"])
 
