@@ -44,7 +44,8 @@ from solvers.flow_master import Batch, FlowMaster
 from solvers.seat_plan import Op, SeatPlan
 
 Tick = Callable[[float, float, float], None]
-DECOMPOSE_SHARE = 0.3  # of the time limit; the rest goes to the joint model warm-started from it
+DECOMPOSE_SHARE = 0.3  # of the time limit; the rest goes to the joint model warm-started from it,
+DECOMPOSE_UNTIL = 0.7  # except that the decomposition may go on to here until it has a first plan
 
 
 @dataclass
@@ -284,7 +285,7 @@ class FlowSolver:
             return True
         return False
 
-    def decompose(self, until: float) -> None:
+    def decompose(self, until: float, soft: float | None = None) -> None:
         """The master, the seats on its flows, and per-seat cuts, until ``until`` (perf_counter)
         or a proof. A cut says: "if seat q plants exactly these batches, it ends with at most v"
         where v is the proved optimum of q's fields on them, so the master stays a relaxation and
@@ -301,8 +302,8 @@ class FlowSolver:
         target: int | None = None
         while not self.interrupted:
             left = until - time.perf_counter()
-            if left <= 0.05:
-                break
+            if left <= 0.05 or (soft is not None and self.best is not None and time.perf_counter() > soft):
+                break  # past ``soft``, only until a first plan is in hand
             fm = FlowMaster(self.s)
             obj = _objective(fm, fm.relaxed, self.objective, self.p, self.floors)
             for i, (q, sched, v) in enumerate(cuts):
@@ -476,7 +477,8 @@ def solve_flow(s: GameState, objective: str, player: int | None = None, time_lim
     def left() -> float:
         return time_limit - (time.perf_counter() - t0)
 
-    run.decompose(time.perf_counter() + max(left() * DECOMPOSE_SHARE, 0.1))
+    now = time.perf_counter()
+    run.decompose(now + max(left() * DECOMPOSE_UNTIL, 0.1), soft=now + left() * DECOMPOSE_SHARE)
     if run.best is None and not run.interrupted and left() > 0:
         run.joint(max(left() * 0.3, 0.1), no_trades=True)
     while (not run.interrupted and left() > 0.05 and run.best is not None
