@@ -354,6 +354,10 @@ def solve_deals_cpsat(s: GameState, objective: str, player: int | None = None, t
     if got != value:
         raise SolveError(f"the CP-SAT plan replays to {got}, not its value {value}")
     stats = run.stats(t0)
+    if bound is not None:  # never above the beanometer's bound (a search stopped early reports
+        from solvers.exact import OpenSearch  # its variables' domains, e.g. 600 coins)
+
+        bound = min(int(bound), OpenSearch(objective, p).upper(s))
     stats["bound"] = bound  # the full model's (a fallback plan's own bound assumed no trades)
     if floors is not None:
         stats["floors"] = floors

@@ -50,6 +50,13 @@ def stop_on_interrupt(solver: cp_model.CpSolver) -> Iterator[list[bool]]:
         signal.signal(signal.SIGINT, old)
 
 
+def stopped_early(solver: cp_model.CpSolver, status: Any) -> bool:
+    """CP-SAT catches Ctrl-C itself and returns what it has (Python's handler never sees the
+    signal during a solve): a search that ends unproved before its time limit was interrupted."""
+    return bool(status in (cp_model.FEASIBLE, cp_model.UNKNOWN)
+                and solver.wall_time < solver.parameters.max_time_in_seconds - 0.25)
+
+
 @dataclass
 class Run:
     solver: cp_model.CpSolver
@@ -73,6 +80,7 @@ def run_model(model: cp_model.CpModel, time_limit: float, workers: int, tick: Ti
     progress = _Progress(tick)
     with stop_on_interrupt(solver) as hit:
         status = solver.solve(model, progress)
+    hit[0] = hit[0] or stopped_early(solver, status)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE) and bound_only and status != cp_model.INFEASIBLE:
         return Run(solver, "none", 0, hit[0])
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):

@@ -17,8 +17,10 @@ an answer.
 
 from __future__ import annotations
 
+import signal
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,7 +40,7 @@ from model import (
     apply,
 )
 from solvers.cpsat_deals import Card, Deal, _deal_actions
-from solvers.cpsat_run import stop_on_interrupt
+from solvers.cpsat_run import stopped_early
 from solvers.exact import Solution, SolveError, open_player, solve_solo
 from solvers.flow_master import Batch, FlowMaster
 from solvers.seat_plan import Op, SeatPlan
@@ -258,9 +260,8 @@ class FlowSolver:
         solver = _solver(seconds, self.workers, lb_tree)
         if lns and self.workers == 1:
             solver.parameters.interleave_search = True
-        with stop_on_interrupt(solver) as hit:
-            status = solver.solve(m)
-        self.interrupted = self.interrupted or hit[0]
+        status = solver.solve(m)  # CP-SAT stops on Ctrl-C itself (_interruptible: between solves)
+        self.interrupted = self.interrupted or stopped_early(solver, status)
         return solver, status
 
     def _score(self, coins: list[int]) -> int | None:
@@ -381,9 +382,8 @@ class FlowSolver:
         solver = cp_model.CpSolver()
         solver.parameters.max_time_in_seconds = max(until - time.perf_counter(), 0.5)
         solver.parameters.num_workers = self.workers
-        with stop_on_interrupt(solver) as hit:
-            status = solver.solve(m)
-        self.interrupted = self.interrupted or hit[0]
+        status = solver.solve(m)  # CP-SAT stops on Ctrl-C itself (_interruptible: between solves)
+        self.interrupted = self.interrupted or stopped_early(solver, status)
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             self.seat_values[(q, sched)] = _solution(m, solver)
             return int(solver.objective_value), int(solver.best_objective_bound + 1e-6), sp.ops(solver)
@@ -459,6 +459,25 @@ class FlowSolver:
                 self.bound = claimed
 
 
+@contextmanager
+def _interruptible(run: FlowSolver) -> Iterator[None]:
+    """SIGINT marks the run interrupted. During a solve CP-SAT catches it itself and returns its
+    best so far (``stopped_early`` tells). No handler here calls ``stop_search``: calling it on a
+    solver whose search has ended crashed the process once in testing (a malloc abort)."""
+    def handler(signum: int, frame: Any) -> None:
+        run.interrupted = True
+
+    try:
+        old = signal.signal(signal.SIGINT, handler)
+    except ValueError:  # not the main thread: no handler
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+
+
 def solve_flow(s: GameState, objective: str, player: int | None = None, time_limit: float = 10.0,
                workers: int = 1, floors: list[int] | None = None, tick: Tick | None = None) -> Solution:
     """``coop`` or ``best`` by the counts master and exact seats (module docstring). Status
@@ -477,18 +496,29 @@ def solve_flow(s: GameState, objective: str, player: int | None = None, time_lim
     def left() -> float:
         return time_limit - (time.perf_counter() - t0)
 
-    now = time.perf_counter()
-    run.decompose(now + max(left() * DECOMPOSE_UNTIL, 0.1), soft=now + left() * DECOMPOSE_SHARE)
-    if run.best is None and not run.interrupted and left() > 0:
-        run.joint(max(left() * 0.3, 0.1), no_trades=True)
-    while (not run.interrupted and left() > 0.05 and run.best is not None
-           and (run.bound is None or run.best.value < run.bound)):
-        before = (run.best.value, run.bound)
-        run.joint(left())
-        if (run.best.value, run.bound) == before:
-            break
+    with _interruptible(run):  # Ctrl-C between two solves ends the run too, keeping its best
+        now = time.perf_counter()
+        run.decompose(now + max(left() * DECOMPOSE_UNTIL, 0.1), soft=now + left() * DECOMPOSE_SHARE)
+        if run.best is None and not run.interrupted and left() > 0:
+            run.joint(max(left() * 0.3, 0.1), no_trades=True)
+        while (not run.interrupted and left() > 0.05 and run.best is not None
+               and (run.bound is None or run.best.value < run.bound)):
+            before = (run.best.value, run.bound)
+            run.joint(left())
+            if (run.best.value, run.bound) == before:
+                break
     if run.best is None:
+        if run.interrupted:
+            raise SolveError("interrupted before the flow solver had a plan")
         raise SolveError(f"no plan found within {time_limit:g} s")
+    if run.bound is not None:  # the beanometer's bound holds too (solvers/bounds.py)
+        from solvers.exact import OpenSearch
+
+        upper = OpenSearch(objective, p).upper(s)
+        if upper < run.best.value:
+            raise SolveError(f"internal error: a plan worth {run.best.value} beats the beanometer "
+                             f"bound {upper}")
+        run.bound = min(run.bound, upper)
     status = "optimal" if run.bound is not None and run.best.value >= run.bound else "feasible"
     stats: dict[str, Any] = {"seconds": time.perf_counter() - t0, "bound": run.bound,
                              "interrupted": run.interrupted, **run.stages}
