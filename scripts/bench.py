@@ -25,6 +25,10 @@ seeded 4-player cuts with about 10 cards left, hands whole and cut to 5 and 8 ca
 proved count, median and worst time, median gap to the proved bound when not proved, and the
 median value of each.
 
+solvers --objective coop|best --growth [--positions 3] [--time-limit 20]: the flow solver on
+rio-grande cuts with real hands at 5, 10, 15, 20 and 30 cards left, 4 and 5 players: proved count,
+median and worst time, median and worst gap when not proved.
+
 solvers --objective duel: bean-duel cuts at 5, 10, 12 and 15 cards left, alpha-beta search.
 
 trades [--positions 3] [--runs 3]: the trade graph of trading phases 10 cards from the end
@@ -356,6 +360,64 @@ def print_real(res: dict[str, Any]) -> None:
         print(f"{r['group']:<26}{r['positions']:>3} | {cells[0]} | {cells[1]}")
 
 
+def bench_growth(objective: str, positions: int, time_limit: float, show: bool) -> dict[str, Any]:
+    """How the flow solver's proofs and gaps grow with cards left and players (real hands)."""
+    import random
+
+    from solvers.api import Limits, SolveError, solve
+    from solvers.positions import PositionInputError, cut
+
+    plan = [(n, left) for n in (4, 5) for left in (5, 10, 15, 20, 30)]
+    bar = None
+    if show:
+        from tqdm import tqdm
+
+        bar = tqdm(total=len(plan) * positions, desc=f"bench {objective} growth", file=sys.stderr)
+    rows = []
+    for n, size in plan:
+        rng = random.Random(7000 + 10 * n + size)
+        times, proved, gaps, lefts, none = [], 0, [], [], 0
+        while len(times) < positions:
+            try:
+                s = cut("rio-grande", n, rng.randrange(10**6), size)
+            except PositionInputError:
+                continue
+            t0 = time.perf_counter()
+            try:
+                sol = solve(s, objective, "cpsat", limits=Limits(time=time_limit, workers=1))
+            except SolveError:
+                none += 1
+                sol = None
+            times.append(time.perf_counter() - t0)
+            lefts.append(len(s.draw))
+            if sol is not None:
+                proved += sol.status == "optimal"
+                if sol.status != "optimal" and sol.bound is not None:
+                    gaps.append(sol.bound - sol.value)
+            if bar is not None:
+                bar.update()
+        rows.append({"players": n, "cut_at": size, "median_left": statistics.median(lefts),
+                     "positions": positions, "proved": proved, "no_plan": none,
+                     "median_s": statistics.median(times), "worst_s": max(times),
+                     "median_gap": statistics.median(gaps) if gaps else None,
+                     "worst_gap": max(gaps) if gaps else None})
+    if bar is not None:
+        bar.close()
+    return {"objective": objective, "time_limit": time_limit, "rows": rows}
+
+
+def print_growth(res: dict[str, Any]) -> None:
+    print(f"{res['objective']}: the flow solver on rio-grande cuts with real hands, one worker, "
+          f"{res['time_limit']:g} s a position")
+    print(f"{'players':>7}{'cut at':>7}{'left':>6}{'proved':>8}{'med s':>8}{'worst':>8}{'gap med':>8}"
+          f"{'worst':>6}{'no plan':>8}")
+    for r in res["rows"]:
+        g = "-" if r["median_gap"] is None else format(r["median_gap"], "g")
+        w = "-" if r["worst_gap"] is None else format(r["worst_gap"], "g")
+        print(f"{r['players']:>7}{r['cut_at']:>7}{r['median_left']:>6g}{r['proved']:>5}/{r['positions']:<2}"
+              f"{r['median_s']:>8.2f}{r['worst_s']:>8.2f}{g:>8}{w:>6}{r['no_plan']:>8}")
+
+
 def print_open(res: dict[str, Any]) -> None:
     r0 = res["rows"][0]
     print(f"{r0['objective']}: CP-SAT ({r0['workers']} worker(s), time limit) and exact search (node "
@@ -525,6 +587,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="solvers coop/best: exact search nodes")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--growth", action="store_true",
+                        help="solvers coop/best: the flow solver by cards left (5-30) and players (4, 5)")
     parser.add_argument("--real", action="store_true",
                         help="solvers coop/best: real hands, the flow solver beside the card-by-card model")
     parser.add_argument("--json", action="store_true")
@@ -546,6 +610,8 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         if args.objective == "duel":
             res = bench_duel(args.positions, args.node_limit, show)
+        elif args.objective in ("coop", "best") and args.growth:
+            res = bench_growth(args.objective, args.positions, args.time_limit, show)
         elif args.objective in ("coop", "best") and args.real:
             res = bench_real(args.objective, args.positions, args.time_limit, show)
         elif args.objective in ("coop", "best"):
@@ -559,6 +625,8 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(res))
     elif args.suite == "solvers" and args.objective == "duel":
         print_duel(res)
+    elif args.suite == "solvers" and args.objective in ("coop", "best") and args.growth:
+        print_growth(res)
     elif args.suite == "solvers" and args.objective in ("coop", "best") and args.real:
         print_real(res)
     elif args.suite == "solvers" and args.objective in ("coop", "best"):

@@ -41,7 +41,7 @@ from model import (
 )
 from solvers.cpsat_deals import Card, Deal, _deal_actions
 from solvers.cpsat_run import stopped_early
-from solvers.exact import Solution, SolveError, open_player, solve_solo
+from solvers.exact import SoloSearch, Solution, SolveError, open_player, solve_solo
 from solvers.flow_master import Batch, FlowMaster
 from solvers.seat_plan import Op, SeatPlan
 
@@ -411,9 +411,10 @@ class FlowSolver:
         m.add_bool_or(differs + [same])
         m.add(fm.relaxed[q] <= v).only_enforce_if(same)
 
-    def joint(self, seconds: float, no_trades: bool = False) -> None:
-        """The exact joint model, asked for a plan better than the best one in hand (or, with
-        ``no_trades``, the best plan without deals: a legal start for both objectives)."""
+    def joint(self, seconds: float) -> None:
+        """The exact joint model (the master's flows with every seat's exact fields), warm-started
+        from the best plan's values when the decomposition made it, else asked for a better plan
+        than the one in hand; at most the proved bound either way."""
         fm = FlowMaster(self.s)
         beans = set(fm.beans)
         seats = [SeatPlan(fm.m, self.s, q, fm.batches[q], beans) for q in range(fm.n)]
@@ -421,10 +422,6 @@ class FlowSolver:
         for sp, r in zip(seats, fm.relaxed, strict=True):
             fm.m.add(sp.final <= r)  # redundant: the relaxation's per-bean cuts reach the LP
         obj = _objective(fm, finals, self.objective, self.p, self.floors)
-        if no_trades:
-            for k in range(len(fm.turns)):
-                for d in fm.deals[k].values():
-                    fm.m.add(d == 0)
         if self.best is not None and not self.hint:
             fm.m.add(obj >= self.best.value + 1)
         if self.bound is not None:
@@ -432,16 +429,12 @@ class FlowSolver:
         _hint(fm.m, self.hint)  # the best plan so far, complete: the search improves on it
         fm.m.maximize(obj)
         solver, status = self._solve(fm.m, seconds, lns=True)
-        key = "no_trades" if no_trades else "joint"
-        self.stages[f"{key}_status"] = solver.status_name(status).lower()
-        if no_trades:
-            if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-                return
-        elif status == cp_model.INFEASIBLE:
-            if self.best is not None:
+        self.stages["joint_status"] = solver.status_name(status).lower()
+        if status == cp_model.INFEASIBLE:
+            if self.best is not None and not self.hint:
                 self.bound = self.best.value  # nothing better exists: proved
             return
-        elif status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             if self.best is not None and self.bound is not None:
                 jb = int(solver.best_objective_bound + 1e-6)
                 if self.hint and jb < self.best.value:
@@ -451,12 +444,30 @@ class FlowSolver:
         value = _reader(solver)
         deals = _identities(fm, _fronts(fm, value), _read_flows(fm, value))
         claimed = int(solver.objective_value)
-        self._accept(fm, deals, [sp.ops(solver) for sp in seats], claimed, "joint")
-        if not no_trades:
-            jb = int(solver.best_objective_bound + 1e-6)
-            self.bound = jb if self.bound is None else min(self.bound, jb)
-            if status == cp_model.OPTIMAL:
-                self.bound = claimed
+        if self._accept(fm, deals, [sp.ops(solver) for sp in seats], claimed, "joint"):
+            self.hint = _solution(fm.m, solver)
+        jb = claimed if status == cp_model.OPTIMAL else int(solver.best_objective_bound + 1e-6)
+        if self.best is not None and jb < self.best.value:
+            if self.hint or status == cp_model.OPTIMAL:
+                raise SolveError(f"internal error: the joint model's bound {jb} is below a replayed "
+                                 f"plan worth {self.best.value}")
+            jb = self.best.value  # asked for more than the best plan: none, up to this bound
+        self.bound = jb if self.bound is None else min(self.bound, jb)
+
+
+def no_trade_line(s: GameState) -> tuple[list[Action], GameState]:
+    """The line where nobody trades and every seat plays its own solo optimum (exact search per
+    seat: without trades no seat's choices change another's cards), with the final state."""
+    searches = [SoloSearch(q) for q in range(len(s.players))]
+    line: list[Action] = []
+    while s.phase != Phase.OVER:
+        q = s.to_move
+        search = searches[q]
+        target = search.value(s)
+        a = next(a for a in search.choices(s) if search.value(apply(s, a, check=False)) == target)
+        line.append(a)
+        s = apply(s, a)  # checked
+    return line, s
 
 
 @contextmanager
@@ -497,10 +508,13 @@ def solve_flow(s: GameState, objective: str, player: int | None = None, time_lim
         return time_limit - (time.perf_counter() - t0)
 
     with _interruptible(run):  # Ctrl-C between two solves ends the run too, keeping its best
+        line, end = no_trade_line(s)  # a plan at once: every seat its own solo optimum
+        coins = [len(q.coins) for q in end.players]
+        got = run._score(coins)
+        assert got is not None  # every seat ends with exactly its solo optimum
+        run.best = _Found(got, line, coins)
         now = time.perf_counter()
         run.decompose(now + max(left() * DECOMPOSE_UNTIL, 0.1), soft=now + left() * DECOMPOSE_SHARE)
-        if run.best is None and not run.interrupted and left() > 0:
-            run.joint(max(left() * 0.3, 0.1), no_trades=True)
         while (not run.interrupted and left() > 0.05 and run.best is not None
                and (run.bound is None or run.best.value < run.bound)):
             before = (run.best.value, run.bound)
