@@ -347,7 +347,7 @@ def solve_deals_cpsat(s: GameState, objective: str, player: int | None = None, t
         if bound is not None and bound < run.solver.objective_value:
             bound = None  # stopped before the search proved any bound
     solver = run.solver
-    value = int(solver.objective_value)
+    value = round(solver.objective_value)  # a double: 6.999... is 7
     line, end = replay(s, dm, dm.read(solver))
     coins = [len(q.coins) for q in end.players]
     got = sum(coins) if objective == "coop" else coins[p]

@@ -386,7 +386,7 @@ class FlowSolver:
         self.interrupted = self.interrupted or stopped_early(solver, status)
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             self.seat_values[(q, sched)] = _solution(m, solver)
-            return int(solver.objective_value), int(solver.best_objective_bound + 1e-6), sp.ops(solver)
+            return round(solver.objective_value), int(solver.best_objective_bound + 1e-6), sp.ops(solver)
         if status == cp_model.INFEASIBLE:
             raise SolveError(f"internal error: p{q}'s fields cannot take the master's cards")
         return None, 10_000, []  # nothing known: no cut
@@ -443,7 +443,7 @@ class FlowSolver:
             return
         value = _reader(solver)
         deals = _identities(fm, _fronts(fm, value), _read_flows(fm, value))
-        claimed = int(solver.objective_value)
+        claimed = round(solver.objective_value)  # a double: 6.999... is 7
         if self._accept(fm, deals, [sp.ops(solver) for sp in seats], claimed, "joint"):
             self.hint = _solution(fm.m, solver)
         jb = claimed if status == cp_model.OPTIMAL else int(solver.best_objective_bound + 1e-6)

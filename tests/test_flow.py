@@ -174,3 +174,14 @@ def test_ctrl_c_returns_the_best_replayed_plan() -> None:
     for a in res["line"]:
         t = apply(t, parse_action(a))
     assert sum(len(p.coins) for p in t.players) == res["value"]
+
+
+def test_plan_values_are_rounded_not_truncated() -> None:
+    """CP-SAT reports objective values as doubles (7 can come back as 6.999...): the flow solver
+    rounds them, so a plan's claimed value equals its replay (rio-grande 4p game 551596, hands
+    of one card, 3 cards left; found by scripts/cross_check.py)."""
+    s = small(cut("rio-grande", 4, 551596, 8), hand=1, draw=3)
+    sol = solve_flow(s, "coop", 2, time_limit=30, workers=1)
+    _replays(s, sol)
+    assert sol.status == "optimal"
+    assert sol.value == solve_open(s, "coop", 2).value
