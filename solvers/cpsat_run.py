@@ -32,12 +32,14 @@ class _Progress(cp_model.CpSolverSolutionCallback):
 
 @contextmanager
 def stop_on_interrupt(solver: cp_model.CpSolver) -> Iterator[list[bool]]:
-    """Ctrl-C stops the search and keeps the best solution found so far."""
+    """Ctrl-C stops the search and keeps the best solution found so far. During a solve CP-SAT
+    catches SIGINT itself (``stopped_early`` tells afterwards); this handler covers the moments
+    around it and only records the interrupt: ``stop_search`` on a solver whose search has ended
+    crashed the process once (a malloc abort)."""
     hit = [False]
 
     def handler(signum: int, frame: Any) -> None:
         hit[0] = True
-        solver.stop_search()
 
     try:
         old = signal.signal(signal.SIGINT, handler)
