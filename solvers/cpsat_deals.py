@@ -448,19 +448,7 @@ def replay(s: GameState, dm: DealsModel, plan: Plan) -> tuple[list[Action], Game
                 continue
             prop = queue.pop(0)
             assert isinstance(prop, Propose)
-            give = [ids[a_seat][h] for h in prop.give_hand]
-            back_cards = [c for d in plan.deals[k] if d.partner == prop.partner for c in d.back]
-            take = back_cards[:len(prop.ask)]
-            for d in plan.deals[k]:
-                if d.partner == prop.partner:
-                    d.back = d.back[len(take):]
-            act(prop)
-            answer = Accept(prop.partner, tuple(sorted(ids[prop.partner].index(c) for c in take)))
-            for c in give:
-                ids[a_seat].remove(c)
-            for c in take:
-                ids[prop.partner].remove(c)
-            act(answer)
+            play_deal(prop, plan.deals[k], ids, act)
             continue
         p = s.to_move
         if stage != (k, s.phase, p):
@@ -492,6 +480,25 @@ def replay(s: GameState, dm: DealsModel, plan: Plan) -> tuple[list[Action], Game
             else:
                 act(PlantAside(p, st.card, st.field))
     return line, s
+
+
+def play_deal(prop: Propose, deals: list[Deal], ids: list[list[Card]],
+              act: Callable[[Action], None]) -> None:
+    """One proposal of a planned exchange and its acceptance (T3), the partner giving the next
+    cards the plan has it give; hand cards are followed by identity (H1)."""
+    a, r = prop.player, prop.partner
+    give = [ids[a][h] for h in prop.give_hand]
+    take = [c for d in deals if d.partner == r for c in d.back][:len(prop.ask)]
+    for d in deals:
+        if d.partner == r:
+            d.back = d.back[len(take):]
+    act(prop)
+    answer = Accept(r, tuple(sorted(ids[r].index(c) for c in take)))
+    for c in give:  # the identities move with the deal, before ``act`` compares them (H1)
+        ids[a].remove(c)
+    for c in take:
+        ids[r].remove(c)
+    act(answer)
 
 
 def _deal_actions(deals: list[Deal], k_cards: int, a: int, ids: list[list[Card]],

@@ -27,7 +27,6 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from model import (
-    Accept,
     Action,
     BuyField,
     EndPhase,
@@ -39,7 +38,7 @@ from model import (
     Propose,
     apply,
 )
-from solvers.cpsat_deals import Card, Deal, _deal_actions
+from solvers.cpsat_deals import Card, Deal, _deal_actions, play_deal
 from solvers.cpsat_run import stopped_early
 from solvers.exact import SoloSearch, Solution, SolveError, open_player, solve_solo
 from solvers.flow_master import Batch, FlowMaster
@@ -173,19 +172,7 @@ def replay(s: GameState, fm: FlowMaster, deals: list[list[Deal]], ops: list[list
             if not queue:
                 act(EndPhase(a))
                 continue
-            prop = queue.pop(0)
-            give = [ids[a][h] for h in prop.give_hand]
-            back = [c for d in deals[k] if d.partner == prop.partner for c in d.back]
-            take = back[:len(prop.ask)]
-            for d in deals[k]:
-                if d.partner == prop.partner:
-                    d.back = d.back[len(take):]
-            act(prop)
-            act(Accept(prop.partner, tuple(sorted(ids[prop.partner].index(c) for c in take))))
-            for c in give:
-                ids[a].remove(c)
-            for c in take:
-                ids[prop.partner].remove(c)
+            play_deal(queue.pop(0), deals[k], ids, act)
             continue
         eager(p)
         phase = 1 if s.phase == Phase.PLANT else 3
