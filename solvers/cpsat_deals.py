@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -428,10 +428,7 @@ def replay(s: GameState, dm: DealsModel, plan: Plan) -> tuple[list[Action], Game
         before = s
         s = apply(s, a)  # checked: the line must be legal
         line.append(a)
-        for q in range(n):
-            got = len(s.players[q].hand) - len(before.players[q].hand)
-            if got > 0 and len(s.draw) < len(before.draw):
-                ids[q] += [next(arrivals[q]) for _ in range(got)]
+        track_draws(before, s, ids, arrivals)
         for q in range(n):
             if [c.bean for c in ids[q]] != list(s.players[q].hand):
                 raise SolveError(f"internal error: the replay lost track of p{q}'s hand after {a}")
@@ -442,7 +439,7 @@ def replay(s: GameState, dm: DealsModel, plan: Plan) -> tuple[list[Action], Game
         if s.phase == Phase.TRADE:
             if stage != (k, 2, a_seat):
                 stage = (k, 2, a_seat)
-                queue = _deal_actions(plan.deals[k], k_cards, a_seat, ids, s)
+                queue = deal_proposals(plan.deals[k], k_cards, a_seat, ids, s)
             if not queue:
                 act(EndPhase(a_seat))
                 continue
@@ -482,6 +479,15 @@ def replay(s: GameState, dm: DealsModel, plan: Plan) -> tuple[list[Action], Game
     return line, s
 
 
+def track_draws(before: GameState, after: GameState, ids: list[list[Card]],
+                arrivals: list[Iterator[Card]]) -> None:
+    """Cards drawn by an action join the back of their hand by identity, in draw order (T7, H1)."""
+    for q, (p0, p1) in enumerate(zip(before.players, after.players, strict=True)):
+        got = len(p1.hand) - len(p0.hand)
+        if got > 0 and len(after.draw) < len(before.draw):
+            ids[q] += [next(arrivals[q]) for _ in range(got)]
+
+
 def play_deal(prop: Propose, deals: list[Deal], ids: list[list[Card]],
               act: Callable[[Action], None]) -> None:
     """One proposal of a planned exchange and its acceptance (T3), the partner giving the next
@@ -501,7 +507,7 @@ def play_deal(prop: Propose, deals: list[Deal], ids: list[list[Card]],
     act(answer)
 
 
-def _deal_actions(deals: list[Deal], k_cards: int, a: int, ids: list[list[Card]],
+def deal_proposals(deals: list[Deal], k_cards: int, a: int, ids: list[list[Card]],
                   s: GameState) -> list[Action]:
     """The proposals that make each exchange, at most ``k_cards`` cards a side each (T3), partners
     in seat order. Hand positions are those at the moment of each proposal (H1)."""

@@ -38,7 +38,7 @@ from model import (
     Propose,
     apply,
 )
-from solvers.cpsat_deals import Card, Deal, _deal_actions, play_deal
+from solvers.cpsat_deals import Card, Deal, deal_proposals, play_deal, track_draws
 from solvers.cpsat_run import stopped_early
 from solvers.exact import SoloSearch, Solution, SolveError, open_player, solve_solo
 from solvers.flow_master import Batch, FlowMaster
@@ -146,10 +146,7 @@ def replay(s: GameState, fm: FlowMaster, deals: list[list[Deal]], ops: list[list
         before = s
         s = apply(s, a)  # checked: the line must be legal
         line.append(a)
-        for q in range(n):
-            got = len(s.players[q].hand) - len(before.players[q].hand)
-            if got > 0 and len(s.draw) < len(before.draw):
-                ids[q] += [next(arrivals[q]) for _ in range(got)]
+        track_draws(before, s, ids, arrivals)
 
     def eager(p: int) -> None:
         while todo[p] and todo[p][0].kind != "plant":
@@ -168,7 +165,7 @@ def replay(s: GameState, fm: FlowMaster, deals: list[list[Deal]], ops: list[list
             if trading != k:
                 trading = k
                 eager(a)
-                queue = [x for x in _deal_actions(deals[k], k_cards, a, ids, s) if isinstance(x, Propose)]
+                queue = [x for x in deal_proposals(deals[k], k_cards, a, ids, s) if isinstance(x, Propose)]
             if not queue:
                 act(EndPhase(a))
                 continue
