@@ -1,7 +1,8 @@
 """Solve an open Bohnanza endgame: the optimal line and value for an objective.
 
 POSITION is a state JSON file (as the engine writes it), `-` for stdin, or the name of a built-in
-position (`--list`); without one, the built-in position `trade-gift`, where deals pay.
+position (`--list`); without one, the built-in position `rio4-last` (4 players, real hands, the
+last turn: `best p1` by the flow solver, with the deals that pay).
 
 Objectives (DESIGN.md): solo P (no trades; P's coins), coop (all deals; everyone's coins), best P
 (all deals; P's coins while every other seat keeps at least its own solo optimum), duel (the bean

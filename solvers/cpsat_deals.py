@@ -48,7 +48,7 @@ from model import (
 )
 from solvers.bounds import gain_table, hull
 from solvers.cpsat_fields import Event, Seat, Step, read_step
-from solvers.cpsat_run import Run, run_model, stop_on_interrupt
+from solvers.cpsat_run import Run, interruptible, run_model
 from solvers.exact import Solution, SolveError, default_policy, open_player
 
 
@@ -337,9 +337,10 @@ def solve_deals_cpsat(s: GameState, objective: str, player: int | None = None, t
         m.maximize(finals[p])
     _bean_bounds(dm, finals)
     start = time.perf_counter()
-    fallback = _hint_no_trades(dm, time_limit * 0.3, workers)
-    left = max(time_limit - (time.perf_counter() - start), 0.1)
-    run = run_model(m, left, workers, tick, bound_only=fallback is not None)
+    with interruptible():  # one Ctrl-C ends both searches
+        fallback = _hint_no_trades(dm, time_limit * 0.3, workers)
+        left = max(time_limit - (time.perf_counter() - start), 0.1)
+        run = run_model(m, left, workers, tick, bound_only=fallback is not None)
     bound: float | None = run.solver.best_objective_bound
     if run.status == "none":  # no plan with trades in time: the one without is the answer so far
         assert fallback is not None
@@ -400,8 +401,8 @@ def _hint_no_trades(dm: DealsModel, time_limit: float, workers: int) -> cp_model
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = time_limit
     solver.parameters.num_workers = workers
-    with stop_on_interrupt(solver):
-        status = solver.solve(m)
+    with interruptible() as stop:
+        status = stop.solve(solver, m)
     m.clear_assumptions()
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return None

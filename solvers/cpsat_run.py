@@ -4,7 +4,9 @@ its proved bound)."""
 
 from __future__ import annotations
 
+import os
 import signal
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -30,33 +32,89 @@ class _Progress(cp_model.CpSolverSolutionCallback):
             self.tick(self.objective_value, self.best_objective_bound, self.wall_time)
 
 
+class Interrupt:
+    """Ctrl-C as a flag that also stops the CP-SAT search in progress, which keeps its best
+    solution and proved bound (CP-SAT is anytime). CP-SAT's own SIGINT catching is turned off:
+    Python's C-level handler still runs during a solve and writes to a wakeup pipe, and a watcher
+    thread reading it calls ``stop_search`` while that search is live (never after it ended:
+    that crashed the process once, a malloc abort). So ``hit`` is exact: a search that ran out of
+    time is never taken for an interrupted one."""
+
+    def __init__(self) -> None:
+        self.hit = False
+        self.watching = False
+        self._lock = threading.Lock()
+        self._live: cp_model.CpSolver | None = None
+
+    def solve(self, solver: cp_model.CpSolver, model: cp_model.CpModel,
+              callback: cp_model.CpSolverSolutionCallback | None = None) -> Any:
+        if self.watching:
+            solver.parameters.catch_sigint_signal = False
+        if self.hit:
+            solver.parameters.max_time_in_seconds = 0.0  # interrupted already: return at once
+        with self._lock:
+            self._live = solver
+        try:
+            return solver.solve(model, callback)
+        finally:
+            with self._lock:
+                self._live = None
+
+    def stop(self) -> None:
+        self.hit = True
+        while True:  # until the live search has ended (it may not have started when the signal came)
+            with self._lock:
+                live = self._live
+                if live is None:
+                    return
+                live.stop_search()
+            time.sleep(0.02)
+
+
+_current: Interrupt | None = None
+
+
 @contextmanager
-def stop_on_interrupt(solver: cp_model.CpSolver) -> Iterator[list[bool]]:
-    """Ctrl-C stops the search and keeps the best solution found so far. During a solve CP-SAT
-    catches SIGINT itself (``stopped_early`` tells afterwards); this handler covers the moments
-    around it and only records the interrupt: ``stop_search`` on a solver whose search has ended
-    crashed the process once (a malloc abort)."""
-    hit = [False]
+def interruptible() -> Iterator[Interrupt]:
+    """Ctrl-C inside this block ends the CP-SAT search in progress and sets ``hit``; nested
+    blocks share one Interrupt. Off the main thread there is no handler (``hit`` stays False)."""
+    global _current
+    if _current is not None:
+        yield _current
+        return
+    stop = Interrupt()
 
     def handler(signum: int, frame: Any) -> None:
-        hit[0] = True
+        stop.hit = True
 
     try:
-        old = signal.signal(signal.SIGINT, handler)
-    except ValueError:  # not the main thread: no handler
-        yield hit
+        old_handler = signal.signal(signal.SIGINT, handler)
+    except ValueError:  # not the main thread
+        yield stop
         return
+    read, write = os.pipe()
+    os.set_blocking(write, False)
+    old_fd = signal.set_wakeup_fd(write)
+
+    def watch() -> None:
+        while data := os.read(read, 64):
+            if signal.SIGINT in data:
+                stop.stop()
+        os.close(read)
+
+    watcher = threading.Thread(target=watch, name="sigint-watcher", daemon=True)
+    watcher.start()
+    stop.watching = True
+    _current = stop
     try:
-        yield hit
+        yield stop
     finally:
-        signal.signal(signal.SIGINT, old)
-
-
-def stopped_early(solver: cp_model.CpSolver, status: Any) -> bool:
-    """CP-SAT catches Ctrl-C itself and returns what it has (Python's handler never sees the
-    signal during a solve): a search that ends unproved before its time limit was interrupted."""
-    return bool(status in (cp_model.FEASIBLE, cp_model.UNKNOWN)
-                and solver.wall_time < solver.parameters.max_time_in_seconds - 0.25)
+        _current = None
+        stop.watching = False
+        signal.set_wakeup_fd(old_fd)
+        signal.signal(signal.SIGINT, old_handler)
+        os.close(write)  # the watcher reads end-of-file and ends
+        watcher.join()
 
 
 @dataclass
@@ -80,12 +138,11 @@ def run_model(model: cp_model.CpModel, time_limit: float, workers: int, tick: Ti
     solver.parameters.max_time_in_seconds = time_limit
     solver.parameters.num_workers = workers
     progress = _Progress(tick)
-    with stop_on_interrupt(solver) as hit:
-        status = solver.solve(model, progress)
-    hit[0] = hit[0] or stopped_early(solver, status)
+    with interruptible() as stop:
+        status = stop.solve(solver, model, progress)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE) and bound_only and status != cp_model.INFEASIBLE:
-        return Run(solver, "none", 0, hit[0])
+        return Run(solver, "none", 0, stop.hit)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        why = "interrupted" if hit[0] else solver.status_name(status).lower()
+        why = "interrupted" if stop.hit else solver.status_name(status).lower()
         raise SolveError(f"CP-SAT found no solution ({why}, {solver.wall_time:.1f} s)")
-    return Run(solver, "optimal" if status == cp_model.OPTIMAL else "feasible", progress.found, hit[0])
+    return Run(solver, "optimal" if status == cp_model.OPTIMAL else "feasible", progress.found, stop.hit)

@@ -17,10 +17,8 @@ an answer.
 
 from __future__ import annotations
 
-import signal
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,7 +37,7 @@ from model import (
     apply,
 )
 from solvers.cpsat_deals import Card, Deal, deal_proposals, play_deal, track_draws
-from solvers.cpsat_run import stopped_early
+from solvers.cpsat_run import Interrupt, interruptible
 from solvers.exact import SoloSearch, Solution, SolveError, open_player, solve_solo
 from solvers.flow_master import Batch, FlowMaster
 from solvers.seat_plan import Op, SeatPlan
@@ -223,16 +221,19 @@ class FlowSolver:
     least its solo optimum ``floors``)."""
 
     def __init__(self, s: GameState, objective: str, p: int, floors: list[int] | None,
-                 workers: int, tick: Tick | None) -> None:
+                 workers: int, tick: Tick | None, stop: Interrupt) -> None:
         self.s, self.objective, self.p, self.floors = s, objective, p, floors
-        self.workers, self.tick = workers, tick
+        self.workers, self.tick, self.stop = workers, tick, stop
         self.best: _Found | None = None
         self.bound: int | None = None
-        self.interrupted = False
         self.t0 = time.perf_counter()
         self.stages: dict[str, Any] = {}
         self.hint: dict[str, int] = {}  # the best plan's variable values, by name
         self.seat_values: dict[tuple[int, Any], dict[str, int]] = {}
+
+    @property
+    def interrupted(self) -> bool:
+        return self.stop.hit
 
     def _report(self) -> None:
         if self.tick is not None and self.best is not None:
@@ -244,9 +245,7 @@ class FlowSolver:
         solver = _solver(seconds, self.workers, lb_tree)
         if lns and self.workers == 1:
             solver.parameters.interleave_search = True
-        status = solver.solve(m)  # CP-SAT stops on Ctrl-C itself (_interruptible: between solves)
-        self.interrupted = self.interrupted or stopped_early(solver, status)
-        return solver, status
+        return solver, self.stop.solve(solver, m)
 
     def _score(self, coins: list[int]) -> int | None:
         if self.objective == "coop":
@@ -366,8 +365,7 @@ class FlowSolver:
         solver = cp_model.CpSolver()
         solver.parameters.max_time_in_seconds = max(until - time.perf_counter(), 0.5)
         solver.parameters.num_workers = self.workers
-        status = solver.solve(m)  # CP-SAT stops on Ctrl-C itself (_interruptible: between solves)
-        self.interrupted = self.interrupted or stopped_early(solver, status)
+        status = self.stop.solve(solver, m)
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             self.seat_values[(q, sched)] = _solution(m, solver)
             return round(solver.objective_value), int(solver.best_objective_bound + 1e-6), sp.ops(solver)
@@ -454,25 +452,6 @@ def no_trade_line(s: GameState) -> tuple[list[Action], GameState]:
     return line, s
 
 
-@contextmanager
-def _interruptible(run: FlowSolver) -> Iterator[None]:
-    """SIGINT marks the run interrupted. During a solve CP-SAT catches it itself and returns its
-    best so far (``stopped_early`` tells). No handler here calls ``stop_search``: calling it on a
-    solver whose search has ended crashed the process once in testing (a malloc abort)."""
-    def handler(signum: int, frame: Any) -> None:
-        run.interrupted = True
-
-    try:
-        old = signal.signal(signal.SIGINT, handler)
-    except ValueError:  # not the main thread: no handler
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, old)
-
-
 def solve_flow(s: GameState, objective: str, player: int | None = None, time_limit: float = 10.0,
                workers: int = 1, floors: list[int] | None = None, tick: Tick | None = None) -> Solution:
     """``coop`` or ``best`` by the counts master and exact seats (module docstring). Status
@@ -486,12 +465,12 @@ def solve_flow(s: GameState, objective: str, player: int | None = None, time_lim
     t0 = time.perf_counter()
     if objective == "best" and floors is None:
         floors = [solve_solo(s, q).value for q in range(len(s.players))]
-    run = FlowSolver(s, objective, p, floors, workers, tick)
 
     def left() -> float:
         return time_limit - (time.perf_counter() - t0)
 
-    with _interruptible(run):  # Ctrl-C between two solves ends the run too, keeping its best
+    with interruptible() as stop:  # Ctrl-C ends the run, keeping its best plan and bound
+        run = FlowSolver(s, objective, p, floors, workers, tick, stop)
         line, end = no_trade_line(s)  # a plan at once: every seat its own solo optimum
         coins = [len(q.coins) for q in end.players]
         got = run._score(coins)
