@@ -357,10 +357,13 @@ class FlowSolver:
     def _seat(self, fm: FlowMaster, q: int, sched: Any, until: float) -> tuple[int | None, int, list[Op]]:
         """Seat q's exact fields on a schedule: (the value of the best plan found, None if none;
         the proved bound on that value; the plan)."""
-        batches = [Batch(k, kind, dict(c), sum(x for _, x in c)) for k, kind, c in sched]
-        index = {(bt.turn, bt.kind): j for j, bt in enumerate(fm.batches[q])}
+        want = {(k, kind): dict(c) for k, kind, c in sched}
+        batches = []  # every batch and bean of the joint model's seat, so the names match it
+        for bt in fm.batches[q]:  # (the best plan's values then hint the joint model completely)
+            counts = {b: want.get((bt.turn, bt.kind), {}).get(b, 0) for b in bt.counts}
+            batches.append(Batch(bt.turn, bt.kind, counts, sum(counts.values())))
         m = cp_model.CpModel()
-        sp = SeatPlan(m, self.s, q, batches, set(fm.beans), [index[(k, kind)] for k, kind, _ in sched])
+        sp = SeatPlan(m, self.s, q, batches, set(fm.beans))
         m.maximize(sp.final)
         solver = cp_model.CpSolver()
         solver.parameters.max_time_in_seconds = max(until - time.perf_counter(), 0.5)
