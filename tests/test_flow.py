@@ -209,3 +209,35 @@ def test_the_best_plan_hints_every_variable_of_the_joint_model() -> None:
         SeatPlan(fm.m, s, q, fm.batches[q], set(fm.beans))
     names = {fm.m.get_int_var_from_proto_index(i).name for i in range(len(fm.m.proto.variables))}
     assert names - {""} <= set(run.hint)
+
+
+@pytest.mark.rule("T3")
+@pytest.mark.parametrize("objective", ["coop", "best"])
+def test_the_search_for_a_better_plan_alone_reaches_the_optimum(objective: str) -> None:
+    """From the no-trade plan, ``above`` (any plan worth one more, no LP) either improves the
+    plan, replayed, or proves none exists; repeated, it ends at exact search's optimum."""
+    from solvers.cpsat_run import interruptible
+    from solvers.exact import open_player, solve_solo
+    from solvers.flow import FlowSolver, _Found, no_trade_line
+
+    compared = 0
+    for label, s, p in _CUTS[:6]:
+        want = _optimum(label, objective)
+        if want is None:
+            continue
+        q = open_player(s, objective, p)
+        floors = [solve_solo(s, r).value for r in range(len(s.players))] if objective == "best" else None
+        with interruptible() as stop:
+            run = FlowSolver(s, objective, q, floors, 1, None, stop)
+            line, end = no_trade_line(s)
+            coins = [len(x.coins) for x in end.players]
+            start = run._score(coins)
+            assert start is not None
+            run.best = _Found(start, line, coins)
+            for _ in range(want - start + 1):
+                run.above(30)
+                if run.bound == run.best.value:
+                    break
+        assert (run.best.value, run.bound) == (want, want), label
+        compared += 1
+    assert compared >= 4
