@@ -262,3 +262,80 @@ def replay(rec: Record) -> GameState:
     for step in replay_steps(rec):
         s = step[2]
     return s
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The referee's verdict on one record file: ``legal`` (every step replays; ``over`` says whether
+    the game ended), ``illegal`` (the first illegal step: line, action, reason, rule ID) or
+    ``malformed`` (the file cannot be read as a record)."""
+
+    path: str
+    status: str  # "legal", "illegal" or "malformed"
+    line: int | None = None
+    action: str | None = None
+    reason: str = ""
+    rule: str = ""
+    actions: int = 0
+    coins: tuple[int, ...] = ()
+    over: bool = False
+    winners: tuple[int, ...] = ()
+    record: Record | None = None  # parsed, unless malformed
+
+    @property
+    def code(self) -> int:
+        """The exit code: 0 legal, 1 illegal, 2 malformed."""
+        return {"legal": 0, "illegal": 1}.get(self.status, 2)
+
+    def text(self) -> str:
+        """One line: ``PATH: legal, ...``, ``PATH:LINE: illegal ACTION: REASON [RULE]`` or the
+        reason a file is malformed."""
+        if self.status == "malformed":
+            return f"{self.path}:{self.line}: malformed record: {self.reason}" if self.line else self.reason
+        if self.status == "illegal":
+            return f"{self.path}:{self.line}: illegal {self.action}: {self.reason} [{self.rule}]"
+        out = f"{self.path}: legal, {self.actions} actions, final coins {list(self.coins)}"
+        if self.over:
+            return out + f", winners {['p' + str(w) for w in self.winners]}"
+        return out + " (game in progress)"
+
+    def summary(self) -> dict[str, object]:
+        """The JSON object ``check_record.py --json`` prints (docs/records.md)."""
+        if self.status == "malformed":
+            if self.line is None:
+                return {"record": self.path, "status": "malformed"}
+            return {"record": self.path, "status": "malformed", "line": self.line, "reason": self.reason}
+        if self.status == "illegal":
+            return {"record": self.path, "status": "illegal", "line": self.line, "action": self.action,
+                    "reason": self.reason, "rule": self.rule}
+        info: dict[str, object] = {"record": self.path, "status": "legal", "actions": self.actions,
+                                   "coins": list(self.coins), "over": self.over}
+        if self.over:
+            info["winners"] = list(self.winners)
+        return info
+
+
+def check_record(path: str) -> Verdict:
+    """Referee one record file (docs/records.md): read, parse, replay to its first illegal step."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as e:
+        return Verdict(path, "malformed", reason=f"{path}: cannot read: {e.strerror}")
+    except UnicodeDecodeError:
+        return Verdict(path, "malformed", reason=f"{path}: not UTF-8 text")
+    try:
+        rec = parse_record(text)
+    except RecordFormatError as e:
+        return Verdict(path, "malformed", line=e.line, reason=e.reason)
+    state = rec.initial_state()
+    count = 0
+    try:
+        for step in replay_steps(rec):
+            state = step[2]
+            count += 1
+    except IllegalStep as e:
+        return Verdict(path, "illegal", e.line, e.action, e.reason, e.rule, record=rec)
+    over = state.phase == Phase.OVER
+    return Verdict(path, "legal", actions=count, coins=tuple(scores(state)), over=over,
+                   winners=tuple(winners(state)) if over else (), record=rec)

@@ -225,7 +225,8 @@ SAMPLE_PLAN: list[tuple[str, int, dict[str, Any]]] = [
 def sample_states(count: int, seed: int = 0) -> Iterator[GameState]:
     """``count`` decision states from seeded games over every preset, 2-7 players and option mixes,
     with the random-trader and greedy bots (so trades, chance nodes and game ends all occur)."""
-    from solvers.bots import greedy_bot, random_trader_bot
+    from play.bots import greedy_bot, random_trader_bot
+    from play.playout import playout
 
     rng = random.Random(seed)
     plan = SAMPLE_PLAN
@@ -234,19 +235,19 @@ def sample_states(count: int, seed: int = 0) -> Iterator[GameState]:
     while made < count:
         name, n, opts = plan[game % len(plan)]
         rules: Ruleset = ruleset(name, opts)
-        s = new_game(rules, n, seed * 7919 + game)
+        start = new_game(rules, n, seed * 7919 + game)
         bot = random_trader_bot if game % 2 else greedy_bot
         per_game = max(1, min(6, count - made))
-        steps = 0
         picks = set(rng.sample(range(400), per_game))
-        while s.phase != Phase.OVER and made < count:
+        for steps, (s, _) in enumerate(playout(start, bot, rng)):
+            if made >= count:
+                break
+            if s.phase == Phase.OVER:
+                if rng.random() < 0.2:
+                    made += 1
+                    yield s
+                break
             if steps in picks or s.phase == Phase.CHANCE and rng.random() < 0.3:
                 made += 1
                 yield s
-            a = chance_outcome(s, rng) if s.phase == Phase.CHANCE else bot(s, rng)
-            s = apply(s, a)
-            steps += 1
-        if s.phase == Phase.OVER and made < count and rng.random() < 0.2:
-            made += 1
-            yield s
         game += 1

@@ -989,8 +989,8 @@ def differential(games: int = 10, seed: int = 0, max_states: int | None = None,
     check every state, turn end and game end; at most ``max_states`` states per game (a seeded
     sample). ``mutant`` breaks the spec (the check must then find disagreements). States of a
     ruleset the spec does not model are counted as skipped, with the reason."""
-    from solvers.bots import BOTS
-    from solvers.simulate import play_game
+    from play.bots import BOTS
+    from play.playout import play_game
 
     report = DiffReport()
     plan = plan or DIFF_PLAN

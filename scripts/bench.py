@@ -54,8 +54,8 @@ ROOT = Path(__file__).resolve().parent.parent
 def _engine_case(rules_name: str, players: int, bot_name: str, games: int, runs: int,
                  isla: bool = False) -> dict[str, Any]:
     from model import ruleset
-    from solvers.bots import BOTS
-    from solvers.simulate import game_seed, play_game
+    from play.bots import BOTS
+    from play.playout import game_seed, play_game
 
     rules = ruleset(rules_name, {"isla": True} if isla else None)
     bots = [BOTS[bot_name]] * players

@@ -18,71 +18,37 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 
 def check(path: str, z3: bool = False) -> tuple[int, str, dict[str, object]]:
     """(exit code, one line of text, JSON summary) for one record file."""
-    code, line, info, rec = _engine_check(path)
+    from model.records import check_record
+
+    verdict = check_record(path)
+    code, line, info = verdict.code, verdict.text(), verdict.summary()
+    rec = verdict.record
     if not z3 or rec is None:
         return code, line, info
     from proofs.referee import spec_replay
 
-    if rec.rules.isla:  # type: ignore[attr-defined]
+    if rec.rules.isla:
         info["z3"] = {"status": "not covered"}
         return 2, (f"{path}: --z3: the independent spec covers the base game, not La Isla Bohnita "
                    "(I1-I9); check this record without --z3"), info
 
-    verdict = spec_replay(rec)
-    info["z3"] = {"status": "legal" if verdict.legal else "illegal", "line": verdict.line,
-                  "reason": verdict.reason}
+    spec = spec_replay(rec)
+    info["z3"] = {"status": "legal" if spec.legal else "illegal", "line": spec.line, "reason": spec.reason}
     engine_line = info.get("line")
-    if verdict.line == engine_line:
+    if spec.line == engine_line:
         info["agree"] = True
         return code, line + " (the spec agrees)", info
     info["agree"] = False
     said = f"line {engine_line}" if engine_line else "legal"
-    spec = f"line {verdict.line}: {verdict.action}: {verdict.reason}" if verdict.line else "legal"
-    return 3, f"{path}: the referees disagree: engine {said}, spec {spec}", info
-
-
-def _engine_check(path: str) -> tuple[int, str, dict[str, object], object]:
-    from model.engine import scores, winners
-    from model.records import IllegalStep, RecordFormatError, parse_record, replay_steps
-    from model.state import Phase
-
-    try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-    except OSError as e:
-        return 2, f"{path}: cannot read: {e.strerror}", {"record": path, "status": "malformed"}, None
-    except UnicodeDecodeError:
-        return 2, f"{path}: not UTF-8 text", {"record": path, "status": "malformed"}, None
-    try:
-        rec = parse_record(text)
-    except RecordFormatError as e:
-        return 2, f"{path}:{e.line}: malformed record: {e.reason}", {
-            "record": path, "status": "malformed", "line": e.line, "reason": e.reason}, None
-    state = rec.initial_state()
-    count = 0
-    try:
-        for step in replay_steps(rec):
-            state = step[2]
-            count += 1
-    except IllegalStep as e:
-        return 1, f"{path}:{e.line}: illegal {e.action}: {e.reason} [{e.rule}]", {
-            "record": path, "status": "illegal", "line": e.line, "action": e.action,
-            "reason": e.reason, "rule": e.rule}, rec
-    coins = list(scores(state))
-    over = state.phase == Phase.OVER
-    info: dict[str, object] = {"record": path, "status": "legal", "actions": count, "coins": coins,
-                               "over": over}
-    line = f"{path}: legal, {count} actions, final coins {coins}"
-    if over:
-        info["winners"] = list(winners(state))
-        line += f", winners {['p' + str(w) for w in winners(state)]}"
-    else:
-        line += " (game in progress)"
-    return 0, line, info, rec
+    theirs = f"line {spec.line}: {spec.action}: {spec.reason}" if spec.line else "legal"
+    return 3, f"{path}: the referees disagree: engine {said}, spec {theirs}", info
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -23,10 +23,9 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT), str(ROOT / "scripts")]
+sys.path.insert(0, str(ROOT))
 
 from check_record import check as check_record  # noqa: E402
-from perft import perft  # noqa: E402
 
 from model import (  # noqa: E402
     Accept,
@@ -49,7 +48,6 @@ from model import (  # noqa: E402
     Sail,
     Sell,
     apply,
-    chance_outcome,
     legal_actions,
     new_game,
     ruleset,
@@ -58,12 +56,13 @@ from model import (  # noqa: E402
 from model.actions import PIRATE  # noqa: E402
 from model.cards import BEAN_NAMES  # noqa: E402
 from model.isla import HOME  # noqa: E402
+from model.perft import perft  # noqa: E402
 from model.records import action_line, atomic_write_text, header  # noqa: E402
 from model.rules import Ruleset  # noqa: E402
 from model.state import PlayerState, state_from_json, state_to_json  # noqa: E402
 from model.validate import check_state  # noqa: E402
-from solvers.bots import BOTS  # noqa: E402
-from solvers.simulate import play_game  # noqa: E402
+from play.bots import BOTS  # noqa: E402
+from play.playout import play_game, playout  # noqa: E402
 
 DEFAULT_OUT = ROOT / "tests" / "conformance"
 PERFT_DEPTHS = (1, 2, 3)
@@ -99,14 +98,8 @@ def rules_of(name: str, options: dict[str, Any] | None = None) -> Ruleset:
 def game_states(rules: Ruleset, players: int, seed: int, bot: str) -> Iterator[GameState]:
     """Every state of a game: the deck shuffled by ``seed``, the bots and reshuffles drawn from
     ``random.Random(seed)``; the last one is over."""
-    s = new_game(rules, players, seed)
-    rng = random.Random(seed)
-    choose = BOTS[bot]
-    while True:
+    for s, _ in playout(new_game(rules, players, seed), BOTS[bot], random.Random(seed)):
         yield s
-        if s.phase == Phase.OVER:
-            return
-        s = apply(s, chance_outcome(s, rng) if s.phase == Phase.CHANCE else choose(s, rng))
 
 
 def find(rules: Ruleset, players: int, seed: int, bot: str, pred: Callable[[GameState], bool],
@@ -365,7 +358,7 @@ def perft_fixture(spec: PerftSpec) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class GameSpec:
-    """A seeded simulated game (``solvers.simulate.play_game``), written as a record."""
+    """A seeded simulated game (``play.playout.play_game``), written as a record."""
 
     name: str
     about: str

@@ -24,54 +24,15 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from model.actions import format_action  # noqa: E402
-from model.engine import apply, legal_actions  # noqa: E402
-from model.rules import RulesetError  # noqa: E402
-from model.state import GameState, Phase, StateFormatError, state_from_json  # noqa: E402
-from model.validate import PositionError, check_state  # noqa: E402
+from model.perft import divide, perft  # noqa: E402
+from model.position_io import PositionInputError, read_json, state_of  # noqa: E402
+from model.state import GameState, Phase  # noqa: E402
 
 FIXTURES = ROOT / "tests" / "conformance" / "perft"
-LEAF_PHASES = (Phase.CHANCE, Phase.OVER)
-FIXTURE_FORMATS = ("bohnanza-perft", "bohnanza-endgame")  # fixtures holding a position under "state"
-
-
-class PositionInputError(ValueError):
-    """A position that cannot be read or breaks the rules: one line naming the source and field."""
-
-
-def perft(s: GameState, depth: int) -> int:
-    """Sequences of ``depth`` actions from ``s``; chance nodes and the game's end are leaves (count 1)."""
-    if depth == 0 or s.phase in LEAF_PHASES:
-        return 1
-    acts = legal_actions(s)
-    if depth == 1:
-        return len(acts)  # every action ends a sequence of length 1, whatever it leads to
-    return sum(perft(apply(s, a, False), depth - 1) for a in acts)
-
-
-def divide(s: GameState, depth: int) -> list[tuple[str, int]]:
-    """(first action in notation, sequences starting with it), in ``legal_actions`` order; they sum
-    to ``perft(s, depth)``. Empty at a leaf or at depth 0."""
-    if depth == 0 or s.phase in LEAF_PHASES:
-        return []
-    return [(format_action(a), perft(apply(s, a, False), depth - 1)) for a in legal_actions(s)]
-
-
-def state_of(obj: Any, where: str) -> GameState:
-    """The state in a state JSON object or a perft fixture object, checked against the rules."""
-    if isinstance(obj, dict) and obj.get("format") in FIXTURE_FORMATS:
-        obj = obj.get("state")
-    try:
-        s = state_from_json(obj)
-        check_state(s)
-    except (StateFormatError, RulesetError, PositionError, ValueError) as e:
-        raise PositionInputError(f"{where}: {e}") from None
-    return s
 
 
 def load_position(source: str) -> GameState:
@@ -82,15 +43,7 @@ def load_position(source: str) -> GameState:
         if "/" in source or not fixture.exists():
             raise PositionInputError(f"{source}: no such file or perft fixture (fixtures are in {FIXTURES})")
         path = fixture
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise PositionInputError(f"{source}: cannot read: {e}") from None
-    try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise PositionInputError(f"{source}:{e.lineno}: not JSON: {e.msg}") from None
-    return state_of(obj, source)
+    return state_of(read_json(str(path)), source)
 
 
 def _depth(text: str) -> int:

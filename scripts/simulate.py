@@ -33,7 +33,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     from model.rules import RulesetError, parse_option_args, ruleset, setup
-    from solvers.bots import BOTS
+    from play.bots import BOTS
 
     try:
         rules = ruleset(args.ruleset, parse_option_args(args.option))
@@ -55,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     bots = [BOTS[b] for b in names]
 
-    from solvers.simulate import game_seed, play_game
+    from play.playout import game_seed, play_game
 
     record_dir = Path(args.record) if args.record else None
     games = range(args.games)

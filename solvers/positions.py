@@ -8,19 +8,16 @@ from __future__ import annotations
 
 import json
 import random
-import sys
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from model import GameState, Phase, apply, chance_outcome, new_game, ruleset
-from model.rules import RulesetError
-from model.state import StateFormatError, state_from_json
-from model.validate import PositionError, check_state
-
-
-class PositionInputError(ValueError):
-    """A position that cannot be used; the message is one line naming the source and the field."""
+from model import GameState, Phase, new_game, ruleset
+from model.position_io import PositionInputError as PositionInputError  # one class: the model's
+from model.position_io import read_json, state_of
+from model.validate import check_state
+from play.bots import greedy_bot
+from play.playout import playout
 
 
 def in_final_pass(s: GameState) -> bool:
@@ -30,24 +27,12 @@ def in_final_pass(s: GameState) -> bool:
 
 def read_position(source: str) -> GameState:
     """A position from a JSON file (``-``: stdin), checked against the rules."""
-    where = "stdin" if source == "-" else source
-    try:
-        text = sys.stdin.read() if source == "-" else open(source, encoding="utf-8").read()
-    except OSError as e:
-        raise PositionInputError(f"{where}: cannot read: {e.strerror}") from None
-    try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise PositionInputError(f"{where}:{e.lineno}: not JSON: {e.msg}") from None
-    return position_from_json(obj, where)
+    return position_from_json(read_json(source), "stdin" if source == "-" else source)
 
 
 def position_from_json(obj: Any, where: str = "position") -> GameState:
-    try:
-        s = state_from_json(obj)
-        check_state(s)
-    except (StateFormatError, RulesetError, PositionError, ValueError) as e:
-        raise PositionInputError(f"{where}: {e}") from None
+    """A checked state that the endgame solvers take: a decision point of the base game."""
+    s = state_of(obj, where, fixtures=False)
     if s.phase in (Phase.OVER, Phase.CHANCE):
         raise PositionInputError(f"{where}: phase: the position must be a decision point, not "
                                  f"{Phase(s.phase).name.lower()}")
@@ -61,21 +46,15 @@ def cut(name: str, players: int, seed: int, cards_left: int,
         options: dict[str, Any] | None = None) -> GameState:
     """The first turn start in the final pass with at most ``cards_left`` cards in the draw pile,
     in a game of greedy bots from ``new_game(.., seed)`` (reproducible from the seed)."""
-    from solvers.bots import greedy_bot
-
     rules = ruleset(name, options or {})
-    s = new_game(rules, players, seed)
-    rng = random.Random(seed)
     turn = -1
-    while s.phase != Phase.OVER:
-        if s.phase == Phase.CHANCE:
-            s = apply(s, chance_outcome(s, rng))
+    for s, _ in playout(new_game(rules, players, seed), greedy_bot, random.Random(seed)):
+        if s.phase in (Phase.CHANCE, Phase.OVER):
             continue
         if s.turn != turn:
             turn = s.turn
             if in_final_pass(s) and not s.final and len(s.draw) <= cards_left:
                 return s
-        s = apply(s, greedy_bot(s, rng))
     raise PositionInputError(f"{name} {players}p seed {seed}: the game ended before a turn started "
                              f"with at most {cards_left} cards left")
 

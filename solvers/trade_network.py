@@ -156,7 +156,7 @@ def deals_in_record(path: str | os.PathLike[str]) -> list[DealRecord]:
 
 def simulated_game(output: tuple[Any, GameState, GameState, Sequence[Action]],
                    game: str | None = None) -> GameDeals:
-    """The deals of a game from ``solvers.simulate.play_game`` (result, first, last state, actions);
+    """The deals of a game from ``play.playout.play_game`` (result, first, last state, actions);
     the game id defaults to ``"seed N"``."""
     result, s0, _, actions = output
     name = game if game is not None else f"seed {result.seed}"

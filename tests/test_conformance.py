@@ -1,10 +1,10 @@
 """The conformance suite (tests/conformance/, docs/conformance.md) against this engine.
 
 - perft: every stored count, at every stored depth, is the number of legal action sequences
-  ``scripts/perft.py`` counts from the stored position (a divide is in the message on a mismatch);
-- records: ``scripts/check_record.py`` gives every record the verdict of its sidecar (legal with
-  those coins and winners; illegal at that line with that rule ID), in-process and in one run of
-  the command over them all;
+  ``model.perft`` counts from the stored position (a divide is in the message on a mismatch);
+- records: ``model.records.check_record`` (behind ``scripts/check_record.py``) gives every record
+  the verdict of its sidecar (legal with those coins and winners; illegal at that line with that
+  rule ID), in-process and in one run of the command over them all;
 - endgames: every stored value is re-solved by the solver the fixture names;
 - the suite is what ``scripts/make_conformance.py`` writes, byte for byte, and covers what the
   docs promise (every phase, preset, player count, objective and the listed rules).
@@ -22,14 +22,13 @@ from typing import Any
 
 import pytest
 
+from model.perft import divide, perft
+from model.position_io import state_of
+from model.records import check_record
+from model.rules import PRESETS, ruleset, setup
+from model.state import GameState
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "scripts"))
-
-import check_record  # noqa: E402
-import perft as perft_tool  # noqa: E402
-
-from model.rules import PRESETS, ruleset, setup  # noqa: E402
-from model.state import GameState  # noqa: E402
 
 CONF = ROOT / "tests" / "conformance"
 PERFT = sorted((CONF / "perft").glob("*.json"))
@@ -49,7 +48,7 @@ def sidecar(record: Path) -> dict[str, Any]:
 
 def position(path: Path) -> GameState:
     """The fixture's state, checked against the rules (model.validate.check_state)."""
-    return perft_tool.state_of(load(path), str(path))
+    return state_of(load(path), str(path))
 
 
 def run(script: str, *args: str) -> subprocess.CompletedProcess[str]:
@@ -68,9 +67,9 @@ def test_perft_counts(path: Path) -> None:
     assert fixture["phase"] == fixture["state"]["phase"] and fixture["to_move"] == s.to_move
     for depth_text, want in fixture["perft"].items():
         depth = int(depth_text)
-        got = perft_tool.perft(s, depth)
+        got = perft(s, depth)
         if got != want:
-            parts = "\n".join(f"  {a}: {n}" for a, n in perft_tool.divide(s, depth))
+            parts = "\n".join(f"  {a}: {n}" for a, n in divide(s, depth))
             pytest.fail(f"{path.stem} depth {depth}: {got} sequences, the fixture says {want}; "
                         f"divide:\n{parts}")
 
@@ -80,7 +79,7 @@ def test_perft_divide_sums_to_the_count(path: Path) -> None:
     """divide splits perft by first action: the parts sum to the count, each action listed once."""
     s = position(path)
     want = load(path)["perft"]["2"]
-    parts = perft_tool.divide(s, 2)
+    parts = divide(s, 2)
     assert len({a for a, _ in parts}) == len(parts)
     assert (sum(n for _, n in parts) if parts else 1) == want
 
@@ -119,11 +118,12 @@ def verdict_matches(info: dict[str, Any], code: int, expect: dict[str, Any]) -> 
 
 @pytest.mark.parametrize("path", LEGAL + ILLEGAL, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_record_verdict(path: Path) -> None:
-    """check_record.check gives the sidecar's verdict: status, first illegal line and rule ID."""
+    """model.records.check_record gives the sidecar's verdict: status, first illegal line and rule ID."""
     expect = sidecar(path)
     assert expect["status"] == path.parent.name
-    code, line, info = check_record.check(str(path))
-    verdict_matches(info, code, expect)
+    verdict = check_record(str(path))
+    line = verdict.text()
+    verdict_matches(verdict.summary(), verdict.code, expect)
     if expect["status"] == "illegal":
         assert line.startswith(f"{path}:{expect['line']}: illegal ") and line.endswith(f"[{expect['rule']}]")
 

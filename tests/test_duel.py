@@ -29,7 +29,7 @@ from model import (
     ruleset,
 )
 from model.validate import check_state
-from solvers.bots import greedy_bot
+from play.bots import greedy_bot
 from solvers.duel import DuelSearch, minimax_duel, solve_duel
 from solvers.exact import SolveError
 from solvers.positions import LIBRARY, cut, in_final_pass, position_from_json

@@ -1,4 +1,4 @@
-"""The OpenSpiel adapter (model/adapters, docs/adapters.md): the finite action encoding and its round
+"""The OpenSpiel adapter (adapters, docs/adapters.md): the finite action encoding and its round
 trip with ``legal_actions``, the game ``python_bohnanza`` under ``pyspiel.random_sim_test``, the lazy
 chance model, hidden information (H7) in observations and information states, and MCTS playing it.
 """
@@ -18,9 +18,9 @@ from open_spiel.python.algorithms.evaluate_bots import evaluate_bots
 from open_spiel.python.bots.uniform_random import UniformRandomBot
 from open_spiel.python.observation import make_observation
 
-import model.adapters.openspiel_game as osg
+import adapters.openspiel_game as osg
+from adapters.encoding import EncodedState, enumerate_actions, ids_for, layout, num_distinct_actions
 from model import Bean, Phase, Plant, PlantAside, apply, chance_outcome, legal_actions, new_game, ruleset
-from model.adapters.encoding import EncodedState, enumerate_actions, ids_for, layout, num_distinct_actions
 from model.engine import IllegalAction
 from model.rules import setup
 
@@ -139,7 +139,7 @@ def test_isla_is_refused_with_a_clear_error():
 
 def test_core_engine_does_not_import_the_adapters():
     code = ("import sys, model, model.engine, model.records, model.views; "
-            "print(any(m.startswith('model.adapters') for m in sys.modules))")
+            "print(any(m.startswith('adapters') for m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 

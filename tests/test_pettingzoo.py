@@ -1,4 +1,4 @@
-"""The PettingZoo adapter (model/adapters/pettingzoo_env.py, docs/adapters.md): PettingZoo's own API
+"""The PettingZoo adapter (adapters/pettingzoo_env.py, docs/adapters.md): PettingZoo's own API
 and seed tests, whole games played from the action mask (zero-sum rewards equal to the engine's
 coins, the same game from the same seed, a replay through the engine), hidden information (H7) and
 the refusal of La Isla Bohnita.
@@ -14,10 +14,10 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test  # type: ignore[import-untyped]
 
+from adapters.encoding import ISLA_ERROR, EncodedState, num_distinct_actions
+from adapters.observation import observation_pieces
+from adapters.pettingzoo_env import chance_rng, env, raw_env
 from model import Phase, apply, chance_outcome, new_game, ruleset
-from model.adapters.encoding import ISLA_ERROR, EncodedState, num_distinct_actions
-from model.adapters.observation import observation_pieces
-from model.adapters.pettingzoo_env import chance_rng, env, raw_env
 from model.engine import IllegalAction, scores
 from model.rules import setup
 

@@ -5,7 +5,7 @@
 - ``state_from_json(state_to_json(s)) == s`` for states of random games (chance nodes, pending offers,
   the end of the game included);
 - ``ruleset(name, rules.options()) == rules`` (also through JSON);
-- a game played by ``solvers.simulate.play_game``, written with ``write_record`` and read back with
+- a game played by ``play.playout.play_game``, written with ``write_record`` and read back with
   ``read_record``, replays to the same final state with the same actions; a record cut short replays as
   a game in progress.
 """
@@ -63,8 +63,8 @@ from model.records import (
     write_record,
 )
 from model.rules import OPTION_NAMES
-from solvers.bots import random_bot, random_trader_bot
-from solvers.simulate import play_game
+from play.bots import random_bot, random_trader_bot
+from play.playout import play_game
 
 ALL_BEANS = tuple(int(b) for b in Bean)
 CONFIGS = [(name, n) for name, r in model.PRESETS.items() for n in range(r.min_players, r.max_players + 1)]

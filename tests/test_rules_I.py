@@ -58,8 +58,8 @@ from model.isla import BOHNACO, BOHNBAY, EMPTY_SHIP, HOME, Fleet, Ship
 from model.records import header, initial_deck, parse_record, record_lines, replay
 from model.rules import ISLA_REMOVED_AMIGO, ISLA_REMOVED_RIO_GRANDE
 from model.validate import check_state
-from solvers.bots import BOTS
-from solvers.simulate import play_game
+from play.bots import BOTS
+from play.playout import play_game
 
 ISLA = model.ruleset("rio-grande", {"isla": True})
 AMIGO_ISLA = model.ruleset("amigo", {"isla": True})

@@ -65,7 +65,7 @@ from model import (
 from model.actions import Attack, BuyShip, HarvestOnto, MoveCargo, PlantCargo, Sail, Sell, Yield
 from model.cards import Bean
 from model.engine import is_listed_proposal
-from solvers.bots import greedy_bot, random_bot, random_trader_bot
+from play.bots import greedy_bot, random_bot, random_trader_bot
 
 # Every preset with every player count it allows.
 CONFIGS: list[tuple[str, int]] = [

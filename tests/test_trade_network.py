@@ -15,8 +15,8 @@ import model
 from model import Accept, Decline, EndPhase, Harvest, Plant, PlantAside, Propose
 from model.cards import BEAN_NAMES
 from model.records import header, read_record, replay_steps, write_record
-from solvers.bots import BOTS
-from solvers.simulate import play_game
+from play.bots import BOTS
+from play.playout import play_game
 from solvers.trade_network import (
     DealRecord,
     GameDeals,

@@ -1,15 +1,16 @@
-"""Play whole games with bots: the simulator behind scripts/simulate.py (reproducible from a seed)."""
+"""Whole games with bots: ``playout``, the one seeded game loop (every generator of games and
+positions runs on it), and ``play_game``, the simulator behind scripts/simulate.py."""
 
 from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from model import Accept, Action, GameState, Phase, Ruleset, apply, chance_outcome, new_game, scores, winners
-from model.actions import Attack, Sell, Yield
-from solvers.bots import Bot, random_bot
+from model.actions import Attack, Reshuffle, Sell, Yield
+from play.bots import Bot, random_bot
 
 ISLA_COUNTED = (Sell, Attack, Yield)
 
@@ -33,6 +34,29 @@ def game_seed(seed: int, game: int) -> int:
     return seed * 1_000_003 + game
 
 
+Bots = Bot | Sequence[Bot]  # one bot for every seat, or one per seat
+
+
+def playout(s: GameState, bots: Bots, rng: random.Random) -> Iterator[tuple[GameState, Action | None]]:
+    """Every state of a game from ``s`` to its end, each with the action that led to it (None for
+    ``s``): chance nodes take ``chance_outcome(s, rng)`` (E1), seats their bot's ``choose(s, rng)``,
+    one generator for both. The next action is drawn only when the loop asks for the next state, so
+    a caller may draw from ``rng`` in between and stay reproducible. Actions of the plain random
+    bot come from ``legal_actions`` and skip the legality checks; every other bot's are checked."""
+    seats = list(bots) if isinstance(bots, Sequence) else [bots] * len(s.players)
+    trusted = [b is random_bot for b in seats]
+    yield s, None
+    while s.phase != Phase.OVER:
+        p = s.to_move
+        if p < 0:
+            a: Action = chance_outcome(s, rng)
+            s = apply(s, a, False)
+        else:
+            a = seats[p](s, rng)
+            s = apply(s, a, not trusted[p])
+        yield s, a
+
+
 def play_game(
     rules: Ruleset, players: int, seed: int, bots: Sequence[Bot]
 ) -> tuple[GameResult, GameState, GameState, list[Action]]:
@@ -43,26 +67,21 @@ def play_game(
     skip the legality checks; every other bot's actions are checked.
     """
     s0 = s = new_game(rules, players, seed)
-    rng = random.Random(seed ^ 0x5EED)
     actions: list[Action] = []
     deals = reshuffles = 0
     isla_moves: Counter[type] = Counter()
-    trusted = [b is random_bot for b in bots]
     append = actions.append
-    while s.phase != Phase.OVER:
-        p = s.to_move
-        if p < 0:
-            a: Action = chance_outcome(s, rng)
+    s = s0
+    for s, a in playout(s0, bots, random.Random(seed ^ 0x5EED)):  # noqa: B007 (s: the last state)
+        if a is None:
+            continue
+        kind = type(a)
+        if kind is Accept:
+            deals += 1
+        elif kind is Reshuffle:
             reshuffles += 1
-            s = apply(s, a, False)
-        else:
-            a = bots[p](s, rng)
-            kind = type(a)
-            if kind is Accept:
-                deals += 1
-            elif kind in ISLA_COUNTED:
-                isla_moves[kind] += 1
-            s = apply(s, a, not trusted[p])
+        elif kind in ISLA_COUNTED:
+            isla_moves[kind] += 1
         append(a)
     result = GameResult(seed, scores(s), winners(s), s.turn + 1, len(actions), deals, reshuffles,
                         isla_moves[Sell], isla_moves[Attack], isla_moves[Yield])

@@ -1,6 +1,6 @@
 """A PettingZoo AEC environment for the engine (``bohnanza_v0``).
 
-    from model.adapters.pettingzoo_env import env
+    from adapters.pettingzoo_env import env
     e = env(players=4, options={"quick": True, "max_offers": 2})
     e.reset(seed=1)
     for agent in e.agent_iter():
@@ -9,9 +9,9 @@
         e.step(action)
 
 Agents ``player_0`` .. ``player_{n-1}`` are the seats. Actions are the ids of
-``model.adapters.encoding`` (``Discrete(num_distinct_actions(setup))``; deals are built one card
+``adapters.encoding`` (``Discrete(num_distinct_actions(setup))``; deals are built one card
 at a time). Observations are ``{"observation": float32 tensor, "action_mask": int8}``: the tensor of
-``model.adapters.observation`` for that seat (H7: never another seat's hand or coins before the
+``adapters.observation`` for that seat (H7: never another seat's hand or coins before the
 end, nor the draw pile), the mask exactly the legal ids of the seat to move (zeros for the others).
 An in-range id that is not legal raises ``IllegalAction`` (a ValueError) and changes nothing.
 
@@ -45,8 +45,8 @@ from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
-from model.adapters.encoding import ISLA_ERROR, EncodedState, num_distinct_actions
-from model.adapters.observation import ObservationTensor
+from adapters.encoding import ISLA_ERROR, EncodedState, num_distinct_actions
+from adapters.observation import ObservationTensor
 from model.cards import BEAN_NAMES
 from model.engine import apply, chance_outcome, new_game, scores
 from model.rules import Setup, setup

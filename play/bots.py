@@ -29,7 +29,7 @@ from model import (
 )
 from model.engine import is_listed_proposal
 from model.state import Field, PlayerState
-from solvers.isla_bots import greedy_harvest, greedy_isla
+from play.isla_bots import greedy_harvest, greedy_isla
 
 Bot = Callable[[GameState, random.Random], Action]
 

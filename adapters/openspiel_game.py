@@ -1,14 +1,14 @@
 """The OpenSpiel game ``python_bohnanza``: the engine behind ``pyspiel``, registered on import.
 
     import pyspiel
-    import model.adapters.openspiel_game  # registers the game
+    import adapters.openspiel_game  # registers the game
     game = pyspiel.load_game("python_bohnanza", {"players": 4, "options": "quick:true;max_offers:3"})
 
 Parameters: ``players`` (2-7), ``ruleset`` (a preset name), ``options`` (ruleset options,
 ``key:value`` items separated by ``;``, list values joined by ``+``: ``quick:true;beans:red+soy``;
 ``key=value`` and ``,`` are accepted too and rewritten, since OpenSpiel game strings cannot carry
 them). La Isla Bohnita (``isla:true``) is refused with ValueError. Player actions are the ids of
-``model.adapters.encoding``.
+``adapters.encoding``.
 
 Chance model (explicit, lazy): no card order exists before it is needed. The initial deal is one
 chance node per card, in the dealing order of S2; later, when a player's action (or a reshuffle,
@@ -39,9 +39,9 @@ from typing import Any
 
 import pyspiel  # type: ignore[import-not-found]
 
+from adapters.encoding import ISLA_ERROR, EncodedState, layout
+from adapters.observation import PHASES, ObservationTensor
 from model.actions import Action, Reshuffle
-from model.adapters.encoding import ISLA_ERROR, EncodedState, layout
-from model.adapters.observation import PHASES, ObservationTensor
 from model.cards import BEAN_NAMES
 from model.engine import apply, new_game
 from model.rules import Setup, parse_option_args, ruleset, setup
@@ -398,7 +398,7 @@ def _settle(su: Setup, enc: EncodedState, log: _Log | None) -> _Snap:
 
 class BohnanzaObserver:
     """Observation (and, with perfect recall, information-state) tensors and strings (H7); the
-    tensor and the current observation text come from ``model.adapters.observation``."""
+    tensor and the current observation text come from ``adapters.observation``."""
 
     PHASES = PHASES
 

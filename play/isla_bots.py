@@ -1,6 +1,6 @@
 """What the bots do with ships (La Isla Bohnita, I1-I9): greedy sailing, selling, loading and raiding.
 
-``solvers/bots.py`` asks ``greedy_isla`` first when the game has the expansion; ``None`` means "play
+``play/bots.py`` asks ``greedy_isla`` first when the game has the expansion; ``None`` means "play
 as in the base game". Every move returned is one of ``legal``.
 """
 

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from model.adapters.encoding import FIELDS, EncodedState, layout
+from adapters.encoding import FIELDS, EncodedState, layout
 from model.cards import BEAN_NAMES
 from model.rules import Setup
 from model.state import Phase
