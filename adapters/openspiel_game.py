@@ -37,7 +37,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-import pyspiel  # type: ignore[import-not-found]
+import pyspiel
 
 from adapters.encoding import ISLA_ERROR, EncodedState, layout
 from adapters.observation import PHASES, ObservationTensor

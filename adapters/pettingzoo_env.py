@@ -42,8 +42,8 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv  # type: ignore[import-untyped]
-from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
 
 from adapters.encoding import ISLA_ERROR, EncodedState, num_distinct_actions
 from adapters.observation import ObservationTensor

@@ -33,6 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from model.cards import BEAN_NAMES, bean
+from model.errors import InputError
 
 
 def _num(word: str) -> bool:
@@ -40,7 +41,7 @@ def _num(word: str) -> bool:
     return word.isascii() and word.isdigit()
 
 
-class NotationError(ValueError):
+class NotationError(InputError):
     """Text that is not an action in the notation above."""
 
 

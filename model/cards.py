@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from enum import IntEnum
 
+from model.errors import InputError
+
 
 class Bean(IntEnum):
     """The twelve bean types of section C, in catalog order (most common first)."""
@@ -60,7 +62,7 @@ RIO_GRANDE_BEANS: tuple[int, ...] = tuple(range(Bean.COFFEE, Bean.COCOA + 1))
 AMIGO_V2_BEANS: tuple[int, ...] = (Bean.WAX, *AMIGO_BEANS, Bean.FIELD)
 
 
-class UnknownBean(ValueError):
+class UnknownBean(InputError):
     """A bean name that is not in the catalog of section C."""
 
 

@@ -36,18 +36,17 @@ from model.actions import (
     Yield,
 )
 from model.cards import BEAN_NAMES, Bean
+from model.errors import RuleError
 from model.isla import ROW, new_isla, new_turn
 from model.rules import Ruleset, setup
 from model.state import EMPTY, Field, GameState, Phase, PlayerState
 
 
-class IllegalAction(ValueError):
+class IllegalAction(RuleError):
     """An action the rules forbid here; ``rule`` is the rule ID of RULES.md."""
 
     def __init__(self, reason: str, rule: str) -> None:
-        super().__init__(f"{reason} [{rule}]")
-        self.reason = reason
-        self.rule = rule
+        super().__init__(reason, rule)
 
 
 PLANT, TRADE, PLANT_ASIDE, CHANCE, OVER = (

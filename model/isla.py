@@ -48,6 +48,7 @@ from typing import Any, NamedTuple
 
 from model.actions import PIRATE, PORT_NAMES, SHIP_NAMES
 from model.cards import BEAN_NAMES, bean
+from model.errors import InputError
 
 HOME, BOHNBAY, BOHNACO = 0, 1, 2
 ROW = 5  # cards per island row (I2)
@@ -145,7 +146,7 @@ def isla_to_json(isla: Isla) -> dict[str, Any]:
     }
 
 
-class IslaFormatError(ValueError):
+class IslaFormatError(InputError):
     """A malformed ``isla`` part of a state JSON; the message names the field."""
 
 

@@ -8,14 +8,14 @@ import json
 import sys
 from typing import Any
 
-from model.rules import RulesetError
-from model.state import GameState, StateFormatError, state_from_json
-from model.validate import PositionError, check_state
+from model.errors import InputError
+from model.state import GameState, state_from_json
+from model.validate import check_state
 
 FIXTURE_FORMATS = ("bohnanza-perft", "bohnanza-endgame")  # fixtures holding a position under "state"
 
 
-class PositionInputError(ValueError):
+class PositionInputError(InputError):
     """A position that cannot be read or breaks the rules: one line naming the source and field."""
 
 
@@ -46,6 +46,6 @@ def state_of(obj: Any, where: str, fixtures: bool = True) -> GameState:
     try:
         s = state_from_json(obj)
         check_state(s)
-    except (StateFormatError, RulesetError, PositionError, ValueError) as e:
+    except ValueError as e:  # the model's input and rule errors, and bad enum or int conversions
         raise PositionInputError(f"{where}: {e}") from None
     return s

@@ -19,6 +19,7 @@ from typing import Any
 from model.actions import Action, NotationError, Reshuffle, format_action, parse_action
 from model.cards import BEAN_NAMES, bean
 from model.engine import IllegalAction, apply, new_game, scores, winners
+from model.errors import BohnanzaError, InputError
 from model.rules import Ruleset, RulesetError, ruleset
 from model.state import GameState, Phase
 
@@ -26,7 +27,7 @@ RECORD_FORMAT = "bohnanza-record"
 RECORD_VERSION = 1
 
 
-class RecordFormatError(ValueError):
+class RecordFormatError(InputError):
     """The record is not well-formed (bad JSON, unknown ruleset or bean, wrong version...)."""
 
     def __init__(self, line: int, reason: str) -> None:
@@ -35,7 +36,7 @@ class RecordFormatError(ValueError):
         self.reason = reason
 
 
-class IllegalStep(ValueError):
+class IllegalStep(BohnanzaError):
     """A well-formed record whose step at ``line`` breaks a rule."""
 
     def __init__(self, line: int, action: str, error: IllegalAction | str, rule: str = "") -> None:

@@ -26,9 +26,10 @@ from model.cards import (
     parse_meter,
     payout_table,
 )
+from model.errors import InputError
 
 
-class RulesetError(ValueError):
+class RulesetError(InputError):
     """An unknown preset, option or option value, or a player count the ruleset does not allow."""
 
 

@@ -11,6 +11,7 @@ from typing import Any, NamedTuple
 
 from model.actions import Propose, parse_action
 from model.cards import BEAN_NAMES, bean
+from model.errors import InputError
 from model.isla import Isla, IslaFormatError, isla_from_json, isla_to_json
 from model.rules import Ruleset, Setup, ruleset, setup
 
@@ -139,7 +140,7 @@ def state_to_json(s: GameState) -> dict[str, Any]:
     return out
 
 
-class StateFormatError(ValueError):
+class StateFormatError(InputError):
     """A state JSON object that is malformed; the message names the field."""
 
 

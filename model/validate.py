@@ -11,6 +11,7 @@ from collections import Counter
 
 from model.actions import PORT_NAMES, SHIP_NAMES
 from model.cards import BEAN_NAMES
+from model.errors import RuleError
 from model.isla import HOME, ROW
 from model.state import GameState, Phase
 
@@ -18,12 +19,12 @@ DUEL_PHASES = (Phase.OFFER, Phase.DISCARD, Phase.TURNED)
 TRADING_PHASES = (Phase.TRADE, Phase.PLANT_ASIDE)
 
 
-class PositionError(ValueError):
+class PositionError(RuleError):
     """A state the rules do not allow; ``field`` names where, ``rule`` the rule ID."""
 
     def __init__(self, field: str, reason: str, rule: str) -> None:
-        super().__init__(f"{field}: {reason} ({rule})")
-        self.field, self.reason, self.rule = field, reason, rule
+        super().__init__(reason, rule, field)
+        self.field = field
 
 
 def _zones(s: GameState) -> list[tuple[str, tuple[int, ...]]]:

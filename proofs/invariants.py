@@ -492,7 +492,7 @@ def proof_instances(
     caps: Caps = Caps(),
 ) -> list[tuple[str, SpecConfig, Spec, Transition, SAction]]:
     """Every (configuration, transition, symbolic action) the proofs check."""
-    out = []
+    out: list[tuple[str, SpecConfig, Spec, Transition, SAction]] = []
     for name, players, options in PROOF_CONFIGS if configs is None else configs:
         cfg = spec_config(name, players, options)
         spec = Spec(cfg, mutant)
@@ -593,7 +593,7 @@ def _lemmas() -> Result:
 def _instances(spec: Spec, cfg: SpecConfig, caps: Caps) -> list[tuple[Transition, SAction]]:
     """Each transition with a symbolic action; decisions once per acting seat (a concrete seat
     keeps the other seats' zones untouched terms, which keeps the queries small)."""
-    out = []
+    out: list[tuple[Transition, SAction]] = []
     for t in spec.transitions():
         a = action_var("a", cfg.k, order_cap=caps.draw if t.name == "reshuffle" else 0)
         if t.internal:

@@ -31,7 +31,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-import z3  # type: ignore[import-untyped]
+import z3
 
 from model import (
     Action,
@@ -68,7 +68,6 @@ from proofs.isla_spec import (
     M0,
     MERCHANTS,
     MOVE,
-    MUTANTS,
     NF,
     OVER,
     PIRATE,
@@ -91,6 +90,9 @@ from proofs.isla_spec import (
     Transition,
     Unsupported,
     iff,
+)
+from proofs.isla_spec import (
+    MUTANTS as MUTANTS,
 )
 from proofs.symbolic import Cond, Seq, Val, all_of, any_of, implies, ite, neg, seq_var, total
 

@@ -20,7 +20,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
-from model.cards import COUNTS
+from model.cards import COUNTS, Meter
 from model.rules import Setup
 from proofs.symbolic import (
     Cond,
@@ -69,7 +69,7 @@ class SpecConfig:
     field_beans: bool
     max_offers: int
     k: int  # max_deal_cards: slots per side of a deal
-    meters: tuple[tuple[int | None, ...], ...]
+    meters: tuple[Meter, ...]
     tie_break: str = "hand"  # E4: hand / seat / none
 
     @staticmethod
@@ -80,7 +80,7 @@ class SpecConfig:
             face_up=su.face_up, draw=su.draw, final_exhaustion=su.final_exhaustion, duel=su.duel,
             strict=su.strict_harvest, distinct_fields=r.distinct_fields, draw_each=r.draw_each,
             field_beans=r.field_beans, max_offers=r.max_offers, k=r.max_deal_cards,
-            meters=tuple(tuple(m) for m in su.meters), tie_break=r.tie_break,
+            meters=tuple(su.meters), tie_break=r.tie_break,
         )
 
 

@@ -148,7 +148,7 @@ def bench_solvers(positions: int, show: bool) -> dict[str, Any]:
     from solvers.api import Limits, solve
     from solvers.positions import PositionInputError, cut
 
-    rows = []
+    rows: list[dict[str, Any]] = []
     plan = [(size, n) for size in SIZES for n in (3, 4, 5)]
     bar = None
     if show:
@@ -157,7 +157,11 @@ def bench_solvers(positions: int, show: bool) -> dict[str, Any]:
         bar = tqdm(total=len(plan), desc="bench solvers", file=sys.stderr)
     for size, n in plan:
         rng = random.Random(size * 10 + n)
-        exact_t, cpsat_t, rates, left, optimal = [], [], [], [], 0
+        exact_t: list[float] = []
+        cpsat_t: list[float] = []
+        rates: list[float] = []
+        left: list[int] = []
+        optimal = 0
         while len(exact_t) < positions:
             try:
                 s = cut(("rio-grande", "amigo")[len(exact_t) % 2], n, rng.randrange(10**6), size)
@@ -222,7 +226,7 @@ def bench_open(objective: str, positions: int, hand: int, time_limit: float, nod
     from solvers.api import Limits, NodeLimitExceeded, solve
     from solvers.positions import PositionInputError, cut, small
 
-    rows = []
+    rows: list[dict[str, Any]] = []
     plan = [(size, n) for size in OPEN_SIZES for n in (3, 4, 5)]
     bar = None
     if show:
@@ -231,7 +235,12 @@ def bench_open(objective: str, positions: int, hand: int, time_limit: float, nod
         bar = tqdm(total=len(plan) * positions, desc=f"bench {objective}", file=sys.stderr)
     for size, n in plan:
         rng = random.Random(size * 10 + n)
-        cp_t, ex_t, rates, left, proved, exact_done, gaps = [], [], [], [], 0, 0, []
+        cp_t: list[float] = []
+        ex_t: list[float] = []
+        rates: list[float] = []
+        left: list[int] = []
+        gaps: list[float] = []
+        proved = exact_done = 0
         while len(cp_t) < positions:
             try:
                 s = small(cut(("rio-grande", "amigo")[len(cp_t) % 2], n, rng.randrange(10**6), size),
@@ -306,7 +315,7 @@ def bench_real(objective: str, positions: int, time_limit: float, show: bool) ->
         from tqdm import tqdm
 
         bar = tqdm(total=sum(len(g) for _, g in groups), desc=f"bench {objective} real", file=sys.stderr)
-    rows = []
+    rows: list[dict[str, Any]] = []
     for label, states in groups:
         res: dict[str, dict[str, list[Any]]] = {m: {"t": [], "proved": [], "gap": [], "value": []}
                                                 for m in ("flow", "cards")}
@@ -373,10 +382,13 @@ def bench_growth(objective: str, positions: int, time_limit: float, show: bool) 
         from tqdm import tqdm
 
         bar = tqdm(total=len(plan) * positions, desc=f"bench {objective} growth", file=sys.stderr)
-    rows = []
+    rows: list[dict[str, Any]] = []
     for n, size in plan:
         rng = random.Random(7000 + 10 * n + size)
-        times, proved, gaps, lefts, none = [], 0, [], [], 0
+        times: list[float] = []
+        gaps: list[float] = []
+        lefts: list[int] = []
+        proved = none = 0
         while len(times) < positions:
             try:
                 s = cut("rio-grande", n, rng.randrange(10**6), size)
@@ -446,7 +458,7 @@ def bench_duel(positions: int, node_limit: int, show: bool) -> dict[str, Any]:
     from solvers.exact import SolveError
     from solvers.positions import PositionInputError, cut
 
-    rows = []
+    rows: list[dict[str, Any]] = []
     bar = None
     if show:
         from tqdm import tqdm
@@ -454,7 +466,10 @@ def bench_duel(positions: int, node_limit: int, show: bool) -> dict[str, Any]:
         bar = tqdm(total=len(DUEL_SIZES) * positions, desc="bench duel", file=sys.stderr)
     for size in DUEL_SIZES:
         rng = random.Random(size)
-        times, rates, left, failed = [], [], [], 0
+        times: list[float] = []
+        rates: list[float] = []
+        left: list[int] = []
+        failed = 0
         while len(times) + failed < positions:
             try:
                 s = cut("rio-grande", 2, rng.randrange(10**6), size)
@@ -512,9 +527,9 @@ def bench_trades(positions: int, runs: int, show: bool) -> dict[str, Any]:
         from tqdm import tqdm
 
         bar = tqdm(total=len(plan) * positions, desc="bench trades", file=sys.stderr)
-    rows = []
+    rows: list[dict[str, Any]] = []
     for n, h in plan:
-        cases = []
+        cases: list[dict[str, Any]] = []
         seed = 300
         while len(cases) < positions and seed < 500:
             seed += 1

@@ -36,7 +36,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.json and sys.stderr.isatty():
         from tqdm import tqdm
 
-        states = tqdm(states, total=args.states, desc="states", file=sys.stderr)  # type: ignore[assignment]
+        states = tqdm(states, total=args.states, desc="states", file=sys.stderr)
     t0 = time.perf_counter()
     by_phase: Counter[str] = Counter()
     by_players: Counter[int] = Counter()

@@ -36,7 +36,7 @@ def positions(objective: str, count: int, seed: int) -> list[tuple[str, Any, int
     from solvers.positions import PositionInputError, cut, small
 
     rng = random.Random(seed)
-    out = []
+    out: list[tuple[str, Any, int]] = []
     while len(out) < count:
         plan = PLAN if objective == "solo" else SMALL
         name, n = plan[len(out) % len(plan)]

@@ -62,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.json and sys.stderr.isatty():
         from tqdm import tqdm
 
-        games = tqdm(games, desc="games", unit="game", file=sys.stderr)  # type: ignore[assignment]
+        games = tqdm(games, desc="games", unit="game", file=sys.stderr)
     results = []
     for g in games:
         seed = game_seed(args.seed, g)

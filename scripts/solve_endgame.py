@@ -259,7 +259,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\nobjective: {what}")
     for name, x in sols:
         xs = x.stats
-        bound = "unknown" if xs.get("bound") is None else f"{xs['bound']:g}"
+        shown = "unknown" if xs.get("bound") is None else f"{xs['bound']:g}"
         if name == "exact":
             how = f"exact search, {xs['nodes']} nodes"
         elif "rounds" in xs:
@@ -272,7 +272,7 @@ def main(argv: list[str] | None = None) -> int:
         elif xs.get("bound") is None:
             status = f"feasible{stopped}, no bound proved"
         else:
-            status = f"feasible{stopped}, proved bound {bound}, gap {xs['bound'] - x.value:g}"
+            status = f"feasible{stopped}, proved bound {shown}, gap {xs['bound'] - x.value:g}"
         print(f"value: {x.value} ({status}; {how}, {xs['seconds']:.3f} s)")
     if agree is not None:
         print("the two solvers agree" if agree else "THE SOLVERS DISAGREE")

@@ -20,11 +20,12 @@ from functools import lru_cache
 
 from model import Action, EndPhase, GameState, Phase, apply, legal_actions
 from model.actions import Accept, Decline, Harvest, Plant, PlantAside, Propose
+from model.errors import BohnanzaError
 from solvers.bounds import gain_table
 from solvers.positions import in_final_pass
 
 
-class SolveError(ValueError):
+class SolveError(BohnanzaError):
     """The position does not fit the objective (one line, the rule or reason)."""
 
 

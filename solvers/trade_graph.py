@@ -35,7 +35,7 @@ from itertools import combinations
 from math import lcm
 from typing import Any
 
-import networkx as nx  # type: ignore[import-untyped]
+import networkx as nx
 
 from model import Accept, Action, GameState, Phase, Propose, apply
 from model.cards import BEAN_NAMES

@@ -36,10 +36,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import networkx as nx  # type: ignore[import-untyped]
+import networkx as nx
 
 from model import Accept, Action, GameState, apply
 from model.cards import BEAN_NAMES
+from model.errors import InputError
 from model.records import IllegalStep, RecordFormatError, parse_record, replay_steps
 from model.rules import Ruleset
 
@@ -50,7 +51,7 @@ __all__ = [
 ]
 
 
-class TradeRecordError(ValueError):
+class TradeRecordError(InputError):
     """A record that cannot be read, is malformed, or breaks a rule: ``PATH:LINE: reason [rule]``."""
 
     def __init__(self, path: str, line: int, reason: str, rule: str = "") -> None:

@@ -159,7 +159,7 @@ def test_command_reads_a_position_from_stdin_and_rejects_a_broken_one(tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(o))
     r = run(str(bad))
-    assert r.returncode == 2 and "players[0].fields" in r.stderr and "(F1)" in r.stderr
+    assert r.returncode == 2 and "players[0].fields" in r.stderr and "[F1]" in r.stderr
 
 
 def test_command_cuts_a_position_from_a_game():

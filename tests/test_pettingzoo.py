@@ -12,7 +12,7 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, seed_test  # type: ignore[import-untyped]
+from pettingzoo.test import api_test, seed_test
 
 from adapters.encoding import ISLA_ERROR, EncodedState, num_distinct_actions
 from adapters.observation import observation_pieces

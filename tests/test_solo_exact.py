@@ -89,15 +89,15 @@ def _json(s: GameState) -> dict:
     (lambda o: o["players"][0]["fields"].extend([None, None]), "players[0].fields: 5 fields"),
     (lambda o: o.update(active=7), "active: seat p7 does not exist"),
     (lambda o: o["players"][2]["hand"].append("purple"), "players[2].hand"),
-    (lambda o: o.update(phase="offer"), "phase: offer exists only in the bean duel (D2)"),
-    (lambda o: o.update(planted=3), "planted: 3 phase-1 plantings; at most two (T1)"),
-    (lambda o: o.update(exhaustions=5), "exhaustions: 5; the game ends at exhaustion 3 (E2)"),
-    (lambda o: o.update(exhaustions=3), "the final exhaustion has come but the game goes on (E2)"),
-    (lambda o: o.update(to_move=(o["active"] + 1) % 3), "to_move: in phase 1 the active player moves (T1)"),
+    (lambda o: o.update(phase="offer"), "phase: offer exists only in the bean duel [D2]"),
+    (lambda o: o.update(planted=3), "planted: 3 phase-1 plantings; at most two [T1]"),
+    (lambda o: o.update(exhaustions=5), "exhaustions: 5; the game ends at exhaustion 3 [E2]"),
+    (lambda o: o.update(exhaustions=3), "the final exhaustion has come but the game goes on [E2]"),
+    (lambda o: o.update(to_move=(o["active"] + 1) % 3), "to_move: in phase 1 the active player moves [T1]"),
     (lambda o: o["players"][0]["aside"].append(o["players"][0]["hand"].pop()),
-     "set-aside cards exist only in phases 2 and 3 (T6)"),
+     "set-aside cards exist only in phases 2 and 3 [T6]"),
     (lambda o: o.update(phase="trade", to_move=o["active"], pending="p0 offer p1 give h0"),
-     "pending: every deal has the active player on one side (T3)"),
+     "pending: every deal has the active player on one side [T3]"),
 ])
 def test_a_position_that_breaks_the_rules_is_rejected_naming_the_field(change, message):
     o = _json(LIBRARY["amigo3-8"].position())

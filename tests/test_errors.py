@@ -1,0 +1,62 @@
+"""One error taxonomy (model/errors.py): every error the project raises on purpose is a
+``BohnanzaError`` (a ``ValueError``); input errors say where, rule errors end with ``[ID]``."""
+
+from __future__ import annotations
+
+import pytest
+
+from model import new_game, ruleset
+from model.actions import NotationError, Plant, parse_action
+from model.cards import UnknownBean, bean
+from model.engine import IllegalAction, apply
+from model.errors import BohnanzaError, InputError, RuleError
+from model.isla import IslaFormatError
+from model.position_io import PositionInputError
+from model.records import IllegalStep, RecordFormatError, parse_record
+from model.rules import RulesetError
+from model.state import StateFormatError, state_from_json, state_to_json
+from model.validate import PositionError, check_state
+from solvers.exact import NodeLimitExceeded, SolveError
+from solvers.trade_network import TradeRecordError
+
+INPUT = [NotationError, UnknownBean, RecordFormatError, RulesetError, StateFormatError, IslaFormatError,
+         PositionInputError, TradeRecordError]
+RULE = [IllegalAction, PositionError]
+
+
+@pytest.mark.parametrize("cls", INPUT + RULE + [IllegalStep, SolveError, NodeLimitExceeded])
+def test_every_error_has_the_one_base(cls: type[Exception]) -> None:
+    assert issubclass(cls, BohnanzaError) and issubclass(cls, ValueError)
+
+
+@pytest.mark.parametrize("cls", INPUT)
+def test_input_errors(cls: type[Exception]) -> None:
+    assert issubclass(cls, InputError) and not issubclass(cls, RuleError)
+
+
+@pytest.mark.rule("H1")
+def test_an_illegal_action_names_its_rule_in_brackets() -> None:
+    s = new_game(ruleset("rio-grande"), 4, 1)
+    with pytest.raises(IllegalAction) as e:
+        apply(s, Plant(1, 0))  # p0 is to move
+    assert e.value.rule and str(e.value).endswith(f"[{e.value.rule}]")
+
+
+@pytest.mark.rule("F1")
+def test_a_bad_position_names_its_field_and_rule_in_brackets() -> None:
+    obj = state_to_json(new_game(ruleset("rio-grande"), 4, 1))
+    obj["players"][0]["fields"] = [None, None, None, None]
+    with pytest.raises(PositionError) as e:
+        check_state(state_from_json(obj))
+    assert (e.value.field, e.value.rule) == ("players[0].fields", "F1")
+    assert str(e.value).startswith("players[0].fields: ") and str(e.value).endswith(" [F1]")
+
+
+def test_input_errors_say_what_and_where() -> None:
+    with pytest.raises(NotationError):
+        parse_action("p0 fly away")
+    with pytest.raises(UnknownBean):
+        bean("moonbean")
+    with pytest.raises(RecordFormatError) as e:
+        parse_record('{"format": "bohnanza-record"}\nnot json\n')
+    assert str(e.value).startswith("line ")
