@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from itertools import combinations, combinations_with_replacement, product
 from typing import Any
 
+from model import isla_play as _isla
 from model.actions import (
     SHIP_NAMES,
     Accept,
@@ -36,35 +37,20 @@ from model.actions import (
     Yield,
 )
 from model.cards import BEAN_NAMES, Bean
-from model.errors import RuleError
+from model.core import evolve as _evolve
+from model.core import fits as _fits
+from model.core import harvestable as _harvestable
+from model.core import singles_harvestable as _singles_harvestable
+from model.core import with_player as _with_player
+from model.errors import IllegalAction as IllegalAction
 from model.isla import ROW, new_isla, new_turn
 from model.rules import Ruleset, setup
 from model.state import EMPTY, Field, GameState, Phase, PlayerState
-
-
-class IllegalAction(RuleError):
-    """An action the rules forbid here; ``rule`` is the rule ID of RULES.md."""
-
-    def __init__(self, reason: str, rule: str) -> None:
-        super().__init__(reason, rule)
-
 
 PLANT, TRADE, PLANT_ASIDE, CHANCE, OVER = (
     Phase.PLANT, Phase.TRADE, Phase.PLANT_ASIDE, Phase.CHANCE, Phase.OVER)
 OFFER, DISCARD, TURNED = Phase.OFFER, Phase.DISCARD, Phase.TURNED
 FIELD_BEAN = int(Bean.FIELD)
-
-_FIELD_INDEX = {name: i for i, name in enumerate(GameState._fields)}
-_new_state = tuple.__new__
-
-
-def _evolve(s: GameState, **changes: object) -> GameState:
-    """``s._replace(**changes)``, about twice as fast (states are rebuilt on every action)."""
-    values: list[Any] = list(s)
-    for key, value in changes.items():
-        values[_FIELD_INDEX[key]] = value
-    return _new_state(GameState, values)
-
 
 # Interned actions for the move generator: legal_actions builds no new objects for these.
 _MAX_SEATS, _MAX_FIELDS = 8, 4
@@ -120,25 +106,6 @@ def new_game(
 # ---------------------------------------------------------------- rules as functions
 
 
-def _fits(field: Field, b: int) -> bool:
-    """H3: a card goes on an empty field or on a field of its own type (H2)."""
-    return field.count == 0 or field.bean == b
-
-
-def _singles_harvestable(fields: tuple[Field, ...], strict: bool) -> bool:
-    """H4: may a one-card field be harvested now? Lenient: no field holds more than one card;
-    strict: every field holds exactly one."""
-    if strict:
-        return all(f.count == 1 for f in fields)
-    return all(f.count <= 1 for f in fields)
-
-
-def _harvestable(fields: tuple[Field, ...], i: int, strict: bool) -> bool:
-    """H4-H5: may field ``i`` be harvested now (outside the final harvest, E3)?"""
-    n = fields[i].count
-    return n > 1 or (n == 1 and _singles_harvestable(fields, strict))
-
-
 def _h4_reason(s: GameState, p: int, i: int) -> str:
     fields = s.players[p].fields
     f = fields[i]
@@ -192,10 +159,6 @@ def _buy(s: GameState, p: int) -> GameState:
     if s.setup.duel:
         return _evolve(s, players=players, out=s.out + paid)
     return _evolve(s, players=players, discard=s.discard + paid)
-
-
-def _with_player(s: GameState, p: int, pl: PlayerState) -> tuple[PlayerState, ...]:
-    return s.players[:p] + (pl,) + s.players[p + 1:]
 
 
 def _plant_on(pl: PlayerState, i: int, b: int) -> tuple[Field, ...]:
@@ -845,7 +808,6 @@ def winners(s: GameState) -> tuple[int, ...]:
 
 # ---------------------------------------------------------------- La Isla Bohnita
 
-from model import isla_play as _isla  # noqa: E402  (it uses the helpers above)
 
 _HANDLERS.update(_isla.HANDLERS)
 _DEFENCE = (Sell, Yield)

@@ -24,3 +24,10 @@ class RuleError(BohnanzaError):
     def __init__(self, reason: str, rule: str, where: str = "") -> None:
         super().__init__(f"{where}: {reason} [{rule}]" if where else f"{reason} [{rule}]")
         self.reason, self.rule, self.where = reason, rule, where
+
+
+class IllegalAction(RuleError):
+    """An action the rules forbid here; ``rule`` is the rule ID of RULES.md."""
+
+    def __init__(self, reason: str, rule: str) -> None:
+        super().__init__(reason, rule)

@@ -24,15 +24,14 @@ from model.actions import (
     ship_name,
 )
 from model.cards import BEAN_NAMES
-from model.engine import (
-    TRADE,
-    IllegalAction,
-    _evolve,
-    _harvestable,
-    _with_player,
-)
+from model.core import evolve as _evolve
+from model.core import harvestable as _harvestable
+from model.core import with_player as _with_player
+from model.errors import IllegalAction
 from model.isla import EMPTY_SHIP, HOME, Fleet, Isla, Ship
-from model.state import EMPTY, GameState, PlayerState
+from model.state import EMPTY, GameState, Phase, PlayerState
+
+TRADE = Phase.TRADE
 
 
 def _isla(s: GameState) -> Isla:

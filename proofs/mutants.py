@@ -28,6 +28,7 @@ from typing import Any
 import model
 import model.engine as engine
 from model.actions import Accept, Plant, Propose, Reshuffle
+from model.core import evolve
 from model.state import GameState, Phase, PlayerState
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -110,7 +111,7 @@ def _third_planting() -> dict[str, Any]:
                 return engine._end_planting(_set_player(s, a.player, new)._replace(planted=3))
             out = do(s, a, check)
             if s.planted == 1 and out.phase != Phase.PLANT and out.players[a.player].hand:
-                return engine._evolve(s, players=out.players, planted=2, first_field=s.first_field)
+                return evolve(s, players=out.players, planted=2, first_field=s.first_field)
             return out
         return plant
     return _handler(Plant, wrap)
@@ -171,7 +172,7 @@ def _skip_aside() -> dict[str, Any]:
 
 def _skip_final_harvest() -> dict[str, Any]:
     def finish(s: GameState) -> GameState:  # E3 broken
-        return engine._evolve(s, phase=Phase.OVER, to_move=-1, pending=None, todo=(), resume=0)
+        return evolve(s, phase=Phase.OVER, to_move=-1, pending=None, todo=(), resume=0)
     return {"_finish": finish}
 
 
