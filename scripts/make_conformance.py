@@ -1095,33 +1095,22 @@ SOLVERS = {
 def solve(s: GameState, objective: str, player: int, method: str = "exact") -> dict[str, Any]:
     """The proved optimal value of ``objective`` for ``player``, by the solver SOLVERS names (or,
     with ``method`` "cpsat", the flow solver: only a value it proves optimal is recorded)."""
-    from solvers.duel import solve_duel
-    from solvers.exact import solve_open, solve_solo
+    from solvers.api import Limits
+    from solvers.api import solve as api_solve
     from solvers.expected import solve_expected
 
-    if method == "cpsat" and objective in ("coop", "best"):
-        from solvers.api import Limits
-        from solvers.api import solve as api_solve
-
-        sol = api_solve(s, objective, "cpsat", player, Limits(time=120.0, workers=1))
-        if sol.status != "optimal":
-            raise GenerationError(f"{objective} p{player}: {sol.status}, not proved optimal")
-        return {"objective": objective, "player": player, "value": sol.value, "solver": FLOW}
-
-    if objective == "expected":
+    if objective == "expected":  # a policy and an exact fraction, not a line: its own entry point
         ans = solve_expected(s, player)
         return {"objective": objective, "player": player, "value": str(ans.value),
                 "approx": round(float(ans.value), 6), "open_average": str(ans.open_average),
                 "solver": SOLVERS[objective]}
-    if objective == "solo":
-        sol = solve_solo(s, player)
-    elif objective == "duel":
-        sol = solve_duel(s, player)
-    else:
-        sol = solve_open(s, objective, player)
+    flow = method == "cpsat" and objective in ("coop", "best")
+    limits = Limits(time=120.0, workers=1) if flow else Limits(nodes=5_000_000)
+    sol = api_solve(s, objective, "cpsat" if flow else "exact", player, limits)
     if sol.status != "optimal":
         raise GenerationError(f"{objective} p{player}: {sol.status}, not proved optimal")
-    return {"objective": objective, "player": player, "value": sol.value, "solver": SOLVERS[objective]}
+    return {"objective": objective, "player": player, "value": sol.value,
+            "solver": FLOW if flow else SOLVERS[objective]}
 
 
 def _library(name: str) -> Callable[[], GameState]:

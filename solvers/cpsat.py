@@ -23,7 +23,7 @@ from ortools.sat.python import cp_model
 from model import Action, BuyField, EndPhase, GameState, Harvest, Phase, Plant, PlantAside, apply
 from solvers.cpsat_fields import Seat, Step, read_step
 from solvers.cpsat_run import Tick, run_model
-from solvers.exact import Solution, SolveError, default_policy, open_player
+from solvers.exact import RESHUFFLE_AHEAD, Solution, SolveError, default_policy, open_player
 
 
 @dataclass
@@ -52,7 +52,7 @@ def card_stream(s: GameState, p: int) -> Stream:
     t = s
     while t.phase != Phase.OVER:
         if t.phase == Phase.CHANCE:
-            raise SolveError("a reshuffle lies ahead: open endgames need the final pass (E2)")
+            raise SolveError(RESHUFFLE_AHEAD)
         if t.active == p:
             if not stream.turns or stream.turns[-1].turn != t.turn:
                 stream.turns.append(Turn(len(stream.hand), (), t.turn))

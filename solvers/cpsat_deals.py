@@ -49,7 +49,7 @@ from model import (
 from solvers.bounds import gain_table, hull
 from solvers.cpsat_fields import Event, Seat, Step, read_step
 from solvers.cpsat_run import Run, interruptible, run_model
-from solvers.exact import Solution, SolveError, default_policy, open_player
+from solvers.exact import RESHUFFLE_AHEAD, Solution, SolveError, default_policy, open_player
 
 
 @dataclass
@@ -77,7 +77,7 @@ def timeline(s: GameState) -> list[TurnPlan]:
     t = s
     while t.phase != Phase.OVER:
         if t.phase == Phase.CHANCE:
-            raise SolveError("a reshuffle lies ahead: open endgames need the final pass (E2)")
+            raise SolveError(RESHUFFLE_AHEAD)
         if not turns or t.turn - s.turn >= len(turns):
             turns.append(TurnPlan(t.active, ()))
         if t.phase == Phase.TRADE and not turns[-1].face_up:

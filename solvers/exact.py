@@ -29,6 +29,9 @@ class SolveError(BohnanzaError):
     """The position does not fit the objective (one line, the rule or reason)."""
 
 
+RESHUFFLE_AHEAD = "a reshuffle lies ahead: open endgames need the final pass (E2)"
+
+
 class NodeLimitExceeded(SolveError):
     """An exact search passed its node limit: the position is too large for it (no answer)."""
 
@@ -125,7 +128,7 @@ class SoloSearch:
         p = self.player
         while s.phase != Phase.OVER and s.to_move != p:  # the others' forced moves
             if s.phase == Phase.CHANCE:
-                raise SolveError("a reshuffle lies ahead: open endgames need the final pass (E2)")
+                raise SolveError(RESHUFFLE_AHEAD)
             s = apply(s, self.policy(s), check=False)
         if s.phase == Phase.OVER:
             return len(s.players[p].coins)
@@ -334,7 +337,7 @@ class OpenSearch:
         if s.phase == Phase.OVER:
             return self.score(s)
         if s.phase == Phase.CHANCE:
-            raise SolveError("a reshuffle lies ahead: open endgames need the final pass (E2)")
+            raise SolveError(RESHUFFLE_AHEAD)
         key = (_full_key(s), last)
         hit = self.table.get(key)
         if hit is not None and (hit[1] or hit[0] <= alpha):
