@@ -42,6 +42,7 @@ from model.core import fits as _fits
 from model.core import harvestable as _harvestable
 from model.core import singles_harvestable as _singles_harvestable
 from model.core import with_player as _with_player
+from model.dealing import Deal, Resume
 from model.errors import IllegalAction as IllegalAction
 from model.isla import ROW, new_isla, new_turn
 from model.rules import Ruleset, setup
@@ -98,7 +99,7 @@ def new_game(
     s = GameState(
         setup=su, players=ps, draw=tuple(cards[pos:]), discard=(), face_up=(), out=(),
         active=0, phase=PLANT, to_move=0, planted=0, first_field=-1, offers=0, pending=None,
-        exhaustions=0, final=False, todo=(), resume=0, turn=0, isla=isla,
+        exhaustions=0, final=False, todo=(), resume=Resume.NONE, turn=0, isla=isla,
     )
     return _start_turn(s)
 
@@ -190,11 +191,11 @@ def _end_planting(s: GameState) -> GameState:
 
 def _turn_up(s: GameState) -> GameState:
     """T2 / D2 step 3: turn up cards from the draw pile into the trade area."""
-    return _take_cards(_evolve(s, todo=(-1,) * s.setup.face_up, resume=2))
+    return _take_cards(_evolve(s, todo=(Deal.FACE_UP,) * s.setup.face_up, resume=Resume.TURNING_UP))
 
 
 def _take_cards(s: GameState) -> GameState:
-    """Deal the cards in ``s.todo`` one at a time (-1: face up; a seat: to the back of its hand, H1).
+    """Deal the cards in ``s.todo`` one at a time (a ``Deal`` code, or a seat: to the back of its hand, H1).
 
     E1: taking the last card exhausts the pile; a reshuffle follows (a chance node) unless this is
     the final exhaustion or the discard pile is empty (E2), which ends the game at once when drawing
@@ -209,7 +210,7 @@ def _take_cards(s: GameState) -> GameState:
     while todo:
         dest, todo = todo[0], todo[1:]
         card, draw = draw[0], draw[1:]
-        if dest == -1:
+        if dest == Deal.FACE_UP:
             face_up = face_up + (card,)
         elif dest >= 0:
             pl = players[dest]
@@ -218,14 +219,14 @@ def _take_cards(s: GameState) -> GameState:
         else:  # I2: an island row is refilled
             assert isla is not None
             rows = isla.rows
-            grown = (rows[0] + (card,), rows[1]) if dest == -2 else (rows[0], rows[1] + (card,))
+            grown = (rows[0] + (card,), rows[1]) if dest == Deal.ROW_0 else (rows[0], rows[1] + (card,))
             isla = isla._replace(rows=grown)
         if not draw:
             exhaustions += 1
             if isla is not None and s.setup.duel and s.out:
                 s = _evolve(s, discard=s.discard + s.out, out=())  # I9: paid coins come back
             if exhaustions >= s.setup.final_exhaustion or not s.discard:
-                if dest == -1:
+                if dest == Deal.FACE_UP:
                     final = True  # E2: finish trading and planting, then end
                 else:
                     over = True  # E2: drawing (or refilling a row) ends the game at once
@@ -238,7 +239,7 @@ def _take_cards(s: GameState) -> GameState:
                    exhaustions=exhaustions, final=final, todo=(), isla=isla)
     if over:
         return _finish(s)
-    if s.resume == 2:
+    if s.resume == Resume.TURNING_UP:
         return _after_turn_up(s)
     return _next_turn(s)
 
@@ -252,8 +253,9 @@ def _after_turn_up(s: GameState) -> GameState:
             face_up, discard = face_up + (discard[-1],), discard[:-1]
         # I9: in the Isla duel the active player plants them all, in phase 2 or from set-aside.
         return _evolve(s, face_up=tuple(sorted(face_up)), discard=discard,
-                          phase=TURNED if s.isla is None else TRADE, to_move=a, pending=None, resume=0)
-    return _evolve(s, phase=TRADE, to_move=a, pending=None, resume=0)
+                          phase=TURNED if s.isla is None else TRADE, to_move=a, pending=None,
+                          resume=Resume.NONE)
+    return _evolve(s, phase=TRADE, to_move=a, pending=None, resume=Resume.NONE)
 
 
 def _end_trading(s: GameState) -> GameState:
@@ -290,12 +292,12 @@ def _end_turn(s: GameState) -> GameState:
         todo = (a,) * s.setup.draw
     if s.isla is not None:
         todo += _isla.refill_todo(s)  # I2: empty rows are refilled after the draw
-    return _take_cards(_evolve(s, todo=todo, resume=4, phase=PLANT, to_move=a))
+    return _take_cards(_evolve(s, todo=todo, resume=Resume.DRAWING, phase=PLANT, to_move=a))
 
 
 def _next_turn(s: GameState) -> GameState:
     n = len(s.players)
-    return _start_turn(_evolve(s, active=(s.active + 1) % n, turn=s.turn + 1, resume=0))
+    return _start_turn(_evolve(s, active=(s.active + 1) % n, turn=s.turn + 1, resume=Resume.NONE))
 
 
 def _finish(s: GameState) -> GameState:
@@ -306,7 +308,7 @@ def _finish(s: GameState) -> GameState:
                 s = _harvest(s, p, i)
     if s.isla is not None:
         s = _isla.sell_all(s)  # the Isla reading of E3: cargo is sold like a field
-    return _evolve(s, phase=OVER, to_move=-1, pending=None, todo=(), resume=0)
+    return _evolve(s, phase=OVER, to_move=-1, pending=None, todo=(), resume=Resume.NONE)
 
 
 # ---------------------------------------------------------------- the move generator
@@ -764,7 +766,7 @@ def _do_reshuffle(s: GameState, a: Reshuffle, check: bool) -> GameState:
         raise IllegalAction(
             f"the reshuffled pile must be the {len(s.discard)} discarded cards, "
             f"got {len(a.order)} cards", "E1")
-    s = _evolve(s, draw=tuple(a.order), discard=(), phase=PLANT if s.resume == 4 else TRADE)
+    s = _evolve(s, draw=tuple(a.order), discard=(), phase=PLANT if s.resume == Resume.DRAWING else TRADE)
     return _take_cards(s)
 
 

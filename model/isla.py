@@ -48,11 +48,12 @@ from typing import Any, NamedTuple
 
 from model.actions import PIRATE, PORT_NAMES, SHIP_NAMES
 from model.cards import BEAN_NAMES, bean
+from model.dealing import Deal
 from model.errors import InputError
 
 HOME, BOHNBAY, BOHNACO = 0, 1, 2
 ROW = 5  # cards per island row (I2)
-REFILL = (-2, -3)  # ``GameState.todo`` codes: deal to the Bohnbay / Bohnaco row (I2)
+REFILL = (Deal.ROW_0, Deal.ROW_1)  # ``GameState.todo`` codes: deal to the Bohnbay / Bohnaco row (I2)
 
 
 class Ship(NamedTuple):

@@ -28,7 +28,7 @@ from model.core import evolve as _evolve
 from model.core import harvestable as _harvestable
 from model.core import with_player as _with_player
 from model.errors import IllegalAction
-from model.isla import EMPTY_SHIP, HOME, Fleet, Isla, Ship
+from model.isla import EMPTY_SHIP, HOME, REFILL, Fleet, Isla, Ship
 from model.state import EMPTY, GameState, Phase, PlayerState
 
 TRADE = Phase.TRADE
@@ -402,7 +402,7 @@ HANDLERS: dict[type, Callable[[GameState, Any, bool], GameState]] = {
 def refill_todo(s: GameState) -> tuple[int, ...]:
     """I2: at the end of the turn (after the draw) each empty row gets 5 cards, Bohnbay first."""
     rows = _isla(s).rows
-    return tuple(code for r, code in enumerate((-2, -3)) if not rows[r] for _ in range(5))
+    return tuple(code for r, code in enumerate(REFILL) if not rows[r] for _ in range(5))
 
 
 def sell_all(s: GameState) -> GameState:

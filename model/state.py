@@ -69,8 +69,8 @@ class GameState(NamedTuple):
     pending: Propose | None  # the proposal awaiting an answer (T3)
     exhaustions: int  # E1
     final: bool  # the final exhaustion happened while turning up: end after this turn (E2)
-    todo: tuple[int, ...]  # cards still to deal after a reshuffle: seat, or -1 for face-up (E1)
-    resume: int  # at a chance node: 2 after turning up, 4 after drawing
+    todo: tuple[int, ...]  # cards still to deal after a reshuffle: a seat or a ``model.dealing.Deal`` (E1)
+    resume: int  # a ``model.dealing.Resume``: at a chance node, the dealing step to go back to
     turn: int  # turns started, from 0
     isla: Isla | None = None  # ships and island ports (I1-I9); None without the expansion
 

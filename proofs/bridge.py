@@ -24,6 +24,7 @@ from model import (
     Propose,
     Reshuffle,
 )
+from model.dealing import Resume
 from proofs.spec import (
     ACCEPT_K,
     BUY_K,
@@ -77,8 +78,8 @@ def state_to_spec(s: GameState) -> SState:
         up=_counts(s.face_up), out=_counts(s.out), active=s.active, phase=int(s.phase),
         to_move=s.to_move, planted=s.planted, first=s.first_field, offers=s.offers,
         exh=s.exhaustions, final=bool(s.final), todo=len(s.todo) if chance else 0,
-        drawer=(n - len(s.todo)) if chance and s.resume == 4 else 0,
-        resume=(TURNUP if s.resume == 2 else DRAW) if chance else 0, turn=s.turn,
+        drawer=(n - len(s.todo)) if chance and s.resume == Resume.DRAWING else 0,
+        resume=(TURNUP if s.resume == Resume.TURNING_UP else DRAW) if chance else 0, turn=s.turn,
         pend=pend is not None, pp=pend.player if pend else 0, pq=pend.partner if pend else 0,
         pgh=_pad(tuple(sorted(pend.give_hand)), k) if pend else (0,) * k,
         pghn=len(pend.give_hand) if pend else 0,

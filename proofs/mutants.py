@@ -29,6 +29,7 @@ import model
 import model.engine as engine
 from model.actions import Accept, Plant, Propose, Reshuffle
 from model.core import evolve
+from model.dealing import Resume
 from model.state import GameState, Phase, PlayerState
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -172,7 +173,7 @@ def _skip_aside() -> dict[str, Any]:
 
 def _skip_final_harvest() -> dict[str, Any]:
     def finish(s: GameState) -> GameState:  # E3 broken
-        return evolve(s, phase=Phase.OVER, to_move=-1, pending=None, todo=(), resume=0)
+        return evolve(s, phase=Phase.OVER, to_move=-1, pending=None, todo=(), resume=Resume.NONE)
     return {"_finish": finish}
 
 
