@@ -122,7 +122,7 @@ class ObservationTensor:
         d, ix = self.dict, self.index
         d["player"][player] = 1
         s = enc.state
-        d["phase"][PHASES.index("resolving" if resolving else Phase(s.phase).name.lower())] = 1
+        d["phase"][PHASES.index("resolving" if resolving else s.phase.name.lower())] = 1
         d["active"][s.active] = 1
         if s.to_move >= 0 and not resolving:
             d["to_move"][s.to_move] = 1
@@ -189,7 +189,7 @@ class ObservationTensor:
         s = enc.state
         over = s.phase == Phase.OVER
         head = (f"p{player} | {su.rules.name} {su.players}p | turn {s.turn} | active p{s.active} | phase "
-                f"{Phase(s.phase).name.lower()} | to move " + (f"p{s.to_move}" if s.to_move >= 0 else "-"))
+                f"{s.phase.name.lower()} | to move " + (f"p{s.to_move}" if s.to_move >= 0 else "-"))
         lines = [head,
                  f"draw {len(s.draw)} | discard {len(s.discard)} (top "
                  f"{BEAN_NAMES[s.discard[-1]] if s.discard else '-'}) | exhaustions {s.exhaustions}/"

@@ -17,12 +17,11 @@ def _cards(cards: tuple[int, ...]) -> str:
 
 
 def describe(s: GameState) -> str:
-    from model.state import Phase
 
     r = s.setup.rules
     lines = [
         f"{r.name}, {len(s.players)} players, turn {s.turn}, active p{s.active}, "
-        f"phase {Phase(s.phase).name.lower()}, to move "
+        f"phase {s.phase.name.lower()}, to move "
         + (f"p{s.to_move}" if s.to_move >= 0 else "nobody"),
         f"draw pile {len(s.draw)} cards, discard {len(s.discard)} (top "
         f"{BEAN_NAMES[s.discard[-1]] if s.discard else '-'}), exhaustions {s.exhaustions}"

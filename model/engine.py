@@ -533,7 +533,7 @@ def apply(s: GameState, action: Action, check: bool = True) -> GameState:
 def _turn_rule(s: GameState) -> str:
     if s.setup.duel:
         return "D2"
-    return {PLANT: "T1", TRADE: "T3", PLANT_ASIDE: "T6"}.get(Phase(s.phase), "T1")
+    return {PLANT: "T1", TRADE: "T3", PLANT_ASIDE: "T6"}.get(s.phase, "T1")
 
 
 def _check_field(s: GameState, p: int, i: int, b: int, rule: str) -> None:

@@ -61,7 +61,7 @@ class GameState(NamedTuple):
     face_up: tuple[int, ...]  # active player's trade area / duel offer, kept sorted
     out: tuple[int, ...]  # cards removed from the game (duel field purchases, F1)
     active: int
-    phase: int
+    phase: Phase
     to_move: int  # -1 at chance nodes and when the game is over
     planted: int  # phase-1 plantings this turn (T1)
     first_field: int  # field of the first phase-1 planting, -1 if none (V2)
@@ -123,7 +123,7 @@ def state_to_json(s: GameState) -> dict[str, Any]:
         "face_up": _names(s.face_up),
         "out": _names(s.out),
         "active": s.active,
-        "phase": Phase(s.phase).name.lower(),
+        "phase": s.phase.name.lower(),
         "to_move": s.to_move,
         "planted": s.planted,
         "first_field": s.first_field,
@@ -231,7 +231,7 @@ def state_from_json(obj: dict[str, Any]) -> GameState:
         face_up=tuple(sorted(_bean_tuple(obj.get("face_up", []), "face_up"))),
         out=_bean_tuple(obj.get("out", []), "out"),
         active=_int(obj, "active"),
-        phase=int(Phase[phase_name]),
+        phase=Phase[phase_name],
         to_move=_int(obj, "to_move", -1),
         planted=_int(obj, "planted"),
         first_field=_int(obj, "first_field", -1),

@@ -69,15 +69,15 @@ def check_state(s: GameState) -> None:
         raise PositionError("active", f"seat p{s.active} does not exist ({n} players)", "S1")
     if s.phase == Phase.OVER or s.phase == Phase.CHANCE:
         if s.to_move != -1:
-            raise PositionError("to_move", f"no one moves in phase {Phase(s.phase).name.lower()}", "E1")
+            raise PositionError("to_move", f"no one moves in phase {s.phase.name.lower()}", "E1")
     elif not 0 <= s.to_move < n:
         raise PositionError("to_move", f"seat p{s.to_move} does not exist ({n} players)", "S1")
     if s.isla is not None:
         _check_isla(s)
     elif su.duel and s.phase in TRADING_PHASES:
-        raise PositionError("phase", f"{Phase(s.phase).name.lower()} does not exist in the bean duel", "D1")
+        raise PositionError("phase", f"{s.phase.name.lower()} does not exist in the bean duel", "D1")
     if not su.duel and s.phase in DUEL_PHASES:
-        raise PositionError("phase", f"{Phase(s.phase).name.lower()} exists only in the bean duel", "D2")
+        raise PositionError("phase", f"{s.phase.name.lower()} exists only in the bean duel", "D2")
     if s.phase == Phase.PLANT and s.to_move != s.active:
         raise PositionError("to_move", "in phase 1 the active player moves", "T1")
     if s.phase == Phase.PLANT and not s.players[s.active].hand:

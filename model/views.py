@@ -36,7 +36,7 @@ def view(s: GameState, player: int) -> dict[str, Any]:
         "players": len(s.players),
         "turn": s.turn,
         "active": s.active,
-        "phase": Phase(s.phase).name.lower(),
+        "phase": s.phase.name.lower(),
         "to_move": s.to_move,
         "planted": s.planted,
         "offers": s.offers,

@@ -858,7 +858,7 @@ def check_state(s: GameState, spec: IslaSpec, report: DiffReport, limit: int = 2
     abstract planting guard."""
     cfg = spec.cfg
     ss = to_spec_state(s, cfg)
-    where = f"turn {s.turn}, {Phase(s.phase).name}, p{s.to_move} to move"
+    where = f"turn {s.turn}, {s.phase.name}, p{s.to_move} to move"
     problems: list[str] = []
     wf = inv(spec, ss)
     if wf is not True:

@@ -29,7 +29,7 @@ def main(argv: list[str] | None = None) -> int:
         print("check_spec.py: --states must be >= 1", file=sys.stderr)
         return 2
 
-    from model import Phase, legal_actions
+    from model import legal_actions
     from proofs.differential import check_state, minimize, sample_states
 
     states = sample_states(args.states, args.seed)
@@ -44,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
     bad = []
     actions = 0
     for s in states:
-        by_phase[Phase(s.phase).name.lower()] += 1
+        by_phase[s.phase.name.lower()] += 1
         by_players[len(s.players)] += 1
         by_rules[s.setup.rules.name] += 1
         actions += len(legal_actions(s))

@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 
 from model.perft import divide, perft  # noqa: E402
 from model.position_io import PositionInputError, read_json, state_of  # noqa: E402
-from model.state import GameState, Phase  # noqa: E402
+from model.state import GameState  # noqa: E402
 
 FIXTURES = ROOT / "tests" / "conformance" / "perft"
 
@@ -74,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     parts = divide(s, depth) if args.divide else None
     count = sum(n for _, n in parts) if parts else perft(s, depth)
     seconds = time.perf_counter() - start
-    phase = Phase(s.phase).name.lower()
+    phase = s.phase.name.lower()
     if args.json:
         print(json.dumps({"position": args.position, "depth": depth, "count": count,
                           "seconds": round(seconds, 3), "phase": phase, "to_move": s.to_move,

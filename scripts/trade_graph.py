@@ -82,7 +82,7 @@ def _position(name: str | None) -> tuple[Any, str, list[str]]:
     moved = [str(a) for a in steps]
     if s.phase != Phase.TRADE:
         raise UsageError(f"{name}: phase: no trading phase follows for the active player (T3); the "
-                         f"position reached phase {Phase(s.phase).name.lower()}")
+                         f"position reached phase {s.phase.name.lower()}")
     return s, where, moved
 
 

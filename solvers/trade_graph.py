@@ -186,7 +186,7 @@ def trade_map(s: GameState, max_cards: int | None = None, value: str = "solo",
         raise SolveError("the trade graph covers the base game, not La Isla Bohnita (I3)")
     if s.phase != Phase.TRADE or s.pending is not None:
         raise SolveError(f"the position must be in trading with no offer pending (T3), not phase "
-                         f"{Phase(s.phase).name.lower()}" + (" with an offer pending" if s.pending else ""))
+                         f"{s.phase.name.lower()}" + (" with an offer pending" if s.pending else ""))
     open_player(s, "the trade graph", s.active)  # the final pass, not the duel
     if value == "expected":
         from solvers.expected import check_expected

@@ -58,7 +58,7 @@ def test_D1_a_whole_duel_has_no_trading_phase_and_only_the_active_player_moves()
     s = model.new_game("rio-grande", 2, seed=8)
     phases = set()
     while not s.is_over:
-        phases.add(Phase(s.phase))
+        phases.add(s.phase)
         assert s.to_move in (s.active, -1)
         assert not [a for a in legal_actions(s) if isinstance(a, (Propose, model.Accept))]
         s = step(s)

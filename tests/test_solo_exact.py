@@ -139,5 +139,5 @@ def test_every_state_of_real_games_passes_the_rules_check():
 def test_a_duel_position_cannot_be_in_a_trading_phase():
     o = _json(LIBRARY["duel-8"].position())
     o.update(phase="trade")
-    with pytest.raises(PositionInputError, match=r"phase: trade does not exist in the bean duel \(D1\)"):
+    with pytest.raises(PositionInputError, match=r"phase: trade does not exist in the bean duel \[D1\]"):
         position_from_json(o)

@@ -19,7 +19,7 @@ def test_engine_and_spec_agree_on_sampled_states():
     states = list(sample_states(40, seed=3))
     assert len(states) == 40
     assert len({len(s.players) for s in states}) >= 4  # several player counts
-    phases = {Phase(s.phase) for s in states}
+    phases = {s.phase for s in states}
     assert Phase.PLANT in phases and Phase.TRADE in phases
     problems = [p for s in states for p in check_state(s)]
     assert not problems, "\n".join(str(p) for p in problems[:3])

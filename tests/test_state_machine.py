@@ -169,7 +169,7 @@ def check_state(s: GameState, moves: bool = True, json_too: bool = True) -> None
         assert s.players[s.to_move].aside
     if s.phase not in (Phase.TRADE, Phase.PLANT_ASIDE):
         # T4/T6: set-aside cards exist only from trading until they are planted in phase 3.
-        assert all(not pl.aside for pl in s.players), f"set-aside cards left over in {Phase(s.phase).name}"
+        assert all(not pl.aside for pl in s.players), f"set-aside cards left over in {s.phase.name}"
     if s.isla is not None:
         check_isla_state(s)
     if su.duel and s.isla is not None:
@@ -190,7 +190,7 @@ def check_state(s: GameState, moves: bool = True, json_too: bool = True) -> None
         ws = winners(s)
         assert ws and all(0 <= w < n for w in ws)
     elif moves and s.phase != Phase.CHANCE:
-        assert legal_actions(s), f"no legal action in {Phase(s.phase).name}: the game is stuck"
+        assert legal_actions(s), f"no legal action in {s.phase.name}: the game is stuck"
     # The JSON round trip is exact.
     if json_too:
         back = json_round_trip(s)
@@ -526,7 +526,7 @@ def expected_turn_rule(s: GameState) -> str:
     """The rule named when a seat that is not to move acts."""
     if s.setup.duel:
         return "D2"
-    return {Phase.PLANT: "T1", Phase.TRADE: "T3", Phase.PLANT_ASIDE: "T6"}[Phase(s.phase)]
+    return {Phase.PLANT: "T1", Phase.TRADE: "T3", Phase.PLANT_ASIDE: "T6"}[s.phase]
 
 
 def h4_protected(fields: tuple[Field, ...], i: int, strict: bool) -> bool:
@@ -745,7 +745,7 @@ def assert_illegal(s: GameState, action: Action, rules: set[str]) -> IllegalActi
     assert err.rule, f"{action}: IllegalAction without a rule ID"
     assert err.reason, f"{action}: IllegalAction without a reason"
     assert err.rule in rules, (
-        f"{action} in {Phase(s.phase).name}: rule {err.rule}, expected one of {rules}: {err}")
+        f"{action} in {s.phase.name}: rule {err.rule}, expected one of {rules}: {err}")
     assert f"[{err.rule}]" in str(err)
     return err
 
@@ -1014,7 +1014,7 @@ class GameMachine(RuleBasedStateMachine):
             assert e.rule and e.reason
             assert not legal, f"{action} is legal but was rejected: {e}"
             return
-        assert legal, f"{action} was accepted in {Phase(s.phase).name}, but it is not legal"
+        assert legal, f"{action} was accepted in {s.phase.name}, but it is not legal"
         if isinstance(action, (Propose, Accept)):
             canon = canonical(s, action)
             assert canon is None or canon in acts, f"{action} accepted, but {canon} not in legal_actions"
