@@ -11,6 +11,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 RANK = {"model": 0, "play": 1, "solvers": 2, "proofs": 2, "conformance": 2, "adapters": 2, "scripts": 3}
+ALLOWED = {("conformance", "solvers")}  # the builder records values the solvers prove (DESIGN.md)
 
 
 def _imports(path: Path) -> list[tuple[int, str]]:
@@ -29,17 +30,18 @@ def _files(package: str) -> list[Path]:
 
 
 def test_every_layer_is_a_directory_with_modules() -> None:
-    missing = [p for p in RANK if p != "conformance" and not _files(p)]
+    missing = [p for p in RANK if not _files(p)]
     assert not missing
 
 
 def test_imports_only_run_down_the_layers() -> None:
-    """A module imports its own package or a lower layer, never a sibling or a higher one."""
+    """A module imports its own package or a lower layer, never a sibling or a higher one (one
+    exception: the conformance builder calls the solvers)."""
     wrong = []
     for package, rank in RANK.items():
         for path in _files(package):
             for line, top in _imports(path):
-                if top in RANK and top != package and RANK[top] >= rank:
+                if top in RANK and top != package and RANK[top] >= rank and (package, top) not in ALLOWED:
                     wrong.append(f"{path.relative_to(ROOT)}:{line}: {package} imports {top}")
     assert not wrong, "\n".join(wrong)
 

@@ -1,0 +1,169 @@
+"""The endgame positions and their proved optimal values (the builder may call the solvers'
+interface to record proved values: DESIGN.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from conformance.common import GenerationError
+from model import (
+    GameState,
+)
+from model.state import state_to_json
+from model.validate import check_state
+
+# ---------------------------------------------------------------- endgames
+
+
+@dataclass(frozen=True)
+class EndgameSpec:
+    name: str
+    description: str
+    build: Callable[[], GameState]
+    objectives: tuple[tuple[str, int | None], ...]  # (objective, player; None: every seat)
+    method: str = "exact"  # "cpsat": coop and best by the flow solver (real hands), proved optimal
+
+
+FLOW = "solvers.flow.solve_flow"
+SOLVERS = {
+    "solo": "solvers.exact.solve_solo",
+    "coop": "solvers.exact.solve_open",
+    "best": "solvers.exact.solve_open",
+    "duel": "solvers.duel.solve_duel",
+    "expected": "solvers.expected.solve_expected",
+}
+
+
+def solve(s: GameState, objective: str, player: int, method: str = "exact") -> dict[str, Any]:
+    """The proved optimal value of ``objective`` for ``player``, by the solver SOLVERS names (or,
+    with ``method`` "cpsat", the flow solver: only a value it proves optimal is recorded)."""
+    from solvers.api import Limits
+    from solvers.api import solve as api_solve
+    from solvers.expected import solve_expected
+
+    if objective == "expected":  # a policy and an exact fraction, not a line: its own entry point
+        ans = solve_expected(s, player)
+        return {"objective": objective, "player": player, "value": str(ans.value),
+                "approx": round(float(ans.value), 6), "open_average": str(ans.open_average),
+                "solver": SOLVERS[objective]}
+    flow = method == "cpsat" and objective in ("coop", "best")
+    limits = Limits(time=120.0, workers=1) if flow else Limits(nodes=5_000_000)
+    sol = api_solve(s, objective, "cpsat" if flow else "exact", player, limits)
+    if sol.status != "optimal":
+        raise GenerationError(f"{objective} p{player}: {sol.status}, not proved optimal")
+    return {"objective": objective, "player": player, "value": sol.value,
+            "solver": FLOW if flow else SOLVERS[objective]}
+
+
+def _library(name: str) -> Callable[[], GameState]:
+    def build() -> GameState:
+        from solvers.positions import LIBRARY
+
+        return LIBRARY[name].position()
+    return build
+
+
+def _cut(ruleset_name: str, players: int, seed: int, cards_left: int, hand: int | None = None,
+         draw: int | None = None, options: dict[str, Any] | None = None) -> Callable[[], GameState]:
+    def build() -> GameState:
+        from solvers.positions import cut, small
+
+        s = cut(ruleset_name, players, seed, cards_left, options)
+        return small(s, hand, draw) if hand is not None and draw is not None else s
+    return build
+
+
+ALL4: tuple[tuple[str, int | None], ...] = (("solo", -1), ("coop", -1), ("best", -1), ("expected", -1))
+DUEL: tuple[tuple[str, int | None], ...] = (("duel", 0), ("duel", 1))
+SOLO_EVERY: tuple[tuple[str, int | None], ...] = (("solo", None), ("expected", -1))
+
+
+def _small_about(ruleset_name: str, players: int, seed: int, hand: int, draw: int, extra: str = "") -> str:
+    return (f"{ruleset_name}, {players} players{extra}: cut from a seeded greedy-bot game (seed {seed}, the "
+            f"first turn of the final pass with at most 8 cards left), hands cut to {hand} card(s) and the "
+            f"draw pile to {draw} (solvers.positions.small)")
+
+
+ENDGAMES: list[EndgameSpec] = [
+    *(EndgameSpec(n, f"built-in position {n} (solvers/positions.py): {about}", _library(n), ALL4)
+      for n, about in [
+          ("trade-gift", "amigo, 3 players, last turn: a gift and two deals earn the active player a coin"),
+          ("trade-ask", "rio-grande, 3 players, last turn: asking for one card earns a coin"),
+          ("trade-answer", "amigo, 3 players, last turn: a deal that helps the asker"),
+          ("forced-harvest", "hand-made: the front card fits no field, so a field must go (T1, H3)"),
+          ("protected-single", "hand-made: a one-bean field is protected, the five blues must go (H4)"),
+          ("six-reds", "hand-made: six reds pay at most 4 coins however they are harvested (C1)"),
+          ("split-gardens", "hand-made: four gardens pay more as two harvests of two than as one (C1)"),
+          ("deal-helps-both", "hand-made: giving the turned-up cards for a chili helps both (T3-T5)"),
+      ]),
+    EndgameSpec("duel-8", "built-in position duel-8: the bean duel, 4 cards left", _library("duel-8"),
+                DUEL),
+    EndgameSpec("duel-12", "built-in position duel-12: the bean duel, 9 cards left", _library("duel-12"),
+                DUEL),
+    *(EndgameSpec(f"duel-seed{seed}", f"the bean duel: cut from a seeded greedy-bot game (seed {seed}, the "
+                  f"first turn with at most {left} cards left; no reshuffle in the duel)",
+                  _cut("rio-grande", 2, seed, left), DUEL)
+      for seed, left in [(33, 10), (34, 10), (36, 14), (38, 10), (39, 10)]),
+    *(EndgameSpec(f"{r}-{n}p-seed{seed}", _small_about(r, n, seed, 1, 5, extra),
+                  _cut(r, n, seed, 8, 1, 5, opts), ALL4)
+      for r, n, seed, opts, extra in [
+          ("amigo-1997", 3, 300, None, ""),
+          ("amigo-1997", 4, 300, None, ""),
+          ("amigo-v1", 4, 303, None, " (V4)"),
+          ("amigo-v2", 4, 303, None, " (V5)"),
+          ("rio-grande", 5, 300, None, ""),
+          ("amigo", 5, 302, None, ""),
+      ]),
+    EndgameSpec("rio-grande-4p-strict-seed400",
+                _small_about("rio-grande", 4, 400, 1, 5, ", harvest=strict (H4)"),
+                _cut("rio-grande", 4, 400, 8, 1, 5, {"harvest": "strict"}), ALL4),
+    EndgameSpec("rio-grande-4p-distinct-seed401",
+                _small_about("rio-grande", 4, 401, 1, 5, ", distinct_fields (V2)"),
+                _cut("rio-grande", 4, 401, 8, 1, 5, {"distinct_fields": True}), ALL4),
+    EndgameSpec("rio-grande-4p-quick-seed403", _small_about("rio-grande", 4, 403, 1, 5, ", quick (V1)"),
+                _cut("rio-grande", 4, 403, 8, 1, 5, {"quick": True}), ALL4),
+    EndgameSpec("amigo-5p-seed300-hands2", _small_about("amigo", 5, 300, 2, 4),
+                _cut("amigo", 5, 300, 8, 2, 4), (("solo", -1), ("best", -1), ("expected", -1))),
+    *(EndgameSpec(n, f"built-in position {n} (solvers/positions.py): {about}; solo for every seat",
+                  _library(n), SOLO_EVERY)
+      for n, about in [
+          ("rio3-6", "rio-grande, 3 players, 6 cards left"),
+          ("amigo3-8", "amigo, 3 players (three fields), 8 cards left"),
+          ("rio4-10", "rio-grande, 4 players, 10 cards left"),
+          ("amigo5-20", "amigo, 5 players, 20 cards left"),
+      ]),
+    EndgameSpec("rio4-pass", "built-in position rio4-pass: rio-grande, 4 players, the first turn of the "
+                "final pass (40 cards left); solo for every seat", _library("rio4-pass"), (("solo", None),)),
+    # real hands (14-20 cards a seat), the last turn: coop and best proved by the flow solver
+    EndgameSpec("rio4-last", "built-in position rio4-last (the default): rio-grande, 4 players, real "
+                "hands, the last turn; coop and best by the flow solver, solo for every seat",
+                _library("rio4-last"), (("solo", None), ("coop", -1), ("best", -1)), "cpsat"),
+    *(EndgameSpec(f"rio-grande-4p-seed{seed}-real", f"rio-grande, 4 players, real hands: cut from a seeded "
+                  f"greedy-bot game (seed {seed}, the first turn of the final pass with at most 6 cards "
+                  "left); coop and best by the flow solver, solo for every seat",
+                  _cut("rio-grande", 4, seed, 6), (("solo", None), ("coop", -1), ("best", -1)), "cpsat")
+      for seed in (105, 107, 108)),
+]
+
+
+def endgame_fixture(spec: EndgameSpec) -> dict[str, Any]:
+    s = spec.build()
+    check_state(s)
+    values: list[dict[str, Any]] = []
+    for objective, player in spec.objectives:
+        seats = range(len(s.players)) if player is None else [s.to_move if player == -1 else player]
+        values.extend(solve(s, objective, p, spec.method) for p in seats)
+    return {
+        "format": "bohnanza-endgame",
+        "version": 1,
+        "name": spec.name,
+        "description": spec.description,
+        "ruleset": s.setup.rules.name,
+        "players": len(s.players),
+        "phase": s.phase.name.lower(),
+        "to_move": s.to_move,
+        "values": values,
+        "state": state_to_json(s),
+    }

@@ -1,0 +1,598 @@
+"""The illegal records: a legal record with one step changed so that it breaks one rule, and the
+first illegal line and rule ID a referee must name (each is checked by the referee as it is made)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from conformance.common import GenerationError, mover
+from conformance.games import Game, jsonl, played
+from conformance.perft_cases import in_trade
+from model import (
+    Accept,
+    Action,
+    Attack,
+    BuyField,
+    BuyShip,
+    Discard,
+    EndPhase,
+    GameState,
+    Harvest,
+    HarvestOnto,
+    MoveCargo,
+    Phase,
+    Plant,
+    PlantAside,
+    PlantCargo,
+    Propose,
+    Reshuffle,
+    Sail,
+    Sell,
+)
+from model.actions import PIRATE
+from model.cards import BEAN_NAMES
+from model.isla import HOME
+from model.records import action_line, check_record
+
+
+@dataclass(frozen=True)
+class Illegal:
+    """A legal record with one step changed, and what a referee must say about it."""
+
+    name: str
+    base: str
+    rule: str
+    make: Callable[[Game], tuple[list[dict[str, Any]], int, str, str]]  # lines, line, change, why
+    reason: str = ""  # a word the referee's reason must contain (checked as the record is made)
+
+
+def insert(game: Game, i: int, action: Action | dict[str, Any]) -> tuple[list[dict[str, Any]], int]:
+    """The record with ``action`` inserted before action ``i``; the new line's number (1-based)."""
+    line = action if isinstance(action, dict) else action_line(action)
+    return game.lines[:i + 1] + [line] + game.lines[i + 1:], i + 2
+
+
+def replace(game: Game, i: int, action: Action | dict[str, Any]) -> tuple[list[dict[str, Any]], int]:
+    line = action if isinstance(action, dict) else action_line(action)
+    return game.lines[:i + 1] + [line] + game.lines[i + 2:], i + 2
+
+
+def delete(game: Game, i: int) -> tuple[list[dict[str, Any]], int]:
+    """The record without action ``i``: the line after it takes its number."""
+    return game.lines[:i + 1] + game.lines[i + 2:], i + 2
+
+
+def _ins(game: Game, i: int, action: Action, why: str) -> tuple[list[dict[str, Any]], int, str, str]:
+    lines, no = insert(game, i, action)
+    return lines, no, f"inserted {action}", why
+
+
+def _rep(game: Game, i: int, action: Action, why: str) -> tuple[list[dict[str, Any]], int, str, str]:
+    lines, no = replace(game, i, action)
+    return lines, no, f"replaced {game.actions[i]} by {action}", why
+
+
+def _other(s: GameState, *not_these: int) -> int:
+    return next(q for q in range(len(s.players)) if q not in not_these)
+
+
+def _decision(s: GameState) -> bool:
+    return s.to_move >= 0
+
+
+# -- T: turn structure and trading
+
+
+def m_t1_out_of_turn(g: Game) -> Any:
+    i = g.at(lambda s, a: s.phase == Phase.PLANT and isinstance(a, Plant) and s.turn >= 2)
+    s = g.states[i]
+    q = _other(s, s.active)
+    return _rep(g, i, Plant(q, 0), f"p{q} plants while p{s.active} is in phase 1: only the active player "
+                "plants from the hand")
+
+
+def m_t1_third_planting(g: Game) -> Any:
+    i = g.at(lambda s, a: s.phase == Phase.TRADE and s.pending is None and s.planted == 2
+             and bool(s.players[s.active].hand) and s.offers == 0)
+    s = g.states[i]
+    return _ins(g, i, Plant(s.active, 0), f"p{s.active} plants a third card from the hand after two "
+                "(never a third)")
+
+
+def m_t1_end_unplanted(g: Game) -> Any:
+    i = g.at(lambda s, a: s.phase == Phase.PLANT and s.planted == 0 and s.turn >= 1)
+    s = g.states[i]
+    return _ins(g, i, EndPhase(s.active), f"p{s.active} ends phase 1 without planting its front card")
+
+
+def m_h3_wrong_field(g: Game) -> Any:
+    def fits(s: GameState, a: Action) -> bool:
+        return (s.phase == Phase.PLANT and isinstance(a, Plant)
+                and any(f.count and f.bean != mover(s).hand[0] for f in mover(s).fields))
+    i = g.at(fits)
+    s = g.states[i]
+    f = next(k for k, f in enumerate(mover(s).fields) if f.count and f.bean != mover(s).hand[0])
+    b, held = BEAN_NAMES[mover(s).hand[0]], BEAN_NAMES[mover(s).fields[f].bean]
+    return _rep(g, i, Plant(s.to_move, f), f"p{s.to_move} plants a {b} on field {f}, which holds {held}")
+
+
+def m_t3_out_of_turn_end(g: Game) -> Any:
+    i = g.at(lambda s, a: in_trade(s) and s.turn >= 2)
+    s = g.states[i]
+    q = _other(s, s.active)
+    return _ins(g, i, EndPhase(q), f"p{q} ends p{s.active}'s trading phase")
+
+
+def m_t3_non_active_deal(g: Game) -> Any:
+    i = g.at(lambda s, a: in_trade(s) and s.turn >= 2)
+    s = g.states[i]
+    q = _other(s, s.active)
+    r = _other(s, s.active, q)
+    return _ins(g, i, Propose(q, r, (0,), (), ()), f"p{q} offers a card to p{r}: two non-active players "
+                "never trade with each other")
+
+
+def m_t3_retrade(g: Game) -> Any:
+    i = g.at(lambda s, a: in_trade(s) and bool(s.players[s.active].aside))
+    s = g.states[i]
+    a = s.active
+    got = BEAN_NAMES[s.players[a].aside[0]]
+    q = _other(s, a)
+    h = len(s.players[a].hand)
+    return _ins(g, i, Propose(a, q, (h,), (), ()), f"T4: p{a} offers the {got} it received in a deal this "
+                f"turn; received cards lie in the set-aside area, so h{h} names no hand card and the engine "
+                "rejects the proposal under T3")
+
+
+def m_t3_wrong_bean(g: Game) -> Any:
+    def wrong(s: GameState, a: Action) -> bool:
+        if s.pending is None or len(s.pending.ask) != 1:
+            return False
+        hand = s.players[s.pending.partner].hand
+        return any(c not in s.pending.ask for c in hand)
+    i = g.at(wrong)
+    s = g.states[i]
+    assert s.pending is not None
+    q = s.pending.partner
+    h = next(k for k, c in enumerate(s.players[q].hand) if c not in s.pending.ask)
+    asked = BEAN_NAMES[s.pending.ask[0]]
+    return _rep(g, i, Accept(q, (h,)),
+                f"p{q} accepts giving a {BEAN_NAMES[s.players[q].hand[h]]} where a {asked} was asked")
+
+
+def m_t3_max_offers(g: Game) -> Any:
+    i = g.at(lambda s, a: in_trade(s) and s.offers >= s.setup.rules.max_offers and s.to_move == s.active)
+    s = g.states[i]
+    q = _other(s, s.active)
+    return _ins(g, i, Propose(s.active, q, (), (), (s.setup.beans[0],)),
+                f"p{s.active} makes a second proposal this turn; the record's max_offers is 1")
+
+
+def m_t3_offer_while_pending(g: Game) -> Any:
+    i = g.at(lambda s, a: s.phase == Phase.TRADE and s.pending is not None)
+    s = g.states[i]
+    assert s.pending is not None
+    r = _other(s, s.active, s.pending.partner)
+    return _ins(g, i, Propose(s.active, r, (), (), (s.setup.beans[0],)),
+                f"p{s.active} proposes to p{r} while its offer to p{s.pending.partner} awaits an answer")
+
+
+def m_t6_out_of_turn(g: Game) -> Any:
+    i = g.at(lambda s, a: s.phase == Phase.PLANT_ASIDE and isinstance(a, PlantAside))
+    s = g.states[i]
+    q = _other(s, s.to_move)
+    return _ins(g, i, PlantAside(q, s.players[s.to_move].aside[0], 0),
+                f"p{q} plants in phase 3 while it is p{s.to_move}'s turn to plant its set-aside cards")
+
+
+def m_t6_not_aside(g: Game) -> Any:
+    i = g.at(lambda s, a: s.phase == Phase.PLANT_ASIDE and isinstance(a, PlantAside))
+    s = g.states[i]
+    a = g.actions[i]
+    assert isinstance(a, PlantAside)
+    b = next(b for b in s.setup.beans if b not in mover(s).aside)
+    return _rep(g, i, PlantAside(a.player, b, a.field),
+                f"p{a.player} plants a {BEAN_NAMES[b]} it has not set aside")
+
+
+def m_t6_end_phase_3(g: Game) -> Any:
+    i = g.at(lambda s, a: s.phase == Phase.PLANT_ASIDE)
+    s = g.states[i]
+    return _ins(g, i, EndPhase(s.to_move), f"p{s.to_move} ends phase 3 with set-aside cards unplanted")
+
+
+# -- H, F, V, S
+
+
+def m_h4_protected(g: Game) -> Any:
+    def single(s: GameState, a: Action) -> bool:
+        counts = [f.count for f in mover(s).fields] if _decision(s) else []
+        return 1 in counts and max(counts, default=0) > 1
+    i = g.at(single)
+    s = g.states[i]
+    f = [x.count for x in mover(s).fields].index(1)
+    return _ins(g, i, Harvest(s.to_move, f), f"p{s.to_move} harvests the one-card field {f} while another "
+                "field holds more than one card")
+
+
+def m_h4_strict(g: Game) -> Any:
+    def single(s: GameState, a: Action) -> bool:
+        counts = sorted(f.count for f in mover(s).fields) if _decision(s) else []
+        return bool(counts) and counts[0] == 0 and counts[-1] == 1
+    i = g.at(single)
+    s = g.states[i]
+    f = [x.count for x in mover(s).fields].index(1)
+    return _ins(g, i, Harvest(s.to_move, f), f"p{s.to_move} harvests the one-card field {f} beside an empty "
+                "field: the strict reading allows it only when every field holds exactly one card (the "
+                "lenient reading would allow it)")
+
+
+def m_h5_empty(g: Game) -> Any:
+    i = g.at(lambda s, a: _decision(s) and s.turn >= 1 and any(f.count == 0 for f in mover(s).fields))
+    s = g.states[i]
+    f = [x.count for x in mover(s).fields].index(0)
+    return _ins(g, i, Harvest(s.to_move, f), f"p{s.to_move} harvests the empty field {f}")
+
+
+def m_f1_none_for_sale(g: Game) -> Any:
+    i = g.at(lambda s, a: _decision(s) and s.turn >= 3)
+    s = g.states[i]
+    return _ins(g, i, BuyField(s.to_move), f"p{s.to_move} buys a third field, which {s.setup.rules.name} "
+                f"does not sell with {len(s.players)} players")
+
+
+def m_f1_coins(g: Game) -> Any:
+    i = g.at(lambda s, a: _decision(s) and s.turn >= 3 and len(mover(s).fields) == 2
+             and len(mover(s).coins) < (s.setup.third_cost or 0))
+    s = g.states[i]
+    return _ins(g, i, BuyField(s.to_move), f"p{s.to_move} buys the third field with "
+                f"{len(mover(s).coins)} coins; it costs {s.setup.third_cost}")
+
+
+def m_v2_same_field(g: Game) -> Any:
+    i = g.at(lambda s, a: s.phase == Phase.PLANT and s.planted == 1
+             and mover(s).hand[0] == mover(s).fields[s.first_field].bean)
+    s = g.states[i]
+    return _ins(g, i, Plant(s.active, s.first_field), f"p{s.active} plants its second card on field "
+                f"{s.first_field}, where the first went (distinct_fields)")
+
+
+def m_s_no_seat(g: Game) -> Any:
+    i = g.at(lambda s, a: s.phase == Phase.PLANT and s.turn >= 1)
+    n = len(g.states[i].players)
+    return _ins(g, i, Plant(n, 0), f"p{n} plants, but the game has seats p0-p{n - 1}")
+
+
+# -- D: the bean duel
+
+
+def m_d1_trade(g: Game) -> Any:
+    i = g.at(lambda s, a: s.phase == Phase.TURNED and bool(s.face_up))
+    s = g.states[i]
+    return _ins(g, i, Propose(s.active, 1 - s.active, (), (0,), ()),
+                f"p{s.active} offers a turned-up card to p{1 - s.active}: there is no trading in the duel")
+
+
+def m_d1_off_turn_harvest(g: Game) -> Any:
+    i = g.at(lambda s, a: _decision(s) and any(f.count > 1 for f in s.players[1 - s.active].fields))
+    s = g.states[i]
+    q = 1 - s.active
+    f = next(k for k, x in enumerate(s.players[q].fields) if x.count > 1)
+    return _ins(g, i, Harvest(q, f), f"p{q} harvests on p{s.active}'s turn: in the duel only on your own")
+
+
+def m_d2_end_offer(g: Game) -> Any:
+    i = g.at(lambda s, a: s.phase == Phase.OFFER)
+    s = g.states[i]
+    return _ins(g, i, EndPhase(s.active), f"p{s.active} ends step 1 with cards still on offer")
+
+
+def m_d2_second_discard(g: Game) -> Any:
+    i = next((k for k in range(1, len(g.actions)) if g.states[k].phase == Phase.TURNED
+              and isinstance(g.actions[k - 1], Discard) and mover(g.states[k]).hand), -1)
+    if i < 0:
+        raise GenerationError(f"{g.spec.name}: no discard followed by turned-up cards")
+    s = g.states[i]
+    return _ins(g, i, Discard(s.active, 0), f"p{s.active} discards a second hand card after turning up")
+
+
+# -- E: exhaustion, reshuffle and the end
+
+
+def _chance_index(g: Game) -> int:
+    return g.at(lambda s, a: isinstance(a, Reshuffle))
+
+
+def m_e1_wrong_cards(g: Game) -> Any:
+    i = _chance_index(g)
+    order = list(g.lines[i + 1]["order"])
+    swap = next(BEAN_NAMES[b] for b in g.states[i].setup.beans if BEAN_NAMES[b] != order[0])
+    was, order[0] = order[0], swap
+    lines, no = replace(g, i, {"chance": "reshuffle", "order": order})
+    return lines, no, f"the reshuffle's top card {was} changed to {swap}", (
+        "the new draw pile is not a permutation of the discard pile")
+
+
+def m_e1_missing(g: Game) -> Any:
+    i = _chance_index(g)
+    lines, no = delete(g, i)
+    return lines, no, "deleted the reshuffle line", (
+        f"{g.actions[i + 1]} is played where the exhausted draw pile must first be reshuffled")
+
+
+def m_e1_not_due(g: Game) -> Any:
+    i = g.at(lambda s, a: _decision(s) and s.turn >= 3 and len(s.discard) >= 2)
+    s = g.states[i]
+    lines, no = insert(g, i, action_line(Reshuffle(s.discard)))
+    return lines, no, "inserted a reshuffle of the discard pile", (
+        "a reshuffle while the draw pile still holds cards")
+
+
+def _end(g: Game, claim: dict[str, Any], change: str, why: str) -> Any:
+    if g.final.phase != Phase.OVER:
+        raise GenerationError(f"{g.spec.name}: the game is not over")
+    lines = g.lines[:-1] + [{"end": claim}]
+    return lines, len(lines), change, why
+
+
+def m_e3_coins(g: Game) -> Any:
+    end = g.lines[-1]["end"]
+    coins = list(end["coins"])
+    coins[0] += 1
+    return _end(g, {"coins": coins, "winners": end["winners"]}, "p0's coins in the end line raised by one",
+                "the end line claims coins the replay does not give (E3: the final harvest)")
+
+
+def m_e4_winners(g: Game) -> Any:
+    end = g.lines[-1]["end"]
+    loser = next(q for q in range(len(end["coins"])) if q not in end["winners"])
+    return _end(g, {"coins": end["coins"], "winners": [loser]}, f"the end line names p{loser} the winner",
+                f"p{loser} does not have the most coins")
+
+
+def m_e4_tie_break(g: Game) -> Any:
+    end = g.lines[-1]["end"]
+    best = max(end["coins"])
+    tied = [q for q, c in enumerate(end["coins"]) if c == best]
+    other = [q for q in tied if q not in end["winners"]]
+    if not other:
+        raise GenerationError(f"{g.spec.name}: no tie to break")
+    rule = g.final.setup.rules.tie_break
+    who = " and ".join(f"p{q}" for q in tied)
+    claim = {"coins": end["coins"], "winners": other[:1]}
+    return _end(g, claim, f"the end line names p{other[0]} the winner",
+                f"{who} tie on {best} coins; tie_break={rule} names p{end['winners'][0]}, not p{other[0]}")
+
+
+def m_e2_early_end(g: Game) -> Any:
+    lines = g.lines[:-2] + g.lines[-1:]
+    return lines, len(lines), f"deleted the last action ({g.actions[-1]})", (
+        "the end line claims a result before the game is over")
+
+
+def m_e2_after_end(g: Game) -> Any:
+    lines = g.lines[:-1] + [action_line(Plant(0, 0))] + g.lines[-1:]
+    return lines, len(lines) - 1, "inserted p0 plant 0 after the last action", (
+        "p0 acts after the game is over")
+
+
+# -- I: La Isla Bohnita
+
+
+def _isla_trade(s: GameState) -> bool:
+    return s.isla is not None and in_trade(s) and s.to_move == s.active
+
+
+def m_i4_second_type(g: Game) -> Any:
+    def loadable(s: GameState) -> tuple[int, int] | None:
+        if not _isla_trade(s) or s.isla is None or s.isla.sails >= s.setup.rules.max_sails:
+            return None
+        for k, ship in enumerate(s.isla.fleets[s.active].merchants):
+            for port in (1, 2):
+                row = s.isla.rows[port - 1]
+                if ship.count and port != ship.at and row and row[0] != ship.bean:
+                    return k, port
+        return None
+    i = g.at(lambda s, a: loadable(s) is not None)
+    s = g.states[i]
+    k, port = loadable(s) or (0, 0)
+    assert s.isla is not None
+    ship = s.isla.fleets[s.active].merchants[k]
+    front = BEAN_NAMES[s.isla.rows[port - 1][0]]
+    return _ins(g, i, Sail(s.active, k, port, 1), f"p{s.active}'s ship m{k} holds {BEAN_NAMES[ship.bean]} "
+                f"and loads a {front}: a ship holds one type only")
+
+
+def m_i5_plant_cargo(g: Game) -> Any:
+    def cargo(s: GameState, a: Action) -> bool:
+        return (_isla_trade(s) and s.isla is not None
+                and any(m.count for m in s.isla.fleets[s.active].merchants))
+    i = g.at(cargo)
+    s = g.states[i]
+    assert s.isla is not None
+    k = next(j for j, m in enumerate(s.isla.fleets[s.active].merchants) if m.count)
+    return _ins(g, i, PlantCargo(s.active, k, 0), f"p{s.active} plants a card from its ship m{k}: island "
+                "beans count as harvested and never go onto a field")
+
+
+def m_i7_attack_twice(g: Game) -> Any:
+    i = g.at(lambda s, a: _isla_trade(s) and s.isla is not None and bool(s.isla.attacked))
+    s = g.states[i]
+    assert s.isla is not None
+    q, k = s.isla.attacked[0]
+    return _ins(g, i, Attack(s.active, q, k), f"p{s.active} attacks p{q}'s m{k} a second time this turn")
+
+
+def m_i6_sell_for_nothing(g: Game) -> Any:
+    def worthless(s: GameState) -> tuple[int, int] | None:
+        if s.isla is None or not _decision(s) or s.isla.attack is not None:
+            return None
+        for k, ship in s.isla.fleets[s.to_move].ships():
+            if ship.count and s.setup.payout[ship.bean][ship.count] == 0:
+                return s.to_move, k
+        return None
+    i = g.at(lambda s, a: worthless(s) is not None and (not s.setup.duel or s.to_move == s.active))
+    s = g.states[i]
+    p, k = worthless(s) or (0, 0)
+    assert s.isla is not None
+    ship = s.isla.fleets[p].ship(k)
+    assert ship is not None
+    return _ins(g, i, Sell(p, k),
+                f"p{p} sells a cargo of {ship.count} {BEAN_NAMES[ship.bean]}, worth no coin")
+
+
+def m_i3_hand_offer(g: Game) -> Any:
+    i = g.at(lambda s, a: _isla_trade(s) and bool(s.players[s.active].hand))
+    s = g.states[i]
+    q = _other(s, s.active)
+    return _ins(g, i, Propose(s.active, q, (0,), (), ()), f"p{s.active} offers a hand card: with the "
+                "expansion the active player offers only the turned-up cards")
+
+
+def m_i9_duel_trade(g: Game) -> Any:
+    i = g.at(lambda s, a: _isla_trade(s) and bool(s.face_up))
+    s = g.states[i]
+    return _ins(g, i, Propose(s.active, 1 - s.active, (), (0,), ()),
+                f"p{s.active} offers a turned-up card: the Isla duel has no trading")
+
+
+def m_i7_harvest_onto_pirate(g: Game) -> Any:
+    def ok(s: GameState, a: Action) -> bool:
+        return (_decision(s) and s.isla is not None and s.isla.attack is None
+                and s.isla.fleets[s.to_move].pirate is not None
+                and any(f.count > 1 for f in mover(s).fields))
+    i = g.at(ok)
+    s = g.states[i]
+    f = next(k for k, x in enumerate(mover(s).fields) if x.count > 1)
+    return _ins(g, i, HarvestOnto(s.to_move, f, PIRATE), f"p{s.to_move} loads a harvest onto its pirate "
+                "ship: merchant cargo never goes onto a pirate ship")
+
+
+def m_i6_move_captured(g: Game) -> Any:
+    def ok(s: GameState, a: Action) -> bool:
+        if not (_isla_trade(s) and s.isla is not None and s.isla.captured):
+            return False
+        fleet = s.isla.fleets[s.active]
+        pirate = fleet.pirate
+        return pirate is not None and pirate.count > 0 and any(
+            m.at == HOME and (m.count == 0 or m.bean == pirate.bean) for m in fleet.merchants)
+    i = g.at(ok)
+    s = g.states[i]
+    assert s.isla is not None
+    fleet = s.isla.fleets[s.active]
+    pirate = fleet.pirate
+    assert pirate is not None
+    j = next(k for k, m in enumerate(fleet.merchants)
+             if m.at == HOME and (m.count == 0 or m.bean == pirate.bean))
+    return _ins(g, i, MoveCargo(s.active, PIRATE, j), f"p{s.active} moves the cargo its pirate captured "
+                "this turn onto a merchant ship (the reading: not in the turn of the capture)")
+
+
+def m_i9_second_discard(g: Game) -> Any:
+    i = g.at(lambda s, a: s.phase == Phase.PLANT and s.isla is not None and s.isla.discarded
+             and s.planted < 2 and bool(mover(s).hand))
+    s = g.states[i]
+    return _ins(g, i, Discard(s.active, 0), f"p{s.active} discards a second hand card this turn")
+
+
+def m_i7_ignore_attack(g: Game) -> Any:
+    i = g.at(lambda s, a: s.isla is not None and s.isla.attack is not None)
+    s = g.states[i]
+    return _ins(g, i, EndPhase(s.to_move), f"p{s.to_move} ends a phase instead of answering the attack on "
+                "its ship (sell or yield)")
+
+
+def m_i1_pirate_coins(g: Game) -> Any:
+    i = g.at(lambda s, a: _decision(s) and s.isla is not None and s.turn >= 2
+             and s.isla.fleets[s.to_move].pirate is None and len(mover(s).coins) < s.setup.pirate_cost)
+    s = g.states[i]
+    return _ins(g, i, BuyShip(s.to_move, True), f"p{s.to_move} buys a pirate ship with "
+                f"{len(mover(s).coins)} coins; it costs {s.setup.pirate_cost}")
+
+
+ILLEGAL: list[Illegal] = [
+    Illegal("t1-out-of-turn-plant", "rio-grande-4p", "T1", m_t1_out_of_turn),
+    Illegal("t1-third-planting", "rio-grande-3p", "T1", m_t1_third_planting),
+    Illegal("t1-end-before-planting", "amigo-3p", "T1", m_t1_end_unplanted),
+    Illegal("h3-plant-on-other-type", "amigo-5p", "H3", m_h3_wrong_field),
+    Illegal("t3-out-of-turn-end", "rio-grande-5p", "T3", m_t3_out_of_turn_end),
+    Illegal("t3-deal-between-non-active", "rio-grande-6p", "T3", m_t3_non_active_deal),
+    Illegal("t3-retrade-received-card", "rio-grande-4p", "T3", m_t3_retrade, "names hand cards"),
+    Illegal("t3-accept-wrong-bean", "amigo-4p", "T3", m_t3_wrong_bean),
+    Illegal("t3-too-many-offers", "rio-grande-4p-one-offer", "T3", m_t3_max_offers, "offers allowed"),
+    Illegal("t3-offer-while-pending", "amigo-v1-5p", "T3", m_t3_offer_while_pending),
+    Illegal("t6-out-of-turn-plant-aside", "rio-grande-4p", "T6", m_t6_out_of_turn),
+    Illegal("t6-plant-card-not-set-aside", "amigo-5p", "T6", m_t6_not_aside),
+    Illegal("t6-end-phase-3-early", "amigo-v2-4p", "T6", m_t6_end_phase_3),
+    Illegal("h4-protected-single", "amigo-4p", "H4", m_h4_protected),
+    Illegal("h4-strict-single", "rio-grande-4p-strict", "H4", m_h4_strict, "strict"),
+    Illegal("h5-harvest-empty-field", "amigo-1997-3p", "H5", m_h5_empty),
+    Illegal("f1-no-third-field-for-sale", "amigo-4p", "F1", m_f1_none_for_sale),
+    Illegal("f1-third-field-too-few-coins", "rio-grande-4p", "F1", m_f1_coins),
+    Illegal("v2-second-planting-same-field", "rio-grande-4p-distinct", "V2", m_v2_same_field),
+    Illegal("s-no-such-seat", "amigo-v1-4p", "S", m_s_no_seat),
+    Illegal("d1-duel-trade", "rio-grande-2p-duel", "D1", m_d1_trade),
+    Illegal("d1-duel-off-turn-harvest", "rio-grande-2p-duel", "D1", m_d1_off_turn_harvest),
+    Illegal("d2-end-with-cards-on-offer", "rio-grande-2p-duel", "D2", m_d2_end_offer),
+    Illegal("d2-second-discard", "rio-grande-2p-duel", "D2", m_d2_second_discard),
+    Illegal("e1-reshuffle-wrong-cards", "rio-grande-4p", "E1", m_e1_wrong_cards),
+    Illegal("e1-reshuffle-missing", "amigo-3p", "E1", m_e1_missing),
+    Illegal("e1-reshuffle-not-due", "amigo-v2-5p", "E1", m_e1_not_due),
+    Illegal("e3-wrong-coins", "amigo-v1-3p", "E3", m_e3_coins),
+    Illegal("e4-wrong-winner", "rio-grande-6p", "E4", m_e4_winners),
+    Illegal("e4-seat-tie-break", "rio-grande-4p-seat-tie-break", "E4", m_e4_tie_break),
+    Illegal("e4-hand-tie-break", "rio-grande-4p-hand-tie-break", "E4", m_e4_tie_break),
+    Illegal("e2-end-before-game-over", "amigo-1997-4p", "E2", m_e2_early_end),
+    Illegal("e2-action-after-game-over", "amigo-1997-5p", "E2", m_e2_after_end),
+    Illegal("i4-load-second-type", "isla-4p", "I4", m_i4_second_type),
+    Illegal("i5-plant-cargo", "isla-3p", "I5", m_i5_plant_cargo),
+    Illegal("i7-attack-twice", "isla-4p", "I7", m_i7_attack_twice),
+    Illegal("i6-sell-for-nothing", "isla-5p", "I6", m_i6_sell_for_nothing),
+    Illegal("i3-offer-hand-card", "isla-6p", "I3", m_i3_hand_offer),
+    Illegal("i9-duel-trade", "isla-2p-duel", "I9", m_i9_duel_trade),
+    Illegal("i7-harvest-onto-pirate", "isla-3p", "I7", m_i7_harvest_onto_pirate),
+    Illegal("i6-move-captured-cargo", "isla-4p", "I6", m_i6_move_captured, "captured"),
+    Illegal("i9-second-discard", "isla-2p-duel-random", "I9", m_i9_second_discard),
+    Illegal("i7-ignore-attack", "isla-4p", "I7", m_i7_ignore_attack),
+    Illegal("i1-pirate-too-few-coins", "isla-7p", "I1", m_i1_pirate_coins),
+]
+
+
+def illegal_fixture(spec: Illegal) -> tuple[str, dict[str, Any]]:
+    game = played(spec.base)
+    lines, no, change, why = spec.make(game)
+    expect = {"status": "illegal", "line": no, "rule": spec.rule, "why": why,
+              "base": f"legal/{spec.base}.jsonl", "change": change}
+    return jsonl(lines[:no]), expect  # the record stops at its first illegal line
+
+
+def verify_records(files: dict[str, str]) -> None:
+    """Every record gets the verdict its sidecar states from ``model.records.check_record`` (the referee),
+    and an illegal one's reason names what its mutation breaks; GenerationError otherwise."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        for rel, text in files.items():
+            if not rel.endswith(".jsonl"):
+                continue
+            path = Path(tmp) / Path(rel).name
+            path.write_text(text, encoding="utf-8")
+            expect = json.loads(files[rel.replace(".jsonl", ".expect.json")])
+            verdict = check_record(str(path))
+            said, info = verdict.text(), verdict.summary()
+            illegal = expect["status"] == "illegal"
+            keys = ("status", "line", "rule") if illegal else ("status", "coins", "winners")
+            got = {k: info.get(k) for k in keys}
+            want = {k: expect.get(k) for k in keys}
+            if got != want:
+                raise GenerationError(f"{rel}: the referee says {got}, the fixture {want}: {said}")
+            reason = ILLEGAL_BY_NAME[Path(rel).stem].reason if expect["status"] == "illegal" else ""
+            if reason and reason not in str(info.get("reason")):
+                raise GenerationError(f"{rel}: the referee's reason {info.get('reason')!r} lacks {reason!r}")
+
+
+ILLEGAL_BY_NAME = {x.name: x for x in ILLEGAL}
