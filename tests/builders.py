@@ -120,7 +120,7 @@ def position(
         assert len(seats) == players
         changes["players"] = tuple(seats)
     if "phase" in changes:
-        changes["phase"] = int(changes["phase"])
+        changes["phase"] = Phase(changes["phase"])
     if "active" in changes and "to_move" not in changes:
         changes["to_move"] = changes["active"]
     return s._replace(**changes)

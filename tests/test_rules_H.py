@@ -383,7 +383,7 @@ def test_H6_non_active_player_may_harvest_while_planting_set_aside_cards():
 @pytest.mark.rule("H6")
 @pytest.mark.parametrize("phase", [Phase.PLANT, Phase.TRADE])
 def test_H6_active_player_may_harvest_in_phases_1_and_2(phase):
-    s = _trade_position()._replace(phase=int(phase), face_up=() if phase == Phase.PLANT else
+    s = _trade_position()._replace(phase=Phase(phase), face_up=() if phase == Phase.PLANT else
                                    (B.COFFEE, B.STINK))
     assert Harvest(0, 0) in legal_actions(s)
     t = apply(s, Harvest(0, 0))

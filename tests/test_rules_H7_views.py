@@ -141,6 +141,6 @@ def test_H7_hidden_cards_never_appear_in_the_view_text():
 
 @pytest.mark.rule("H7")
 def test_H7_final_coin_counts_are_shown_when_the_game_is_over():
-    s = trade_state()._replace(phase=int(Phase.OVER), to_move=-1)
+    s = trade_state()._replace(phase=Phase.OVER, to_move=-1)
     v = view(s, 2)
     assert [seat(v, i)["coins"] for i in range(3)] == [3, 2, 0]

@@ -108,7 +108,7 @@ def isla_position(players: int = 4, seats=None, fleets=None, rows=(ROW_BAY, ROW_
     if "face_up" in changes:
         changes["face_up"] = tuple(sorted(beans(changes["face_up"])))
     changes.setdefault("to_move", active)
-    s = s._replace(players=tuple(seats), isla=isla, phase=int(phase), active=active, **changes)
+    s = s._replace(players=tuple(seats), isla=isla, phase=Phase(phase), active=active, **changes)
     check_state(s)
     return s
 
