@@ -8,14 +8,7 @@ import random
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from model import (
-    GameState,
-    Phase,
-    apply,
-    legal_actions,
-    new_game,
-    ruleset,
-)
+from model import GameState, Phase, apply, legal_actions, new_game, ruleset
 from model.rules import Ruleset
 from model.state import PlayerState, state_from_json, state_to_json
 from play.bots import BOTS

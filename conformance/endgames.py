@@ -8,9 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from conformance.common import GenerationError
-from model import (
-    GameState,
-)
+from model import GameState
 from model.state import state_to_json
 from model.validate import check_state
 

@@ -8,13 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from conformance.common import GenerationError, rules_of
-from model import (
-    Action,
-    GameState,
-    Phase,
-    apply,
-    winners,
-)
+from model import Action, GameState, Phase, apply, winners
 from model.records import action_line, header
 from model.rules import Ruleset
 from play.bots import BOTS

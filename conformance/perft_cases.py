@@ -17,17 +17,7 @@ from conformance.common import (
     rules_of,
     with_options,
 )
-from model import (
-    Attack,
-    BuyField,
-    GameState,
-    Phase,
-    Propose,
-    Sail,
-    apply,
-    legal_actions,
-    new_game,
-)
+from model import Attack, BuyField, GameState, Phase, Propose, Sail, apply, legal_actions, new_game
 from model.perft import perft
 from model.state import state_to_json
 from model.validate import check_state
