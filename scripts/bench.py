@@ -48,6 +48,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repository, installed or not
+
 ROOT = Path(__file__).resolve().parent.parent
 
 

@@ -16,6 +16,9 @@ import json
 import sys
 import time
 from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repository, installed or not
 
 
 def main(argv: list[str] | None = None) -> int:
