@@ -72,6 +72,8 @@ def bean(name: str | int) -> Bean:
         if 0 <= name < len(COUNTS):
             return Bean(name)
         raise UnknownBean(f"unknown bean number {name} (C)")
+    if not isinstance(name, str):
+        raise UnknownBean(f"expected a bean name, got {name!r} (C)")
     key = name.strip().lower().replace("-", "").replace("_", "").replace(" ", "")
     try:
         return _BY_NAME[key]

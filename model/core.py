@@ -1,6 +1,7 @@
-"""Primitives the base rules and the expansion share: the state rebuilt with changes, a seat
-replaced, and the field rules H3-H4. Both ``model/engine.py`` and ``model/isla_play.py`` import
-them from here, so neither imports the other's internals."""
+"""Primitives the base rules and the expansions share: the state rebuilt with changes, a seat
+replaced, the field rules H3-H4 and the coins/discard split of H5. ``model/engine.py`` and
+``model/isla/`` import them from here (the rules among them through ``model.steps.STEPS``), so
+neither imports the other's internals."""
 
 from __future__ import annotations
 
@@ -42,3 +43,13 @@ def harvestable(fields: tuple[Field, ...], i: int, strict: bool) -> bool:
     """H4-H5: may field ``i`` be harvested now (outside the final harvest, E3)?"""
     n = fields[i].count
     return n > 1 or (n == 1 and singles_harvestable(fields, strict))
+
+
+def cash_in(s: GameState, p: int, pl: PlayerState, b: int, n: int) -> GameState:
+    """H5 (fields) and I6 (cargo): of ``n`` cards of ``b`` the beanometer's coins (C1) go onto the
+    coin stack of seat ``p`` (``pl``, the seat with the cards already taken off), the rest onto the
+    discard pile."""
+    k = s.setup.payout[b][n]
+    new = PlayerState(pl.hand, pl.fields, pl.coins + (b,) * k if k else pl.coins, pl.aside)
+    return evolve(s, players=s.players[:p] + (new,) + s.players[p + 1:],
+                  discard=s.discard + (b,) * (n - k) if n > k else s.discard)

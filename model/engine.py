@@ -1,7 +1,10 @@
 """The rules of play: ``new_game``, ``legal_actions``, ``apply`` and the automatic steps between.
 
-Rules H, T, E, F, D and V live here, each in one place: ``_fits`` (H3), ``_harvestable`` (H4),
-``_harvest`` (H5, V5), ``_take_cards`` (T2, T7, E1, E2), ``_finish`` (E3), ``winners`` (E4).
+Rules H, T, E, F, D and V live here, each in one place: ``fits`` (H3) and ``harvestable`` (H4) in
+``model/core.py``, ``_harvest`` (H5, V5), ``_take_cards`` (T2, T7, E1, E2), ``_finish`` (E3),
+``winners`` (E4). The engine calls its steps through ``model.steps.STEPS`` (the seam mutants and
+tracers use) and asks the game's expansion (``model/expansion.py``) wherever an expansion may
+change the turn; the base game is the expansion that changes nothing.
 ``apply`` checks every action and raises ``IllegalAction`` naming the rule; with ``check=False``
 it trusts the caller (actions from ``legal_actions``) and skips the checks.
 """
@@ -10,43 +13,35 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from itertools import combinations, combinations_with_replacement, product
-from typing import Any
 
-from model import isla_play as _isla
 from model.actions import (
-    SHIP_NAMES,
     Accept,
     Action,
     BuyField,
-    BuyShip,
     Decline,
     Discard,
     DiscardUp,
     EndPhase,
     Harvest,
-    HarvestOnto,
-    MoveCargo,
     Plant,
     PlantAside,
     PlantUp,
     Propose,
     Reshuffle,
-    Sell,
-    Yield,
 )
 from model.cards import BEAN_NAMES, Bean
 from model.core import evolve as _evolve
-from model.core import fits as _fits
 from model.core import harvestable as _harvestable
-from model.core import singles_harvestable as _singles_harvestable
 from model.core import with_player as _with_player
 from model.dealing import Deal, Resume
 from model.errors import IllegalAction as IllegalAction
-from model.isla import ROW, new_isla, new_turn
+from model.expansion import Handler
+from model.expansions import EXPANSIONS as _EXPANSIONS
 from model.rules import Ruleset, setup
 from model.state import EMPTY, Field, GameState, Phase, PlayerState
+from model.steps import STEPS as _S
 
 PLANT, TRADE, PLANT_ASIDE, CHANCE, OVER = (
     Phase.PLANT, Phase.TRADE, Phase.PLANT_ASIDE, Phase.CHANCE, Phase.OVER)
@@ -85,11 +80,7 @@ def new_game(
             raise ValueError(
                 f"deck is not the {len(su.deck)} cards of {r.name} with {players} players (S)")
     hands: list[list[int]] = [[] for _ in range(players)]
-    pos = 0
-    isla = None
-    if su.isla:  # I2: the two island rows are dealt first, 5 cards each
-        isla = new_isla(players, (tuple(cards[:ROW]), tuple(cards[ROW:2 * ROW])))
-        pos = 2 * ROW
+    extra, pos = _EXPANSIONS[su.expansion].deal(su, cards)
     while any(len(h) < n for h, n in zip(hands, su.hands, strict=True)):  # S2: one at a time, in seat order
         for seat in range(players):
             if len(hands[seat]) < su.hands[seat]:
@@ -99,7 +90,7 @@ def new_game(
     s = GameState(
         setup=su, players=ps, draw=tuple(cards[pos:]), discard=(), face_up=(), out=(),
         active=0, phase=PLANT, to_move=0, planted=0, first_field=-1, offers=0, pending=None,
-        exhaustions=0, final=False, todo=(), resume=Resume.NONE, turn=0, isla=isla,
+        exhaustions=0, final=False, todo=(), resume=Resume.NONE, turn=0, isla=extra,
     )
     return _start_turn(s)
 
@@ -130,16 +121,11 @@ def _harvest(s: GameState, p: int, i: int) -> GameState:
     b, n = f.bean, f.count
     fields = pl.fields[:i] + (EMPTY,) + pl.fields[i + 1:]
     if b == FIELD_BEAN and n == 2 and s.setup.rules.field_beans:
-        k = 0
         if len(fields) < 3:
             fields = fields + (EMPTY,)
-    else:
-        k = s.setup.payout[b][n]
-    new = PlayerState(pl.hand, fields, pl.coins + (b,) * k if k else pl.coins, pl.aside)
-    return _evolve(s,
-        players=s.players[:p] + (new,) + s.players[p + 1:],
-        discard=s.discard + (b,) * (n - k) if n > k else s.discard,
-    )
+        new = PlayerState(pl.hand, fields, pl.coins, pl.aside)
+        return _evolve(s, players=_with_player(s, p, new), discard=s.discard + (b,) * n)
+    return _S.cash_in(s, p, PlayerState(pl.hand, fields, pl.coins, pl.aside), b, n)
 
 
 def _can_buy(s: GameState, p: int) -> bool:
@@ -173,25 +159,24 @@ def _plant_on(pl: PlayerState, i: int, b: int) -> tuple[Field, ...]:
 def _start_turn(s: GameState) -> GameState:
     """T1 / D2: a new turn for ``s.active``; in the duel, first the cards left on offer."""
     a = s.active
-    if s.isla is not None:
-        s = _evolve(s, isla=new_turn(s.isla))
+    s = _EXPANSIONS[s.setup.expansion].start_turn(s)
     if s.setup.duel and s.face_up:
         return _evolve(s, phase=OFFER, to_move=a, planted=0, first_field=-1, offers=0)
     s = _evolve(s, phase=PLANT, to_move=a, planted=0, first_field=-1, offers=0)
     if not s.players[a].hand:  # T1: skip planting with an empty hand
-        return _end_planting(s)
+        return _S.end_planting(s)
     return s
 
 
 def _end_planting(s: GameState) -> GameState:
-    if s.setup.duel and s.players[s.active].hand and not (s.isla is not None and s.isla.discarded):
-        return _evolve(s, phase=DISCARD)  # D2 step 2, I9: may discard one hand card
+    if s.setup.duel and s.players[s.active].hand and _EXPANSIONS[s.setup.expansion].may_discard(s):
+        return _evolve(s, phase=DISCARD)  # D2 step 2: may discard one hand card
     return _turn_up(s)
 
 
 def _turn_up(s: GameState) -> GameState:
     """T2 / D2 step 3: turn up cards from the draw pile into the trade area."""
-    return _take_cards(_evolve(s, todo=(Deal.FACE_UP,) * s.setup.face_up, resume=Resume.TURNING_UP))
+    return _S.take_cards(_evolve(s, todo=(Deal.FACE_UP,) * s.setup.face_up, resume=Resume.TURNING_UP))
 
 
 def _take_cards(s: GameState) -> GameState:
@@ -205,7 +190,7 @@ def _take_cards(s: GameState) -> GameState:
     face_up = s.face_up
     players = s.players
     exhaustions, final = s.exhaustions, s.final
-    isla = s.isla
+    x = _EXPANSIONS[s.setup.expansion]
     over = False
     while todo:
         dest, todo = todo[0], todo[1:]
@@ -216,29 +201,24 @@ def _take_cards(s: GameState) -> GameState:
             pl = players[dest]
             drawn = PlayerState(pl.hand + (card,), pl.fields, pl.coins, pl.aside)  # H1: to the back
             players = players[:dest] + (drawn,) + players[dest + 1:]
-        else:  # I2: an island row is refilled
-            assert isla is not None
-            rows = isla.rows
-            grown = (rows[0] + (card,), rows[1]) if dest == Deal.ROW_0 else (rows[0], rows[1] + (card,))
-            isla = isla._replace(rows=grown)
+        else:  # a place of the expansion's (I2: an island row)
+            s = x.deal_card(s, dest, card)
         if not draw:
             exhaustions += 1
-            if isla is not None and s.setup.duel and s.out:
-                s = _evolve(s, discard=s.discard + s.out, out=())  # I9: paid coins come back
+            s = x.exhausted(s)
             if exhaustions >= s.setup.final_exhaustion or not s.discard:
                 if dest == Deal.FACE_UP:
                     final = True  # E2: finish trading and planting, then end
                 else:
-                    over = True  # E2: drawing (or refilling a row) ends the game at once
+                    over = True  # E2: drawing (or an expansion's dealing) ends the game at once
                 todo = ()
             else:
-                s = _evolve(s, draw=draw, face_up=tuple(sorted(face_up)), players=players,
-                               exhaustions=exhaustions, todo=todo, phase=CHANCE, to_move=-1, isla=isla)
-                return s
+                return _evolve(s, draw=draw, face_up=tuple(sorted(face_up)), players=players,
+                               exhaustions=exhaustions, todo=todo, phase=CHANCE, to_move=-1)
     s = _evolve(s, draw=draw, face_up=tuple(sorted(face_up)), players=players,
-                   exhaustions=exhaustions, final=final, todo=(), isla=isla)
+                   exhaustions=exhaustions, final=final, todo=())
     if over:
-        return _finish(s)
+        return _S.finish(s)
     if s.resume == Resume.TURNING_UP:
         return _after_turn_up(s)
     return _next_turn(s)
@@ -247,14 +227,13 @@ def _take_cards(s: GameState) -> GameState:
 def _after_turn_up(s: GameState) -> GameState:
     a = s.active
     if s.setup.duel:
-        # D2 step 3, I9: while the top discard matches a turned-up type, it joins them.
+        # D2 step 3: while the top discard matches a turned-up type, it joins them.
         face_up, discard = s.face_up, s.discard
         while discard and discard[-1] in face_up:
             face_up, discard = face_up + (discard[-1],), discard[:-1]
-        # I9: in the Isla duel the active player plants them all, in phase 2 or from set-aside.
         return _evolve(s, face_up=tuple(sorted(face_up)), discard=discard,
-                          phase=TURNED if s.isla is None else TRADE, to_move=a, pending=None,
-                          resume=Resume.NONE)
+                          phase=_EXPANSIONS[s.setup.expansion].turned_up_phase(s), to_move=a,
+                          pending=None, resume=Resume.NONE)
     return _evolve(s, phase=TRADE, to_move=a, pending=None, resume=Resume.NONE)
 
 
@@ -265,7 +244,7 @@ def _end_trading(s: GameState) -> GameState:
     if s.face_up:
         pl = PlayerState(pl.hand, pl.fields, pl.coins, tuple(sorted(pl.aside + s.face_up)))
         s = _evolve(s, players=_with_player(s, a, pl), face_up=())
-    return _next_planter(_evolve(s, phase=PLANT_ASIDE, pending=None), a)
+    return _S.next_planter(_evolve(s, phase=PLANT_ASIDE, pending=None), a)
 
 
 def _next_planter(s: GameState, start: int) -> GameState:
@@ -277,22 +256,21 @@ def _next_planter(s: GameState, start: int) -> GameState:
         seat = (a + step) % n
         if s.players[seat].aside:
             return _evolve(s, to_move=seat)
-    return _end_turn(s)
+    return _S.end_turn(s)
 
 
 def _end_turn(s: GameState) -> GameState:
     """T7 / D2 step 4: draw (or V4: everyone draws 1), unless the game ended while turning up (E2)."""
     if s.final:
-        return _finish(s)
+        return _S.finish(s)
     n = len(s.players)
     a = s.active
     if s.setup.rules.draw_each and not s.setup.duel:
         todo = tuple((a + i) % n for i in range(n))
     else:
         todo = (a,) * s.setup.draw
-    if s.isla is not None:
-        todo += _isla.refill_todo(s)  # I2: empty rows are refilled after the draw
-    return _take_cards(_evolve(s, todo=todo, resume=Resume.DRAWING, phase=PLANT, to_move=a))
+    todo += _EXPANSIONS[s.setup.expansion].refill(s)
+    return _S.take_cards(_evolve(s, todo=todo, resume=Resume.DRAWING, phase=PLANT, to_move=a))
 
 
 def _next_turn(s: GameState) -> GameState:
@@ -302,12 +280,12 @@ def _next_turn(s: GameState) -> GameState:
 
 def _finish(s: GameState) -> GameState:
     """E3: every field is harvested (C1 and V5 apply, H4 does not); cards in hand score nothing."""
+    harvest = _S.harvest
     for p, pl in enumerate(s.players):
         for i, f in enumerate(pl.fields):
             if f.count:
-                s = _harvest(s, p, i)
-    if s.isla is not None:
-        s = _isla.sell_all(s)  # the Isla reading of E3: cargo is sold like a field
+                s = harvest(s, p, i)
+    s = _EXPANSIONS[s.setup.expansion].final_scoring(s)
     return _evolve(s, phase=OVER, to_move=-1, pending=None, todo=(), resume=Resume.NONE)
 
 
@@ -324,39 +302,33 @@ def legal_actions(s: GameState, proposals: bool = True) -> list[Action]:
     phase, p = s.phase, s.to_move
     if p < 0:
         return []
-    isla = s.isla
-    if isla is not None and isla.attack is not None:
-        return _isla.defence(s)  # I7: the attacked player answers first
+    x = _EXPANSIONS[s.setup.expansion]
+    if x.blocked(s):
+        return x.forced(s)
     pl = s.players[p]
     fields = pl.fields
+    fits = _S.fits
     out: list[Action] = []
     if phase == PLANT:
         b = pl.hand[0]
         row = _PLANT[p]
         skip = s.first_field if s.setup.rules.distinct_fields and s.planted == 1 else -1
         for i, f in enumerate(fields):
-            if _fits(f, b) and i != skip:
+            if fits(f, b) and i != skip:
                 out.append(row[i])
         if s.planted:
             out.append(_END[p])
-        if isla is not None and s.setup.duel and not isla.discarded:
-            out.extend(Discard(p, h) for h in range(len(pl.hand)))  # I9: before or after planting
     elif phase == TRADE:
         if s.pending is None:
             out.append(_END[p])
             if proposals:
-                out.extend(_proposals(s))
-            if isla is not None:  # I3: planting in any order with trading and ship moves
-                out.extend(_plant_ups(s, p, fields))
-                out.extend(PlantAside(p, b, i) for b in sorted(set(pl.aside))
-                           for i, f in enumerate(fields) if _fits(f, b))
-                out.extend(_isla.sea_actions(s, p))
+                out.extend(_S.proposals(s))
         else:
             out.extend(_answers(s))
     elif phase == PLANT_ASIDE:
         for b in sorted(set(pl.aside)):
             for i, f in enumerate(fields):
-                if _fits(f, b):
+                if fits(f, b):
                     out.append(PlantAside(p, b, i))
     elif phase == OFFER or phase == TURNED:
         seen = -1
@@ -365,7 +337,7 @@ def legal_actions(s: GameState, proposals: bool = True) -> list[Action]:
                 continue  # identical cards: one canonical index (face_up is sorted)
             seen = b
             for i, f in enumerate(fields):
-                if _fits(f, b):
+                if fits(f, b):
                     out.append(PlantUp(p, u, i))
             if phase == OFFER:
                 out.append(DiscardUp(p, u))
@@ -374,35 +346,25 @@ def legal_actions(s: GameState, proposals: bool = True) -> list[Action]:
     elif phase == DISCARD:
         out.extend(Discard(p, h) for h in range(len(pl.hand)))
         out.append(_END[p])
-    singles = _singles_harvestable(fields, s.setup.strict_harvest)  # H4, decided once
+    out.extend(x.phase_actions(s, p))
+    singles = _S.singles_harvestable(fields, s.setup.strict_harvest)  # H4, decided once
     hrow = _HARVEST[p]
     for i, f in enumerate(fields):
         if f.count > 1 or (f.count == 1 and singles):
             out.append(hrow[i])
     if s.setup.third_cost is not None and _can_buy(s, p):
         out.append(_BUY[p])
-    if isla is not None:
-        out.extend(_isla.anytime_actions(s, p))
+    out.extend(x.anytime_actions(s, p))
     return out
 
 
-def _plant_ups(s: GameState, p: int, fields: tuple[Field, ...]) -> list[Action]:
-    """Face-up cards onto fitting fields; identical cards get one canonical index (face_up is sorted)."""
-    out: list[Action] = []
-    seen = -1
-    for u, b in enumerate(s.face_up):
-        if b != seen:
-            seen = b
-            out.extend(PlantUp(p, u, i) for i, f in enumerate(fields) if _fits(f, b))
-    return out
-
-
-def _give_options(s: GameState, k: int) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
-    """Sets of the active player's cards, at most ``k``: hand positions and face-up indices.
+def give_options(s: GameState, k: int) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """T3: what the active player can give, at most ``k`` cards: hand positions and face-up indices.
 
     Identical face-up cards are interchangeable, so only the lowest indices of a type are used.
+    The one enumeration of a deal's giving side: the move generator and ``solvers/exact.py`` use it.
     """
-    hand_n = len(s.players[s.active].hand) if s.isla is None else 0  # I3: turned-up cards only
+    hand_n = len(s.players[s.active].hand) if _EXPANSIONS[s.setup.expansion].trade_hand_cards else 0
     ups = s.face_up
     up_sets: list[tuple[int, ...]] = []
     for size in range(0, min(k, len(ups)) + 1):
@@ -425,7 +387,7 @@ def _proposals(s: GameState) -> list[Action]:
     if s.setup.duel or s.offers >= s.setup.rules.max_offers:
         return []
     k = s.setup.rules.max_deal_cards
-    gives = _give_options(s, k)
+    gives = give_options(s, k)
     asks = [a for size in range(k + 1) for a in combinations_with_replacement(s.setup.beans, size)]
     a = s.active
     out: list[Action] = []
@@ -442,8 +404,9 @@ def _proposals(s: GameState) -> list[Action]:
 def is_listed_proposal(s: GameState, a: Propose) -> bool:
     """Would ``legal_actions(s)`` list ``a``? (The same test as ``a in legal_actions(s)``, without
     building the list: T3, the protocol limits, canonical face-up indices, sorted asks.)"""
+    x = _EXPANSIONS[s.setup.expansion]
     if (s.phase != TRADE or s.pending is not None or s.setup.duel or s.to_move != s.active
-            or (s.isla is not None and s.isla.attack is not None)):
+            or x.blocked(s)):
         return False
     rules = s.setup.rules
     k = rules.max_deal_cards
@@ -453,13 +416,13 @@ def is_listed_proposal(s: GameState, a: Propose) -> bool:
         return False
     if not (a.give_hand or a.give_up or a.ask) or len(a.give_hand) + len(a.give_up) > k or len(a.ask) > k:
         return False
-    hand_n = len(s.players[act].hand) if s.isla is None else 0
+    hand_n = len(s.players[act].hand) if x.trade_hand_cards else 0
     hs, us, ups = a.give_hand, a.give_up, s.face_up
     if list(hs) != sorted(set(hs)) or any(not 0 <= h < hand_n for h in hs):
         return False
     if list(us) != sorted(set(us)) or any(not 0 <= u < len(ups) for u in us):
         return False
-    # face-up cards: the lowest indices of each type (the canonical choice of _give_options)
+    # face-up cards: the lowest indices of each type (the canonical choice of give_options)
     want = Counter(ups[u] for u in us)
     canon = sorted(u for b, m in want.items() for u in [i for i, c in enumerate(ups) if c == b][:m])
     if list(us) != canon:
@@ -499,7 +462,7 @@ def chance_outcome(s: GameState, rng: random.Random) -> Reshuffle:
 def apply(s: GameState, action: Action, check: bool = True) -> GameState:
     """The state after ``action``; raises IllegalAction (rule ID in the message) when ``check``."""
     kind = type(action)
-    handler = _HANDLERS.get(kind)
+    handler = _S.handlers.get(kind)
     if handler is None:
         raise IllegalAction(f"{action!r} is not an action", "T")
     if check:
@@ -516,17 +479,12 @@ def apply(s: GameState, action: Action, check: bool = True) -> GameState:
             p = action.player  # type: ignore[union-attr]
             if not 0 <= p < len(s.players):
                 raise IllegalAction(f"there is no seat p{p}", "S")
+            x = _EXPANSIONS[s.setup.expansion]
             if p != s.to_move:
                 rule = "D1" if s.setup.duel and kind is Harvest else _turn_rule(s)
-                if s.isla is not None and s.setup.duel and kind in _OWN_TURN:
-                    rule = "I9"  # fields and ships are sold only on one's own turn
-                if s.isla is not None and s.isla.attack is not None:
-                    rule = "I7"
-                raise IllegalAction(f"p{p} cannot act now: it is p{s.to_move}'s move", rule)
-            if s.isla is not None and s.isla.attack is not None and kind not in _DEFENCE:
-                q, i = s.isla.attack
-                raise IllegalAction(f"p{q} must first answer the attack on its "
-                                    f"{SHIP_NAMES[i]}: sell it or yield", "I7")
+                raise IllegalAction(f"p{p} cannot act now: it is p{s.to_move}'s move",
+                                    x.seat_rule(s, kind, rule))
+            x.check_action(s, kind)
     return handler(s, action, check)
 
 
@@ -540,7 +498,7 @@ def _check_field(s: GameState, p: int, i: int, b: int, rule: str) -> None:
     fields = s.players[p].fields
     if not 0 <= i < len(fields):
         raise IllegalAction(f"p{p} has no field {i}", rule)
-    if not _fits(fields[i], b):
+    if not _S.fits(fields[i], b):
         f = fields[i]
         raise IllegalAction(
             f"p{p} cannot plant {BEAN_NAMES[b]} on field {i}, which holds {BEAN_NAMES[f.bean]}", "H3")
@@ -559,48 +517,43 @@ def _do_plant(s: GameState, a: Plant, check: bool) -> GameState:
         _check_field(s, p, i, pl.hand[0], "H3")
         if s.setup.rules.distinct_fields and s.planted == 1 and i == s.first_field:
             raise IllegalAction(f"p{p} planted on field {i} already; the second card goes elsewhere", "V2")
-    new = PlayerState(pl.hand[1:], _plant_on(pl, i, pl.hand[0]), pl.coins, pl.aside)
+    new = PlayerState(pl.hand[1:], _S.plant_on(pl, i, pl.hand[0]), pl.coins, pl.aside)
     planted = s.planted + 1
     s = _evolve(s, players=_with_player(s, p, new), planted=planted,
                    first_field=i if planted == 1 else s.first_field)
     if planted >= 2 or not new.hand:
-        return _end_planting(s)
+        return _S.end_planting(s)
     return s
-
-
-def _isla_trade_planting(s: GameState, p: int) -> bool:
-    """I3: with the expansion the active player may plant during phase 2, between deals and ship moves."""
-    return s.isla is not None and s.phase == TRADE and p == s.active and s.pending is None
 
 
 def _do_plant_aside(s: GameState, a: PlantAside, check: bool) -> GameState:
     p, b, i = a.player, a.bean, a.field
     pl = s.players[p]
     if check:
-        if s.phase != PLANT_ASIDE and not _isla_trade_planting(s, p):
+        if s.phase != PLANT_ASIDE and not _EXPANSIONS[s.setup.expansion].plants_while_trading(s, p):
             raise IllegalAction(f"p{p} can plant set-aside cards only in phase 3", "T6")
         if b not in pl.aside:
             raise IllegalAction(f"p{p} has no {BEAN_NAMES[b] if 0 <= b < 12 else b} set aside", "T6")
         _check_field(s, p, i, b, "T6")
     k = pl.aside.index(b)
-    new = PlayerState(pl.hand, _plant_on(pl, i, b), pl.coins, pl.aside[:k] + pl.aside[k + 1:])
+    new = PlayerState(pl.hand, _S.plant_on(pl, i, b), pl.coins, pl.aside[:k] + pl.aside[k + 1:])
     s = _evolve(s, players=_with_player(s, p, new))
     if new.aside or s.phase == TRADE:
         return s
-    return _next_planter(s, p + 1)
+    return _S.next_planter(s, p + 1)
 
 
 def _do_plant_up(s: GameState, a: PlantUp, check: bool) -> GameState:
     p, u, i = a.player, a.index, a.field
     if check:
-        if s.phase not in (OFFER, TURNED) and not _isla_trade_planting(s, p):
+        if s.phase not in (OFFER, TURNED) and not _EXPANSIONS[s.setup.expansion].plants_while_trading(s, p):
             raise IllegalAction(f"p{p} can plant face-up cards only in the duel's steps 1 and 3", "D2")
         if not 0 <= u < len(s.face_up):
             raise IllegalAction(f"p{p} names face-up card u{u} but there are {len(s.face_up)}", "D2")
         _check_field(s, p, i, s.face_up[u], "D2")
     b = s.face_up[u]
     pl = s.players[p]
-    new = PlayerState(pl.hand, _plant_on(pl, i, b), pl.coins, pl.aside)
+    new = PlayerState(pl.hand, _S.plant_on(pl, i, b), pl.coins, pl.aside)
     s = _evolve(s, players=_with_player(s, p, new), face_up=s.face_up[:u] + s.face_up[u + 1:])
     if s.phase == OFFER and not s.face_up:
         return _start_turn(s)
@@ -623,21 +576,17 @@ def _do_discard_up(s: GameState, a: DiscardUp, check: bool) -> GameState:
 def _do_discard(s: GameState, a: Discard, check: bool) -> GameState:
     p, h = a.player, a.index
     pl = s.players[p]
-    isla = s.isla
+    x = _EXPANSIONS[s.setup.expansion]
     if check:
-        isla_plant = isla is not None and s.phase == PLANT and s.setup.duel
-        if s.phase != DISCARD and not isla_plant:
+        if s.phase != DISCARD and not x.discards_while_planting(s):
             raise IllegalAction(f"p{p} can discard a hand card only after planting in the duel", "D2")
-        if isla is not None and isla.discarded:
-            raise IllegalAction(f"p{p} has discarded a hand card this turn; once per turn", "I9")
+        x.check_discard(s, p)
         if not 0 <= h < len(pl.hand):
             raise IllegalAction(f"p{p} has no hand card h{h}", "D2")
     new = PlayerState(pl.hand[:h] + pl.hand[h + 1:], pl.fields, pl.coins, pl.aside)  # H1
-    s = _evolve(s, players=_with_player(s, p, new), discard=s.discard + (pl.hand[h],))
-    if isla is not None:
-        s = _evolve(s, isla=isla._replace(discarded=True))
-        if s.phase == PLANT:  # I9: the discard came before or between the plantings
-            return s if new.hand else _end_planting(s)
+    s, planting = x.discarded(_evolve(s, players=_with_player(s, p, new), discard=s.discard + (pl.hand[h],)))
+    if planting:
+        return s if new.hand else _S.end_planting(s)
     return _turn_up(s)
 
 
@@ -651,7 +600,7 @@ def _do_harvest(s: GameState, a: Harvest, check: bool) -> GameState:
             raise IllegalAction(f"p{p} cannot harvest field {i}: it is empty", "H5")
         if not _harvestable(fields, i, s.setup.strict_harvest):
             raise IllegalAction(_h4_reason(s, p, i), "H4")
-    return _harvest(s, p, i)
+    return _S.harvest(s, p, i)
 
 
 def _do_buy(s: GameState, a: BuyField, check: bool) -> GameState:
@@ -675,15 +624,15 @@ def _do_end(s: GameState, a: EndPhase, check: bool) -> GameState:
     if phase == PLANT:
         if check and s.planted == 0:
             raise IllegalAction(f"p{p} must plant the front card first", "D2" if s.setup.duel else "T1")
-        return _end_planting(s)
+        return _S.end_planting(s)
     if phase == TRADE:
         if check and s.pending is not None:
             raise IllegalAction(f"p{s.pending.partner} must first answer the pending offer", "T3")
-        return _end_trading(s)
+        return _S.end_trading(s)
     if phase == DISCARD:
         return _turn_up(s)
     if phase == TURNED:
-        return _end_turn(s)  # D2: the cards not planted stay on offer to the opponent
+        return _S.end_turn(s)  # D2: the cards not planted stay on offer to the opponent
     if phase == OFFER:
         raise IllegalAction(f"p{p} must plant or discard every card left on offer", "D2")
     raise IllegalAction(f"p{p} must plant every set-aside card", "T6")
@@ -697,10 +646,10 @@ def _do_propose(s: GameState, a: Propose, check: bool) -> GameState:
 
 def _check_proposal(s: GameState, a: Propose) -> None:
     p, q = a.player, a.partner
+    x = _EXPANSIONS[s.setup.expansion]
     if s.setup.duel:
-        if s.isla is not None:
-            raise IllegalAction(f"p{p} cannot trade: the Isla duel has no trading", "I9")
-        raise IllegalAction(f"p{p} cannot trade: there is no trading in the bean duel", "D1")
+        rule, why = x.duel_trading
+        raise IllegalAction(f"p{p} cannot trade: {why}", rule)
     if s.phase != TRADE:
         raise IllegalAction(f"p{p} can propose deals only in the trading phase", "T3")
     if s.pending is not None:
@@ -711,8 +660,7 @@ def _check_proposal(s: GameState, a: Propose) -> None:
         raise IllegalAction(f"p{p} cannot trade with p{q}", "T3")
     if s.offers >= s.setup.rules.max_offers:
         raise IllegalAction(f"p{p} has made the {s.setup.rules.max_offers} offers allowed this turn", "T3")
-    if s.isla is not None and a.give_hand:
-        raise IllegalAction(f"p{p} may offer only the turned-up cards, not hand cards", "I3")
+    x.check_offer(s, a)
     hand = s.players[p].hand
     if len(set(a.give_hand)) != len(a.give_hand) or any(not 0 <= h < len(hand) for h in a.give_hand):
         raise IllegalAction(f"p{p} names hand cards {list(a.give_hand)} but holds {len(hand)}", "T3")
@@ -767,10 +715,10 @@ def _do_reshuffle(s: GameState, a: Reshuffle, check: bool) -> GameState:
             f"the reshuffled pile must be the {len(s.discard)} discarded cards, "
             f"got {len(a.order)} cards", "E1")
     s = _evolve(s, draw=tuple(a.order), discard=(), phase=PLANT if s.resume == Resume.DRAWING else TRADE)
-    return _take_cards(s)
+    return _S.take_cards(s)
 
 
-_HANDLERS: dict[type, Callable[[GameState, Any, bool], GameState]] = {
+_HANDLERS: dict[type, Handler] = {
     Plant: _do_plant,
     PlantAside: _do_plant_aside,
     PlantUp: _do_plant_up,
@@ -796,6 +744,10 @@ def scores(s: GameState) -> tuple[int, ...]:
 
 def winners(s: GameState) -> tuple[int, ...]:
     """E4: most coins; ties broken by the ruleset's tie-break; a surviving tie is a shared win."""
+    return _S.winners(s)
+
+
+def _winners(s: GameState) -> tuple[int, ...]:
     sc = scores(s)
     best = max(sc)
     tied = [p for p, c in enumerate(sc) if c == best]
@@ -808,9 +760,12 @@ def winners(s: GameState) -> tuple[int, ...]:
     return tuple(tied)
 
 
-# ---------------------------------------------------------------- La Isla Bohnita
+# ---------------------------------------------------------------- the step table
 
 
-_HANDLERS.update(_isla.HANDLERS)
-_DEFENCE = (Sell, Yield)
-_OWN_TURN = (Harvest, HarvestOnto, Sell, MoveCargo, BuyShip, BuyField)
+_S.set(
+    harvest=_harvest, plant_on=_plant_on, end_planting=_end_planting, take_cards=_take_cards,
+    proposals=_proposals, end_trading=_end_trading, next_planter=_next_planter, end_turn=_end_turn,
+    finish=_finish, winners=_winners,
+    handlers={**_HANDLERS, **{k: h for x in _EXPANSIONS.values() for k, h in x.handlers.items()}},
+)

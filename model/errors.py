@@ -17,6 +17,10 @@ class InputError(BohnanzaError):
     """Input that cannot be read; the message names the source, line or field."""
 
 
+class UsageError(InputError):
+    """A command line the tools cannot run (arguments that contradict, a missing file or package)."""
+
+
 class RuleError(BohnanzaError):
     """Something the rules forbid: ``reason`` and the RULES.md ID ``rule``; ``where`` (a state
     field or a record line, when there is one) leads the message."""

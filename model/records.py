@@ -17,10 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from model.actions import Action, NotationError, Reshuffle, format_action, parse_action
-from model.cards import BEAN_NAMES, bean
+from model.cards import BEAN_NAMES, UnknownBean, bean
 from model.engine import IllegalAction, apply, new_game, scores, winners
 from model.errors import BohnanzaError, InputError
-from model.rules import Ruleset, RulesetError, ruleset
+from model.rules import Ruleset, ruleset
 from model.state import GameState, Phase
 
 RECORD_FORMAT = "bohnanza-record"
@@ -146,12 +146,12 @@ def _beans(value: Any, line: int, where: str) -> tuple[int, ...]:
         raise RecordFormatError(line, f"{where} must be a list of bean names")
     try:
         return tuple(int(bean(x)) if isinstance(x, str) else _no_bean(x) for x in value)
-    except ValueError as e:
+    except UnknownBean as e:
         raise RecordFormatError(line, f"{where}: {e}") from None
 
 
 def _no_bean(x: Any) -> int:
-    raise ValueError(f"{x!r} is not a bean name")
+    raise UnknownBean(f"{x!r} is not a bean name")
 
 
 def parse_record(text: str) -> Record:
@@ -188,7 +188,7 @@ def parse_record(text: str) -> Record:
         from model.rules import setup
 
         su = setup(rules, players)
-    except (RulesetError, ValueError) as e:
+    except InputError as e:
         raise RecordFormatError(hno, str(e)) from None
     deck = _beans(head.get("deck"), hno, "header field deck")
     if sorted(deck) != sorted(su.deck):

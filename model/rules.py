@@ -266,6 +266,7 @@ class Setup:
     isla: bool = False  # La Isla Bohnita (I1-I9)
     ship_cost: int = 0  # the second merchant ship (I1, I9)
     pirate_cost: int = 0  # the pirate ship (I1, I9)
+    expansion: str = ""  # the ``model.expansions.EXPANSIONS`` key of the expansion played ("" none)
 
 
 @lru_cache(maxsize=256)
@@ -338,5 +339,5 @@ def setup(rules: Ruleset, players: int) -> Setup:
         final_exhaustion=final, duel=duel, strict_harvest=rules.harvest == "strict",
         payout=payout_table(tuple(meters), max(COUNTS) + 8), meters=tuple(meters),
         isla=isla, ship_cost=(5 if duel else 4 if players <= 4 else 3) if isla else 0,
-        pirate_cost=2 if isla else 0,
+        pirate_cost=2 if isla else 0, expansion="isla" if isla else "",
     )

@@ -10,7 +10,7 @@ from enum import IntEnum
 from typing import Any, NamedTuple
 
 from model.actions import Propose, parse_action
-from model.cards import BEAN_NAMES, bean
+from model.cards import BEAN_NAMES, UnknownBean, bean
 from model.errors import InputError
 from model.isla import Isla, IslaFormatError, isla_from_json, isla_to_json
 from model.rules import Ruleset, Setup, ruleset, setup
@@ -153,7 +153,7 @@ def _bean_tuple(value: Any, where: str) -> tuple[int, ...]:
         raise _field_error(where, "expected a list of bean names")
     try:
         return tuple(int(bean(x)) for x in value)
-    except (ValueError, AttributeError) as e:
+    except UnknownBean as e:
         raise _field_error(where, str(e)) from None
 
 

@@ -46,10 +46,10 @@ from model import (
     apply,
     legal_actions,
 )
-from model import engine as _engine  # its attributes are looked up at call time (the spies below)
 from model.actions import Attack, BuyShip, HarvestOnto, MoveCargo, PlantCargo, Sail, Sell, Yield
 from model.cards import BEAN_NAMES
 from model.rules import ruleset, setup
+from model.steps import STEPS
 from proofs.isla_spec import (
     ALL_PHASES,
     ATTACK,
@@ -927,25 +927,10 @@ def check_state(s: GameState, spec: IslaSpec, report: DiffReport, limit: int = 2
 
 @contextmanager
 def _spy(log: list[tuple[str, GameState, GameState]]) -> Iterator[None]:
-    """Record the engine's end of a turn (``_end_turn``) and of the game (``_finish``): input and
-    output states. The engine's code is not changed; its module attributes are wrapped meanwhile."""
-    end_turn, finish = _engine._end_turn, _engine._finish
-
-    def spy_end_turn(s: GameState) -> GameState:
-        out = end_turn(s)
-        log.append(("end-turn", s, out))
-        return out
-
-    def spy_finish(s: GameState) -> GameState:
-        out = finish(s)
-        log.append(("finish", s, out))
-        return out
-
-    _engine._end_turn, _engine._finish = spy_end_turn, spy_finish
-    try:
+    """Record the engine's end of a turn and of the game (``STEPS.traced``): input and output states."""
+    with STEPS.traced("end_turn", "finish") as steps:
         yield
-    finally:
-        _engine._end_turn, _engine._finish = end_turn, finish
+    log += [(name.replace("_", "-"), args[0], out) for name, args, out in steps]
 
 
 def check_boundary(kind: str, x: GameState, y: GameState, spec: IslaSpec, report: DiffReport) -> None:

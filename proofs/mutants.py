@@ -1,8 +1,9 @@
 """Mutants: deliberate, named, reversible rule breakages, and the checks that must catch them.
 
-Each mutant patches ``model.engine`` for as long as ``activate(id)`` is open (the engine's code is
-never edited; a patch wraps or replaces one of its rule functions) and, where the spec has a
-counterpart, names the same breakage in ``proofs.spec.Spec(cfg, mutant)``. A mutant is caught when
+Each mutant replaces steps of ``model.steps.STEPS`` for as long as ``activate(id)`` is open (the
+engine's code is never edited; a patch wraps or replaces one named step, so it breaks that rule
+wherever the engine or an expansion uses it) and, where the spec has a counterpart, names the
+same breakage in ``proofs.spec.Spec(cfg, mutant)``. A mutant is caught when
 
 - its spec side is refuted by a proof (``proofs.invariants.prove``) or disagrees with the clean
   engine on sampled states, and
@@ -25,12 +26,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import model
 import model.engine as engine
 from model.actions import Accept, Plant, Propose, Reshuffle
 from model.core import evolve
 from model.dealing import Resume
 from model.state import GameState, Phase, PlayerState
+from model.steps import STEPS
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -40,7 +41,7 @@ class Mutant:
     id: str
     rule: str
     what: str
-    patch: Callable[[], dict[str, Any]]  # engine attributes to replace: name -> new value
+    patch: Callable[[], dict[str, Any]]  # the steps to replace: name -> new value
     spec: bool = True  # the spec has the same breakage under the same id
     tests: tuple[str, ...] = ("tests/test_rules_H.py", "tests/test_rules_T.py", "tests/test_rules_E.py",
                               "tests/test_rules_C.py", "tests/test_rules_F.py", "tests/test_rules_D.py")
@@ -53,9 +54,9 @@ Handler = Callable[..., GameState]
 
 
 def _handler(kind: type, wrap: Callable[[Handler], Handler]) -> dict[str, Any]:
-    handlers = dict(engine._HANDLERS)
+    handlers = dict(STEPS.handlers)
     handlers[kind] = wrap(handlers[kind])
-    return {"_HANDLERS": handlers}
+    return {"handlers": handlers}
 
 
 def _set_player(s: GameState, p: int, pl: PlayerState) -> GameState:
@@ -90,7 +91,7 @@ def _retrade_received() -> dict[str, Any]:
 
 
 def _non_active_trade() -> dict[str, Any]:
-    proposals = engine._proposals
+    proposals = STEPS.proposals
 
     def more(s: GameState) -> list[Any]:
         out = proposals(s)
@@ -100,7 +101,7 @@ def _non_active_trade() -> dict[str, Any]:
                 if s.active not in (p, q) and p != q and s.players[p].hand:
                     out.append(Propose(p, q, (0,), (), ()))
         return out
-    return {"_proposals": more}
+    return {"proposals": more}
 
 
 def _third_planting() -> dict[str, Any]:
@@ -108,8 +109,8 @@ def _third_planting() -> dict[str, Any]:
         def plant(s: GameState, a: Plant, check: bool) -> GameState:
             if s.planted == 2:  # T1 broken: a third card, then planting ends
                 pl = s.players[a.player]
-                new = pl._replace(hand=pl.hand[1:], fields=engine._plant_on(pl, a.field, pl.hand[0]))
-                return engine._end_planting(_set_player(s, a.player, new)._replace(planted=3))
+                new = pl._replace(hand=pl.hand[1:], fields=STEPS.plant_on(pl, a.field, pl.hand[0]))
+                return STEPS.end_planting(_set_player(s, a.player, new)._replace(planted=3))
             out = do(s, a, check)
             if s.planted == 1 and out.phase != Phase.PLANT and out.players[a.player].hand:
                 return evolve(s, players=out.players, planted=2, first_field=s.first_field)
@@ -138,17 +139,26 @@ def _beanometer_off_by_one() -> dict[str, Any]:
         payout = tuple(row[1:] + row[-1:] for row in su.payout)
         return dataclasses.replace(su, payout=payout)
     _SHIFTED.clear()
-    return {"_harvest": _with_setup(engine._harvest, shift)}
+    return {"cash_in": _with_setup(STEPS.cash_in, shift)}  # fields (H5) and cargo (I6) alike
+
+
+def _split_swapped() -> dict[str, Any]:
+    def swapped(s: GameState, p: int, pl: PlayerState, b: int, n: int) -> GameState:
+        k = n - s.setup.payout[b][n]  # H5 broken: the beanometer's coins are discarded, the rest paid
+        new = pl._replace(coins=pl.coins + (b,) * k)
+        return evolve(s, players=s.players[:p] + (new,) + s.players[p + 1:],
+                      discard=s.discard + (b,) * (n - k))
+    return {"cash_in": swapped}
 
 
 def _reshuffle_forever() -> dict[str, Any]:
     _SHIFTED.clear()
-    return {"_take_cards": _with_setup(engine._take_cards,
-                                       lambda su: dataclasses.replace(su, final_exhaustion=10**6))}
+    return {"take_cards": _with_setup(STEPS.take_cards,
+                                      lambda su: dataclasses.replace(su, final_exhaustion=10**6))}
 
 
 def _draw_to_front() -> dict[str, Any]:
-    take = engine._take_cards
+    take = STEPS.take_cards
 
     def front(s: GameState) -> GameState:
         before = [len(p.hand) for p in s.players]
@@ -156,25 +166,25 @@ def _draw_to_front() -> dict[str, Any]:
         players = tuple(p._replace(hand=p.hand[n:] + p.hand[:n]) if len(p.hand) > n else p
                         for p, n in zip(out.players, before, strict=True))
         return out._replace(players=players)
-    return {"_take_cards": front}
+    return {"take_cards": front}
 
 
 def _lose_face_up() -> dict[str, Any]:
-    end = engine._end_trading
+    end = STEPS.end_trading
 
     def lose(s: GameState) -> GameState:  # T5 broken: untraded face-up cards are discarded
         return end(s._replace(discard=s.discard + s.face_up, face_up=()))
-    return {"_end_trading": lose}
+    return {"end_trading": lose}
 
 
 def _skip_aside() -> dict[str, Any]:
-    return {"_next_planter": lambda s, start: engine._end_turn(s)}  # T6 broken: nobody plants
+    return {"next_planter": lambda s, start: STEPS.end_turn(s)}  # T6 broken: nobody plants
 
 
 def _skip_final_harvest() -> dict[str, Any]:
     def finish(s: GameState) -> GameState:  # E3 broken
         return evolve(s, phase=Phase.OVER, to_move=-1, pending=None, todo=(), resume=Resume.NONE)
-    return {"_finish": finish}
+    return {"finish": finish}
 
 
 def _reshuffle_coins() -> dict[str, Any]:
@@ -199,14 +209,17 @@ def _wrong_tie_break() -> dict[str, Any]:
 MUTANTS: dict[str, Mutant] = {m.id: m for m in [
     Mutant("plant-from-back", "H1", "phase 1 plants the back card of the hand", _plant_from_back),
     Mutant("harvest-protected-single", "H4", "a one-bean field may be harvested while another holds more",
-           lambda: {"_singles_harvestable": lambda fields, strict: True}),
+           lambda: {"singles_harvestable": lambda fields, strict: True}),
     Mutant("retrade-received", "T4", "received cards go to the hand, where they can be traded again",
            _retrade_received),
     Mutant("non-active-trade", "T3", "two players other than the active one may deal", _non_active_trade),
     Mutant("third-planting", "T1", "a third card may be planted in phase 1", _third_planting),
     Mutant("mix-types", "H2", "a card may be planted on a field of another type",
-           lambda: {"_fits": lambda f, b: True}),
+           lambda: {"fits": lambda f, b: True}),
     Mutant("beanometer-off-by-one", "C1", "every coin is paid one card early", _beanometer_off_by_one),
+    Mutant("split-swapped", "H5", "a harvest's or a cargo sale's coins go to the discard pile, the rest "
+           "to the coin stack", _split_swapped, spec=False,
+           tests=("tests/test_rules_C.py", "tests/test_rules_H.py", "tests/test_rules_I.py")),
     Mutant("skip-aside", "T6", "set-aside cards are never planted", _skip_aside),
     Mutant("draw-to-front", "H1", "drawn cards go to the front of the hand", _draw_to_front),
     Mutant("skip-final-harvest", "E3", "the game ends without the final harvest", _skip_final_harvest),
@@ -222,24 +235,12 @@ MUTANTS: dict[str, Mutant] = {m.id: m for m in [
 
 @contextmanager
 def activate(mutant_id: str) -> Iterator[Mutant]:
-    """Patch the engine with mutant ``mutant_id`` until the block ends."""
+    """The engine's steps replaced by mutant ``mutant_id``'s until the block ends."""
     if mutant_id not in MUTANTS:
         raise KeyError(f"unknown mutant {mutant_id!r}; known: {', '.join(MUTANTS)}")
     m = MUTANTS[mutant_id]
-    patch = m.patch()
-    saved = {name: getattr(engine, name) for name in patch}
-    also = {name: getattr(model, name) for name in patch if hasattr(model, name)}
-    try:
-        for name, value in patch.items():
-            setattr(engine, name, value)
-            if name in also:
-                setattr(model, name, value)  # public names re-exported by the package
+    with STEPS.replaced(**m.patch()):
         yield m
-    finally:
-        for name, value in saved.items():
-            setattr(engine, name, value)
-        for name, value in also.items():
-            setattr(model, name, value)
 
 
 # ------------------------------------------------------------------ catching them

@@ -35,11 +35,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from model.errors import BohnanzaError, UsageError  # noqa: E402
+
 OBJECTIVES = ("solo", "coop", "best", "duel", "expected")
-
-
-class UsageError(Exception):
-    """A bad argument: one line, exit 2."""
 
 
 class Progress:
@@ -188,9 +186,6 @@ def main(argv: list[str] | None = None) -> int:
         return _list()
 
     from model.display import describe
-    from model.rules import RulesetError
-    from solvers.exact import SolveError
-    from solvers.positions import PositionInputError
 
     agree = None
     progress = Progress(enabled=not args.json and sys.stderr.isatty())
@@ -223,7 +218,7 @@ def main(argv: list[str] | None = None) -> int:
         if len(sols) == 2:
             agree = sols[0][1].value == sols[1][1].value
         solver_name, sol = sols[-1] if args.solver != "exact" else sols[0]
-    except (UsageError, PositionInputError, RulesetError, SolveError) as e:
+    except BohnanzaError as e:  # a bad argument or input, or a position the solver refuses: one line
         progress.close()
         print(f"solve_endgame.py: {e}", file=sys.stderr)
         return 2

@@ -33,11 +33,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from model.errors import InputError, UsageError  # noqa: E402
+
 DEFAULT = "trade-map"
-
-
-class UsageError(ValueError):
-    """Bad input: printed as one line, exit 2."""
 
 
 def _atomic(path: str, write: Any) -> None:
@@ -62,8 +60,7 @@ def _pyplot() -> Any:
 
 def _position(name: str | None) -> tuple[Any, str, list[str]]:
     from model import Phase
-    from model.rules import RulesetError
-    from solvers.positions import LIBRARY, PositionInputError, read_position
+    from solvers.positions import LIBRARY, read_position
     from solvers.trade_graph import to_trading
 
     name = name or DEFAULT
@@ -74,7 +71,7 @@ def _position(name: str | None) -> tuple[Any, str, list[str]]:
             s, where = read_position(name), name
         else:
             raise UsageError(f"{name}: no such file or built-in position (solve_endgame.py --list)")
-    except (PositionInputError, RulesetError) as e:
+    except InputError as e:
         raise UsageError(str(e)) from None
     if s.setup.duel:
         raise UsageError(f"{name}: the bean duel has no trading (D1)")
@@ -227,11 +224,11 @@ def _run_position(args: argparse.Namespace, name: str | None) -> int:
 
 
 def _run_records(args: argparse.Namespace, paths: list[str]) -> int:
-    from solvers.trade_network import TradeRecordError, collapse, network_from_records
+    from solvers.trade_network import collapse, network_from_records
 
     try:
         graphs, summaries = network_from_records(paths)
-    except (TradeRecordError, ValueError) as e:
+    except InputError as e:
         raise UsageError(str(e)) from None
     groups = graphs if isinstance(graphs, dict) else {None: graphs}
     sums = summaries if isinstance(graphs, dict) else {None: summaries}

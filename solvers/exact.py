@@ -17,9 +17,11 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import combinations
 
 from model import Action, EndPhase, GameState, Phase, apply, legal_actions
 from model.actions import Accept, Decline, Harvest, Plant, PlantAside, Propose
+from model.engine import give_options
 from model.errors import BohnanzaError
 from solvers.bounds import gain_table
 from solvers.positions import in_final_pass
@@ -196,25 +198,12 @@ def deals(s: GameState) -> list[tuple[Propose, Accept]]:
     gives (hand positions and face-up cards, at most ``max_deal_cards``), to whom, and which of
     the partner's hand cards come back (at most ``max_deal_cards``). Declined offers change
     nothing, so the search never makes one."""
-    from itertools import combinations
-
     su = s.setup
     if su.duel or s.offers >= su.rules.max_offers:
         return []
     k = su.rules.max_deal_cards
     a = s.active
-    hand = s.players[a].hand
-    ups = s.face_up
-    up_sets: list[tuple[int, ...]] = []
-    seen: set[tuple[int, ...]] = set()
-    for size in range(min(k, len(ups)) + 1):
-        for combo in combinations(range(len(ups)), size):
-            kinds = tuple(ups[i] for i in combo)
-            if kinds not in seen:  # identical face-up cards are interchangeable
-                seen.add(kinds)
-                up_sets.append(combo)
-    gives = [(hs, us) for us in up_sets for size in range(min(k - len(us), len(hand)) + 1)
-             for hs in combinations(range(len(hand)), size)]
+    gives = give_options(s, k)
     out: list[tuple[Propose, Accept]] = []
     for q in range(len(s.players)):
         if q == a:

@@ -102,7 +102,7 @@ def _deal(before: GameState, accept: Accept, game: str, line: int) -> DealRecord
     """The deal that ``accept`` executes in ``before`` (T3): the pending offer's cards and the partner's."""
     offer = before.pending
     if offer is None:  # only reachable with check=False on an illegal sequence
-        raise ValueError(f"p{accept.player} accepts, but no offer is pending [T3]")
+        raise TradeRecordError(game, line, f"p{accept.player} accepts, but no offer is pending", "T3")
     act, part = before.players[offer.player], before.players[accept.player]
     gave = tuple(act.hand[h] for h in sorted(offer.give_hand)) + tuple(
         before.face_up[u] for u in sorted(offer.give_up))
@@ -173,7 +173,8 @@ def network(deals: Sequence[DealRecord], players: int) -> nx.MultiDiGraph:
         G.add_node(p, label=f"p{p}")
     for i, d in enumerate(deals):
         if not (0 <= d.active < players and 0 <= d.partner < players) or d.active == d.partner:
-            raise ValueError(f"deal {i} of {d.game}: seats p{d.active}, p{d.partner} with {players} players")
+            raise TradeRecordError(d.game, 0, f"deal {i}: seats p{d.active}, p{d.partner} with {players} "
+                                   "players", "S")
         for giver, receiver, cards in ((d.active, d.partner, d.active_gave),
                                        (d.partner, d.active, d.partner_gave)):
             for c in cards:
@@ -289,7 +290,7 @@ def _games(items: Iterable[GameDeals | str | os.PathLike[str]]) -> dict[tuple[st
     for item in items:
         gd = item if isinstance(item, GameDeals) else read_game(item)
         if gd.game in seen:
-            raise ValueError(f"game {gd.game!r} is given twice")
+            raise TradeRecordError(gd.game, 0, "this game is given twice")
         seen.add(gd.game)
         groups[(gd.ruleset, gd.players)].append(gd)
     return dict(sorted(groups.items()))
@@ -316,10 +317,10 @@ def network_from_records(
     (ruleset, players) group, else ``({group: G}, {group: summary})`` keyed "RULESET/Np".
 
     TradeRecordError (a ValueError, one line naming the file and line) on the first bad record;
-    ValueError when no path is given."""
+    also when no path is given."""
     groups = _games(paths)
     if not groups:
-        raise ValueError("no records given")
+        raise TradeRecordError("(no path)", 0, "no records given")
     built = {f"{r}/{n}p": _group_network(gs) for (r, n), gs in groups.items()}
     if len(built) == 1:
         return next(iter(built.values()))

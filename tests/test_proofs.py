@@ -7,6 +7,7 @@ The full mutant run is ``scripts/prove_rules.py --mutants``; here a representati
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import subprocess
@@ -16,7 +17,7 @@ from pathlib import Path
 import pytest
 
 import model
-import model.engine as engine
+from model.steps import STEPS
 from proofs import ghost
 from proofs.invariants import PROOF_CONFIGS, Result, bmc_two_plantings, prove
 from proofs.mutants import MUTANTS, activate, judge, sample
@@ -116,13 +117,15 @@ def test_catalog_has_at_least_twelve_mutants_with_rule_ids():
     assert sum(m.spec for m in MUTANTS.values()) >= 12
 
 
-def test_activate_patches_and_restores_the_engine():
-    before = (engine._fits, engine._HANDLERS, engine.winners, model.winners)
+def test_activate_replaces_and_restores_the_steps():
+    before = dataclasses.replace(STEPS)
+    s = model.new_game("rio-grande", 3, seed=0)  # no coins yet: a tie that p0's longer hand breaks (E4)
+    tie = s._replace(players=(s.players[0]._replace(hand=s.players[0].hand + (0,)),) + s.players[1:])
     with activate("mix-types"):
-        assert engine._fits(model.Field(1, 3), 2)
+        assert STEPS.fits(model.Field(1, 3), 2)
     with activate("wrong-tie-break"):
-        assert model.winners is engine.winners is not before[2]
-    assert (engine._fits, engine._HANDLERS, engine.winners, model.winners) == before
+        assert STEPS.winners is not before.winners and model.winners(tie) == (0, 1, 2)
+    assert STEPS == before and model.winners(tie) == (0,)
     with pytest.raises(KeyError, match="unknown mutant"):
         with activate("no-such-mutant"):
             pass

@@ -10,6 +10,7 @@ import pytest
 
 import model.engine as engine
 from model import Harvest, Phase, new_game
+from model.steps import STEPS
 from proofs.bridge import state_to_spec
 from proofs.differential import check_state, sample_states, spec_legal
 from proofs.spec import Spec, SpecConfig
@@ -32,8 +33,8 @@ def test_spec_enumerates_the_same_number_of_actions_as_the_engine():
 
 
 @pytest.mark.rule("C1")
-def test_differential_catches_an_engine_that_overpays_a_harvest(monkeypatch):
-    real = engine._harvest
+def test_differential_catches_an_engine_that_overpays_a_harvest():
+    real = STEPS.harvest
 
     def overpay(s, p, i):
         out = real(s, p, i)
@@ -45,13 +46,13 @@ def test_differential_catches_an_engine_that_overpays_a_harvest(monkeypatch):
                                 discard=out.discard[:-1])
         return out
 
-    monkeypatch.setattr(engine, "_harvest", overpay)
     found = []
-    for s in sample_states(60, seed=4):
-        if any(isinstance(a, Harvest) for a in engine.legal_actions(s)):
-            found += check_state(s)
-        if found:
-            break
+    with STEPS.replaced(harvest=overpay):
+        for s in sample_states(60, seed=4):
+            if any(isinstance(a, Harvest) for a in engine.legal_actions(s)):
+                found += check_state(s)
+            if found:
+                break
     assert found and "successors differ" in found[0].what
 
 

@@ -1,7 +1,7 @@
 """La Isla Bohnita moves (I1-I9): sailing, loading, selling, moving cargo, pirate attacks, purchases.
 
-``model/engine.py`` calls these where the expansion changes a turn; the readings of unclear rules
-are listed in ``model/isla.py``. Each check raises ``IllegalAction`` naming the rule.
+``hooks.py`` hands these to the engine where the expansion changes a turn; the readings of unclear
+rules are listed in ``state.py``. Each check raises ``IllegalAction`` naming the rule.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from model.actions import (
     HarvestOnto,
     MoveCargo,
     PlantCargo,
+    PlantUp,
     Sail,
     Sell,
     Yield,
@@ -28,8 +29,9 @@ from model.core import evolve as _evolve
 from model.core import harvestable as _harvestable
 from model.core import with_player as _with_player
 from model.errors import IllegalAction
-from model.isla import EMPTY_SHIP, HOME, REFILL, Fleet, Isla, Ship
-from model.state import EMPTY, GameState, Phase, PlayerState
+from model.isla.state import EMPTY_SHIP, HOME, REFILL, Fleet, Isla, Ship
+from model.state import EMPTY, Field, GameState, Phase, PlayerState
+from model.steps import STEPS
 
 TRADE = Phase.TRADE
 
@@ -42,8 +44,6 @@ def _isla(s: GameState) -> Isla:
 def _fits(ship: Ship, b: int) -> bool:
     """I4: a ship holds one type only."""
     return ship.count == 0 or ship.bean == b
-
-
 
 
 def _pays(s: GameState, ship: Ship) -> int:
@@ -68,6 +68,18 @@ def defence(s: GameState) -> list[Action]:
     out: list[Action] = [Yield(q)]
     if _pays(s, ship):
         out.insert(0, Sell(q, i))
+    return out
+
+
+def plant_ups(s: GameState, p: int, fields: tuple[Field, ...]) -> list[Action]:
+    """I3: face-up cards onto fitting fields; identical cards get one canonical index (face_up is sorted)."""
+    out: list[Action] = []
+    seen = -1
+    fits = STEPS.fits
+    for u, b in enumerate(s.face_up):
+        if b != seen:
+            seen = b
+            out.extend(PlantUp(p, u, i) for i, f in enumerate(fields) if fits(f, b))
     return out
 
 
@@ -261,12 +273,8 @@ def sell_cargo(s: GameState, p: int, i: int) -> GameState:
     fleet = isla.fleets[p]
     ship = fleet.ship(i)
     assert ship is not None
-    b, n = ship.bean, ship.count
-    k = s.setup.payout[b][n]
-    pl = s.players[p]
-    new = PlayerState(pl.hand, pl.fields, pl.coins + (b,) * k, pl.aside)
     isla = _set_fleet(isla, p, fleet.with_ship(i, EMPTY_SHIP._replace(at=ship.at)))
-    return _evolve(s, players=_with_player(s, p, new), discard=s.discard + (b,) * (n - k), isla=isla)
+    return STEPS.cash_in(_evolve(s, isla=isla), p, s.players[p], ship.bean, ship.count)
 
 
 def do_move_cargo(s: GameState, a: MoveCargo, check: bool) -> GameState:

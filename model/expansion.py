@@ -1,0 +1,110 @@
+"""The expansion protocol: every point where an expansion may change the base game's turn.
+
+``model/engine.py`` plays the base rules and, at each of these points, asks the game's expansion
+(``EXPANSIONS[setup.expansion]`` in ``model/expansions.py``). Every default here *is* the base
+rule, so the base game is the expansion that overrides nothing. An expansion subclasses
+``Expansion``, overrides the hooks its rules change, lists its own actions in ``handlers`` and its
+part of the state lives in ``GameState.isla`` (the one expansion slot of the state).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from model.actions import Action, Propose
+from model.rules import Setup
+from model.state import GameState, Phase
+
+Handler = Callable[[GameState, Any, bool], GameState]
+
+
+class Expansion:
+    """The base game: no extra state, no extra actions, every hook a no-op."""
+
+    name = ""  # the ``Setup.expansion`` key; "" is the base game
+    handlers: Mapping[type, Handler] = {}  # its own action types (merged into ``STEPS.handlers``)
+    duel_trading = ("D1", "there is no trading in the bean duel")  # rule, reason a duel refuses a deal
+    trade_hand_cards = True  # T3: the active player may offer hand cards
+
+    # ------------------------------------------------------------ dealing and the turn's steps
+
+    def deal(self, su: Setup, cards: Sequence[int]) -> tuple[Any, int]:
+        """S2: the expansion's state and how many of the shuffled ``cards`` it took before the hands."""
+        return None, 0
+
+    def start_turn(self, s: GameState) -> GameState:
+        """T1: what the expansion counts per turn starts again."""
+        return s
+
+    def deal_card(self, s: GameState, dest: int, card: int) -> GameState:
+        """``card`` taken for a ``GameState.todo`` code the base game does not know."""
+        raise ValueError(f"no place to deal a card to: todo code {dest}")
+
+    def exhausted(self, s: GameState) -> GameState:
+        """E1: the draw pile just ran out (before the reshuffle or the end is decided)."""
+        return s
+
+    def may_discard(self, s: GameState) -> bool:
+        """D2 step 2: after planting, the duel offers one hand discard."""
+        return True
+
+    def turned_up_phase(self, s: GameState) -> Phase:
+        """D2 step 3: the phase in which the duel's turned-up cards are planted."""
+        return Phase.TURNED
+
+    def refill(self, s: GameState) -> tuple[int, ...]:
+        """T7: ``GameState.todo`` codes dealt after the draw."""
+        return ()
+
+    def final_scoring(self, s: GameState) -> GameState:
+        """E3: after every field is harvested."""
+        return s
+
+    # ------------------------------------------------------------ the move generator
+
+    def blocked(self, s: GameState) -> bool:
+        """Must the player to move answer something before any other action?"""
+        return False
+
+    def forced(self, s: GameState) -> list[Action]:
+        """The answers when ``blocked``."""
+        return []
+
+    def phase_actions(self, s: GameState, p: int) -> Sequence[Action]:
+        """Actions the expansion adds to the phase's own (after them, before harvests)."""
+        return ()
+
+    def anytime_actions(self, s: GameState, p: int) -> Sequence[Action]:
+        """Actions the expansion adds whenever ``p`` is to move (after harvests and purchases)."""
+        return ()
+
+    # ------------------------------------------------------------ checks (raise IllegalAction)
+
+    def seat_rule(self, s: GameState, kind: type, rule: str) -> str:
+        """The rule cited when a seat acts out of turn (``rule`` is the base game's)."""
+        return rule
+
+    def check_action(self, s: GameState, kind: type) -> None:
+        """Before any action of the player to move."""
+
+    def check_offer(self, s: GameState, a: Propose) -> None:
+        """After the base game's T3 checks of a proposal."""
+
+    def plants_while_trading(self, s: GameState, p: int) -> bool:
+        """May ``p`` plant face-up and set-aside cards in phase 2?"""
+        return False
+
+    def discards_while_planting(self, s: GameState) -> bool:
+        """May the duel's hand discard come before or between the phase-1 plantings?"""
+        return False
+
+    def check_discard(self, s: GameState, p: int) -> None:
+        """Before a duel hand discard."""
+
+    def discarded(self, s: GameState) -> tuple[GameState, bool]:
+        """After a duel hand discard: the state, and whether phase 1 goes on (else cards are turned up)."""
+        return s, False
+
+
+BASE = Expansion()

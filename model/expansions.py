@@ -1,0 +1,12 @@
+"""The registry of expansions, by ``Setup.expansion`` name ("" is the base game).
+
+To add an expansion: write its package (state, codec, moves, hooks: see ``model/isla/``), give its
+``Expansion`` subclass a name, list it here and let ``model.rules.setup`` set that name.
+"""
+
+from __future__ import annotations
+
+from model.expansion import BASE, Expansion
+from model.isla.hooks import ISLA
+
+EXPANSIONS: dict[str, Expansion] = {x.name: x for x in (BASE, ISLA)}

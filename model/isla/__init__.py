@@ -1,0 +1,31 @@
+"""La Isla Bohnita (RULES.md I1-I9), an expansion read in its own package:
+
+- ``state.py``: ships, fleets, the island rows, and the readings chosen where the seed is unclear;
+- ``codec.py``: that part of the state JSON;
+- ``moves.py``: the move generator and the handlers of the expansion's actions;
+- ``hooks.py``: ``ISLA``, the ``model.expansion.Expansion`` the engine calls where the expansion
+  changes the base turn (registered in ``model/expansions.py``).
+
+Importing the package loads the state and its JSON only (``model.state`` needs them); the moves
+and hooks load with the engine.
+"""
+
+from model.isla.codec import IslaFormatError, isla_from_json, isla_to_json
+from model.isla.state import (
+    BOHNACO,
+    BOHNBAY,
+    EMPTY_SHIP,
+    HOME,
+    REFILL,
+    ROW,
+    Fleet,
+    Isla,
+    Ship,
+    new_isla,
+    new_turn,
+)
+
+__all__ = [
+    "BOHNACO", "BOHNBAY", "EMPTY_SHIP", "HOME", "REFILL", "ROW", "Fleet", "Isla", "IslaFormatError",
+    "Ship", "isla_from_json", "isla_to_json", "new_isla", "new_turn",
+]

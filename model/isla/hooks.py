@@ -1,0 +1,155 @@
+"""Where La Isla Bohnita changes the base turn: ``ISLA``, the expansion the engine calls (I1-I9).
+
+Each hook names the rule it implements; the base game's behaviour at the same point is the default
+in ``model/expansion.py``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from model.actions import (
+    SHIP_NAMES,
+    Action,
+    BuyField,
+    BuyShip,
+    Discard,
+    Harvest,
+    HarvestOnto,
+    MoveCargo,
+    PlantAside,
+    Propose,
+    Sell,
+    Yield,
+)
+from model.core import evolve
+from model.dealing import Deal
+from model.errors import IllegalAction
+from model.expansion import Expansion
+from model.isla import moves
+from model.isla.state import ROW, Isla, new_isla, new_turn
+from model.rules import Setup
+from model.state import GameState, Phase
+from model.steps import STEPS
+
+_DEFENCE = (Sell, Yield)  # I7: the only answers to an attack
+_OWN_TURN = (Harvest, HarvestOnto, Sell, MoveCargo, BuyShip, BuyField)  # I9: the duel's own-turn moves
+
+
+def _isla(s: GameState) -> Isla:
+    assert s.isla is not None
+    return s.isla
+
+
+class IslaBohnita(Expansion):
+    name = "isla"
+    handlers = moves.HANDLERS
+    duel_trading = ("I9", "the Isla duel has no trading")
+    trade_hand_cards = False  # I3: only the turned-up cards are traded
+
+    def deal(self, su: Setup, cards: Sequence[int]) -> tuple[Any, int]:
+        """I2: the two island rows are dealt first, 5 cards each."""
+        return new_isla(su.players, (tuple(cards[:ROW]), tuple(cards[ROW:2 * ROW]))), 2 * ROW
+
+    def start_turn(self, s: GameState) -> GameState:
+        """I6, I7, I9: attacks, captures, ship moves and the duel discard are counted per turn."""
+        isla = _isla(s)
+        fresh = new_turn(isla)
+        return s if fresh is isla else evolve(s, isla=fresh)
+
+    def deal_card(self, s: GameState, dest: int, card: int) -> GameState:
+        """I2: an island row is refilled, one card at a time to its back."""
+        rows = _isla(s).rows
+        if dest == Deal.ROW_0:
+            return evolve(s, isla=_isla(s)._replace(rows=(rows[0] + (card,), rows[1])))
+        if dest == Deal.ROW_1:
+            return evolve(s, isla=_isla(s)._replace(rows=(rows[0], rows[1] + (card,))))
+        return super().deal_card(s, dest, card)
+
+    def exhausted(self, s: GameState) -> GameState:
+        """I9: in the Isla duel the coins paid for purchases come back at the reshuffle."""
+        if s.setup.duel and s.out:
+            return evolve(s, discard=s.discard + s.out, out=())
+        return s
+
+    def may_discard(self, s: GameState) -> bool:
+        """I9: the duel's hand discard is once a turn, before, between or after planting."""
+        return not _isla(s).discarded
+
+    def turned_up_phase(self, s: GameState) -> Phase:
+        """I9: the active player plants the turned-up cards in phase 2 (or from set-aside)."""
+        return Phase.TRADE
+
+    def refill(self, s: GameState) -> tuple[int, ...]:
+        """I2: empty rows are refilled after the draw."""
+        return moves.refill_todo(s)
+
+    def final_scoring(self, s: GameState) -> GameState:
+        """The Isla reading of E3: cargo is sold like a field."""
+        return moves.sell_all(s)
+
+    def blocked(self, s: GameState) -> bool:
+        """I7: an attacked player answers before anything else happens."""
+        return _isla(s).attack is not None
+
+    def forced(self, s: GameState) -> list[Action]:
+        return moves.defence(s)
+
+    def phase_actions(self, s: GameState, p: int) -> Sequence[Action]:
+        """I9: the duel's hand discard during phase 1; I3: planting in any order with trading and
+        ship moves in phase 2."""
+        isla = _isla(s)
+        pl = s.players[p]
+        if s.phase == Phase.PLANT:
+            if s.setup.duel and not isla.discarded:
+                return [Discard(p, h) for h in range(len(pl.hand))]
+            return ()
+        if s.phase != Phase.TRADE or s.pending is not None:
+            return ()
+        fields = pl.fields
+        fits = STEPS.fits
+        out = moves.plant_ups(s, p, fields)
+        out.extend(PlantAside(p, b, i) for b in sorted(set(pl.aside))
+                   for i, f in enumerate(fields) if fits(f, b))
+        out.extend(moves.sea_actions(s, p))
+        return out
+
+    def anytime_actions(self, s: GameState, p: int) -> Sequence[Action]:
+        return moves.anytime_actions(s, p)
+
+    def seat_rule(self, s: GameState, kind: type, rule: str) -> str:
+        if _isla(s).attack is not None:
+            return "I7"
+        if s.setup.duel and kind in _OWN_TURN:
+            return "I9"  # fields and ships are sold only on one's own turn
+        return rule
+
+    def check_action(self, s: GameState, kind: type) -> None:
+        attack = _isla(s).attack
+        if attack is not None and kind not in _DEFENCE:
+            q, i = attack
+            raise IllegalAction(f"p{q} must first answer the attack on its "
+                                f"{SHIP_NAMES[i]}: sell it or yield", "I7")
+
+    def check_offer(self, s: GameState, a: Propose) -> None:
+        if a.give_hand:
+            raise IllegalAction(f"p{a.player} may offer only the turned-up cards, not hand cards", "I3")
+
+    def plants_while_trading(self, s: GameState, p: int) -> bool:
+        """I3: the active player may plant during phase 2, between deals and ship moves."""
+        return s.phase == Phase.TRADE and p == s.active and s.pending is None
+
+    def discards_while_planting(self, s: GameState) -> bool:
+        return s.phase == Phase.PLANT and s.setup.duel
+
+    def check_discard(self, s: GameState, p: int) -> None:
+        if _isla(s).discarded:
+            raise IllegalAction(f"p{p} has discarded a hand card this turn; once per turn", "I9")
+
+    def discarded(self, s: GameState) -> tuple[GameState, bool]:
+        """I9: the discard came before or between the plantings when phase 1 is still on."""
+        return evolve(s, isla=_isla(s)._replace(discarded=True)), s.phase == Phase.PLANT
+
+
+ISLA = IslaBohnita()
