@@ -30,6 +30,14 @@ class RuleError(BohnanzaError):
         self.reason, self.rule, self.where = reason, rule, where
 
 
+class PositionError(RuleError):
+    """A state the rules do not allow; ``field`` names where, ``rule`` the rule ID."""
+
+    def __init__(self, field: str, reason: str, rule: str) -> None:
+        super().__init__(reason, rule, field)
+        self.field = field
+
+
 class IllegalAction(RuleError):
     """An action the rules forbid here; ``rule`` is the rule ID of RULES.md."""
 

@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from model.actions import Action, Propose
+from model.errors import PositionError
 from model.rules import Setup
 from model.state import GameState, Phase
 
@@ -105,6 +106,18 @@ class Expansion:
     def discarded(self, s: GameState) -> tuple[GameState, bool]:
         """After a duel hand discard: the state, and whether phase 1 goes on (else cards are turned up)."""
         return s, False
+
+    # ------------------------------------------------------------ a position read from a file
+
+    def card_zones(self, s: GameState) -> list[tuple[str, tuple[int, ...]]]:
+        """Where the expansion keeps cards: (state field, cards), counted by card conservation (C2)."""
+        return []
+
+    def check_position(self, s: GameState) -> None:
+        """Raise ``PositionError`` at the first part of ``s`` the expansion's rules forbid; the
+        base game: the bean duel has no trading phases (D1)."""
+        if s.setup.duel and s.phase in (Phase.TRADE, Phase.PLANT_ASIDE):
+            raise PositionError("phase", f"{s.phase.name.lower()} does not exist in the bean duel", "D1")
 
 
 BASE = Expansion()

@@ -27,7 +27,7 @@ from model.core import evolve
 from model.dealing import Deal
 from model.errors import IllegalAction
 from model.expansion import Expansion
-from model.isla import moves
+from model.isla import moves, position
 from model.isla.state import ROW, Isla, new_isla, new_turn
 from model.rules import Setup
 from model.state import GameState, Phase
@@ -150,6 +150,13 @@ class IslaBohnita(Expansion):
     def discarded(self, s: GameState) -> tuple[GameState, bool]:
         """I9: the discard came before or between the plantings when phase 1 is still on."""
         return evolve(s, isla=_isla(s)._replace(discarded=True)), s.phase == Phase.PLANT
+
+    def card_zones(self, s: GameState) -> list[tuple[str, tuple[int, ...]]]:
+        return position.zones(s)
+
+    def check_position(self, s: GameState) -> None:
+        """I1-I9: ships, rows and the attack (the Isla duel has a trading phase, I9)."""
+        position.check(s)
 
 
 ISLA = IslaBohnita()
