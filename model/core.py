@@ -45,11 +45,12 @@ def harvestable(fields: tuple[Field, ...], i: int, strict: bool) -> bool:
     return n > 1 or (n == 1 and singles_harvestable(fields, strict))
 
 
-def cash_in(s: GameState, p: int, pl: PlayerState, b: int, n: int) -> GameState:
+def cash_in(s: GameState, p: int, fields: tuple[Field, ...], b: int, n: int) -> GameState:
     """H5 (fields) and I6 (cargo): of ``n`` cards of ``b`` the beanometer's coins (C1) go onto the
-    coin stack of seat ``p`` (``pl``, the seat with the cards already taken off), the rest onto the
-    discard pile."""
+    coin stack of seat ``p``, the rest onto the discard pile; the seat's fields become ``fields``
+    (the harvested one emptied, or unchanged for a cargo)."""
     k = s.setup.payout[b][n]
-    new = PlayerState(pl.hand, pl.fields, pl.coins + (b,) * k if k else pl.coins, pl.aside)
+    pl = s.players[p]
+    new = PlayerState(pl.hand, fields, pl.coins + (b,) * k if k else pl.coins, pl.aside)
     return evolve(s, players=s.players[:p] + (new,) + s.players[p + 1:],
                   discard=s.discard + (b,) * (n - k) if n > k else s.discard)

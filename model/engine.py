@@ -125,7 +125,7 @@ def _harvest(s: GameState, p: int, i: int) -> GameState:
             fields = fields + (EMPTY,)
         new = PlayerState(pl.hand, fields, pl.coins, pl.aside)
         return _evolve(s, players=_with_player(s, p, new), discard=s.discard + (b,) * n)
-    return _S.cash_in(s, p, PlayerState(pl.hand, fields, pl.coins, pl.aside), b, n)
+    return _S.cash_in(s, p, fields, b, n)
 
 
 def _can_buy(s: GameState, p: int) -> bool:
@@ -303,7 +303,8 @@ def legal_actions(s: GameState, proposals: bool = True) -> list[Action]:
     if p < 0:
         return []
     x = _EXPANSIONS[s.setup.expansion]
-    if x.blocked(s):
+    moves = x.adds_moves
+    if moves and x.blocked(s):
         return x.forced(s)
     pl = s.players[p]
     fields = pl.fields
@@ -346,7 +347,8 @@ def legal_actions(s: GameState, proposals: bool = True) -> list[Action]:
     elif phase == DISCARD:
         out.extend(Discard(p, h) for h in range(len(pl.hand)))
         out.append(_END[p])
-    out.extend(x.phase_actions(s, p))
+    if moves:
+        out.extend(x.phase_actions(s, p))
     singles = _S.singles_harvestable(fields, s.setup.strict_harvest)  # H4, decided once
     hrow = _HARVEST[p]
     for i, f in enumerate(fields):
@@ -354,7 +356,8 @@ def legal_actions(s: GameState, proposals: bool = True) -> list[Action]:
             out.append(hrow[i])
     if s.setup.third_cost is not None and _can_buy(s, p):
         out.append(_BUY[p])
-    out.extend(x.anytime_actions(s, p))
+    if moves:
+        out.extend(x.anytime_actions(s, p))
     return out
 
 

@@ -38,7 +38,7 @@ class Steps:
 
     fits: Callable[[Field, int], bool] = core.fits  # H3
     singles_harvestable: Callable[[tuple[Field, ...], bool], bool] = core.singles_harvestable  # H4
-    cash_in: Callable[[GameState, int, PlayerState, int, int], GameState] = core.cash_in  # H5, I6
+    cash_in: Callable[[GameState, int, tuple[Field, ...], int, int], GameState] = core.cash_in  # H5, I6
     harvest: Callable[[GameState, int, int], GameState] = _unset  # H5, V5
     plant_on: Callable[[PlayerState, int, int], tuple[Field, ...]] = _unset  # H2
     end_planting: Callable[[GameState], GameState] = _unset  # T1, D2

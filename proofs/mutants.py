@@ -30,7 +30,7 @@ import model.engine as engine
 from model.actions import Accept, Plant, Propose, Reshuffle
 from model.core import evolve
 from model.dealing import Resume
-from model.state import GameState, Phase, PlayerState
+from model.state import Field, GameState, Phase, PlayerState
 from model.steps import STEPS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -143,9 +143,10 @@ def _beanometer_off_by_one() -> dict[str, Any]:
 
 
 def _split_swapped() -> dict[str, Any]:
-    def swapped(s: GameState, p: int, pl: PlayerState, b: int, n: int) -> GameState:
+    def swapped(s: GameState, p: int, fields: tuple[Field, ...], b: int, n: int) -> GameState:
         k = n - s.setup.payout[b][n]  # H5 broken: the beanometer's coins are discarded, the rest paid
-        new = pl._replace(coins=pl.coins + (b,) * k)
+        pl = s.players[p]
+        new = pl._replace(fields=fields, coins=pl.coins + (b,) * k)
         return evolve(s, players=s.players[:p] + (new,) + s.players[p + 1:],
                       discard=s.discard + (b,) * (n - k))
     return {"cash_in": swapped}

@@ -47,6 +47,7 @@ class IslaBohnita(Expansion):
     handlers = moves.HANDLERS
     duel_trading = ("I9", "the Isla duel has no trading")
     trade_hand_cards = False  # I3: only the turned-up cards are traded
+    adds_moves = True
 
     def deal(self, su: Setup, cards: Sequence[int]) -> tuple[Any, int]:
         """I2: the two island rows are dealt first, 5 cards each."""

@@ -274,7 +274,7 @@ def sell_cargo(s: GameState, p: int, i: int) -> GameState:
     ship = fleet.ship(i)
     assert ship is not None
     isla = _set_fleet(isla, p, fleet.with_ship(i, EMPTY_SHIP._replace(at=ship.at)))
-    return STEPS.cash_in(_evolve(s, isla=isla), p, s.players[p], ship.bean, ship.count)
+    return STEPS.cash_in(_evolve(s, isla=isla), p, s.players[p].fields, ship.bean, ship.count)
 
 
 def do_move_cargo(s: GameState, a: MoveCargo, check: bool) -> GameState:
