@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -252,3 +253,30 @@ def test_a_test_suite_that_cannot_run_is_an_error_not_a_catch():
     with pytest.raises(RuntimeError, match="did not run"):
         _tests(broken)
     assert _tests(MUTANTS["wrong-tie-break"]).startswith("tests/test_rules_E.py::test_E4")
+
+
+@pytest.mark.rule("H5")
+def test_the_split_mutant_breaks_a_cargo_sale_too():
+    """I6 sells cargo by the same H5 split as a harvest (``STEPS.cash_in``): one mutant reaches both."""
+    from model import Sell, apply, legal_actions, new_game, ruleset
+    from play.bots import greedy_bot
+    from play.playout import playout
+
+    s0 = new_game(ruleset("rio-grande", {"isla": True}), 4, seed=3)
+    sales = []
+    for s, _ in playout(s0, greedy_bot, random.Random(3)):
+        for a in legal_actions(s, proposals=False):
+            if isinstance(a, Sell):
+                ship = s.isla.fleets[a.player].ship(a.ship)
+                k = s.setup.payout[ship.bean][ship.count]
+                if 0 < k < ship.count and 2 * k != ship.count:  # coins and discards, unequal shares
+                    sales.append((s, a))
+        if len(sales) >= 3:
+            break
+    assert sales, "no cargo sale with coins and discards in the sample game"
+    for s, a in sales:
+        clean = apply(s, a)
+        with activate("split-swapped"):
+            broken = apply(s, a)
+        assert len(broken.players[a.player].coins) != len(clean.players[a.player].coins)
+        assert len(broken.discard) != len(clean.discard)
