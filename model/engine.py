@@ -37,6 +37,7 @@ from model.core import harvestable as _harvestable
 from model.core import with_player as _with_player
 from model.dealing import Deal, Resume
 from model.errors import IllegalAction as IllegalAction
+from model.errors import InputError
 from model.expansion import Handler
 from model.expansions import EXPANSIONS as _EXPANSIONS
 from model.rules import Ruleset, setup
@@ -77,10 +78,11 @@ def new_game(
     else:
         cards = [int(c) for c in deck]
         if sorted(cards) != sorted(su.deck):
-            raise ValueError(
+            raise InputError(
                 f"deck is not the {len(su.deck)} cards of {r.name} with {players} players (S)")
+    x = _EXPANSIONS[su.expansion]
     hands: list[list[int]] = [[] for _ in range(players)]
-    extra, pos = _EXPANSIONS[su.expansion].deal(su, cards)
+    first = pos = x.reserved(su)  # cards the expansion is dealt before the hands
     while any(len(h) < n for h, n in zip(hands, su.hands, strict=True)):  # S2: one at a time, in seat order
         for seat in range(players):
             if len(hands[seat]) < su.hands[seat]:
@@ -90,9 +92,9 @@ def new_game(
     s = GameState(
         setup=su, players=ps, draw=tuple(cards[pos:]), discard=(), face_up=(), out=(),
         active=0, phase=PLANT, to_move=0, planted=0, first_field=-1, offers=0, pending=None,
-        exhaustions=0, final=False, todo=(), resume=Resume.NONE, turn=0, isla=extra,
+        exhaustions=0, final=False, todo=(), resume=Resume.NONE, turn=0,
     )
-    return _start_turn(s)
+    return _start_turn(x.on_deal(s, cards[:first]))
 
 
 # ---------------------------------------------------------------- rules as functions
@@ -201,7 +203,7 @@ def _take_cards(s: GameState) -> GameState:
             pl = players[dest]
             drawn = PlayerState(pl.hand + (card,), pl.fields, pl.coins, pl.aside)  # H1: to the back
             players = players[:dest] + (drawn,) + players[dest + 1:]
-        else:  # a place of the expansion's (I2: an island row)
+        else:  # a place only the expansion deals to
             s = x.deal_card(s, dest, card)
         if not draw:
             exhaustions += 1

@@ -32,9 +32,13 @@ class Expansion:
 
     # ------------------------------------------------------------ dealing and the turn's steps
 
-    def deal(self, su: Setup, cards: Sequence[int]) -> tuple[Any, int]:
-        """S2: the expansion's state and how many of the shuffled ``cards`` it took before the hands."""
-        return None, 0
+    def reserved(self, su: Setup) -> int:
+        """S2: how many cards from the top of the shuffled deck the expansion is dealt before the hands."""
+        return 0
+
+    def on_deal(self, s: GameState, cards: Sequence[int]) -> GameState:
+        """The new game with the expansion's part of the state set up from its ``reserved`` cards."""
+        return s
 
     def start_turn(self, s: GameState) -> GameState:
         """T1: what the expansion counts per turn starts again."""

@@ -7,7 +7,6 @@ in ``model/expansion.py``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from model.actions import (
     SHIP_NAMES,
@@ -49,9 +48,13 @@ class IslaBohnita(Expansion):
     trade_hand_cards = False  # I3: only the turned-up cards are traded
     adds_moves = True
 
-    def deal(self, su: Setup, cards: Sequence[int]) -> tuple[Any, int]:
+    def reserved(self, su: Setup) -> int:
         """I2: the two island rows are dealt first, 5 cards each."""
-        return new_isla(su.players, (tuple(cards[:ROW]), tuple(cards[ROW:2 * ROW]))), 2 * ROW
+        return 2 * ROW
+
+    def on_deal(self, s: GameState, cards: Sequence[int]) -> GameState:
+        """I1-I2: one empty merchant ship each in its harbour; the rows as dealt, front card first."""
+        return evolve(s, isla=new_isla(len(s.players), (tuple(cards[:ROW]), tuple(cards[ROW:]))))
 
     def start_turn(self, s: GameState) -> GameState:
         """I6, I7, I9: attacks, captures, ship moves and the duel discard are counted per turn."""
