@@ -1,0 +1,92 @@
+"""The expansion seam (model/expansion.py, model/expansions.py) and the step table (model/steps.py).
+
+The base engine names no expansion; an expansion changes the game through hooks only; mutants and
+checkers reach the rules through ``STEPS`` and nowhere else.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from model import GameState, new_game, ruleset, scores, setup
+from model.core import evolve
+from model.expansion import BASE, Expansion
+from model.expansions import EXPANSIONS
+from model.isla.hooks import ISLA
+from model.steps import STEPS
+from play.bots import random_bot
+from play.playout import playout
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_the_base_engine_names_no_expansion():
+    text = (ROOT / "model" / "engine.py").read_text()
+    assert not re.search(r"isla|ship|pirate|cargo", text, re.IGNORECASE)
+
+
+def test_the_registry_holds_the_base_game_and_la_isla_bohnita_by_name():
+    assert EXPANSIONS == {"": BASE, "isla": ISLA}
+    assert setup(ruleset("rio-grande"), 4).expansion == ""
+    assert setup(ruleset("rio-grande", {"isla": True}), 4).expansion == "isla"
+
+
+def test_every_hook_of_the_base_game_is_a_no_op():
+    s = new_game("rio-grande", 4, seed=1)
+    assert BASE.reserved(s.setup) == 0 and BASE.on_deal(s, []) is s
+    assert BASE.start_turn(s) is s and BASE.exhausted(s) is s and BASE.final_scoring(s) is s
+    assert BASE.refill(s) == () and BASE.phase_actions(s, 0) == () and BASE.anytime_actions(s, 0) == ()
+    assert not BASE.blocked(s) and BASE.card_zones(s) == []
+
+
+class _Tithe(Expansion):
+    """A made-up expansion for the test: at the end (E3) every seat with coins pays one to the discard."""
+
+    name = "tithe"
+
+    def final_scoring(self, s: GameState) -> GameState:
+        players = tuple(p._replace(coins=p.coins[:-1]) if p.coins else p for p in s.players)
+        paid = tuple(p.coins[-1] for p in s.players if p.coins)
+        return evolve(s, players=players, discard=s.discard + paid)
+
+
+def _play(start: GameState, seed: int) -> GameState:
+    s = start
+    for s, _ in playout(start, random_bot, random.Random(seed)):  # noqa: B007 (the last state)
+        pass
+    return s
+
+
+def test_a_new_expansion_changes_the_game_through_a_hook_without_touching_the_engine(monkeypatch):
+    monkeypatch.setitem(EXPANSIONS, "tithe", _Tithe())
+    plain = new_game("amigo", 3, seed=7)
+    tithed = plain._replace(setup=dataclasses.replace(plain.setup, expansion="tithe"))
+    base_end, tithe_end = _play(plain, 7), _play(tithed, 7)
+    assert tithe_end.turn == base_end.turn  # the same game ...
+    assert scores(tithe_end) == tuple(max(c - 1, 0) for c in scores(base_end))  # ... but one coin each less
+    assert len(tithe_end.discard) == len(base_end.discard) + sum(c > 0 for c in scores(base_end))
+
+
+def test_steps_replaced_restores_and_rejects_unknown_names():
+    before = dataclasses.replace(STEPS)
+    with STEPS.replaced(fits=lambda f, b: False):
+        assert not STEPS.fits(new_game("amigo", 3).players[0].fields[0], 0)
+    assert STEPS == before
+    with pytest.raises(KeyError, match="no step named harvst"):
+        with STEPS.replaced(harvst=lambda s, p, i: s):
+            pass
+    assert STEPS == before
+
+
+def test_steps_traced_records_every_end_of_turn_with_its_input_and_output():
+    with STEPS.traced("end_turn") as log:
+        end = _play(new_game("amigo", 3, seed=2), 2)
+    assert STEPS.end_turn.__name__ == "_end_turn"  # the tracer is gone after the block
+    turns = [args[0].turn for _, args, _ in log]
+    assert turns == list(range(end.turn + 1))  # T7 once per turn, the last turn's included (E2)
+    assert all(out.turn == args[0].turn + 1 or out.phase.name in ("CHANCE", "OVER") for _, args, out in log)
