@@ -45,6 +45,18 @@ def harvestable(fields: tuple[Field, ...], i: int, strict: bool) -> bool:
     return n > 1 or (n == 1 and singles_harvestable(fields, strict))
 
 
+def pay(s: GameState, p: int, cost: int) -> GameState:
+    """F1 (a field) and I1 (a ship): the top ``cost`` coins of seat ``p`` pay, bean side up to the
+    discard pile; in the duel they are set aside out of the game (D, I9)."""
+    pl = s.players[p]
+    keep = len(pl.coins) - cost
+    new = PlayerState(pl.hand, pl.fields, pl.coins[:keep], pl.aside)
+    players = s.players[:p] + (new,) + s.players[p + 1:]
+    if s.setup.duel:
+        return evolve(s, players=players, out=s.out + pl.coins[keep:])
+    return evolve(s, players=players, discard=s.discard + pl.coins[keep:])
+
+
 def cash_in(s: GameState, p: int, fields: tuple[Field, ...], b: int, n: int) -> GameState:
     """H5 (fields) and I6 (cargo): of ``n`` cards of ``b`` the beanometer's coins (C1) go onto the
     coin stack of seat ``p``, the rest onto the discard pile; the seat's fields become ``fields``

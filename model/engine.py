@@ -34,6 +34,7 @@ from model.actions import (
 from model.cards import BEAN_NAMES, Bean
 from model.core import evolve as _evolve
 from model.core import harvestable as _harvestable
+from model.core import pay as _pay
 from model.core import with_player as _with_player
 from model.dealing import Deal, Resume
 from model.errors import IllegalAction as IllegalAction
@@ -138,16 +139,13 @@ def _can_buy(s: GameState, p: int) -> bool:
 
 
 def _buy(s: GameState, p: int) -> GameState:
-    """F1: the top coins pay; bean side up to the discard pile, or out of the game in the duel."""
+    """F1: the third field, paid by the top coins (``core.pay``)."""
     cost = s.setup.third_cost
     assert cost is not None
+    s = _pay(s, p, cost)
     pl = s.players[p]
-    paid = pl.coins[len(pl.coins) - cost:]
-    new = PlayerState(pl.hand, pl.fields + (EMPTY,), pl.coins[:len(pl.coins) - cost], pl.aside)
-    players = s.players[:p] + (new,) + s.players[p + 1:]
-    if s.setup.duel:
-        return _evolve(s, players=players, out=s.out + paid)
-    return _evolve(s, players=players, discard=s.discard + paid)
+    grown = PlayerState(pl.hand, pl.fields + (EMPTY,), pl.coins, pl.aside)
+    return _evolve(s, players=_with_player(s, p, grown))
 
 
 def _plant_on(pl: PlayerState, i: int, b: int) -> tuple[Field, ...]:

@@ -27,6 +27,7 @@ from model.actions import (
 from model.cards import BEAN_NAMES
 from model.core import evolve as _evolve
 from model.core import harvestable as _harvestable
+from model.core import pay as _pay
 from model.core import with_player as _with_player
 from model.errors import IllegalAction
 from model.isla.state import EMPTY_SHIP, HOME, REFILL, Fleet, Isla, Ship
@@ -371,19 +372,14 @@ def do_buy_ship(s: GameState, a: BuyShip, check: bool) -> GameState:
         if len(s.players[p].coins) < cost:
             raise IllegalAction(f"p{p} has {len(s.players[p].coins)} coins; the {what} costs {cost}",
                                 "I9" if s.setup.duel else "I1")
-    pl = s.players[p]
-    paid = pl.coins[len(pl.coins) - cost:]
-    new = PlayerState(pl.hand, pl.fields, pl.coins[:len(pl.coins) - cost], pl.aside)
     isla = _isla(s)
     fleet = isla.fleets[p]
     if a.pirate:
         fleet = Fleet(fleet.merchants, EMPTY_SHIP)
     else:
         fleet = Fleet(fleet.merchants + (EMPTY_SHIP,), fleet.pirate)
-    s = _evolve(s, players=_with_player(s, p, new), isla=_set_fleet(isla, p, fleet))
-    if s.setup.duel:  # I9: set aside, back in play at the next reshuffle
-        return _evolve(s, out=s.out + paid)
-    return _evolve(s, discard=s.discard + paid)  # I1
+    # I1: the coins go to the discard pile; I9: in the duel set aside, back at the next reshuffle
+    return _pay(_evolve(s, isla=_set_fleet(isla, p, fleet)), p, cost)
 
 
 def do_plant_cargo(s: GameState, a: PlantCargo, check: bool) -> GameState:
