@@ -233,5 +233,6 @@ def _run(args: argparse.Namespace, show: bool) -> tuple[dict[str, Any], Callable
     return (benchmarks.bench_open(args.objective, args.positions, args.hand, args.time_limit,
                                   args.node_limit, show, args.workers), print_open)
 
+
 if __name__ == "__main__":
     sys.exit(main())
