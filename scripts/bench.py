@@ -1,4 +1,5 @@
-"""Benchmarks that print medians and ratios side by side in one run (tests never time anything).
+"""Benchmarks that print medians and ratios side by side in one run (tests never time anything);
+the suites themselves are solvers/benchmarks.py, this prints their results as tables or --json.
 
   python scripts/bench.py engine [--runs 5] [--games 100] [--json]
   python scripts/bench.py solvers [--objective solo|coop|best|duel] [--positions 10] [--json]
@@ -42,76 +43,14 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import subprocess
 import sys
-import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repository, installed or not
 
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def _engine_case(rules_name: str, players: int, bot_name: str, games: int, runs: int,
-                 isla: bool = False) -> dict[str, Any]:
-    from model import ruleset
-    from play.bots import BOTS
-    from play.playout import game_seed, play_game
-
-    rules = ruleset(rules_name, {"isla": True} if isla else None)
-    bots = [BOTS[bot_name]] * players
-    rates, per_action, actions_per_game = [], [], []
-    for run in range(runs):
-        actions = 0
-        t0 = time.perf_counter()
-        for g in range(games):
-            result, _, _, _ = play_game(rules, players, game_seed(run + 1, g), bots)
-            actions += result.actions
-        dt = time.perf_counter() - t0
-        rates.append(games / dt)
-        per_action.append(dt / actions * 1e6)
-        actions_per_game.append(actions / games)
-    return {
-        "ruleset": rules_name, "players": players, "bot": bot_name, "isla": isla,
-        "games_per_s": statistics.median(rates), "us_per_action": statistics.median(per_action),
-        "actions_per_game": statistics.median(actions_per_game), "runs": runs, "games": games,
-    }
-
-
-def _acceptance(runs: int) -> dict[str, Any]:
-    cmd = [sys.executable, str(ROOT / "scripts" / "simulate.py"), "--players", "4", "--games", "600",
-           "--seed", "1", "--ruleset", "amigo", "--bots", "random", "--json"]
-    times = []
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, cwd=ROOT)
-        times.append(time.perf_counter() - t0)
-    med = statistics.median(times)
-    return {"command": " ".join(cmd[1:]), "seconds": med, "games_per_s": 600 / med, "runs": runs}
-
-
-def bench_engine(runs: int, games: int, show: bool) -> dict[str, Any]:
-    cases = []
-    plan = [(r, n, b, False) for r in ("amigo", "rio-grande") for n in (3, 4, 5)
-            for b in ("random", "random-trader")]
-    # La Isla Bohnita next to the base game it extends: the same bots, player counts and seeds.
-    plan += [("rio-grande", n, b, isla) for n in (2, 4, 6) for b in ("random", "greedy")
-             for isla in (False, True)]
-    bar = None
-    if show:
-        from tqdm import tqdm
-
-        bar = tqdm(total=len(plan) + 1, desc="bench engine", file=sys.stderr)
-    for r, n, b, isla in plan:
-        cases.append(_engine_case(r, n, b, games, runs, isla))
-        if bar is not None:
-            bar.update()
-    acceptance = _acceptance(runs)
-    if bar is not None:
-        bar.update()
-        bar.close()
-    return {"cases": cases, "acceptance": acceptance}
+from solvers import benchmarks  # noqa: E402  (the suites themselves)
 
 
 def print_engine(res: dict[str, Any]) -> None:
@@ -141,67 +80,6 @@ def print_engine(res: dict[str, Any]) -> None:
           f"= {a['games_per_s']:.0f} games/s (target >= 300), median of {a['runs']} runs")
 
 
-SIZES = (5, 10, 15, 20, 30, 40)
-
-
-def bench_solvers(positions: int, show: bool) -> dict[str, Any]:
-    import random
-
-    from solvers.api import Limits, solve
-    from solvers.positions import PositionInputError, cut
-
-    rows: list[dict[str, Any]] = []
-    plan = [(size, n) for size in SIZES for n in (3, 4, 5)]
-    bar = None
-    if show:
-        from tqdm import tqdm
-
-        bar = tqdm(total=len(plan), desc="bench solvers", file=sys.stderr)
-    for size, n in plan:
-        rng = random.Random(size * 10 + n)
-        exact_t: list[float] = []
-        cpsat_t: list[float] = []
-        rates: list[float] = []
-        left: list[int] = []
-        optimal = 0
-        while len(exact_t) < positions:
-            try:
-                s = cut(("rio-grande", "amigo")[len(exact_t) % 2], n, rng.randrange(10**6), size)
-            except PositionInputError:
-                continue
-            t0 = time.perf_counter()
-            a = solve(s, "solo", "exact")
-            t1 = time.perf_counter()
-            b = solve(s, "solo", "cpsat", limits=Limits(time=10, workers=1))
-            t2 = time.perf_counter()
-            if a.value != b.value and b.status == "optimal":
-                raise SystemExit(f"bench.py: exact {a.value} and CP-SAT {b.value} disagree")
-            optimal += b.status == "optimal"
-            exact_t.append(t1 - t0)
-            cpsat_t.append(t2 - t1)
-            rates.append(a.stats["nodes"] / max(t1 - t0, 1e-9))
-            left.append(len(s.draw))
-        rows.append({
-            "objective": "solo", "cards_left": size, "players": n, "positions": positions,
-            "median_cards_left": statistics.median(left),
-            "exact_median_s": statistics.median(exact_t), "exact_worst_s": max(exact_t),
-            "exact_nodes_per_s": statistics.median(rates),
-            "cpsat_median_s": statistics.median(cpsat_t), "cpsat_worst_s": max(cpsat_t),
-            "cpsat_proved": optimal,
-            "ratio": statistics.median(exact_t) / statistics.median(cpsat_t),
-        })
-        if bar is not None:
-            bar.update()
-    if bar is not None:
-        bar.close()
-    largest = {}
-    for solver in ("exact", "cpsat"):
-        ok = [r["cards_left"] for r in rows if r[f"{solver}_worst_s"] <= 10
-              and (solver == "exact" or r["cpsat_proved"] == r["positions"])]
-        largest[solver] = max(ok) if ok else None
-    return {"rows": rows, "largest_within_10s": largest}
-
-
 def print_solvers(res: dict[str, Any]) -> None:
     print("solvers: solo, seconds per position (median / worst), both solvers on the same positions;\n"
           "positions cut at the first turn start with at most 'cut at' cards left ('left': median)")
@@ -214,144 +92,6 @@ def print_solvers(res: dict[str, Any]) -> None:
     big = res["largest_within_10s"]
     print(f"largest size proved optimal within 10 s (every position): exact {big['exact']} cards left, "
           f"CP-SAT {big['cpsat']} cards left")
-
-
-OPEN_SIZES = (5, 10, 15, 20)
-
-
-def bench_open(objective: str, positions: int, hand: int, time_limit: float, node_limit: int,
-               show: bool, workers: int = 1) -> dict[str, Any]:
-    """coop or best: CP-SAT (one worker) on cuts with hands shortened to ``hand`` cards; exact
-    search on the same positions up to ``node_limit`` nodes (it finishes only the smallest)."""
-    import random
-
-    from solvers.api import Limits, NodeLimitExceeded, solve
-    from solvers.positions import PositionInputError, cut, small
-
-    rows: list[dict[str, Any]] = []
-    plan = [(size, n) for size in OPEN_SIZES for n in (3, 4, 5)]
-    bar = None
-    if show:
-        from tqdm import tqdm
-
-        bar = tqdm(total=len(plan) * positions, desc=f"bench {objective}", file=sys.stderr)
-    for size, n in plan:
-        rng = random.Random(size * 10 + n)
-        cp_t: list[float] = []
-        ex_t: list[float] = []
-        rates: list[float] = []
-        left: list[int] = []
-        gaps: list[float] = []
-        proved = exact_done = 0
-        while len(cp_t) < positions:
-            try:
-                s = small(cut(("rio-grande", "amigo")[len(cp_t) % 2], n, rng.randrange(10**6), size),
-                          hand=hand, draw=99)
-            except PositionInputError:
-                continue
-            t0 = time.perf_counter()
-            b = solve(s, objective, "cpsat", limits=Limits(time=time_limit, workers=workers))
-            cp_t.append(time.perf_counter() - t0)
-            proved += b.status == "optimal"
-            if b.bound is not None:  # None: stopped before any bound was proved
-                gaps.append(float(b.bound) - b.value)
-            left.append(len(s.draw))
-            t0 = time.perf_counter()
-            try:
-                a = solve(s, objective, "exact", limits=Limits(nodes=node_limit))
-            except NodeLimitExceeded:
-                pass
-            else:
-                exact_done += 1
-                ex_t.append(time.perf_counter() - t0)
-                rates.append(a.stats["nodes"] / max(ex_t[-1], 1e-9))
-                if b.status == "optimal" and a.value != b.value:
-                    raise SystemExit(f"bench.py: exact {a.value} and CP-SAT {b.value} disagree")
-            if bar is not None:
-                bar.update()
-        rows.append({
-            "objective": objective, "cards_left": size, "players": n, "positions": positions, "hand": hand,
-            "workers": workers,
-            "median_cards_left": statistics.median(left),
-            "cpsat_median_s": statistics.median(cp_t), "cpsat_worst_s": max(cp_t), "cpsat_proved": proved,
-            "cpsat_median_gap": statistics.median(gaps) if gaps else None,
-            "exact_solved": exact_done, "exact_median_s": statistics.median(ex_t) if ex_t else None,
-            "exact_nodes_per_s": statistics.median(rates) if rates else None,
-            "ratio": statistics.median(ex_t) / statistics.median(cp_t) if ex_t else None,
-        })
-    if bar is not None:
-        bar.close()
-    ok = [r["cards_left"] for r in rows if r["cpsat_proved"] == r["positions"] and r["cpsat_worst_s"] <= 10]
-    return {"rows": rows, "largest_within_10s": {"cpsat": max(ok) if ok else None}}
-
-
-REAL_NAMES = ("rio4-last", "rio4-10", "amigo4-10", "rio5-15", "rio4-20")
-
-
-def _real_groups(positions: int) -> list[tuple[str, list[Any]]]:
-    import random
-
-    from solvers.positions import LIBRARY, PositionInputError, cut, small
-
-    groups: list[tuple[str, list[Any]]] = [("built-in", [LIBRARY[n].position() for n in REAL_NAMES])]
-    for hand in (5, 8, None):
-        rng = random.Random(1000 + (hand or 0))
-        got: list[Any] = []
-        while len(got) < positions:
-            try:
-                s = cut(("rio-grande", "amigo")[len(got) % 2], 4, rng.randrange(10**6), 10)
-            except PositionInputError:
-                continue
-            got.append(small(s, hand=hand, draw=99) if hand else s)
-        groups.append((f"4p ~10 left, hand {hand or 'whole'}", got))
-    return groups
-
-
-def bench_real(objective: str, positions: int, time_limit: float, show: bool) -> dict[str, Any]:
-    """The flow solver and the card-by-card model side by side on real hands (one worker)."""
-    from solvers.api import Limits, SolveError, solve
-
-    groups = _real_groups(positions)
-    bar = None
-    if show:
-        from tqdm import tqdm
-
-        bar = tqdm(total=sum(len(g) for _, g in groups), desc=f"bench {objective} real", file=sys.stderr)
-    rows: list[dict[str, Any]] = []
-    for label, states in groups:
-        res: dict[str, dict[str, list[Any]]] = {m: {"t": [], "proved": [], "gap": [], "value": []}
-                                                for m in ("flow", "cards")}
-        for s in states:
-            for method in ("flow", "cards"):
-                t0 = time.perf_counter()
-                try:
-                    sol = solve(s, objective, "cpsat" if method == "flow" else "cpsat-cards",
-                                limits=Limits(time=time_limit, workers=1))
-                except SolveError:
-                    sol = None
-                r = res[method]
-                r["t"].append(time.perf_counter() - t0)
-                if sol is None:
-                    r["proved"].append(False)
-                    continue
-                r["proved"].append(sol.status == "optimal")
-                r["value"].append(sol.value)
-                if sol.status != "optimal" and sol.bound is not None:
-                    r["gap"].append(float(sol.bound) - sol.value)
-            if bar is not None:
-                bar.update()
-        row: dict[str, Any] = {"group": label, "positions": len(states), "objective": objective,
-                               "time_limit": time_limit}
-        for method, r in res.items():
-            row[method] = {"proved": sum(r["proved"]), "median_s": statistics.median(r["t"]),
-                           "worst_s": max(r["t"]),
-                           "median_gap": statistics.median(r["gap"]) if r["gap"] else None,
-                           "median_value": statistics.median(r["value"]) if r["value"] else None,
-                           "answered": len(r["value"])}
-        rows.append(row)
-    if bar is not None:
-        bar.close()
-    return {"rows": rows}
 
 
 def print_real(res: dict[str, Any]) -> None:
@@ -369,55 +109,6 @@ def print_real(res: dict[str, Any]) -> None:
             cells.append(f"{x['proved']:>4}/{r['positions']:<2}{x['median_s']:>7.2f}{x['worst_s']:>7.2f}"
                          f"{gap:>5}{val:>7}")
         print(f"{r['group']:<26}{r['positions']:>3} | {cells[0]} | {cells[1]}")
-
-
-def bench_growth(objective: str, positions: int, time_limit: float, show: bool) -> dict[str, Any]:
-    """How the flow solver's proofs and gaps grow with cards left and players (real hands)."""
-    import random
-
-    from solvers.api import Limits, SolveError, solve
-    from solvers.positions import PositionInputError, cut
-
-    plan = [(n, left) for n in (4, 5) for left in (5, 10, 15, 20, 30)]
-    bar = None
-    if show:
-        from tqdm import tqdm
-
-        bar = tqdm(total=len(plan) * positions, desc=f"bench {objective} growth", file=sys.stderr)
-    rows: list[dict[str, Any]] = []
-    for n, size in plan:
-        rng = random.Random(7000 + 10 * n + size)
-        times: list[float] = []
-        gaps: list[float] = []
-        lefts: list[int] = []
-        proved = none = 0
-        while len(times) < positions:
-            try:
-                s = cut("rio-grande", n, rng.randrange(10**6), size)
-            except PositionInputError:
-                continue
-            t0 = time.perf_counter()
-            try:
-                sol = solve(s, objective, "cpsat", limits=Limits(time=time_limit, workers=1))
-            except SolveError:
-                none += 1
-                sol = None
-            times.append(time.perf_counter() - t0)
-            lefts.append(len(s.draw))
-            if sol is not None:
-                proved += sol.status == "optimal"
-                if sol.status != "optimal" and sol.bound is not None:
-                    gaps.append(sol.bound - sol.value)
-            if bar is not None:
-                bar.update()
-        rows.append({"players": n, "cut_at": size, "median_left": statistics.median(lefts),
-                     "positions": positions, "proved": proved, "no_plan": none,
-                     "median_s": statistics.median(times), "worst_s": max(times),
-                     "median_gap": statistics.median(gaps) if gaps else None,
-                     "worst_gap": max(gaps) if gaps else None})
-    if bar is not None:
-        bar.close()
-    return {"objective": objective, "time_limit": time_limit, "rows": rows}
 
 
 def print_growth(res: dict[str, Any]) -> None:
@@ -449,56 +140,6 @@ def print_open(res: dict[str, Any]) -> None:
           f"{res['largest_within_10s']['cpsat']} cards left")
 
 
-DUEL_SIZES = (5, 10, 12, 15)
-
-
-def bench_duel(positions: int, node_limit: int, show: bool) -> dict[str, Any]:
-    """duel: alpha-beta on bean-duel cuts by size (exact search only: CP-SAT has no duel model)."""
-    import random
-
-    from solvers.api import Limits, solve
-    from solvers.exact import SolveError
-    from solvers.positions import PositionInputError, cut
-
-    rows: list[dict[str, Any]] = []
-    bar = None
-    if show:
-        from tqdm import tqdm
-
-        bar = tqdm(total=len(DUEL_SIZES) * positions, desc="bench duel", file=sys.stderr)
-    for size in DUEL_SIZES:
-        rng = random.Random(size)
-        times: list[float] = []
-        rates: list[float] = []
-        left: list[int] = []
-        failed = 0
-        while len(times) + failed < positions:
-            try:
-                s = cut("rio-grande", 2, rng.randrange(10**6), size)
-            except PositionInputError:
-                continue
-            t0 = time.perf_counter()
-            try:
-                sol = solve(s, "duel", "exact", limits=Limits(nodes=node_limit))
-            except SolveError:
-                failed += 1
-            else:
-                times.append(time.perf_counter() - t0)
-                rates.append(sol.stats["nodes"] / max(times[-1], 1e-9))
-                left.append(len(s.draw))
-            if bar is not None:
-                bar.update()
-        rows.append({"objective": "duel", "cards_left": size, "players": 2, "positions": positions,
-                     "solved": len(times), "median_cards_left": statistics.median(left) if left else None,
-                     "median_s": statistics.median(times) if times else None,
-                     "worst_s": max(times) if times else None,
-                     "nodes_per_s": statistics.median(rates) if rates else None})
-    if bar is not None:
-        bar.close()
-    ok = [r["cards_left"] for r in rows if r["solved"] == r["positions"] and r["worst_s"] <= 10]
-    return {"rows": rows, "node_limit": node_limit, "largest_within_10s": {"exact": max(ok) if ok else None}}
-
-
 def print_duel(res: dict[str, Any]) -> None:
     print(f"duel: alpha-beta, seconds per position (node limit {res['node_limit']})")
     print(f"{'cut at':>6}{'left':>6}{'solved':>8}{'median':>9}{'worst':>9}{'nodes/s':>10}")
@@ -510,60 +151,6 @@ def print_duel(res: dict[str, Any]) -> None:
               f"{r['median_s']:>9.3f}{r['worst_s']:>9.3f}{r['nodes_per_s']:>10.0f}")
     big = res["largest_within_10s"]["exact"]
     print(f"largest size solved within 10 s (every position): {big} cards left")
-
-
-TRADE_HANDS = (1, 2, 3, 5, None)  # hands cut to this many cards; None: the bots' real hands
-
-
-def bench_trades(positions: int, runs: int, show: bool) -> dict[str, Any]:
-    """The trade graph (solvers/trade_graph.py): time to map a trading phase by its number of
-    candidate deals (2 cards a side), with the memoised values and, on the smaller positions,
-    with a new search for every value (the cost the memo saves)."""
-    from model import Phase
-    from solvers.positions import PositionInputError, cut, small
-    from solvers.trade_graph import to_trading, trade_map
-
-    plan = [(n, h) for n in (3, 4, 5) for h in TRADE_HANDS]
-    bar = None
-    if show:
-        from tqdm import tqdm
-
-        bar = tqdm(total=len(plan) * positions, desc="bench trades", file=sys.stderr)
-    rows: list[dict[str, Any]] = []
-    for n, h in plan:
-        cases: list[dict[str, Any]] = []
-        seed = 300
-        while len(cases) < positions and seed < 500:
-            seed += 1
-            try:
-                s = cut("rio-grande", n, seed, 10)
-            except PositionInputError:
-                continue
-            s, _ = to_trading(small(s, h, 99) if h is not None else s)
-            if s.phase != Phase.TRADE:
-                continue
-            times, memo_off = [], None
-            for _ in range(runs):
-                t0 = time.perf_counter()
-                tm = trade_map(s)
-                times.append(time.perf_counter() - t0)
-            if h is not None and h <= 3:
-                t0 = time.perf_counter()
-                bare = trade_map(s, memo=False)
-                memo_off = time.perf_counter() - t0
-                assert [d.total for d in bare.deals] == [d.total for d in tm.deals]
-            st = tm.stats
-            cases.append({"deals": len(tm.deals), "seconds": statistics.median(times),
-                          "deal_seconds": st["deal_seconds"], "matching_seconds": st["matching_seconds"],
-                          "realise_seconds": st["realise_seconds"], "solves": st["solves"],
-                          "cache_hits": st["cache_hits"], "nodes": st["nodes"], "method": tm.matching.method,
-                          "re_solved": tm.matching.realised is not None, "no_memo_seconds": memo_off})
-            if bar is not None:
-                bar.update()
-        rows.append({"players": n, "hand": h, "cases": cases})
-    if bar is not None:
-        bar.close()
-    return {"rows": rows, "runs": runs}
 
 
 def print_trades(res: dict[str, Any]) -> None:
@@ -613,46 +200,38 @@ def main(argv: list[str] | None = None) -> int:
     if args.runs < 1 or args.games < 1:
         print("bench.py: --runs and --games must be >= 1", file=sys.stderr)
         return 2
+    if args.suite == "solvers" and args.positions < 1:
+        print("bench.py: --positions must be >= 1", file=sys.stderr)
+        return 2
     show = not args.json and sys.stderr.isatty()
-    if args.suite == "trades":
-        res = bench_trades(min(args.positions, 5), min(args.runs, 3), show)
-        if args.json:
-            print(json.dumps(res))
-        else:
-            print_trades(res)
-        return 0
-    if args.suite == "solvers":
-        if args.positions < 1:
-            print("bench.py: --positions must be >= 1", file=sys.stderr)
-            return 2
-        if args.objective == "duel":
-            res = bench_duel(args.positions, args.node_limit, show)
-        elif args.objective in ("coop", "best") and args.growth:
-            res = bench_growth(args.objective, args.positions, args.time_limit, show)
-        elif args.objective in ("coop", "best") and args.real:
-            res = bench_real(args.objective, args.positions, args.time_limit, show)
-        elif args.objective in ("coop", "best"):
-            res = bench_open(args.objective, args.positions, args.hand, args.time_limit, args.node_limit,
-                             show, args.workers)
-        else:
-            res = bench_solvers(args.positions, show)
-    else:
-        res = bench_engine(args.runs, args.games, show)
+    try:
+        res, show_table = _run(args, show)
+    except benchmarks.Disagreement as e:
+        print(f"bench.py: {e}", file=sys.stderr)
+        return 1
     if args.json:
         print(json.dumps(res))
-    elif args.suite == "solvers" and args.objective == "duel":
-        print_duel(res)
-    elif args.suite == "solvers" and args.objective in ("coop", "best") and args.growth:
-        print_growth(res)
-    elif args.suite == "solvers" and args.objective in ("coop", "best") and args.real:
-        print_real(res)
-    elif args.suite == "solvers" and args.objective in ("coop", "best"):
-        print_open(res)
-    elif args.suite == "solvers":
-        print_solvers(res)
     else:
-        print_engine(res)
+        show_table(res)
     return 0
+
+
+def _run(args: argparse.Namespace, show: bool) -> tuple[dict[str, Any], Callable[[dict[str, Any]], None]]:
+    """The chosen suite's results and the function that prints them as a table."""
+    if args.suite == "engine":
+        return benchmarks.bench_engine(args.runs, args.games, show), print_engine
+    if args.suite == "trades":
+        return benchmarks.bench_trades(min(args.positions, 5), min(args.runs, 3), show), print_trades
+    if args.objective == "duel":
+        return benchmarks.bench_duel(args.positions, args.node_limit, show), print_duel
+    if args.objective == "solo":
+        return benchmarks.bench_solvers(args.positions, show), print_solvers
+    if args.growth:
+        return benchmarks.bench_growth(args.objective, args.positions, args.time_limit, show), print_growth
+    if args.real:
+        return benchmarks.bench_real(args.objective, args.positions, args.time_limit, show), print_real
+    return (benchmarks.bench_open(args.objective, args.positions, args.hand, args.time_limit,
+                                  args.node_limit, show, args.workers), print_open)
 
 
 if __name__ == "__main__":

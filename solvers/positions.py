@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -57,6 +58,35 @@ def cut(name: str, players: int, seed: int, cards_left: int,
                 return s
     raise PositionInputError(f"{name} {players}p seed {seed}: the game ended before a turn started "
                              f"with at most {cards_left} cards left")
+
+
+def game_seeds(seed: int) -> Iterator[int]:
+    """Game seeds drawn one per try, ``random.Random(seed).randrange(10**6)``: the stream the
+    benchmarks cut their positions from."""
+    rng = random.Random(seed)
+    while True:
+        yield rng.randrange(10**6)
+
+
+def sample_cuts(seeds: Iterable[int], players: int, cards_left: int, count: int | None = None,
+                rulesets: Sequence[str] = ("rio-grande", "amigo"), hand: int | None = None,
+                draw: int = 99) -> Iterator[GameState]:
+    """``count`` positions (None: as many as ``seeds`` gives) cut from games of ``players`` at
+    ``cards_left`` cards (``cut``), one seed per try; the k-th position comes from
+    ``rulesets[k % len(rulesets)]``. A seed whose game ends too early is skipped (the next seed
+    tries the same ruleset). ``hand``: each position made ``small(s, hand, draw)``."""
+    made = 0
+    it = iter(seeds)
+    while count is None or made < count:  # no seed drawn after the last position
+        seed = next(it, None)
+        if seed is None:
+            return
+        try:
+            s = cut(rulesets[made % len(rulesets)], players, seed, cards_left)
+        except PositionInputError:
+            continue
+        made += 1
+        yield s if hand is None else small(s, hand, draw)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,366 @@
+"""The benchmark suites behind ``scripts/bench.py``: engine throughput, the solvers' times by
+position size (solo, coop/best on shortened hands, real hands, growth, duel) and the trade graph.
+
+Each suite returns a plain dict (the script prints it as a table or as JSON) and never prints:
+its only output is a progress bar on stderr when ``show`` is set. Every position comes from
+``solvers.positions.sample_cuts`` with a fixed seed per row, so runs compare on the same cards.
+Tests never time anything; these do.
+"""
+
+from __future__ import annotations
+
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from itertools import islice
+from pathlib import Path
+from typing import Any, Protocol
+
+from model import GameState, Phase, ruleset
+from play.bots import BOTS
+from play.playout import game_seed, play_game
+from solvers.api import Limits, NodeLimitExceeded, Solution, SolveError, solve
+from solvers.positions import LIBRARY, game_seeds, sample_cuts
+
+ROOT = Path(__file__).resolve().parent.parent  # the repository: the acceptance run starts its script
+
+SIZES = (5, 10, 15, 20, 30, 40)  # solo: cards left in the final pass
+OPEN_SIZES = (5, 10, 15, 20)  # coop and best on shortened hands
+GROWTH_SIZES = (5, 10, 15, 20, 30)  # coop and best on real hands, 4 and 5 players
+DUEL_SIZES = (5, 10, 12, 15)
+REAL_NAMES = ("rio4-last", "rio4-10", "amigo4-10", "rio5-15", "rio4-20")  # built-in real-hand positions
+TRADE_HANDS = (1, 2, 3, 5, None)  # hands cut to this many cards; None: the bots' real hands
+
+
+class Disagreement(AssertionError):
+    """Exact search and a proof by CP-SAT give different values on one position: a solver bug."""
+
+
+class Bar(Protocol):
+    def update(self, n: int = 1) -> object: ...
+
+
+class _NoBar:
+    def update(self, n: int = 1) -> None:
+        pass
+
+
+@contextmanager
+def progress(total: int, desc: str, show: bool) -> Iterator[Bar]:
+    """A tqdm bar on stderr counting to ``total`` when ``show``, else one that does nothing;
+    closed on leaving the block."""
+    if not show:
+        yield _NoBar()
+        return
+    from tqdm import tqdm
+
+    bar = tqdm(total=total, desc=desc, file=sys.stderr)
+    try:
+        yield bar
+    finally:
+        bar.close()
+
+
+def _median(xs: Sequence[float]) -> float | None:
+    return statistics.median(xs) if xs else None
+
+
+def _check_agree(exact: Solution, cpsat: Solution) -> None:
+    if cpsat.status == "optimal" and exact.value != cpsat.value:
+        raise Disagreement(f"exact {exact.value} and CP-SAT {cpsat.value} disagree")
+
+
+def _engine_case(rules_name: str, players: int, bot_name: str, games: int, runs: int,
+                 isla: bool = False) -> dict[str, Any]:
+    rules = ruleset(rules_name, {"isla": True} if isla else None)
+    bots = [BOTS[bot_name]] * players
+    rates, per_action, actions_per_game = [], [], []
+    for run in range(runs):
+        actions = 0
+        t0 = time.perf_counter()
+        for g in range(games):
+            result, _, _, _ = play_game(rules, players, game_seed(run + 1, g), bots)
+            actions += result.actions
+        dt = time.perf_counter() - t0
+        rates.append(games / dt)
+        per_action.append(dt / actions * 1e6)
+        actions_per_game.append(actions / games)
+    return {
+        "ruleset": rules_name, "players": players, "bot": bot_name, "isla": isla,
+        "games_per_s": statistics.median(rates), "us_per_action": statistics.median(per_action),
+        "actions_per_game": statistics.median(actions_per_game), "runs": runs, "games": games,
+    }
+
+
+def _acceptance(runs: int) -> dict[str, Any]:
+    """The acceptance command of issue 2 timed end to end, start-up included (one process)."""
+    cmd = [sys.executable, str(ROOT / "scripts" / "simulate.py"), "--players", "4", "--games", "600",
+           "--seed", "1", "--ruleset", "amigo", "--bots", "random", "--json"]
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, cwd=ROOT)
+        times.append(time.perf_counter() - t0)
+    med = statistics.median(times)
+    return {"command": " ".join(cmd[1:]), "seconds": med, "games_per_s": 600 / med, "runs": runs}
+
+
+def bench_engine(runs: int, games: int, show: bool) -> dict[str, Any]:
+    """Full random games per second by ruleset, players and bot, and the acceptance command."""
+    plan = [(r, n, b, False) for r in ("amigo", "rio-grande") for n in (3, 4, 5)
+            for b in ("random", "random-trader")]
+    # La Isla Bohnita next to the base game it extends: the same bots, player counts and seeds.
+    plan += [("rio-grande", n, b, isla) for n in (2, 4, 6) for b in ("random", "greedy")
+             for isla in (False, True)]
+    cases = []
+    with progress(len(plan) + 1, "bench engine", show) as bar:
+        for r, n, b, isla in plan:
+            cases.append(_engine_case(r, n, b, games, runs, isla))
+            bar.update()
+        acceptance = _acceptance(runs)
+        bar.update()
+    return {"cases": cases, "acceptance": acceptance}
+
+
+def bench_solvers(positions: int, show: bool) -> dict[str, Any]:
+    """solo: exact search and CP-SAT (one worker, 10 s) on the same cuts by size and players."""
+    rows: list[dict[str, Any]] = []
+    plan = [(size, n) for size in SIZES for n in (3, 4, 5)]
+    with progress(len(plan), "bench solvers", show) as bar:
+        for size, n in plan:
+            exact_t: list[float] = []
+            cpsat_t: list[float] = []
+            rates: list[float] = []
+            left: list[int] = []
+            optimal = 0
+            for s in sample_cuts(game_seeds(size * 10 + n), n, size, positions):
+                t0 = time.perf_counter()
+                a = solve(s, "solo", "exact")
+                t1 = time.perf_counter()
+                b = solve(s, "solo", "cpsat", limits=Limits(time=10, workers=1))
+                t2 = time.perf_counter()
+                _check_agree(a, b)
+                optimal += b.status == "optimal"
+                exact_t.append(t1 - t0)
+                cpsat_t.append(t2 - t1)
+                rates.append(a.stats["nodes"] / max(t1 - t0, 1e-9))
+                left.append(len(s.draw))
+            rows.append({
+                "objective": "solo", "cards_left": size, "players": n, "positions": positions,
+                "median_cards_left": statistics.median(left),
+                "exact_median_s": statistics.median(exact_t), "exact_worst_s": max(exact_t),
+                "exact_nodes_per_s": statistics.median(rates),
+                "cpsat_median_s": statistics.median(cpsat_t), "cpsat_worst_s": max(cpsat_t),
+                "cpsat_proved": optimal,
+                "ratio": statistics.median(exact_t) / statistics.median(cpsat_t),
+            })
+            bar.update()
+    largest = {}
+    for solver in ("exact", "cpsat"):
+        ok = [r["cards_left"] for r in rows if r[f"{solver}_worst_s"] <= 10
+              and (solver == "exact" or r["cpsat_proved"] == r["positions"])]
+        largest[solver] = max(ok) if ok else None
+    return {"rows": rows, "largest_within_10s": largest}
+
+
+def bench_open(objective: str, positions: int, hand: int, time_limit: float, node_limit: int,
+               show: bool, workers: int = 1) -> dict[str, Any]:
+    """coop or best: CP-SAT (one worker) on cuts with hands shortened to ``hand`` cards; exact
+    search on the same positions up to ``node_limit`` nodes (it finishes only the smallest)."""
+    rows: list[dict[str, Any]] = []
+    plan = [(size, n) for size in OPEN_SIZES for n in (3, 4, 5)]
+    with progress(len(plan) * positions, f"bench {objective}", show) as bar:
+        for size, n in plan:
+            cp_t: list[float] = []
+            ex_t: list[float] = []
+            rates: list[float] = []
+            left: list[int] = []
+            gaps: list[float] = []
+            proved = exact_done = 0
+            for s in sample_cuts(game_seeds(size * 10 + n), n, size, positions, hand=hand):
+                t0 = time.perf_counter()
+                b = solve(s, objective, "cpsat", limits=Limits(time=time_limit, workers=workers))
+                cp_t.append(time.perf_counter() - t0)
+                proved += b.status == "optimal"
+                if b.bound is not None:  # None: stopped before any bound was proved
+                    gaps.append(float(b.bound) - b.value)
+                left.append(len(s.draw))
+                t0 = time.perf_counter()
+                try:
+                    a = solve(s, objective, "exact", limits=Limits(nodes=node_limit))
+                except NodeLimitExceeded:
+                    pass
+                else:
+                    exact_done += 1
+                    ex_t.append(time.perf_counter() - t0)
+                    rates.append(a.stats["nodes"] / max(ex_t[-1], 1e-9))
+                    _check_agree(a, b)
+                bar.update()
+            rows.append({
+                "objective": objective, "cards_left": size, "players": n, "positions": positions,
+                "hand": hand, "workers": workers,
+                "median_cards_left": statistics.median(left),
+                "cpsat_median_s": statistics.median(cp_t), "cpsat_worst_s": max(cp_t),
+                "cpsat_proved": proved, "cpsat_median_gap": _median(gaps),
+                "exact_solved": exact_done, "exact_median_s": _median(ex_t),
+                "exact_nodes_per_s": _median(rates),
+                "ratio": statistics.median(ex_t) / statistics.median(cp_t) if ex_t else None,
+            })
+    ok = [r["cards_left"] for r in rows if r["cpsat_proved"] == r["positions"] and r["cpsat_worst_s"] <= 10]
+    return {"rows": rows, "largest_within_10s": {"cpsat": max(ok) if ok else None}}
+
+
+def _real_groups(positions: int) -> list[tuple[str, list[GameState]]]:
+    """The built-in real-hand positions, then 4-player cuts with about 10 cards left, hands cut
+    to 5 and 8 cards and whole."""
+    groups = [("built-in", [LIBRARY[n].position() for n in REAL_NAMES])]
+    for hand in (5, 8, None):
+        got = list(sample_cuts(game_seeds(1000 + (hand or 0)), 4, 10, positions, hand=hand))
+        groups.append((f"4p ~10 left, hand {hand or 'whole'}", got))
+    return groups
+
+
+def bench_real(objective: str, positions: int, time_limit: float, show: bool) -> dict[str, Any]:
+    """The flow solver and the card-by-card model side by side on real hands (one worker)."""
+    groups = _real_groups(positions)
+    rows: list[dict[str, Any]] = []
+    with progress(sum(len(g) for _, g in groups), f"bench {objective} real", show) as bar:
+        for label, states in groups:
+            res: dict[str, dict[str, list[Any]]] = {m: {"t": [], "proved": [], "gap": [], "value": []}
+                                                    for m in ("flow", "cards")}
+            for s in states:
+                for method in ("flow", "cards"):
+                    t0 = time.perf_counter()
+                    sol = _solve_or_none(s, objective, "cpsat" if method == "flow" else "cpsat-cards",
+                                         time_limit)
+                    r = res[method]
+                    r["t"].append(time.perf_counter() - t0)
+                    if sol is None:
+                        r["proved"].append(False)
+                        continue
+                    r["proved"].append(sol.status == "optimal")
+                    r["value"].append(sol.value)
+                    if sol.status != "optimal" and sol.bound is not None:
+                        r["gap"].append(float(sol.bound) - sol.value)
+                bar.update()
+            row: dict[str, Any] = {"group": label, "positions": len(states), "objective": objective,
+                                   "time_limit": time_limit}
+            for method, r in res.items():
+                row[method] = {"proved": sum(r["proved"]), "median_s": statistics.median(r["t"]),
+                               "worst_s": max(r["t"]), "median_gap": _median(r["gap"]),
+                               "median_value": _median(r["value"]), "answered": len(r["value"])}
+            rows.append(row)
+    return {"rows": rows}
+
+
+def _solve_or_none(s: GameState, objective: str, method: str, time_limit: float) -> Solution | None:
+    """CP-SAT on one worker; None when it finds no plan in time."""
+    try:
+        return solve(s, objective, method, limits=Limits(time=time_limit, workers=1))
+    except SolveError:
+        return None
+
+
+def bench_growth(objective: str, positions: int, time_limit: float, show: bool) -> dict[str, Any]:
+    """How the flow solver's proofs and gaps grow with cards left and players (real hands)."""
+    plan = [(n, left) for n in (4, 5) for left in GROWTH_SIZES]
+    rows: list[dict[str, Any]] = []
+    with progress(len(plan) * positions, f"bench {objective} growth", show) as bar:
+        for n, size in plan:
+            times: list[float] = []
+            gaps: list[float] = []
+            lefts: list[int] = []
+            proved = none = 0
+            for s in sample_cuts(game_seeds(7000 + 10 * n + size), n, size, positions,
+                                 rulesets=("rio-grande",)):
+                t0 = time.perf_counter()
+                sol = _solve_or_none(s, objective, "cpsat", time_limit)
+                times.append(time.perf_counter() - t0)
+                lefts.append(len(s.draw))
+                if sol is None:
+                    none += 1
+                else:
+                    proved += sol.status == "optimal"
+                    if sol.status != "optimal" and sol.bound is not None:
+                        gaps.append(sol.bound - sol.value)
+                bar.update()
+            rows.append({"players": n, "cut_at": size, "median_left": statistics.median(lefts),
+                         "positions": positions, "proved": proved, "no_plan": none,
+                         "median_s": statistics.median(times), "worst_s": max(times),
+                         "median_gap": _median(gaps), "worst_gap": max(gaps) if gaps else None})
+    return {"objective": objective, "time_limit": time_limit, "rows": rows}
+
+
+def bench_duel(positions: int, node_limit: int, show: bool) -> dict[str, Any]:
+    """duel: alpha-beta on bean-duel cuts by size (exact search only: CP-SAT has no duel model)."""
+    rows: list[dict[str, Any]] = []
+    with progress(len(DUEL_SIZES) * positions, "bench duel", show) as bar:
+        for size in DUEL_SIZES:
+            times: list[float] = []
+            rates: list[float] = []
+            left: list[int] = []
+            for s in sample_cuts(game_seeds(size), 2, size, positions, rulesets=("rio-grande",)):
+                t0 = time.perf_counter()
+                try:
+                    sol = solve(s, "duel", "exact", limits=Limits(nodes=node_limit))
+                except SolveError:
+                    pass
+                else:
+                    times.append(time.perf_counter() - t0)
+                    rates.append(sol.stats["nodes"] / max(times[-1], 1e-9))
+                    left.append(len(s.draw))
+                bar.update()
+            rows.append({"objective": "duel", "cards_left": size, "players": 2, "positions": positions,
+                         "solved": len(times), "median_cards_left": _median(left),
+                         "median_s": _median(times), "worst_s": max(times) if times else None,
+                         "nodes_per_s": _median(rates)})
+    ok = [r["cards_left"] for r in rows if r["solved"] == r["positions"] and r["worst_s"] <= 10]
+    return {"rows": rows, "node_limit": node_limit, "largest_within_10s": {"exact": max(ok) if ok else None}}
+
+
+def bench_trades(positions: int, runs: int, show: bool) -> dict[str, Any]:
+    """The trade graph (solvers/trade_graph.py): time to map a trading phase by its number of
+    candidate deals (2 cards a side), with the memoised values and, on the smaller positions,
+    with a new search for every value (the cost the memo saves)."""
+    from solvers.trade_graph import trade_map  # networkx: only this suite needs it
+
+    plan = [(n, h) for n in (3, 4, 5) for h in TRADE_HANDS]
+    rows: list[dict[str, Any]] = []
+    with progress(len(plan) * positions, "bench trades", show) as bar:
+        for n, h in plan:
+            cases: list[dict[str, Any]] = []
+            for s in islice(_trading_phases(n, h), max(positions, 0)):
+                times, memo_off = [], None
+                for _ in range(runs):
+                    t0 = time.perf_counter()
+                    tm = trade_map(s)
+                    times.append(time.perf_counter() - t0)
+                if h is not None and h <= 3:
+                    t0 = time.perf_counter()
+                    bare = trade_map(s, memo=False)
+                    memo_off = time.perf_counter() - t0
+                    assert [d.total for d in bare.deals] == [d.total for d in tm.deals]
+                st = tm.stats
+                cases.append({"deals": len(tm.deals), "seconds": statistics.median(times),
+                              "deal_seconds": st["deal_seconds"], "matching_seconds": st["matching_seconds"],
+                              "realise_seconds": st["realise_seconds"], "solves": st["solves"],
+                              "cache_hits": st["cache_hits"], "nodes": st["nodes"],
+                              "method": tm.matching.method, "re_solved": tm.matching.realised is not None,
+                              "no_memo_seconds": memo_off})
+                bar.update()
+            rows.append({"players": n, "hand": h, "cases": cases})
+    return {"rows": rows, "runs": runs}
+
+
+def _trading_phases(players: int, hand: int | None) -> Iterator[GameState]:
+    """The trading phases of rio-grande games of seeds 301-500 cut 10 cards from the end (hands
+    cut to ``hand`` cards), in seed order; a cut that reaches no trading phase is skipped."""
+    from solvers.trade_graph import to_trading
+
+    for cut in sample_cuts(range(301, 501), players, 10, rulesets=("rio-grande",), hand=hand):
+        s, _ = to_trading(cut)
+        if s.phase == Phase.TRADE:
+            yield s

@@ -1,0 +1,39 @@
+"""scripts/bench.py over the suites of solvers/benchmarks.py, with the solvers stubbed out (tests
+never time anything): the dispatch, the JSON, and the exit on a disagreement between solvers."""
+
+from __future__ import annotations
+
+import json
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from builders import load_script
+
+from solvers import benchmarks
+
+bench = load_script("bench")
+
+
+def _stub(values: dict[str, int]) -> Any:
+    def solve(s: Any, objective: str, method: str, **_: Any) -> Any:
+        return SimpleNamespace(value=values[method], status="optimal", bound=values[method],
+                               stats={"nodes": 1})
+    return solve
+
+
+def test_a_disagreement_between_exact_search_and_a_cp_sat_proof_exits_1(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(benchmarks, "solve", _stub({"exact": 1, "cpsat": 0}))
+    assert bench.main(["solvers", "--positions", "1"]) == 1
+    out = capsys.readouterr()
+    assert out.out == "" and out.err == "bench.py: exact 1 and CP-SAT 0 disagree\n"
+
+
+def test_duel_json_counts_every_position_by_size(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(benchmarks, "solve", _stub({"exact": 0}))
+    assert bench.main(["solvers", "--objective", "duel", "--positions", "2", "--json"]) == 0
+    res = json.loads(capsys.readouterr().out)
+    assert [(r["cards_left"], r["solved"]) for r in res["rows"]] == [(n, 2) for n in benchmarks.DUEL_SIZES]
+    assert all(r["median_cards_left"] <= r["cards_left"] for r in res["rows"])
