@@ -434,48 +434,25 @@ TWO_STATE: dict[str, TwoState] = {
 
 # Situations each property speaks about (proofs/runner.py): some step must reach each one, or the
 # property holds vacuously (e.g. a hand-order property that no step ever changes a hand under).
+# Each is built only while it has not been reached (building terms costs more than checking them).
 
 def _changed(s: SState, s2: SState) -> list[tuple[SPlayer, SPlayer]]:
     return [(p, q) for p, q in zip(s.players, s2.players, strict=True) if p is not q]
 
 
-def _field_grows(s: SState, s2: SState) -> Any:
-    return any_of(*[q.fc[f] > p.fc[f] for p, q in _changed(s, s2) for f in range(NF)
+def _fields(s: SState, s2: SState, cond: Callable[[Any, Any], Any]) -> Any:
+    return any_of(*[cond(p.fc[f], q.fc[f]) for p, q in _changed(s, s2) for f in range(NF)
                     if p.fc[f] is not q.fc[f]])
 
 
-def _field_emptied(s: SState, s2: SState, single: bool) -> Any:
-    return any_of(*[all_of(p.fc[f] == 1 if single else p.fc[f] > 0, q.fc[f] == 0)
-                    for p, q in _changed(s, s2) for f in range(NF) if p.fc[f] is not q.fc[f]])
+def _sizes(s: SState, s2: SState, zone: Callable[[SPlayer], Seq], grows: bool) -> Any:
+    return any_of(*[zone(q).n > zone(p).n if grows else zone(q).n < zone(p).n
+                    for p, q in _changed(s, s2) if zone(p) is not zone(q)])
 
 
 def _aside_planted(s: SState, s2: SState) -> Any:
     return any_of(*[total(list(q.aside)) < total(list(p.aside)) for p, q in _changed(s, s2)
                     if p.aside is not q.aside])
-
-
-INDUCTION_TRIGGERS: dict[str, Callable[[SpecConfig, SState, SState], Triggers]] = {
-    "field-homogeneity-H2": lambda cfg, s, s2: [("a field gains a card", _field_grows(s, s2))],
-    "at-most-two-plantings-T1": lambda cfg, s, s2: [
-        ("a second planting", all_of(s.planted == 1, s2.planted == 2) if s.planted is not s2.planted
-         else False)],
-    "set-aside-planted-T6": lambda cfg, s, s2: [("a set-aside card is planted", _aside_planted(s, s2))],
-    "final-harvest-E3": lambda cfg, s, s2: [("the game ends", all_of(s.phase != OVER, s2.phase == OVER))],
-    "exhaustions-bounded-E2": lambda cfg, s, s2: [
-        ("the final exhaustion", all_of(s.exh < cfg.final_exhaustion, s2.exh == cfg.final_exhaustion))],
-}
-
-
-def _hand_moves(s: SState, s2: SState) -> Triggers:
-    lose = [q.hand.n < p.hand.n for p, q in _changed(s, s2) if p.hand is not q.hand]
-    gain = [q.hand.n > p.hand.n for p, q in _changed(s, s2) if p.hand is not q.hand]
-    return [("a hand loses a card", any_of(*lose)), ("a hand gains a card", any_of(*gain))]
-
-
-def _coins_move(s: SState, s2: SState) -> Triggers:
-    grow = [q.coins.n > p.coins.n for p, q in _changed(s, s2) if p.coins is not q.coins]
-    shrink = [q.coins.n < p.coins.n for p, q in _changed(s, s2) if p.coins is not q.coins]
-    return [("a harvest pays coins", any_of(*grow)), ("coins pay for a field", any_of(*shrink))]
 
 
 def _deal(s: SState, s2: SState) -> Any:
@@ -485,21 +462,43 @@ def _deal(s: SState, s2: SState) -> Any:
                     if i != j and p is not q and p2 is not q2])
 
 
-TwoStateTriggers = Callable[[SpecConfig, SState, SAction, Step, SState], Triggers]
-TWO_STATE_TRIGGERS: dict[str, TwoStateTriggers] = {
-    "hand-order-H1": lambda cfg, s, a, t, s2: _hand_moves(s, s2),
-    "single-bean-harvest-H4": lambda cfg, s, a, t, s2: [
-        ("a one-card field is emptied", False if t.name == "final-harvest" else _field_emptied(s, s2, True))],
-    "traded-never-retraded-T4": lambda cfg, s, a, t, s2: [
-        ("a set-aside card is planted", _aside_planted(s, s2)),
-        ("a deal is accepted", t.kind == ACCEPT_K)],
-    "card-conservation": lambda cfg, s, a, t, s2: [
-        ("a card leaves the draw pile", s2.draw.n < s.draw.n if s.draw is not s2.draw else False),
-        ("a field is harvested", _field_emptied(s, s2, False))],
-    "coins-by-harvest-or-purchase-C1-F1": lambda cfg, s, a, t, s2: _coins_move(s, s2),
-    "deals-with-active-player-T3": lambda cfg, s, a, t, s2: [("cards pass between players", _deal(s, s2))],
-    "plantings-counted-T1": lambda cfg, s, a, t, s2: [
-        ("a phase-1 planting", t.kind == PLANT_K)],
+def _hand(p: SPlayer) -> Seq:
+    return p.hand
+
+
+def _coins(p: SPlayer) -> Seq:
+    return p.coins
+
+
+Trigger = Callable[[SpecConfig, SState, SAction, Step, SState], Any]
+TRIGGERS: dict[str, list[tuple[str, Trigger]]] = {
+    "field-homogeneity-H2": [("a field gains a card", lambda cfg, s, a, t, s2: _fields(
+        s, s2, lambda c, c2: c2 > c))],
+    "at-most-two-plantings-T1": [("a second planting", lambda cfg, s, a, t, s2: all_of(
+        s.planted == 1, s2.planted == 2) if s.planted is not s2.planted else False)],
+    "set-aside-planted-T6": [("a set-aside card is planted", lambda cfg, s, a, t, s2: _aside_planted(s, s2))],
+    "final-harvest-E3": [("the game ends", lambda cfg, s, a, t, s2: all_of(
+        s.phase != OVER, s2.phase == OVER))],
+    "exhaustions-bounded-E2": [("the final exhaustion", lambda cfg, s, a, t, s2: all_of(
+        s.exh < cfg.final_exhaustion, s2.exh == cfg.final_exhaustion))],
+    "hand-order-H1": [("a hand loses a card", lambda cfg, s, a, t, s2: _sizes(s, s2, _hand, False)),
+                      ("a hand gains a card", lambda cfg, s, a, t, s2: _sizes(s, s2, _hand, True))],
+    "single-bean-harvest-H4": [("a one-card field is emptied", lambda cfg, s, a, t, s2: False
+                                if t.name == "final-harvest" else _fields(
+                                    s, s2, lambda c, c2: all_of(c == 1, c2 == 0)))],
+    "traded-never-retraded-T4": [
+        ("a set-aside card is planted", lambda cfg, s, a, t, s2: _aside_planted(s, s2)),
+        ("a deal is accepted", lambda cfg, s, a, t, s2: t.kind == ACCEPT_K)],
+    "card-conservation": [
+        ("a card leaves the draw pile", lambda cfg, s, a, t, s2: s2.draw.n < s.draw.n
+         if s.draw is not s2.draw else False),
+        ("a field is harvested", lambda cfg, s, a, t, s2: _fields(
+            s, s2, lambda c, c2: all_of(c > 0, c2 == 0)))],
+    "coins-by-harvest-or-purchase-C1-F1": [
+        ("a harvest pays coins", lambda cfg, s, a, t, s2: _sizes(s, s2, _coins, True)),
+        ("coins pay for a field", lambda cfg, s, a, t, s2: _sizes(s, s2, _coins, False))],
+    "deals-with-active-player-T3": [("cards pass between players", lambda cfg, s, a, t, s2: _deal(s, s2))],
+    "plantings-counted-T1": [("a phase-1 planting", lambda cfg, s, a, t, s2: t.kind == PLANT_K)],
 }
 
 
@@ -538,12 +537,14 @@ def goals(cfg: SpecConfig, s: SState, a: SAction, t: Step, s2: SState) -> list[G
     each must be reached somewhere, or the property is vacuous). Card conservation retries with the
     ghost tallies tied to the real counts (the reshuffle's guard speaks of real counts)."""
     out: list[Goal] = []
+    def triggers(pid: str) -> Triggers:
+        return [(what, partial(f, cfg, s, a, t, s2)) for what, f in TRIGGERS.get(pid, [])]
+
     for pid, f in STATE_INVARIANTS.items():
-        trig = INDUCTION_TRIGGERS[pid](cfg, s, s2) if pid in INDUCTION_TRIGGERS else []
-        out.append(Goal(pid, "induction", f(cfg, s2), triggers=trig))
+        out.append(Goal(pid, "induction", f(cfg, s2), triggers=triggers(pid)))
     for pid, g in TWO_STATE.items():
         retry = (tallies_exact(cfg, s),) if pid == "card-conservation" else ()
-        trig = TWO_STATE_TRIGGERS[pid](cfg, s, a, t, s2) if pid in TWO_STATE_TRIGGERS else []
+        trig = triggers(pid)
         if pid == "single-bean-harvest-H4" and cfg.strict:
             pid += "-strict"
         out.append(Goal(pid, "two-state", g(cfg, s, a, t, s2), triggers=trig, retry=retry))

@@ -27,7 +27,9 @@ from proofs.symbolic import Cond
 S = TypeVar("S")
 A = TypeVar("A")
 
-Triggers = list[tuple[str, Cond]]  # situations a property speaks about: each must be reachable
+# Situations a property speaks about, each must be reachable: a condition, or a function that builds
+# it (called only while the situation has not been reached).
+Triggers = list[tuple[str, Cond | Callable[[], Cond]]]
 
 
 @dataclass
@@ -156,8 +158,10 @@ def run(
                 t1 = time.perf_counter()
                 if vacuity:
                     for what, cond in g.triggers:
-                        if not r.witnessed.get(what) and cond is not False:
-                            r.witnessed[what] = check(sv, cond)[0] == z3.sat
+                        if not r.witnessed.get(what):
+                            c = cond() if callable(cond) else cond
+                            if c is not False:
+                                r.witnessed[what] = check(sv, c)[0] == z3.sat
                         r.witnessed.setdefault(what, False)
                 if g.goal is not True:
                     outcome, model, why = check(sv, negate(g.goal))

@@ -61,18 +61,20 @@ def main(argv: list[str] | None = None) -> int:
                       help="skip the proofs (mutants or differential only)")
     isla.add_argument("--differential", action="store_true",
                       help="also compare the engine with the spec on simulated Isla games")
-    isla.add_argument("--games", type=int, default=22, metavar="N", help="games for --differential (22)")
-    isla.add_argument("--seed", type=int, default=0, help="seed of the simulated games (0)")
+    isla.add_argument("--games", type=int, default=None, metavar="N", help="games for --differential (22)")
+    isla.add_argument("--seed", type=int, default=None, help="seed of the simulated games (0)")
     isla.add_argument("--max-states", type=int, default=None, metavar="N",
                       help="states checked per game, a seeded sample (default all)")
     args = parser.parse_args(argv)
     isla_only = [name for name, on in (("--quick", args.quick), ("--no-proofs", args.no_proofs),
-                                       ("--differential", args.differential)) if on]
+                                       ("--differential", args.differential), ("--games", args.games),
+                                       ("--seed", args.seed), ("--max-states", args.max_states))
+                 if on is not None and on is not False]
     if args.isla:
         if args.ruleset is not None:
             print("prove_rules.py: --isla proves its own configurations; drop --ruleset", file=sys.stderr)
             return 2
-        if args.games < 0 or (args.max_states is not None and args.max_states < 1):
+        if (args.games or 0) < 0 or (args.max_states is not None and args.max_states < 1):
             print("prove_rules.py: --games must be >= 0 and --max-states >= 1", file=sys.stderr)
             return 2
         return _isla(args)
@@ -169,7 +171,8 @@ def _isla(args: argparse.Namespace) -> int:
     seconds = time.perf_counter() - t0
     verdicts = [judge_mutant(m) for m in MUTANTS] if args.mutants else []
     t1 = time.perf_counter()
-    report = differential(args.games, args.seed, args.max_states) if args.differential else None
+    games, seed = 22 if args.games is None else args.games, args.seed or 0
+    report = differential(games, seed, args.max_states) if args.differential else None
     diff_seconds = time.perf_counter() - t1
     ok = (all(r.status == "proved" for r in results) and all(v.status == "refuted" for v in verdicts)
           and (report is None or not report.problems))

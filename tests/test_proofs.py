@@ -85,8 +85,8 @@ def test_every_property_reaches_what_it_speaks_about(results):
 
 def test_a_property_whose_situation_is_never_reached_is_vacuous(monkeypatch):
     # e.g. a trigger that names a planting where planting never happens: the proof says nothing
-    monkeypatch.setitem(invariants.TWO_STATE_TRIGGERS, "plantings-counted-T1",
-                        lambda cfg, s, a, t, s2: [("a fourth planting", s2.planted == 4)])
+    monkeypatch.setitem(invariants.TRIGGERS, "plantings-counted-T1",
+                        [("a fourth planting", lambda cfg, s, a, t, s2: s2.planted == 4)])
     (r,) = prove(RIO4, only={"plantings-counted-T1"})
     assert r.status == "vacuous" and r.counterexample == "never reached: a fourth planting"
     (r,) = prove(RIO4, only={"plantings-counted-T1"}, vacuity=False)
