@@ -15,7 +15,7 @@ Indices are 0-based: seats ``p2``, hand positions ``h3``, face-up cards ``u1``, 
     p0 discard h3 / p0 discard u1 discard a hand card / an offered card (duel, D2)
     chance reshuffle blue,red,... the new draw pile, top first (E1)
 
-La Isla Bohnita (model/isla.py; ships ``m0``, ``m1`` and ``pirate``, ports ``home``, ``bohnbay``,
+La Isla Bohnita (model/isla/state.py; ships ``m0``, ``m1`` and ``pirate``, ports ``home``, ``bohnbay``,
 ``bohnaco``):
 
     p0 sail m0 bohnbay 2          sail merchant ship 0 to Bohnbay, loading 2 cards of the front type (I4)

@@ -62,7 +62,7 @@ class Ruleset:
     meters: tuple[tuple[int, Meter], ...] = ()  # beanometer overrides (C3)
     max_offers: int = 10  # proposals per turn (trading protocol)
     max_deal_cards: int = 2  # cards per side that legal_actions enumerates
-    isla: bool = False  # the La Isla Bohnita expansion (I1-I9, model/isla.py)
+    isla: bool = False  # the La Isla Bohnita expansion (I1-I9, model/isla/state.py)
     max_sails: int = 6  # ship moves per turn (I4 sets no limit; a protocol bound like max_offers)
 
     def replace(self, **changes: Any) -> Ruleset:

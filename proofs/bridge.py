@@ -25,24 +25,20 @@ from model import (
     Reshuffle,
 )
 from model.dealing import Resume
+from proofs.kernel import CHANCE, DRAW, NB, NF, OVER, PLANT, TRADE, TURNUP
 from proofs.spec import (
     ACCEPT_K,
     BUY_K,
-    CHANCE,
     DECLINE_K,
     DISCARD_K,
     DISCARD_UP_K,
-    DRAW,
     END_K,
     HARVEST_K,
-    NB,
-    NF,
     PLANT_ASIDE_K,
     PLANT_K,
     PLANT_UP_K,
     PROPOSE_K,
     RESHUFFLE_K,
-    TURNUP,
     SAction,
     SPlayer,
     SState,
@@ -175,13 +171,13 @@ def observable(s: SState, n_players: int) -> dict[str, Any]:
         out[f"p{i}.fields"] = tuple((p.fb[f] if p.fc[f] else -1, p.fc[f]) for f in range(p.nf))
         out[f"p{i}.coins"] = seq(p.coins)
         out[f"p{i}.aside"] = p.aside
-    if s.phase not in (CHANCE, 6):
+    if s.phase not in (CHANCE, OVER):
         out["to_move"] = s.to_move
-    if s.phase in (1, 2):
+    if s.phase in (PLANT, TRADE):
         out["planted"], out["offers"] = s.planted, s.offers
-    if s.phase == 1:
+    if s.phase == PLANT:
         out["first_field"] = s.first
-    if s.phase == 2:
+    if s.phase == TRADE:
         out["pending"] = (bool(s.pend),) + ((s.pp, s.pq, tuple(s.pgh[: s.pghn]), tuple(s.pgu[: s.pgun]),
                                              tuple(s.pask[: s.paskn])) if s.pend else ())
     if s.phase == CHANCE:

@@ -23,7 +23,7 @@ from model import (
     new_game,
     ruleset,
 )
-from model import engine as _engine  # looked up at call time, so mutants' patches apply
+from model import engine as _engine  # winners() runs STEPS.winners, which a mutant may replace
 from model.rules import Ruleset
 from proofs.bridge import action_to_spec, observable, spec_key, state_to_spec
 from proofs.spec import (

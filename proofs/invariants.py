@@ -21,27 +21,22 @@ from __future__ import annotations
 import dataclasses
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import partial
 from itertools import combinations
 from typing import Any
 
 import z3
 
-from model.cards import BEAN_NAMES, payout_table
+from model.cards import payout_table
 from model.rules import ruleset, setup
-from proofs.spec import (
-    ACCEPT_K,
-    ALL_PHASES,
+from proofs.kernel import (
     ASIDE_NEXT,
-    BUY_K,
     CHANCE,
-    DECISION_PHASES,
     DISCARD,
-    DISCARD_K,
     DRAW,
     ENDTURN,
     FINISH,
-    HARVEST_K,
     MATCH,
     NB,
     NF,
@@ -49,18 +44,32 @@ from proofs.spec import (
     OVER,
     PLANT,
     PLANT_ASIDE,
-    PLANT_ASIDE_K,
-    PLANT_K,
     START,
     TRADE,
     TURNED,
     TURNUP,
+    Transition,
+    bean_name,
+    decision_phase,
+    field_bean_grant,
+    fields_text,
+    is_bean,
+)
+from proofs.runner import Case, Goal, Result, Triggers, evaluator, run, solver
+from proofs.spec import (
+    ACCEPT_K,
+    ALL_PHASES,
+    BUY_K,
+    DISCARD_K,
+    HARVEST_K,
+    PLANT_ASIDE_K,
+    PLANT_K,
     SAction,
     Spec,
     SpecConfig,
     SPlayer,
     SState,
-    Transition,
+    _pick_state,
     action_var,
 )
 from proofs.symbolic import (
@@ -75,6 +84,8 @@ from proofs.symbolic import (
     seq_var,
     total,
 )
+
+Step = Transition[SState, SAction]
 
 
 @dataclass(frozen=True)
@@ -116,7 +127,7 @@ def sym_state(cfg: SpecConfig, caps: Caps, name: str = "s") -> SState:
 
 
 def _is_bean(cfg: SpecConfig, x: Any) -> Any:
-    return any_of(*[x == b for b in cfg.beans])
+    return is_bean(cfg.beans, x)
 
 
 def _seqs(s: SState) -> list[Seq]:
@@ -143,8 +154,7 @@ def well_formed(cfg: SpecConfig, s: SState) -> Any:
     """The auxiliary invariant that makes the named ones inductive."""
     n, k = cfg.players, cfg.k
     parts = [s.active >= 0, s.active < n, any_of(*[s.phase == ph for ph in ALL_PHASES]),
-             implies(any_of(*[s.phase == ph for ph in DECISION_PHASES]),
-                     all_of(s.to_move >= 0, s.to_move < n)),
+             implies(decision_phase(s.phase), all_of(s.to_move >= 0, s.to_move < n)),
              s.offers >= 0, s.todo >= 0, s.drawer >= 0, s.turn >= 0, s.first >= -1,
              s.first < NF, s.exh >= 0]
     for q in _seqs(s):
@@ -287,7 +297,7 @@ def tallies_exact(cfg: SpecConfig, s: SState) -> Any:
     return all_of(*[q.tally[b] == q.count(b) for q in _seqs(s) if q.tally is not None for b in cfg.beans])
 
 
-def p_conservation(cfg: SpecConfig, s: SState, a: SAction, t: Transition, s2: SState) -> Any:
+def p_conservation(cfg: SpecConfig, s: SState, a: SAction, t: Step, s2: SState) -> Any:
     """Card conservation: every step keeps the number of cards of each bean in play. Proved over
     ghost tallies: each changed sequence's operations met their preconditions (``ok``), under
     which proofs.ghost proves the tallies exact."""
@@ -314,7 +324,7 @@ def _subsequences(old: Seq, new: Seq, draw: Seq) -> Any:
     return any_of(*options)
 
 
-def p_hand_order(cfg: SpecConfig, s: SState, a: SAction, t: Transition, s2: SState) -> Any:
+def p_hand_order(cfg: SpecConfig, s: SState, a: SAction, t: Step, s2: SState) -> Any:
     """H1: a hand only loses cards (order kept) or gains the top card of the draw pile at its back;
     and outside trades and the duel's discard, a hand loses only its front card."""
     parts = []
@@ -330,7 +340,7 @@ def p_hand_order(cfg: SpecConfig, s: SState, a: SAction, t: Transition, s2: SSta
     return all_of(*parts)
 
 
-def p_single_bean(cfg: SpecConfig, s: SState, a: SAction, t: Transition, s2: SState) -> Any:
+def p_single_bean(cfg: SpecConfig, s: SState, a: SAction, t: Step, s2: SState) -> Any:
     """H4: no step empties a one-card field while another field holds more (lenient reading) /
     unless every field holds exactly one (strict reading); the final harvest (E3) is exempt."""
     if t.name == "final-harvest":
@@ -346,7 +356,7 @@ def p_single_bean(cfg: SpecConfig, s: SState, a: SAction, t: Transition, s2: SSt
     return all_of(*parts)
 
 
-def p_never_retraded(cfg: SpecConfig, s: SState, a: SAction, t: Transition, s2: SState) -> Any:
+def p_never_retraded(cfg: SpecConfig, s: SState, a: SAction, t: Step, s2: SState) -> Any:
     """T4: set-aside (received) cards leave the set-aside area only by being planted by their owner
     on a field of their type; a deal's received cards go to the set-aside area, never to a hand."""
     parts = []
@@ -361,7 +371,7 @@ def p_never_retraded(cfg: SpecConfig, s: SState, a: SAction, t: Transition, s2: 
     return all_of(*parts)
 
 
-def p_coins(cfg: SpecConfig, s: SState, a: SAction, t: Transition, s2: SState) -> Any:
+def p_coins(cfg: SpecConfig, s: SState, a: SAction, t: Step, s2: SState) -> Any:
     """C1/F1: coin stacks only grow by a harvest (by the beanometer) and only shrink by the third
     field's price; coins already on a stack never change."""
     cost = cfg.third_cost or 0
@@ -382,7 +392,7 @@ def p_coins(cfg: SpecConfig, s: SState, a: SAction, t: Transition, s2: SState) -
             n = select(list(p.fc), a.field, 0)
             pay = select([select(list(row), n, row[-1]) for row in table], b, 0)
             if cfg.field_beans:
-                pay = z3.If(z3.And(b == 11, n == 2), 0, pay)
+                pay = z3.If(field_bean_grant(b, n), 0, pay)
             parts.append(implies(a.player == i, q.coins.n == p.coins.n + pay))
     return all_of(*parts)
 
@@ -391,7 +401,7 @@ def all_of_n(x: Any, y: Any) -> Any:
     return z3.If(x < y, x, y)
 
 
-def p_active_deals(cfg: SpecConfig, s: SState, a: SAction, t: Transition, s2: SState) -> Any:
+def p_active_deals(cfg: SpecConfig, s: SState, a: SAction, t: Step, s2: SState) -> Any:
     """T3: cards pass from one player to another only in a deal with the active player."""
     parts = []
     for i, (p, q) in enumerate(zip(s.players, s2.players, strict=True)):
@@ -403,14 +413,15 @@ def p_active_deals(cfg: SpecConfig, s: SState, a: SAction, t: Transition, s2: SS
     return all_of(*parts)
 
 
-def p_two_plantings(cfg: SpecConfig, s: SState, a: SAction, t: Transition, s2: SState) -> Any:
+def p_two_plantings(cfg: SpecConfig, s: SState, a: SAction, t: Step, s2: SState) -> Any:
     """T1: a phase-1 planting happens only before the second one and counts."""
     if t.kind != PLANT_K:
         return True
     return all_of(s.planted < 2, s2.planted == s.planted + 1)
 
 
-TWO_STATE: dict[str, Callable[[SpecConfig, SState, SAction, Transition, SState], Any]] = {
+TwoState = Callable[[SpecConfig, SState, SAction, Step, SState], Any]
+TWO_STATE: dict[str, TwoState] = {
     "hand-order-H1": p_hand_order,
     "single-bean-harvest-H4": p_single_bean,
     "traded-never-retraded-T4": p_never_retraded,
@@ -421,17 +432,77 @@ TWO_STATE: dict[str, Callable[[SpecConfig, SState, SAction, Transition, SState],
 }
 
 
+# Situations each property speaks about (proofs/runner.py): some step must reach each one, or the
+# property holds vacuously (e.g. a hand-order property that no step ever changes a hand under).
+# Each is built only while it has not been reached (building terms costs more than checking them).
+
+def _changed(s: SState, s2: SState) -> list[tuple[SPlayer, SPlayer]]:
+    return [(p, q) for p, q in zip(s.players, s2.players, strict=True) if p is not q]
+
+
+def _fields(s: SState, s2: SState, cond: Callable[[Any, Any], Any]) -> Any:
+    return any_of(*[cond(p.fc[f], q.fc[f]) for p, q in _changed(s, s2) for f in range(NF)
+                    if p.fc[f] is not q.fc[f]])
+
+
+def _sizes(s: SState, s2: SState, zone: Callable[[SPlayer], Seq], grows: bool) -> Any:
+    return any_of(*[zone(q).n > zone(p).n if grows else zone(q).n < zone(p).n
+                    for p, q in _changed(s, s2) if zone(p) is not zone(q)])
+
+
+def _aside_planted(s: SState, s2: SState) -> Any:
+    return any_of(*[total(list(q.aside)) < total(list(p.aside)) for p, q in _changed(s, s2)
+                    if p.aside is not q.aside])
+
+
+def _deal(s: SState, s2: SState) -> Any:
+    return any_of(*[all_of(q.hand.n < p.hand.n, total(list(q2.aside)) > total(list(p2.aside)))
+                    for i, (p, q) in enumerate(zip(s.players, s2.players, strict=True))
+                    for j, (p2, q2) in enumerate(zip(s.players, s2.players, strict=True))
+                    if i != j and p is not q and p2 is not q2])
+
+
+def _hand(p: SPlayer) -> Seq:
+    return p.hand
+
+
+def _coins(p: SPlayer) -> Seq:
+    return p.coins
+
+
+Trigger = Callable[[SpecConfig, SState, SAction, Step, SState], Any]
+TRIGGERS: dict[str, list[tuple[str, Trigger]]] = {
+    "field-homogeneity-H2": [("a field gains a card", lambda cfg, s, a, t, s2: _fields(
+        s, s2, lambda c, c2: c2 > c))],
+    "at-most-two-plantings-T1": [("a second planting", lambda cfg, s, a, t, s2: all_of(
+        s.planted == 1, s2.planted == 2) if s.planted is not s2.planted else False)],
+    "set-aside-planted-T6": [("a set-aside card is planted", lambda cfg, s, a, t, s2: _aside_planted(s, s2))],
+    "final-harvest-E3": [("the game ends", lambda cfg, s, a, t, s2: all_of(
+        s.phase != OVER, s2.phase == OVER))],
+    "exhaustions-bounded-E2": [("the final exhaustion", lambda cfg, s, a, t, s2: all_of(
+        s.exh < cfg.final_exhaustion, s2.exh == cfg.final_exhaustion))],
+    "hand-order-H1": [("a hand loses a card", lambda cfg, s, a, t, s2: _sizes(s, s2, _hand, False)),
+                      ("a hand gains a card", lambda cfg, s, a, t, s2: _sizes(s, s2, _hand, True))],
+    "single-bean-harvest-H4": [("a one-card field is emptied", lambda cfg, s, a, t, s2: False
+                                if t.name == "final-harvest" else _fields(
+                                    s, s2, lambda c, c2: all_of(c == 1, c2 == 0)))],
+    "traded-never-retraded-T4": [
+        ("a set-aside card is planted", lambda cfg, s, a, t, s2: _aside_planted(s, s2)),
+        ("a deal is accepted", lambda cfg, s, a, t, s2: t.kind == ACCEPT_K)],
+    "card-conservation": [
+        ("a card leaves the draw pile", lambda cfg, s, a, t, s2: s2.draw.n < s.draw.n
+         if s.draw is not s2.draw else False),
+        ("a field is harvested", lambda cfg, s, a, t, s2: _fields(
+            s, s2, lambda c, c2: all_of(c > 0, c2 == 0)))],
+    "coins-by-harvest-or-purchase-C1-F1": [
+        ("a harvest pays coins", lambda cfg, s, a, t, s2: _sizes(s, s2, _coins, True)),
+        ("coins pay for a field", lambda cfg, s, a, t, s2: _sizes(s, s2, _coins, False))],
+    "deals-with-active-player-T3": [("cards pass between players", lambda cfg, s, a, t, s2: _deal(s, s2))],
+    "plantings-counted-T1": [("a phase-1 planting", lambda cfg, s, a, t, s2: t.kind == PLANT_K)],
+}
+
+
 # ------------------------------------------------------------------ running the proofs
-
-
-@dataclass
-class Result:
-    id: str
-    method: str
-    status: str  # proved / refuted
-    seconds: float = 0.0
-    per_kind: dict[str, float] = field(default_factory=dict)
-    counterexample: str = ""
 
 
 PROOF_CONFIGS: list[tuple[str, int, dict[str, Any]]] = [
@@ -458,47 +529,59 @@ def spec_config(name: str, players: int, options: dict[str, Any], k: int = 2) ->
 def _solver() -> z3.Solver:
     """Linear integer arithmetic: with ghost tallies only the reshuffle's query counts over
     slots, and LIA decides each query in well under a second."""
-    solver = z3.SolverFor("QF_LIA")
-    solver.set("timeout", TIMEOUT_MS)
-    return solver
+    return solver(TIMEOUT_MS)
 
 
-def _refute(solver: z3.Solver, goal: Any, extra: list[Any] | None = None) -> z3.CheckSatResult:
-    """Is the solver's premise (plus ``extra``) with the negated goal satisfiable?"""
-    if goal is True:
-        return z3.unsat
-    solver.push()
-    solver.add(*(extra or []), z3.BoolVal(not goal) if isinstance(goal, bool) else z3.Not(goal))
-    out = solver.check()
-    if out != z3.sat:
-        solver.pop()
-    return out  # on sat the caller reads the model, then pops
+def goals(cfg: SpecConfig, s: SState, a: SAction, t: Step, s2: SState) -> list[Goal]:
+    """The goals of one transition instance, each with the situations it speaks about (proofs/runner.py:
+    each must be reached somewhere, or the property is vacuous). Card conservation retries with the
+    ghost tallies tied to the real counts (the reshuffle's guard speaks of real counts)."""
+    out: list[Goal] = []
+    def triggers(pid: str) -> Triggers:
+        return [(what, partial(f, cfg, s, a, t, s2)) for what, f in TRIGGERS.get(pid, [])]
 
-
-def goals(cfg: SpecConfig, s: SState, a: SAction, t: Transition, s2: SState) -> list[tuple[str, str, Any]]:
-    """(property id, method, goal) for one transition instance."""
-    out: list[tuple[str, str, Any]] = []
     for pid, f in STATE_INVARIANTS.items():
-        out.append((pid, "induction", f(cfg, s2)))
+        out.append(Goal(pid, "induction", f(cfg, s2), triggers=triggers(pid)))
     for pid, g in TWO_STATE.items():
+        retry = (tallies_exact(cfg, s),) if pid == "card-conservation" else ()
+        trig = triggers(pid)
         if pid == "single-bean-harvest-H4" and cfg.strict:
             pid += "-strict"
-        out.append((pid, "two-state", g(cfg, s, a, t, s2)))
+        out.append(Goal(pid, "two-state", g(cfg, s, a, t, s2), triggers=trig, retry=retry))
     return out
+
+
+def _label(name: str, players: int, options: dict[str, Any]) -> str:
+    return f"{name} {players}p" + "".join(f" {k}={v}" for k, v in options.items())
 
 
 def proof_instances(
     configs: list[tuple[str, int, dict[str, Any]]] | None = None, mutant: str | None = None,
     caps: Caps = Caps(),
-) -> list[tuple[str, SpecConfig, Spec, Transition, SAction]]:
+) -> list[tuple[str, SpecConfig, Spec, Step, SAction]]:
     """Every (configuration, transition, symbolic action) the proofs check."""
-    out: list[tuple[str, SpecConfig, Spec, Transition, SAction]] = []
+    out: list[tuple[str, SpecConfig, Spec, Step, SAction]] = []
     for name, players, options in PROOF_CONFIGS if configs is None else configs:
         cfg = spec_config(name, players, options)
         spec = Spec(cfg, mutant)
-        label = f"{name} {players}p" + "".join(f" {k}={v}" for k, v in options.items())
-        out.extend((label, cfg, spec, t, a) for t, a in _instances(spec, cfg, caps))
+        out.extend((_label(name, players, options), cfg, spec, t, a) for t, a in _instances(spec, cfg, caps))
     return out
+
+
+def case(name: str, players: int, options: dict[str, Any], mutant: str | None = None,
+         caps: Caps = Caps()) -> Case[SState, SAction]:
+    """The proof case of one configuration: Inv(S) within the bounds, every transition instance."""
+    cfg = spec_config(name, players, options)
+    spec = Spec(cfg, mutant)
+    label = _label(name, players, options)
+    s = sym_state(cfg, caps, "s")
+
+    def describe(m: z3.ModelRef, a: SAction, t: Step, s2: SState) -> str:
+        return _counterexample(m, s, a, s2, t, label)
+
+    return Case(label, s, all_of(inv(cfg, s), bounded(s)), bounded, _instances(spec, cfg, caps),
+                goals=partial(goals, cfg), describe=describe, where=lambda a, t: f"{label}, {t.name}",
+                must_fire=lambda t: t.name not in (TRADING_ONLY if cfg.duel else DUEL_ONLY))
 
 
 def prove(
@@ -508,73 +591,16 @@ def prove(
     only: set[str] | None = None,
     stop_at_first: bool = False,
     tick: Callable[[], None] | None = None,
+    vacuity: bool = True,
 ) -> list[Result]:
-    """Prove every property for every transition instance of every configuration; then that every
-    transition is satisfiable somewhere (no property holds vacuously), the ghost-tally lemmas card
+    """Prove every property for every transition instance of every configuration (proofs/runner.py:
+    no transition and no property may hold vacuously); then the ghost-tally lemmas card
     conservation rests on, and the bounded check of T1. ``tick`` is called once per instance."""
-    results: dict[str, Result] = {}
-    satisfiable: dict[str, bool] = {}
-    premises = Result("transitions-satisfiable", "sat check", "proved")
-    states: dict[int, tuple[SState, Any]] = {}  # per configuration: the state and Inv(state)
-    for label, cfg, _, t, a in proof_instances(configs, mutant, caps):
-        if tick is not None:
-            tick()
-        if id(cfg) not in states:
-            s0 = sym_state(cfg, caps, "s")
-            states[id(cfg)] = (s0, all_of(inv(cfg, s0), bounded(s0)))
-        s, premise = states[id(cfg)]
-        guard = t.guard(s, a)
-        if guard is False:
-            continue  # e.g. buying a field where none is sold
-        if t.name not in (TRADING_ONLY if cfg.duel else DUEL_ONLY):
-            satisfiable.setdefault(t.name, False)
-        t0 = time.perf_counter()
-        s2 = t.after(s, a)
-        solver = _solver()
-        solver.add(premise, guard, bounded(s2))
-        reachable = solver.check()
-        premises.seconds += time.perf_counter() - t0
-        if reachable == z3.unsat:
-            continue  # e.g. seat 0 answering an offer: it is always the proposer
-        if reachable == z3.sat:
-            satisfiable[t.name] = True
-        for pid, method, goal in goals(cfg, s, a, t, s2):
-            if only is not None and pid not in only:
-                continue
-            r = results.setdefault(pid, Result(pid, method, "proved"))
-            t1 = time.perf_counter()
-            outcome = _refute(solver, goal)
-            if outcome != z3.unsat and pid == "card-conservation":
-                # the reshuffle's guard speaks of real counts: tie the tallies to them and retry
-                if outcome == z3.sat:
-                    solver.pop()
-                outcome = _refute(solver, goal, [tallies_exact(cfg, s)])
-            if outcome == z3.sat:
-                if r.status == "proved":
-                    r.counterexample = _counterexample(solver.model(), s, a, s2, t, label)
-                solver.pop()
-            elif outcome == z3.unknown and r.status == "proved":
-                why = solver.reason_unknown()
-                r.counterexample = f"{label}, {t.name}: the solver answered unknown ({why})"
-            if outcome != z3.unsat:
-                r.status = "refuted"
-            dt = time.perf_counter() - t1
-            r.seconds += dt
-            r.per_kind[t.name] = r.per_kind.get(t.name, 0.0) + dt
-        if stop_at_first and any(r.status == "refuted" for r in results.values()):
-            return list(results.values())  # every property refuted by this instance is reported
-    if only is None:
-        never = sorted(name for name, ok in satisfiable.items() if not ok)
-        if never:
-            premises.status = "refuted"
-            premises.counterexample = "never satisfiable: " + ", ".join(never)
-        results[premises.id] = premises
-    if only is None or "ghost-tally-lemmas" in only:
-        results["ghost-tally-lemmas"] = _lemmas()
-    if only is None or "two-plantings-per-turn-T1" in only:
-        bmc = bmc_two_plantings(mutant)
-        results[bmc.id] = bmc
-    return list(results.values())
+    extras = [("ghost-tally-lemmas", _lemmas),
+              ("two-plantings-per-turn-T1", lambda: bmc_two_plantings(mutant))]
+    todo = (case(name, players, options, mutant, caps)
+            for name, players, options in (PROOF_CONFIGS if configs is None else configs))
+    return run(todo, TIMEOUT_MS, only, stop_at_first, tick, extras, vacuity=vacuity)
 
 
 def _lemmas() -> Result:
@@ -590,10 +616,10 @@ def _lemmas() -> Result:
     return r
 
 
-def _instances(spec: Spec, cfg: SpecConfig, caps: Caps) -> list[tuple[Transition, SAction]]:
+def _instances(spec: Spec, cfg: SpecConfig, caps: Caps) -> list[tuple[Step, SAction]]:
     """Each transition with a symbolic action; decisions once per acting seat (a concrete seat
     keeps the other seats' zones untouched terms, which keeps the queries small)."""
-    out: list[tuple[Transition, SAction]] = []
+    out: list[tuple[Step, SAction]] = []
     for t in spec.transitions():
         a = action_var("a", cfg.k, order_cap=caps.draw if t.name == "reshuffle" else 0)
         if t.internal:
@@ -628,8 +654,6 @@ def bmc_two_plantings(mutant: str | None = None, steps: int = 4) -> Result:
             g = t.guard(cur, a)
             guards.append(all_of(choice == j, g))
             cand = t.after(cur, a)
-            from proofs.spec import _pick_state
-
             nxt = cand if nxt is None else _pick_state(choice == j, cand, nxt)
         assert nxt is not None
         solver.add(any_of(*guards), bounded(nxt), nxt.turn == s.turn)
@@ -649,16 +673,9 @@ _PHASE_NAMES = {PLANT: "plant (phase 1)", TRADE: "trade (phase 2)", PLANT_ASIDE:
                 ASIDE_NEXT: "phase 3, next seat"}
 
 
-def _counterexample(m: z3.ModelRef, s: SState, a: SAction, s2: SState, t: Transition, label: str) -> str:
+def _counterexample(m: z3.ModelRef, s: SState, a: SAction, s2: SState, t: Step, label: str) -> str:
     """A Z3 model as text: the state, the action and the next state, beans by name."""
-    def ev(x: Any) -> Any:
-        if isinstance(x, (int, bool)):
-            return x
-        v = m.eval(x, model_completion=True)
-        return v.as_long() if z3.is_int_value(v) else z3.is_true(v)
-
-    def bean(b: int) -> str:
-        return BEAN_NAMES[b] if 0 <= b < NB else f"?{b}"
+    ev, bean = evaluator(m), bean_name
 
     def cards(xs: list[int]) -> str:
         return "[" + " ".join(bean(b) for b in xs) + "]"
@@ -676,8 +693,7 @@ def _counterexample(m: z3.ModelRef, s: SState, a: SAction, s2: SState, t: Transi
                  f"p{ev(st.to_move)}, planted {ev(st.planted)}; draw {seq(st.draw)} discard "
                  f"{seq(st.discard)} face up {counts(st.up)}"]
         for i, p in enumerate(st.players):
-            fields = ", ".join(f"{ev(p.fc[f])} {bean(ev(p.fb[f]))}" if ev(p.fc[f]) else "empty"
-                               for f in range(min(max(ev(p.nf), 0), NF)))
+            fields = fields_text(p, ev)
             lines.append(f"  p{i}: hand {seq(p.hand)} fields ({fields}) coins {seq(p.coins)} "
                          f"set aside {counts(p.aside)}")
         return "\n".join(lines)

@@ -1,12 +1,12 @@
 """An independent symbolic specification of La Isla Bohnita's part of a turn (RULES.md I1-I9).
 
-Written from RULES.md section I and the readings listed in the docstring of model/isla.py, not from
-model/isla_play.py: it reads the ruleset's options, the player count, the beans in play, the card
+Written from RULES.md section I and the readings listed in the docstring of model/isla/state.py, not
+from model/isla/moves.py: it reads the ruleset's options, the player count, the beans in play, the card
 tables and the exhaustion that ends the game (table S, the I8 reading) from the setup
 (``IslaConfig.from_setup``) and works out the prices (I1, I9), fields and draws (I3, I9) itself. Like
 proofs/spec.py, every transition is a guard ``guard(S, A)`` and a successor ``after(S, A)`` over
 hybrid values (proofs/symbolic.py): Python values for a concrete state (the engine-vs-spec check),
-Z3 terms for a symbolic one (the proofs in proofs/isla_proofs.py).
+Z3 terms for a symbolic one (the proofs in proofs/isla_invariants.py).
 
 What the state holds: per player its fields, its *land* cards (hand, set-aside and, for the active
 player, face-up cards: the sources a field is planted from; per-bean tallies), its coins (per-bean
@@ -35,12 +35,32 @@ and the coins paid may be symbolic.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from model.cards import COUNTS
 from model.rules import Setup
+from proofs.kernel import (
+    CHANCE,
+    DECISION_PHASES,
+    DRAW,
+    ENDTURN,
+    FIELD_BEAN,
+    FINISH,
+    NF,
+    OVER,
+    PLANT,
+    REFILL,
+    START,
+    TRADE,
+    Transition,
+    decision_phase,
+    field_fits,
+    harvestable,
+    settle,
+    step_table,
+)
+from proofs.kernel import coins_for as meter_coins
+from proofs.kernel import is_bean as kernel_is_bean
 from proofs.symbolic import (
     FILL,
     Cond,
@@ -56,10 +76,6 @@ from proofs.symbolic import (
     total,
 )
 
-NB = len(COUNTS)  # bean ids 0..11
-FIELD_BEAN = 11  # V5: harvesting two field beans gives a third field
-NEVER = 100  # a beanometer threshold for "no such value"
-NF = 3  # field slots (the third field is the maximum, F1)
 ROW = 5  # cards per island row (I2)
 HOME, BOHNBAY, BOHNACO = 0, 1, 2
 PORTS = (HOME, BOHNBAY, BOHNACO)
@@ -67,10 +83,7 @@ M0, M1, PIRATE = 0, 1, 2
 SHIPS = (M0, M1, PIRATE)
 MERCHANTS = (M0, M1)
 
-# Phases: the engine's public numbers for its resting phases; the internal ones are the spec's own.
-PLANT, TRADE, PLANT_ASIDE, DRAW, CHANCE, OVER, OFFER, DISCARD, TURNED = 1, 2, 3, 4, 5, 6, 7, 8, 9
-START, ENDTURN, FINISH, REFILL = 12, 13, 14, 16
-DECISION_PHASES = (PLANT, TRADE, PLANT_ASIDE, OFFER, DISCARD, TURNED)
+# Phases and bean ids: proofs/kernel.py. The internal phases of the expansion's part of a turn:
 INTERNAL_PHASES = (ENDTURN, DRAW, REFILL, START, FINISH)
 ALL_PHASES = DECISION_PHASES + INTERNAL_PHASES + (CHANCE, OVER)
 
@@ -198,18 +211,7 @@ class IAction:
     pay: tuple[Val, ...] = ()  # coins paid: per bean of cfg.beans
 
 
-Guard = Callable[[IState, IAction], Cond]
-After = Callable[[IState, IAction], IState]
-
-
-@dataclass(frozen=True)
-class Transition:
-    kind: int
-    name: str
-    rule: str
-    guard: Guard
-    after: After
-    internal: bool = False
+Step = Transition[IState, IAction]
 
 
 def iff(a: Cond, b: Cond) -> Cond:
@@ -229,7 +231,7 @@ class IslaSpec:
     # ------------------------------------------------------------------ tallies and the beanometer
 
     def is_bean(self, x: Val) -> Cond:
-        return any_of(*[x == b for b in self.cfg.beans])
+        return kernel_is_bean(self.cfg.beans, x)
 
     def tally(self, t: tuple[Val, ...], b: Val) -> Val:
         """The tally of bean ``b`` (0 for a bean not in play)."""
@@ -243,15 +245,8 @@ class IslaSpec:
         return tuple(ite(b == bj, x + k, x) for bj, x in zip(self.cfg.beans, t, strict=True))
 
     def coins_for(self, b: Val, n: Val) -> Val:
-        """C1: the largest coin value whose threshold ``n`` reaches (0 if none)."""
-        out: Val = 0
-        for value in (1, 2, 3, 4):
-            need: Val = NEVER
-            for bj in self.cfg.beans:
-                m = self.cfg.meters[bj][value - 1]
-                need = ite(b == bj, m if m is not None else NEVER, need)
-            out = ite(n >= need, value, out)
-        return out
+        """C1: the beanometer over the beans in play (proofs/kernel.py)."""
+        return meter_coins(self.cfg.meters, b, n, beans=self.cfg.beans)
 
     # ------------------------------------------------------------------ small helpers
 
@@ -282,7 +277,7 @@ class IslaSpec:
         """The player to move acts, in a decision phase."""
         if not 0 <= p < self.n:
             return False
-        return all_of(any_of(*[s.phase == ph for ph in DECISION_PHASES]), s.to_move == p)
+        return all_of(decision_phase(s.phase), s.to_move == p)
 
     def own_turn(self, s: IState, p: int) -> bool:
         """I9: in the duel, fields and ships are sold (and ships bought) only on one's own turn."""
@@ -303,21 +298,12 @@ class IslaSpec:
         return all_of(self.decision(s, p), self.no_attack(s))
 
     def field_fits(self, pl: IPlayer, f: int, b: Val) -> Cond:
-        """H3: an owned field that is empty or of the card's type."""
-        if not 0 <= f < NF:
-            return False
-        return all_of(f < pl.nf, any_of(pl.fc[f] == 0, pl.fb[f] == b))
+        """H3: an owned field that is empty or of the card's type (proofs/kernel.py)."""
+        return field_fits(pl, f, b)
 
     def harvestable(self, pl: IPlayer, f: int) -> Cond:
-        """H4: a one-card field is protected while another holds more (lenient) / unless every field
-        holds exactly one (strict)."""
-        if not 0 <= f < NF:
-            return False
-        if self.cfg.strict:
-            singles = all_of(*[implies(g < pl.nf, pl.fc[g] == 1) for g in range(NF)])
-        else:
-            singles = all_of(*[implies(g < pl.nf, pl.fc[g] <= 1) for g in range(NF)])
-        return all_of(f < pl.nf, pl.fc[f] >= 1, any_of(pl.fc[f] >= 2, singles))
+        """H4, lenient or strict by the ruleset (proofs/kernel.py)."""
+        return harvestable(pl, f, self.cfg.strict)
 
     def clear_field(self, pl: IPlayer, f: int) -> IPlayer:
         return dataclasses.replace(pl, fb=pl.fb[:f] + (-1,) + pl.fb[f + 1:],
@@ -724,36 +710,38 @@ class IslaSpec:
 
     # ------------------------------------------------------------------ the transition table
 
-    def transitions(self) -> list[Transition]:
+    def transitions(self) -> list[Step]:
         out = [
-            Transition(SAIL, "sail", "I4", self.g_sail, self.n_sail),
-            Transition(HARVEST_ONTO, "harvest-onto-ship", "I5", self.g_harvest_onto, self.n_harvest_onto),
-            Transition(HARVEST, "harvest", "H5", self.g_harvest, self.n_harvest),
-            Transition(SELL, "sell", "I6", self.g_sell, self.n_sell),
-            Transition(SELL_DEFENCE, "sell-attacked", "I7", self.g_sell_defence, self.n_sell_defence),
-            Transition(MOVE, "move-cargo", "I6", self.g_move, self.n_move),
-            Transition(ATTACK, "attack", "I7", self.g_attack, self.n_attack),
-            Transition(YIELD, "yield", "I7", self.g_yield, self.n_yield),
-            Transition(BUY_SHIP, "buy-ship", "I1", self.g_buy_ship, self.n_buy_ship),
-            Transition(BUY_PIRATE, "buy-pirate", "I1", self.g_buy_pirate, self.n_buy_pirate),
-            Transition(BUY_FIELD, "buy-field", "I1", self.g_buy_field, self.n_buy_field),
-            Transition(PLANT_LAND, "plant", "I5", self.g_plant_land, self.n_plant_land),
-            Transition(END_TURN, "end-turn", "T7", self.g_end_turn, self.n_end_turn, True),
-            Transition(DRAW_CARD, "draw", "I3", self.g_draw_card, self.n_draw_card, True),
-            Transition(DRAW_DONE, "draw-done", "I2", self.g_draw_done, self.n_draw_done, True),
-            Transition(REFILL_CARD, "refill", "I2", self.g_refill_card, self.n_refill_card, True),
-            Transition(REFILL_DONE, "refill-done", "I2", self.g_refill_done, self.n_refill_done, True),
-            Transition(TURN_CHANGE, "turn-change", "I7", self.g_turn_change, self.n_turn_change, True),
-            Transition(FINAL_HARVEST, "final-harvest", "E3", self.g_final_harvest, self.n_final_harvest,
-                       True),
-            Transition(FINAL_SALE, "final-sale", "E3", self.g_final_sale, self.n_final_sale, True),
-            Transition(GAME_OVER, "game-over", "E3", self.g_game_over, self.n_game_over, True),
+            Transition(SAIL, "sail", self.g_sail, self.n_sail, rule="I4"),
+            Transition(HARVEST_ONTO, "harvest-onto-ship", self.g_harvest_onto, self.n_harvest_onto,
+                       rule="I5"),
+            Transition(HARVEST, "harvest", self.g_harvest, self.n_harvest, rule="H5"),
+            Transition(SELL, "sell", self.g_sell, self.n_sell, rule="I6"),
+            Transition(SELL_DEFENCE, "sell-attacked", self.g_sell_defence, self.n_sell_defence, rule="I7"),
+            Transition(MOVE, "move-cargo", self.g_move, self.n_move, rule="I6"),
+            Transition(ATTACK, "attack", self.g_attack, self.n_attack, rule="I7"),
+            Transition(YIELD, "yield", self.g_yield, self.n_yield, rule="I7"),
+            Transition(BUY_SHIP, "buy-ship", self.g_buy_ship, self.n_buy_ship, rule="I1"),
+            Transition(BUY_PIRATE, "buy-pirate", self.g_buy_pirate, self.n_buy_pirate, rule="I1"),
+            Transition(BUY_FIELD, "buy-field", self.g_buy_field, self.n_buy_field, rule="I1"),
+            Transition(PLANT_LAND, "plant", self.g_plant_land, self.n_plant_land, rule="I5"),
+            Transition(END_TURN, "end-turn", self.g_end_turn, self.n_end_turn, True, rule="T7"),
+            Transition(DRAW_CARD, "draw", self.g_draw_card, self.n_draw_card, True, rule="I3"),
+            Transition(DRAW_DONE, "draw-done", self.g_draw_done, self.n_draw_done, True, rule="I2"),
+            Transition(REFILL_CARD, "refill", self.g_refill_card, self.n_refill_card, True, rule="I2"),
+            Transition(REFILL_DONE, "refill-done", self.g_refill_done, self.n_refill_done, True, rule="I2"),
+            Transition(TURN_CHANGE, "turn-change", self.g_turn_change, self.n_turn_change, True, rule="I7"),
+            Transition(FINAL_HARVEST, "final-harvest", self.g_final_harvest, self.n_final_harvest, True,
+                       rule="E3"),
+            Transition(FINAL_SALE, "final-sale", self.g_final_sale, self.n_final_sale, True, rule="E3"),
+            Transition(GAME_OVER, "game-over", self.g_game_over, self.n_game_over, True, rule="E3"),
         ]
         if self.mutant == "plant-cargo":
-            out.append(Transition(PLANT_CARGO, "plant-cargo", "I5", self.g_plant_cargo, self.n_plant_cargo))
+            out.append(Transition(PLANT_CARGO, "plant-cargo", self.g_plant_cargo, self.n_plant_cargo,
+                                  rule="I5"))
         return out
 
-    def instances(self, t: Transition, take: Val = 0, bean: Val = 0,
+    def instances(self, t: Step, take: Val = 0, bean: Val = 0,
                   pay: tuple[Val, ...] = ()) -> list[IAction]:
         """Every concrete choice of seat, ship, port, field and target for transition ``t``; the
         load count, bean and payment are the given (possibly symbolic) values."""
@@ -784,21 +772,8 @@ class IslaSpec:
         """Run the internal steps (concrete state) until a decision point, a chance node or the end.
         At the end of the game (E3) several fields and ships may be enabled at once; their order
         does not change the result (tallies add up), so the first in table order is taken."""
-        table = [(t, a) for t in self.transitions() if t.internal for a in self.instances(t)]
-        for _ in range(limit):
-            if s.phase not in INTERNAL_PHASES:
-                return s
-            enabled = [(t, a) for t, a in table if t.guard(s, a) is True]
-            if not enabled or (len(enabled) > 1 and s.phase != FINISH):
-                names = ", ".join(t.name for t, _ in enabled) or "none"
-                raise SpecError(f"phase {s.phase}: internal steps enabled: {names}")
-            t, a = enabled[0]
-            s = t.after(s, a)
-        raise SpecError("internal steps did not reach a decision point")
-
-
-class SpecError(RuntimeError):
-    """The spec itself is stuck or ambiguous (a bug in the spec, not in a game)."""
+        return settle(s, step_table(self.transitions(), self.instances), INTERNAL_PHASES, limit,
+                      any_order=(FINISH,))
 
 
 def pick_ship(c: Cond, a: SShip, b: SShip) -> SShip:

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from model.actions import format_action
 from model.records import Record
 from proofs.bridge import face_up_of, spec_action, state_to_spec
-from proofs.spec import CHANCE, OVER, Spec, SpecConfig, SpecError, SState
+from proofs.kernel import CHANCE, OVER, SpecError
+from proofs.spec import Spec, SpecConfig, SState
 
 
 @dataclass

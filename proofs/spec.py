@@ -17,11 +17,39 @@ sampled state, so it never skips one.
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from model.cards import COUNTS, Meter
+from model.cards import Meter
 from model.rules import Setup
+from proofs.kernel import (
+    ASIDE_NEXT,
+    CHANCE,
+    DECISION_PHASES,
+    DISCARD,
+    DRAW,
+    ENDTURN,
+    FINISH,
+    MATCH,
+    NB,
+    NF,
+    OFFER,
+    OVER,
+    PLANT,
+    PLANT_ASIDE,
+    START,
+    TRADE,
+    TURNED,
+    TURNUP,
+    Transition,
+    decision_phase,
+    field_bean_grant,
+    field_fits,
+    harvestable,
+    settle,
+    step_table,
+)
+from proofs.kernel import coins_for as meter_coins
 from proofs.symbolic import (
     Cond,
     Seq,
@@ -39,14 +67,7 @@ from proofs.symbolic import (
     total,
 )
 
-NB = len(COUNTS)  # bean ids 0..11
-NEVER = 100  # a beanometer threshold for "no such value" (more cards than any field can hold)
-NF = 3  # field slots (the third field is the maximum, F1)
-
-# Phases: decision phases share the engine's numbers (a public part of the state JSON).
-PLANT, TRADE, PLANT_ASIDE, DRAW, CHANCE, OVER, OFFER, DISCARD, TURNED = 1, 2, 3, 4, 5, 6, 7, 8, 9
-TURNUP, MATCH, START, ENDTURN, FINISH, ASIDE_NEXT = 10, 11, 12, 13, 14, 15
-DECISION_PHASES = (PLANT, TRADE, PLANT_ASIDE, OFFER, DISCARD, TURNED)
+# Phases and bean ids: proofs/kernel.py. The internal phases of the base game:
 INTERNAL_PHASES = (DRAW, TURNUP, MATCH, START, ENDTURN, FINISH, ASIDE_NEXT)
 ALL_PHASES = DECISION_PHASES + INTERNAL_PHASES + (CHANCE, OVER)
 
@@ -182,25 +203,15 @@ class Spec:
         self.mutant = mutant
         self.n = cfg.players
 
-    # C1: the beanometer, from the card table.
     def coins_for(self, b: Val, n: Val) -> Val:
-        cfg = self.cfg
-        out: Val = 0
-        for value in (1, 2, 3, 4):
-            need = select([m[value - 1] if m[value - 1] is not None else NEVER for m in cfg.meters],
-                          b, NEVER)
-            if self.mutant == "beanometer-off-by-one" and value == 1:
-                need = need + 1
-            out = ite(all_of(n >= need), value, out)
-        return out
+        """C1: the beanometer, from the card table (every bean id: proofs/kernel.py)."""
+        return meter_coins(self.cfg.meters, b, n, late_first=self.mutant == "beanometer-off-by-one")
 
     def fits(self, pl: SPlayer, f: Val, b: Val) -> Cond:
         """H3: an empty field, or one of the card's type (H2)."""
-        ok = all_of(f >= 0, f < pl.nf, any_of(select(list(pl.fc), f, 0) == 0,
-                                              select(list(pl.fb), f, -1) == b))
         if self.mutant == "mix-types":
-            ok = all_of(f >= 0, f < pl.nf)
-        return ok
+            return all_of(f >= 0, f < pl.nf)
+        return field_fits(pl, f, b)
 
     def plant_on(self, pl: SPlayer, f: Val, b: Val) -> SPlayer:
         fb = tuple(ite(f == i, b, pl.fb[i]) for i in range(NF))
@@ -208,15 +219,8 @@ class Spec:
         return dataclasses.replace(pl, fb=fb, fc=fc)
 
     def harvestable(self, pl: SPlayer, f: Val) -> Cond:
-        """H4: a one-card field is protected while another field holds more (lenient) /
-        unless every field holds exactly one (strict)."""
-        c = select(list(pl.fc), f, 0)
-        others_low = all_of(*[implies(i < pl.nf, pl.fc[i] <= 1) for i in range(NF)])
-        all_one = all_of(*[implies(i < pl.nf, pl.fc[i] == 1) for i in range(NF)])
-        single_ok = all_one if self.cfg.strict else others_low
-        if self.mutant == "harvest-protected-single":
-            single_ok = True
-        return all_of(f >= 0, f < pl.nf, c >= 1, any_of(c >= 2, single_ok))
+        """H4 (proofs/kernel.py), lenient or strict by the ruleset."""
+        return harvestable(pl, f, self.cfg.strict, protect=self.mutant != "harvest-protected-single")
 
     def harvest(self, s: SState, p: int, f: Val) -> tuple[SPlayer, Seq]:
         """H5 (and V5): coins to the stack, the rest to the discard pile; the field empties."""
@@ -226,7 +230,7 @@ class Spec:
         grant: Cond = False
         k = self.coins_for(b, n)
         if self.cfg.field_beans:
-            grant = all_of(b == 11, n == 2)
+            grant = field_bean_grant(b, n)
             k = ite(grant, 0, k)
         fb = tuple(ite(f == i, -1, pl.fb[i]) for i in range(NF))
         fc = tuple(ite(f == i, 0, pl.fc[i]) for i in range(NF))
@@ -249,8 +253,7 @@ class Spec:
         return out
 
     def decision(self, s: SState, a: SAction) -> Cond:
-        return all_of(any_of(*[s.phase == ph for ph in DECISION_PHASES]), a.player == s.to_move,
-                      a.player >= 0, a.player < self.n)
+        return all_of(decision_phase(s.phase), a.player == s.to_move, a.player >= 0, a.player < self.n)
 
     # ------------------------------------------------------------------ decisions
 
@@ -645,7 +648,7 @@ class Spec:
 
     # ------------------------------------------------------------------ the transition table
 
-    def transitions(self) -> list[Transition]:
+    def transitions(self) -> list[Transition[SState, SAction]]:
         return [
             Transition(PLANT_K, "plant", self.g_plant, self.n_plant),
             Transition(PLANT_ASIDE_K, "plant-aside", self.g_plant_aside, self.n_plant_aside),
@@ -672,40 +675,17 @@ class Spec:
             Transition(30, "game-over", _i(self.g_over), _n(self.n_over), True),
         ]
 
-    def internal_args(self, t: Transition) -> list[SAction]:
+    def internal_args(self, t: Transition[SState, SAction]) -> list[SAction]:
         """The arguments an internal step is taken with: none, or each (seat, field)."""
         if t.per_field:
             return [SAction(kind=0, player=p, field=f) for p in range(self.n) for f in range(NF)]
         return [SAction(kind=0)]
 
     def settle(self, s: SState, limit: int = 200) -> SState:
-        """Run the internal steps (concrete state) until a decision point, chance node or the end."""
-        internal = [(t, a) for t in self.transitions() if t.internal for a in self.internal_args(t)]
-        for _ in range(limit):
-            if s.phase not in INTERNAL_PHASES:
-                return s
-            enabled = [(t, a) for t, a in internal if t.guard(s, a) is True]
-            if len(enabled) != 1:
-                raise SpecError(f"phase {s.phase}: {len(enabled)} internal steps enabled "
-                                f"({', '.join(t.name for t, _ in enabled)})")
-            t, a = enabled[0]
-            s = t.after(s, a)
-        raise SpecError("internal steps did not reach a decision point")
+        """Run the internal steps (concrete state) until a decision point, chance node or the end;
+        exactly one is enabled at a time (proofs/kernel.py)."""
+        return settle(s, step_table(self.transitions(), self.internal_args), INTERNAL_PHASES, limit)
 
-
-class SpecError(RuntimeError):
-    """The spec itself is stuck or ambiguous (a bug in the spec, not in a game)."""
-
-
-@dataclass(frozen=True)
-class Transition:
-    kind: int
-    name: str
-    guard: Any  # (SState, SAction) -> Cond
-    after: Any  # (SState, SAction) -> SState
-    internal: bool = False
-    per_field: bool = False  # an internal step taken once per (seat, field): a.player, a.field
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 def _i(g: Any) -> Any:

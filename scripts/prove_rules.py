@@ -1,15 +1,18 @@
 """Prove the rule invariants with Z3 on the independent spec, and (--mutants) check that every
 deliberate rule breakage is caught by a proof, the engine-vs-spec check or the test suite.
 
-Prints a table: property or mutant, method, PROVED / REFUTED / CAUGHT / SURVIVED, seconds; a
-refutation comes with a counterexample (state, action, next state). Exit 0 only if every property
-is proved (and every mutant caught); 1 otherwise; 2 for bad arguments.
+Prints a table: property or mutant, method, PROVED / REFUTED / VACUOUS / CAUGHT / SURVIVED,
+seconds; a refutation comes with a counterexample (state, action, next state). With --isla, La Isla
+Bohnita's proofs (I1-I9), its spec mutants (each refuted by the property it breaks) and, with
+--differential, the engine compared with its spec on simulated Isla games. Exit 0 only if every
+property is proved (every mutant caught, no disagreement); 1 otherwise; 2 for bad arguments.
 
 Examples:
   python scripts/prove_rules.py
   python scripts/prove_rules.py --ruleset amigo --json
   python scripts/prove_rules.py --mutants
-  python scripts/prove_rules.py --isla --mutants     # La Isla Bohnita (I1-I9): proofs/isla_proofs.py
+  python scripts/prove_rules.py --isla --mutants --differential   # proofs/isla_invariants.py ...
+  python scripts/prove_rules.py --isla --no-proofs --differential --games 4 --max-states 50
 """
 
 from __future__ import annotations
@@ -52,12 +55,32 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--isla", action="store_true",
                         help="the La Isla Bohnita proofs (ships, rows, attacks; I1-I9) instead")
+    isla = parser.add_argument_group("La Isla Bohnita (with --isla)")
+    isla.add_argument("--quick", action="store_true", help="prove on the three test configurations only")
+    isla.add_argument("--no-proofs", action="store_true",
+                      help="skip the proofs (mutants or differential only)")
+    isla.add_argument("--differential", action="store_true",
+                      help="also compare the engine with the spec on simulated Isla games")
+    isla.add_argument("--games", type=int, default=None, metavar="N", help="games for --differential (22)")
+    isla.add_argument("--seed", type=int, default=None, help="seed of the simulated games (0)")
+    isla.add_argument("--max-states", type=int, default=None, metavar="N",
+                      help="states checked per game, a seeded sample (default all)")
     args = parser.parse_args(argv)
+    isla_only = [name for name, on in (("--quick", args.quick), ("--no-proofs", args.no_proofs),
+                                       ("--differential", args.differential), ("--games", args.games),
+                                       ("--seed", args.seed), ("--max-states", args.max_states))
+                 if on is not None and on is not False]
     if args.isla:
         if args.ruleset is not None:
             print("prove_rules.py: --isla proves its own configurations; drop --ruleset", file=sys.stderr)
             return 2
-        return _isla(args.mutants, args.json)
+        if (args.games or 0) < 0 or (args.max_states is not None and args.max_states < 1):
+            print("prove_rules.py: --games must be >= 0 and --max-states >= 1", file=sys.stderr)
+            return 2
+        return _isla(args)
+    if isla_only:
+        print(f"prove_rules.py: {', '.join(isla_only)} only with --isla", file=sys.stderr)
+        return 2
 
     from model.rules import PRESETS, RulesetError
 
@@ -124,7 +147,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"all proofs: {proof_seconds:.1f} s")
     for r in results:
         if r.status != "proved":
-            print(f"\n{r.id} refuted:\n  " + r.counterexample.replace("\n", "\n  "))
+            print(f"\n{r.id} {r.status}:\n  " + r.counterexample.replace("\n", "\n  "))
     if verdicts:
         print(f"\n{'mutant':<{width}}  {'rule':<5} {'result':<8} {'seconds':>7}  caught by")
         for v in verdicts:
@@ -135,37 +158,54 @@ def main(argv: list[str] | None = None) -> int:
     return 0 if ok else 1
 
 
-def _isla(mutants: bool, as_json: bool) -> int:
-    """The expansion's proofs on its five configurations, and (``mutants``) its spec mutants."""
-    from proofs.isla_proofs import EXTRA_CONFIGS, MUTANTS, PROOF_CONFIGS, format_results, judge_mutant, prove
+def _isla(args: argparse.Namespace) -> int:
+    """The expansion's proofs on its five configurations (three with ``--quick``), its spec mutants
+    (``--mutants``) and the engine-vs-spec check (``--differential``)."""
+    from proofs.isla_differential import differential
+    from proofs.isla_invariants import EXTRA_CONFIGS, PROOF_CONFIGS, format_results, prove
+    from proofs.isla_mutants import MUTANTS, judge_mutant
 
+    configs = PROOF_CONFIGS if args.quick else PROOF_CONFIGS + EXTRA_CONFIGS
     t0 = time.perf_counter()
-    configs = PROOF_CONFIGS + EXTRA_CONFIGS
-    results = prove(configs)
+    results = [] if args.no_proofs else prove(configs)
     seconds = time.perf_counter() - t0
-    verdicts = [judge_mutant(m) for m in MUTANTS] if mutants else []
-    ok = all(r.status == "proved" for r in results) and all(v.status == "refuted" for v in verdicts)
-    if as_json:
+    verdicts = [judge_mutant(m) for m in MUTANTS] if args.mutants else []
+    t1 = time.perf_counter()
+    games, seed = 22 if args.games is None else args.games, args.seed or 0
+    report = differential(games, seed, args.max_states) if args.differential else None
+    diff_seconds = time.perf_counter() - t1
+    ok = (all(r.status == "proved" for r in results) and all(v.status == "refuted" for v in verdicts)
+          and (report is None or not report.problems))
+    if args.json:
         print(json.dumps({
-            "configurations": [[n, p, o] for n, p, o in configs],
-            "invariants": [{"id": r.id, "rule": r.rule, "method": r.method, "status": r.status,
-                            "seconds": round(r.seconds, 3),
-                            **({"counterexample": r.counterexample} if r.counterexample else {})}
-                           for r in results],
-            "proof_seconds": round(seconds, 1),
+            **({} if args.no_proofs else {
+                "configurations": [[n, p, o] for n, p, o in configs],
+                "invariants": [{"id": r.id, "rule": r.rule, "method": r.method, "status": r.status,
+                                "seconds": round(r.seconds, 3),
+                                **({"counterexample": r.counterexample} if r.counterexample else {})}
+                               for r in results],
+                "proof_seconds": round(seconds, 1)}),
             **({"mutants": [{"id": v.id, "rule": v.rule, "must_fail": v.expected, "status": v.status,
-                             "seconds": round(v.seconds, 2)} for v in verdicts]} if mutants else {}),
+                             "seconds": round(v.seconds, 2)} for v in verdicts]} if args.mutants else {}),
+            **({"differential": {"summary": report.summary(), "problems": report.problems,
+                                 "seconds": round(diff_seconds, 1)}} if report is not None else {}),
         }))
         return 0 if ok else 1
-    names = [f"{n} {p}p" + "".join(f" {k}={v}" for k, v in o.items() if k != "isla") for n, p, o in configs]
-    print("La Isla Bohnita: " + "; ".join(names))
-    print("\n".join(format_results(results)))
-    print(f"all proofs: {seconds:.1f} s")
+    if not args.no_proofs:
+        names = [f"{n} {p}p" + "".join(f" {k}={v}" for k, v in o.items() if k != "isla")
+                 for n, p, o in configs]
+        print("La Isla Bohnita: " + "; ".join(names))
+        print("\n".join(format_results(results)))
+        print(f"all proofs: {seconds:.1f} s")
     if verdicts:
         print(f"\n{'mutant':<22} {'rule':<5} {'must fail':<30} {'result':<8} {'seconds':>7}")
         for v in verdicts:
             print(f"{v.id:<22} {v.rule:<5} {v.expected:<30} {v.status.upper():<8} {v.seconds:7.2f}")
         print(f"{sum(v.status == 'refuted' for v in verdicts)} of {len(verdicts)} mutants refuted")
+    if report is not None:
+        print("\n" + report.summary() + f"\n  seconds: {diff_seconds:.1f}")
+        for p in report.problems[:20]:
+            print("  " + p)
     return 0 if ok else 1
 
 

@@ -1,30 +1,24 @@
-"""The Z3 proofs of La Isla Bohnita's invariants (proofs/isla_proofs.py on proofs/isla_spec.py), its
-mutants, and a small engine-vs-spec sample.
+"""The Z3 proofs of La Isla Bohnita's invariants (proofs/isla_invariants.py on proofs/isla_spec.py),
+its mutants (proofs/isla_mutants.py), and a small engine-vs-spec sample (proofs/isla_differential.py).
 
 Every property must be proved (and reach the situations it speaks about), every mutant of the spec
 must be refuted by the property it breaks, and the engine and the spec must agree on sampled states;
 the checks themselves must fail on a broken spec or a broken engine. The full run is
-``python -m proofs.isla_proofs``.
+``scripts/prove_rules.py --isla --mutants --differential``.
 """
 
 from __future__ import annotations
 
 import pytest
 import z3
+from builders import load_script
 
 import model.isla.moves as isla_moves
 from model.isla.hooks import ISLA
-from proofs import isla_proofs
-from proofs.isla_proofs import (
-    MUTANT_PROPERTY,
-    PROOF_CONFIGS,
-    Result,
-    differential,
-    format_results,
-    judge_mutant,
-    main,
-    prove,
-)
+from proofs import isla_invariants
+from proofs.isla_differential import differential
+from proofs.isla_invariants import PROOF_CONFIGS, Result, format_results, prove
+from proofs.isla_mutants import MUTANT_PROPERTY, judge_mutant
 from proofs.isla_spec import MUTANTS, IslaSpec
 
 EXPECTED = {
@@ -60,7 +54,7 @@ def test_every_property_reaches_what_it_speaks_about(results):
 
 
 def test_proofs_cover_every_transition(results):
-    names = {t.name for t in IslaSpec(isla_proofs.config(*RIO3[0])).transitions()}
+    names = {t.name for t in IslaSpec(isla_invariants.config(*RIO3[0])).transitions()}
     assert names == set(results["card-conservation-I1"].per_kind)
     assert {"sail", "harvest-onto-ship", "sell", "sell-attacked", "move-cargo", "attack", "yield", "buy-ship",
             "buy-pirate", "buy-field", "plant", "refill", "turn-change", "final-sale"} <= names
@@ -96,7 +90,7 @@ def test_a_property_whose_situation_is_never_reached_is_vacuous(monkeypatch):
     def never(spec, s, a, t, s2):
         return True, [("an impossible situation", z3.BoolVal(False))]
 
-    monkeypatch.setitem(isla_proofs.TWO_STATE, "never-reached", ("I6", never))
+    monkeypatch.setitem(isla_invariants.TWO_STATE, "never-reached", ("I6", never))
     (r,) = prove(RIO3, only={"never-reached"})
     assert r.status == "vacuous" and "an impossible situation" in r.counterexample
 
@@ -142,8 +136,15 @@ def test_the_check_finds_an_engine_that_keeps_this_turns_attacks(monkeypatch):
     assert any("end-turn" in p and ("sails" in p or "attacked" in p) for p in r.problems)
 
 
-def test_main_runs_the_differential_and_fails_on_a_disagreement(monkeypatch, capsys):
-    assert main(["--no-proofs", "--no-mutants", "--games", "1", "--max-states", "20"]) == 0
+def test_prove_rules_runs_the_differential_and_fails_on_a_disagreement(monkeypatch, capsys):
+    main = load_script("prove_rules").main
+    assert main(["--isla", "--no-proofs", "--differential", "--games", "1", "--max-states", "20"]) == 0
     assert "disagreements: 0" in capsys.readouterr().out
     monkeypatch.setattr(isla_moves, "_fits", lambda ship, b: True)
-    assert main(["--no-proofs", "--no-mutants", "--games", "1", "--max-states", "80"]) == 1
+    assert main(["--isla", "--no-proofs", "--differential", "--games", "1", "--max-states", "80"]) == 1
+
+
+def test_prove_rules_takes_the_differential_options_only_with_isla(capsys):
+    main = load_script("prove_rules").main
+    assert main(["--differential"]) == 2
+    assert "--differential only with --isla" in capsys.readouterr().err

@@ -19,7 +19,7 @@ import pytest
 
 import model
 from model.steps import STEPS
-from proofs import ghost
+from proofs import ghost, invariants
 from proofs.invariants import PROOF_CONFIGS, Result, bmc_two_plantings, prove
 from proofs.mutants import MUTANTS, activate, judge, sample
 from proofs.symbolic import Seq, count_if
@@ -74,6 +74,25 @@ def test_a_proof_fails_on_a_spec_with_the_rule_broken(mutant, prop):
     (r,) = prove(RIO4, mutant=mutant, only={prop}, stop_at_first=True)
     assert r.id == prop and r.status == "refuted"
     assert "state:" in r.counterexample and "action:" in r.counterexample and "next:" in r.counterexample
+
+
+def test_every_property_reaches_what_it_speaks_about(results):
+    witnessed = {r.id: r.witnessed for r in results.values() if r.witnessed}
+    assert set(witnessed) == EXPECTED - {"well-formed", "transitions-satisfiable", "ghost-tally-lemmas",
+                                         "two-plantings-per-turn-T1"}
+    assert set(witnessed["coins-by-harvest-or-purchase-C1-F1"]) == {"a harvest pays coins",
+                                                                    "coins pay for a field"}
+    assert all(all(w.values()) for w in witnessed.values()), witnessed
+
+
+def test_a_property_whose_situation_is_never_reached_is_vacuous(monkeypatch):
+    # e.g. a trigger that names a planting where planting never happens: the proof says nothing
+    monkeypatch.setitem(invariants.TRIGGERS, "plantings-counted-T1",
+                        [("a fourth planting", lambda cfg, s, a, t, s2: s2.planted == 4)])
+    (r,) = prove(RIO4, only={"plantings-counted-T1"})
+    assert r.status == "vacuous" and r.counterexample == "never reached: a fourth planting"
+    (r,) = prove(RIO4, only={"plantings-counted-T1"}, vacuity=False)
+    assert r.status == "proved"
 
 
 def test_strict_reading_proof_fails_on_the_lenient_rule():

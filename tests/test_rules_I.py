@@ -1,4 +1,4 @@
-"""Section I of RULES.md: La Isla Bohnita (I1-I9), with the readings listed in model/isla.py.
+"""Section I of RULES.md: La Isla Bohnita (I1-I9), with the readings listed in model/isla/state.py.
 
 Positions are built from a real ``new_game`` with ``isla=true`` and edited with ``_replace``
 (players, fleets, rows, phase...); ``model.validate.check_state`` accepts each of them. They use only
@@ -970,7 +970,7 @@ def test_I8_the_game_ends_at_the_third_exhaustion(ruleset, players):
 def test_I8_three_players_with_the_rio_grande_deck_end_as_in_the_base_game():
     """I8 reading: "as in the base game (E2)", whose exhaustion is numbered in S: 3 players with the
     rio-grande deck end at the 2nd, as without the expansion (RULES.md's "3rd" is the usual case;
-    the seed says only "as in the basic rules"). Documented in model/isla.py and the README."""
+    the seed says only "as in the basic rules"). Documented in model/isla/state.py and the README."""
     assert setup(ISLA, 3).final_exhaustion == 2 == setup(model.ruleset("rio-grande"), 3).final_exhaustion
 
 
