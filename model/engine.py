@@ -40,7 +40,7 @@ from model.dealing import Deal, Resume
 from model.errors import IllegalAction as IllegalAction
 from model.errors import InputError
 from model.expansion import Handler
-from model.expansions import EXPANSIONS as _EXPANSIONS
+from model.expansions import EXPANSIONS
 from model.rules import Ruleset, setup
 from model.state import EMPTY, Field, GameState, Phase, PlayerState
 from model.steps import STEPS as _S
@@ -81,7 +81,7 @@ def new_game(
         if sorted(cards) != sorted(su.deck):
             raise InputError(
                 f"deck is not the {len(su.deck)} cards of {r.name} with {players} players (S)")
-    x = _EXPANSIONS[su.expansion]
+    x = su.hooks
     hands: list[list[int]] = [[] for _ in range(players)]
     first = pos = x.reserved(su)  # cards the expansion is dealt before the hands
     while any(len(h) < n for h, n in zip(hands, su.hands, strict=True)):  # S2: one at a time, in seat order
@@ -159,7 +159,7 @@ def _plant_on(pl: PlayerState, i: int, b: int) -> tuple[Field, ...]:
 def _start_turn(s: GameState) -> GameState:
     """T1 / D2: a new turn for ``s.active``; in the duel, first the cards left on offer."""
     a = s.active
-    s = _EXPANSIONS[s.setup.expansion].start_turn(s)
+    s = s.setup.hooks.start_turn(s)
     if s.setup.duel and s.face_up:
         return _evolve(s, phase=OFFER, to_move=a, planted=0, first_field=-1, offers=0)
     s = _evolve(s, phase=PLANT, to_move=a, planted=0, first_field=-1, offers=0)
@@ -169,7 +169,7 @@ def _start_turn(s: GameState) -> GameState:
 
 
 def _end_planting(s: GameState) -> GameState:
-    if s.setup.duel and s.players[s.active].hand and _EXPANSIONS[s.setup.expansion].may_discard(s):
+    if s.setup.duel and s.players[s.active].hand and s.setup.hooks.may_discard(s):
         return _evolve(s, phase=DISCARD)  # D2 step 2: may discard one hand card
     return _turn_up(s)
 
@@ -190,11 +190,12 @@ def _take_cards(s: GameState) -> GameState:
     face_up = s.face_up
     players = s.players
     exhaustions, final = s.exhaustions, s.final
-    x = _EXPANSIONS[s.setup.expansion]
+    x = s.setup.hooks
     over = False
-    while todo:
-        dest, todo = todo[0], todo[1:]
-        card, draw = draw[0], draw[1:]
+    taken = 0  # cards taken from the top of the draw pile so far
+    for k, dest in enumerate(todo):
+        card = draw[taken]
+        taken += 1
         if dest == Deal.FACE_UP:
             face_up = face_up + (card,)
         elif dest >= 0:
@@ -203,7 +204,7 @@ def _take_cards(s: GameState) -> GameState:
             players = players[:dest] + (drawn,) + players[dest + 1:]
         else:  # a place only the expansion deals to
             s = x.deal_card(s, dest, card)
-        if not draw:
+        if taken == len(draw):
             exhaustions += 1
             s = x.exhausted(s)
             if exhaustions >= s.setup.final_exhaustion or not s.discard:
@@ -211,11 +212,10 @@ def _take_cards(s: GameState) -> GameState:
                     final = True  # E2: finish trading and planting, then end
                 else:
                     over = True  # E2: drawing (or an expansion's dealing) ends the game at once
-                todo = ()
-            else:
-                return _evolve(s, draw=draw, face_up=tuple(sorted(face_up)), players=players,
-                               exhaustions=exhaustions, todo=todo, phase=CHANCE, to_move=-1)
-    s = _evolve(s, draw=draw, face_up=tuple(sorted(face_up)), players=players,
+                break
+            return _evolve(s, draw=(), face_up=tuple(sorted(face_up)), players=players,
+                           exhaustions=exhaustions, todo=todo[k + 1:], phase=CHANCE, to_move=-1)
+    s = _evolve(s, draw=draw[taken:], face_up=tuple(sorted(face_up)), players=players,
                    exhaustions=exhaustions, final=final, todo=())
     if over:
         return _S.finish(s)
@@ -232,7 +232,7 @@ def _after_turn_up(s: GameState) -> GameState:
         while discard and discard[-1] in face_up:
             face_up, discard = face_up + (discard[-1],), discard[:-1]
         return _evolve(s, face_up=tuple(sorted(face_up)), discard=discard,
-                          phase=_EXPANSIONS[s.setup.expansion].turned_up_phase(s), to_move=a,
+                          phase=s.setup.hooks.turned_up_phase(s), to_move=a,
                           pending=None, resume=Resume.NONE)
     return _evolve(s, phase=TRADE, to_move=a, pending=None, resume=Resume.NONE)
 
@@ -269,7 +269,7 @@ def _end_turn(s: GameState) -> GameState:
         todo = tuple((a + i) % n for i in range(n))
     else:
         todo = (a,) * s.setup.draw
-    todo += _EXPANSIONS[s.setup.expansion].refill(s)
+    todo += s.setup.hooks.refill(s)
     return _S.take_cards(_evolve(s, todo=todo, resume=Resume.DRAWING, phase=PLANT, to_move=a))
 
 
@@ -285,7 +285,7 @@ def _finish(s: GameState) -> GameState:
         for i, f in enumerate(pl.fields):
             if f.count:
                 s = harvest(s, p, i)
-    s = _EXPANSIONS[s.setup.expansion].final_scoring(s)
+    s = s.setup.hooks.final_scoring(s)
     return _evolve(s, phase=OVER, to_move=-1, pending=None, todo=(), resume=Resume.NONE)
 
 
@@ -302,7 +302,8 @@ def legal_actions(s: GameState, proposals: bool = True) -> list[Action]:
     phase, p = s.phase, s.to_move
     if p < 0:
         return []
-    x = _EXPANSIONS[s.setup.expansion]
+    su = s.setup
+    x = su.hooks
     moves = x.adds_moves
     if moves and x.blocked(s):
         return x.forced(s)
@@ -313,7 +314,7 @@ def legal_actions(s: GameState, proposals: bool = True) -> list[Action]:
     if phase == PLANT:
         b = pl.hand[0]
         row = _PLANT[p]
-        skip = s.first_field if s.setup.rules.distinct_fields and s.planted == 1 else -1
+        skip = s.first_field if su.rules.distinct_fields and s.planted == 1 else -1
         for i, f in enumerate(fields):
             if fits(f, b) and i != skip:
                 out.append(row[i])
@@ -349,12 +350,18 @@ def legal_actions(s: GameState, proposals: bool = True) -> list[Action]:
         out.append(_END[p])
     if moves:
         out.extend(x.phase_actions(s, p))
-    singles = _S.singles_harvestable(fields, s.setup.strict_harvest)  # H4, decided once
+    singles = None  # H4 for one-card fields, decided once, when one is there
     hrow = _HARVEST[p]
     for i, f in enumerate(fields):
-        if f.count > 1 or (f.count == 1 and singles):
+        n = f.count
+        if n > 1:
             out.append(hrow[i])
-    if s.setup.third_cost is not None and _can_buy(s, p):
+        elif n == 1:
+            if singles is None:
+                singles = _S.singles_harvestable(fields, su.strict_harvest)
+            if singles:
+                out.append(hrow[i])
+    if su.third_cost is not None and _can_buy(s, p):
         out.append(_BUY[p])
     if moves:
         out.extend(x.anytime_actions(s, p))
@@ -367,7 +374,7 @@ def give_options(s: GameState, k: int) -> list[tuple[tuple[int, ...], tuple[int,
     Identical face-up cards are interchangeable, so only the lowest indices of a type are used.
     The one enumeration of a deal's giving side: the move generator and ``solvers/exact.py`` use it.
     """
-    hand_n = len(s.players[s.active].hand) if _EXPANSIONS[s.setup.expansion].trade_hand_cards else 0
+    hand_n = len(s.players[s.active].hand) if s.setup.hooks.trade_hand_cards else 0
     ups = s.face_up
     up_sets: list[tuple[int, ...]] = []
     for size in range(0, min(k, len(ups)) + 1):
@@ -407,7 +414,7 @@ def _proposals(s: GameState) -> list[Action]:
 def is_listed_proposal(s: GameState, a: Propose) -> bool:
     """Would ``legal_actions(s)`` list ``a``? (The same test as ``a in legal_actions(s)``, without
     building the list: T3, the protocol limits, canonical face-up indices, sorted asks.)"""
-    x = _EXPANSIONS[s.setup.expansion]
+    x = s.setup.hooks
     if (s.phase != TRADE or s.pending is not None or s.setup.duel or s.to_move != s.active
             or x.blocked(s)):
         return False
@@ -482,7 +489,7 @@ def apply(s: GameState, action: Action, check: bool = True) -> GameState:
             p = action.player  # type: ignore[union-attr]
             if not 0 <= p < len(s.players):
                 raise IllegalAction(f"there is no seat p{p}", "S")
-            x = _EXPANSIONS[s.setup.expansion]
+            x = s.setup.hooks
             if p != s.to_move:
                 rule = "D1" if s.setup.duel and kind is Harvest else _turn_rule(s)
                 raise IllegalAction(f"p{p} cannot act now: it is p{s.to_move}'s move",
@@ -533,7 +540,7 @@ def _do_plant_aside(s: GameState, a: PlantAside, check: bool) -> GameState:
     p, b, i = a.player, a.bean, a.field
     pl = s.players[p]
     if check:
-        if s.phase != PLANT_ASIDE and not _EXPANSIONS[s.setup.expansion].plants_while_trading(s, p):
+        if s.phase != PLANT_ASIDE and not s.setup.hooks.plants_while_trading(s, p):
             raise IllegalAction(f"p{p} can plant set-aside cards only in phase 3", "T6")
         if b not in pl.aside:
             raise IllegalAction(f"p{p} has no {BEAN_NAMES[b] if 0 <= b < 12 else b} set aside", "T6")
@@ -549,7 +556,7 @@ def _do_plant_aside(s: GameState, a: PlantAside, check: bool) -> GameState:
 def _do_plant_up(s: GameState, a: PlantUp, check: bool) -> GameState:
     p, u, i = a.player, a.index, a.field
     if check:
-        if s.phase not in (OFFER, TURNED) and not _EXPANSIONS[s.setup.expansion].plants_while_trading(s, p):
+        if s.phase not in (OFFER, TURNED) and not s.setup.hooks.plants_while_trading(s, p):
             raise IllegalAction(f"p{p} can plant face-up cards only in the duel's steps 1 and 3", "D2")
         if not 0 <= u < len(s.face_up):
             raise IllegalAction(f"p{p} names face-up card u{u} but there are {len(s.face_up)}", "D2")
@@ -579,7 +586,7 @@ def _do_discard_up(s: GameState, a: DiscardUp, check: bool) -> GameState:
 def _do_discard(s: GameState, a: Discard, check: bool) -> GameState:
     p, h = a.player, a.index
     pl = s.players[p]
-    x = _EXPANSIONS[s.setup.expansion]
+    x = s.setup.hooks
     if check:
         if s.phase != DISCARD and not x.discards_while_planting(s):
             raise IllegalAction(f"p{p} can discard a hand card only after planting in the duel", "D2")
@@ -649,7 +656,7 @@ def _do_propose(s: GameState, a: Propose, check: bool) -> GameState:
 
 def _check_proposal(s: GameState, a: Propose) -> None:
     p, q = a.player, a.partner
-    x = _EXPANSIONS[s.setup.expansion]
+    x = s.setup.hooks
     if s.setup.duel:
         rule, why = x.duel_trading
         raise IllegalAction(f"p{p} cannot trade: {why}", rule)
@@ -770,5 +777,5 @@ _S.set(
     harvest=_harvest, plant_on=_plant_on, end_planting=_end_planting, take_cards=_take_cards,
     proposals=_proposals, end_trading=_end_trading, next_planter=_next_planter, end_turn=_end_turn,
     finish=_finish, winners=_winners,
-    handlers={**_HANDLERS, **{k: h for x in _EXPANSIONS.values() for k, h in x.handlers.items()}},
+    handlers={**_HANDLERS, **{k: h for x in EXPANSIONS.values() for k, h in x.handlers.items()}},
 )

@@ -1,7 +1,7 @@
 """The expansion protocol: every point where an expansion may change the base game's turn.
 
 ``model/engine.py`` plays the base rules and, at each of these points, asks the game's expansion
-(``EXPANSIONS[setup.expansion]`` in ``model/expansions.py``). Every default here *is* the base
+(``setup.hooks``, registered by name in ``model/expansions.py``). Every default here *is* the base
 rule, so the base game is the expansion that overrides nothing. An expansion subclasses
 ``Expansion``, overrides the hooks its rules change, lists its own actions in ``handlers`` and its
 part of the state lives in ``GameState.isla`` (the one expansion slot of the state).
@@ -29,6 +29,12 @@ class Expansion:
     trade_hand_cards = True  # T3: the active player may offer hand cards
     adds_moves = False  # does it use the move-generator hooks (blocked, forced, *_actions)? If not,
     # ``legal_actions`` skips them: the base game's move generator is the engine's hot loop
+
+    def __repr__(self) -> str:
+        return f"<expansion {self.name or 'none'}>"
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        return _registered, (self.name,)  # a pickled setup finds the same registered object
 
     # ------------------------------------------------------------ dealing and the turn's steps
 
@@ -127,3 +133,9 @@ class Expansion:
 
 
 BASE = Expansion()
+
+
+def _registered(name: str) -> Expansion:
+    from model.expansions import EXPANSIONS
+
+    return EXPANSIONS[name]

@@ -11,7 +11,6 @@ from collections import Counter
 
 from model.cards import BEAN_NAMES
 from model.errors import PositionError as PositionError
-from model.expansions import EXPANSIONS
 from model.state import GameState, Phase
 
 DUEL_PHASES = (Phase.OFFER, Phase.DISCARD, Phase.TURNED)
@@ -23,7 +22,7 @@ def _zones(s: GameState) -> list[tuple[str, tuple[int, ...]]]:
         zones += [(f"players[{i}].hand", p.hand), (f"players[{i}].coins", p.coins),
                   (f"players[{i}].aside", p.aside)]
         zones += [(f"players[{i}].fields[{j}]", (f.bean,) * f.count) for j, f in enumerate(p.fields)]
-    return zones + EXPANSIONS[s.setup.expansion].card_zones(s)
+    return zones + s.setup.hooks.card_zones(s)
 
 
 def check_state(s: GameState) -> None:
@@ -57,7 +56,7 @@ def check_state(s: GameState) -> None:
             raise PositionError("to_move", f"no one moves in phase {s.phase.name.lower()}", "E1")
     elif not 0 <= s.to_move < n:
         raise PositionError("to_move", f"seat p{s.to_move} does not exist ({n} players)", "S1")
-    EXPANSIONS[su.expansion].check_position(s)
+    su.hooks.check_position(s)
     if not su.duel and s.phase in DUEL_PHASES:
         raise PositionError("phase", f"{s.phase.name.lower()} exists only in the bean duel", "D2")
     if s.phase == Phase.PLANT and s.to_move != s.active:

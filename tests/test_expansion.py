@@ -7,6 +7,7 @@ checkers reach the rules through ``STEPS`` and nowhere else.
 from __future__ import annotations
 
 import dataclasses
+import pickle
 import random
 import re
 from pathlib import Path
@@ -33,7 +34,9 @@ def test_the_base_engine_names_no_expansion():
 def test_the_registry_holds_the_base_game_and_la_isla_bohnita_by_name():
     assert EXPANSIONS == {"": BASE, "isla": ISLA}
     assert setup(ruleset("rio-grande"), 4).expansion == ""
-    assert setup(ruleset("rio-grande", {"isla": True}), 4).expansion == "isla"
+    isla = setup(ruleset("rio-grande", {"isla": True}), 4)
+    assert isla.expansion == "isla" and isla.hooks is ISLA
+    assert pickle.loads(pickle.dumps(isla)).hooks is ISLA  # a setup sent to a worker process
 
 
 def test_every_hook_of_the_base_game_is_a_no_op():
@@ -62,10 +65,9 @@ def _play(start: GameState, seed: int) -> GameState:
     return s
 
 
-def test_a_new_expansion_changes_the_game_through_a_hook_without_touching_the_engine(monkeypatch):
-    monkeypatch.setitem(EXPANSIONS, "tithe", _Tithe())
+def test_a_new_expansion_changes_the_game_through_a_hook_without_touching_the_engine():
     plain = new_game("amigo", 3, seed=7)
-    tithed = plain._replace(setup=dataclasses.replace(plain.setup, expansion="tithe"))
+    tithed = plain._replace(setup=dataclasses.replace(plain.setup, expansion="tithe", hooks=_Tithe()))
     base_end, tithe_end = _play(plain, 7), _play(tithed, 7)
     assert tithe_end.turn == base_end.turn  # the same game ...
     assert scores(tithe_end) == tuple(max(c - 1, 0) for c in scores(base_end))  # ... but one coin each less
