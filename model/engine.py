@@ -494,7 +494,8 @@ def apply(s: GameState, action: Action, check: bool = True) -> GameState:
                 rule = "D1" if s.setup.duel and kind is Harvest else _turn_rule(s)
                 raise IllegalAction(f"p{p} cannot act now: it is p{s.to_move}'s move",
                                     x.seat_rule(s, kind, rule))
-            x.check_action(s, kind)
+            if x.adds_moves:
+                x.check_action(s, kind)
     return handler(s, action, check)
 
 

@@ -27,8 +27,8 @@ class Expansion:
     handlers: Mapping[type, Handler] = {}  # its own action types (merged into ``STEPS.handlers``)
     duel_trading = ("D1", "there is no trading in the bean duel")  # rule, reason a duel refuses a deal
     trade_hand_cards = True  # T3: the active player may offer hand cards
-    adds_moves = False  # does it use the move-generator hooks (blocked, forced, *_actions)? If not,
-    # ``legal_actions`` skips them: the base game's move generator is the engine's hot loop
+    adds_moves = False  # does it use the move hooks (blocked, forced, *_actions, check_action)? If
+    # not, ``legal_actions`` and ``apply`` skip them: they are the engine's hot loop
 
     def __repr__(self) -> str:
         return f"<expansion {self.name or 'none'}>"

@@ -47,6 +47,13 @@ class IslaBohnita(Expansion):
     duel_trading = ("I9", "the Isla duel has no trading")
     trade_hand_cards = False  # I3: only the turned-up cards are traded
     adds_moves = True
+    # hooks that are one function of moves.py or position.py, called without a wrapper
+    refill = staticmethod(moves.refill_todo)  # I2: empty rows are refilled after the draw
+    final_scoring = staticmethod(moves.sell_all)  # the Isla reading of E3: cargo is sold like a field
+    forced = staticmethod(moves.defence)  # I7: sell the attacked cargo or yield a card
+    anytime_actions = staticmethod(moves.anytime_actions)  # I1, I5, I6 whenever the seat is to move
+    card_zones = staticmethod(position.zones)  # rows and ships hold cards (C2)
+    check_position = staticmethod(position.check)  # I1-I9 (the Isla duel has a trading phase, I9)
 
     def reserved(self, su: Setup) -> int:
         """I2: the two island rows are dealt first, 5 cards each."""
@@ -58,7 +65,8 @@ class IslaBohnita(Expansion):
 
     def start_turn(self, s: GameState) -> GameState:
         """I6, I7, I9: attacks, captures, ship moves and the duel discard are counted per turn."""
-        isla = _isla(s)
+        isla = s.isla
+        assert isla is not None
         fresh = new_turn(isla)
         return s if fresh is isla else evolve(s, isla=fresh)
 
@@ -85,25 +93,17 @@ class IslaBohnita(Expansion):
         """I9: the active player plants the turned-up cards in phase 2 (or from set-aside)."""
         return Phase.TRADE
 
-    def refill(self, s: GameState) -> tuple[int, ...]:
-        """I2: empty rows are refilled after the draw."""
-        return moves.refill_todo(s)
-
-    def final_scoring(self, s: GameState) -> GameState:
-        """The Isla reading of E3: cargo is sold like a field."""
-        return moves.sell_all(s)
-
     def blocked(self, s: GameState) -> bool:
         """I7: an attacked player answers before anything else happens."""
-        return _isla(s).attack is not None
-
-    def forced(self, s: GameState) -> list[Action]:
-        return moves.defence(s)
+        isla = s.isla
+        assert isla is not None
+        return isla.attack is not None
 
     def phase_actions(self, s: GameState, p: int) -> Sequence[Action]:
         """I9: the duel's hand discard during phase 1; I3: planting in any order with trading and
         ship moves in phase 2."""
-        isla = _isla(s)
+        isla = s.isla
+        assert isla is not None
         pl = s.players[p]
         if s.phase == Phase.PLANT:
             if s.setup.duel and not isla.discarded:
@@ -119,9 +119,6 @@ class IslaBohnita(Expansion):
         out.extend(moves.sea_actions(s, p))
         return out
 
-    def anytime_actions(self, s: GameState, p: int) -> Sequence[Action]:
-        return moves.anytime_actions(s, p)
-
     def seat_rule(self, s: GameState, kind: type, rule: str) -> str:
         if _isla(s).attack is not None:
             return "I7"
@@ -130,7 +127,9 @@ class IslaBohnita(Expansion):
         return rule
 
     def check_action(self, s: GameState, kind: type) -> None:
-        attack = _isla(s).attack
+        isla = s.isla
+        assert isla is not None
+        attack = isla.attack
         if attack is not None and kind not in _DEFENCE:
             q, i = attack
             raise IllegalAction(f"p{q} must first answer the attack on its "
@@ -154,13 +153,6 @@ class IslaBohnita(Expansion):
     def discarded(self, s: GameState) -> tuple[GameState, bool]:
         """I9: the discard came before or between the plantings when phase 1 is still on."""
         return evolve(s, isla=_isla(s)._replace(discarded=True)), s.phase == Phase.PLANT
-
-    def card_zones(self, s: GameState) -> list[tuple[str, tuple[int, ...]]]:
-        return position.zones(s)
-
-    def check_position(self, s: GameState) -> None:
-        """I1-I9: ships, rows and the attack (the Isla duel has a trading phase, I9)."""
-        position.check(s)
 
 
 ISLA = IslaBohnita()
