@@ -164,6 +164,14 @@ def _int(obj: dict[str, Any], key: str, low: int = 0) -> int:
     return v
 
 
+def _bool(obj: dict[str, Any], key: str) -> bool:
+    """A JSON ``true``/``false`` (absent: false); a string like ``"false"`` is refused, not read as true."""
+    v = obj.get(key, False)
+    if not isinstance(v, bool):
+        raise _field_error(key, f"expected true or false, got {v!r}")
+    return v
+
+
 def state_from_json(obj: dict[str, Any]) -> GameState:
     """Read a state written by ``state_to_json``; StateFormatError names the first bad field.
 
@@ -238,7 +246,7 @@ def state_from_json(obj: dict[str, Any]) -> GameState:
         offers=_int(obj, "offers"),
         pending=pending,
         exhaustions=_int(obj, "exhaustions"),
-        final=bool(obj.get("final", False)),
+        final=_bool(obj, "final"),
         todo=tuple(todo),
         resume=_int(obj, "resume"),
         turn=_int(obj, "turn"),

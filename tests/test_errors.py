@@ -60,3 +60,20 @@ def test_input_errors_say_what_and_where() -> None:
     with pytest.raises(RecordFormatError) as e:
         parse_record('{"format": "bohnanza-record"}\nnot json\n')
     assert str(e.value).startswith("line ")
+
+
+@pytest.mark.parametrize("value", ["false", "true", 0, 1, None, [False]])
+def test_a_flag_that_is_not_a_json_boolean_is_refused_not_read_as_true(value: object) -> None:
+    """``"final": "false"`` once read as true and solved a game start as a final pass (E2)."""
+    obj = state_to_json(new_game("amigo", 3, seed=1))
+    obj["final"] = value
+    with pytest.raises(StateFormatError, match=r"final.*expected true or false"):
+        state_from_json(obj)
+
+
+@pytest.mark.parametrize("key", ["captured", "discarded"])
+def test_an_isla_flag_that_is_not_a_json_boolean_is_refused(key: str) -> None:
+    obj = state_to_json(new_game(ruleset("rio-grande", {"isla": True}), 4, seed=1))
+    obj["isla"][key] = "false"
+    with pytest.raises(StateFormatError, match=rf"isla\.{key}: expected true or false"):
+        state_from_json(obj)

@@ -65,6 +65,13 @@ def _ship_ref(value: Any, where: str) -> tuple[int, int]:
     return value[0], SHIP_NAMES.index(value[1])
 
 
+def _flag(obj: dict[str, Any], key: str) -> bool:
+    v = obj.get(key, False)
+    if not isinstance(v, bool):
+        raise _fail(key, f"expected true or false, got {v!r}")
+    return v
+
+
 def isla_from_json(obj: Any) -> Isla:
     if not isinstance(obj, dict):
         raise _fail("", "expected an object")
@@ -93,5 +100,4 @@ def isla_from_json(obj: Any) -> Isla:
     if not isinstance(sails, int) or isinstance(sails, bool) or sails < 0:
         raise _fail("sails", f"expected a whole number >= 0, got {sails!r}")
     return Isla(fleets=tuple(fleets), rows=(rows[0], rows[1]), attacked=attacked, attack=attack,
-                captured=bool(obj.get("captured", False)), sails=sails,
-                discarded=bool(obj.get("discarded", False)))
+                captured=_flag(obj, "captured"), sails=sails, discarded=_flag(obj, "discarded"))
