@@ -168,11 +168,11 @@ def _coerce(key: str, value: Any, kind: Any) -> Any:
             return _BOOL_WORDS[value.lower()]
         raise RulesetError(f"option {key}: {value!r} is not true or false")
     if "int" in str(kind):
-        if isinstance(value, bool):
+        if isinstance(value, bool) or not isinstance(value, (int, str)):  # 1.7 is not read as 1
             raise RulesetError(f"option {key}: {value!r} is not a whole number")
         try:
             number = int(value)
-        except (TypeError, ValueError):
+        except ValueError:
             raise RulesetError(f"option {key}: {value!r} is not a whole number") from None
         if number < 0:
             raise RulesetError(f"option {key}: {number} is negative")

@@ -196,6 +196,14 @@ def test_V3_unknown_option_or_value_is_refused():
         model.ruleset("rio-grande", {"third_field": "maybe"})
 
 
+@pytest.mark.rule("V3")
+@pytest.mark.parametrize("value", [1.7, 2.0, [2], {"n": 2}, "1.7", True])
+def test_V3_a_count_option_must_be_a_whole_number_never_rounded(value):
+    with pytest.raises(model.RulesetError, match="max_offers.*not a whole number"):
+        model.ruleset("rio-grande", {"max_offers": value})
+    assert model.ruleset("rio-grande", {"max_offers": "3"}).max_offers == 3  # command-line strings
+
+
 # ---------------------------------------------------------------- V4 everyone draws one
 
 
