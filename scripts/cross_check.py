@@ -87,8 +87,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="coop/best: the flow model (cpsat) or the older card-by-card model")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    if args.positions < 1 or args.jobs < 1:
-        print("cross_check.py: --positions and --jobs must be >= 1", file=sys.stderr)
+    if args.positions < 1 or args.jobs < 1 or args.node_limit < 1:  # --node-limit 0 replaced every cut
+        print("cross_check.py: --positions, --jobs and --node-limit must be >= 1", file=sys.stderr)
         return 2
 
     from functools import partial

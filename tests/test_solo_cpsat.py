@@ -64,3 +64,11 @@ def test_cpsat_refuses_what_it_does_not_model():
     mid = s  # one planting made: not a turn start
     with pytest.raises(SolveError, match="start of a turn"):
         solve_solo_cpsat(mid)
+
+
+@pytest.mark.parametrize("flag", ["--node-limit", "--positions", "--jobs"])
+def test_cross_check_refuses_a_limit_below_one(flag, capsys):
+    """``--node-limit 0`` once replaced every cut and looped forever; now one line and exit 2."""
+    assert load_script("cross_check").main([flag, "0"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "must be >= 1" in err
