@@ -150,6 +150,10 @@ def _beans(value: Any, line: int, where: str) -> tuple[int, ...]:
         raise RecordFormatError(line, f"{where}: {e}") from None
 
 
+def _count(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool) and x >= 0
+
+
 def _no_bean(x: Any) -> int:
     raise UnknownBean(f"{x!r} is not a bean name")
 
@@ -219,6 +223,11 @@ def parse_record(text: str) -> Record:
             end = obj["end"]
             if not isinstance(end, dict) or not isinstance(end.get("coins"), list):
                 raise RecordFormatError(no, "end must be an object with coins and winners lists")
+            for key in ("coins", "winners"):  # 1.9, true or "1" is not a count; "3" is not a list
+                value = end.get(key, [])
+                if not isinstance(value, list) or not all(_count(x) for x in value):
+                    raise RecordFormatError(no, f"end.{key} must be a list of whole numbers >= 0, "
+                                                f"got {value!r}")
             rec.end, rec.end_line = end, no
             continue
         else:
@@ -246,12 +255,12 @@ def replay_steps(rec: Record) -> Iterator[tuple[int, Action, GameState]]:
     if rec.end is not None:
         if s.phase != Phase.OVER:
             raise IllegalStep(rec.end_line, "end", "the record claims an end but the game is not over", "E2")
-        claimed = [int(c) for c in rec.end.get("coins", [])]
+        claimed = list(rec.end["coins"])
         if claimed != list(scores(s)):
             raise IllegalStep(rec.end_line, "end",
                               f"the record claims coins {claimed} but the replay gives "
                               f"{list(scores(s))}", "E3")
-        if "winners" in rec.end and [int(w) for w in rec.end["winners"]] != list(winners(s)):
+        if "winners" in rec.end and list(rec.end["winners"]) != list(winners(s)):
             raise IllegalStep(rec.end_line, "end",
                               f"the record claims winners {rec.end['winners']} but the rules give "
                               f"{list(winners(s))}", "E4")

@@ -289,6 +289,23 @@ def test_wrong_end_line_is_illegal(records: dict[str, list[Path]], tmp_path: Pat
     assert re.fullmatch(rf"{re.escape(str(path))}:{len(body) + 2}: illegal end: .+ \[E3\]\n", err)
 
 
+@pytest.mark.parametrize("end", [{"coins": [1.9]}, {"coins": [True]}, {"coins": ["1"]},
+                                 {"coins": [], "winners": "3"}, {"coins": [], "winners": [3.7]},
+                                 {"coins": [-1]}])
+def test_an_end_line_with_counts_that_are_not_whole_numbers_is_malformed(
+        records: dict[str, list[Path]], tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        end: dict[str, Any]) -> None:
+    """They were read with int() and judged legal (1.9 as 1, true as 1, "3" as [3])."""
+    head, body, real = record_parts(records["four"][0])
+    assert real is not None
+    claim = {**real["end"], **end}
+    path = write_parts(tmp_path / "end.jsonl", head, body, {"end": claim})
+    code, _, err = check_main(capsys, path)
+    assert code == 2
+    assert re.fullmatch(rf"{re.escape(str(path))}:{len(body) + 2}: .*end\.(coins|winners) must be a list "
+                        r"of whole numbers.*\n", err)
+
+
 # ------------------------------------------------------------------ malformed records (exit 2)
 
 
