@@ -27,6 +27,7 @@ class Expansion:
     handlers: Mapping[type, Handler] = {}  # its own action types (merged into ``STEPS.handlers``)
     duel_trading = ("D1", "there is no trading in the bean duel")  # rule, reason a duel refuses a deal
     trade_hand_cards = True  # T3: the active player may offer hand cards
+    todo_codes: tuple[int, ...] = ()  # ``GameState.todo`` codes it deals to (``deal_card``)
     adds_moves = False  # does it use the move hooks (blocked, forced, *_actions, check_action)? If
     # not, ``legal_actions`` and ``apply`` skip them: they are the engine's hot loop
 

@@ -152,9 +152,13 @@ def _bean_tuple(value: Any, where: str) -> tuple[int, ...]:
     if not isinstance(value, list):
         raise _field_error(where, "expected a list of bean names")
     try:
-        return tuple(int(bean(x)) for x in value)
+        return tuple(int(bean(x)) if isinstance(x, str) else _not_a_name(x) for x in value)
     except UnknownBean as e:
         raise _field_error(where, str(e)) from None
+
+
+def _not_a_name(x: Any) -> int:
+    raise UnknownBean(f"expected a bean name, got {x!r} (C)")
 
 
 def _int(obj: dict[str, Any], key: str, low: int = 0) -> int:
@@ -199,7 +203,8 @@ def state_from_json(obj: dict[str, Any]) -> GameState:
             if f is None:
                 fields.append(EMPTY)
                 continue
-            if not (isinstance(f, list) and len(f) == 2 and isinstance(f[1], int) and f[1] > 0):
+            if not (isinstance(f, list) and len(f) == 2 and isinstance(f[0], str) and isinstance(f[1], int)
+                    and not isinstance(f[1], bool) and f[1] > 0):  # true is not a count, 3 is not a bean
                 raise _field_error(f"{where}.fields[{j}]", f"expected null or [bean, count > 0], got {f!r}")
             try:
                 fields.append(Field(int(bean(f[0])), f[1]))

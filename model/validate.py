@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 
 from model.cards import BEAN_NAMES
+from model.dealing import Deal
 from model.errors import PositionError as PositionError
 from model.state import GameState, Phase
 
@@ -65,6 +66,16 @@ def check_state(s: GameState) -> None:
         raise PositionError(f"players[{s.active}].hand", "phase 1 with an empty hand is skipped", "T1")
     if not 0 <= s.planted <= 2:
         raise PositionError("planted", f"{s.planted} phase-1 plantings; at most two", "T1")
+    active_fields = len(s.players[s.active].fields)
+    v2 = su.rules.distinct_fields and s.planted == 1  # V2 needs to know the first planting's field
+    if not -1 <= s.first_field < active_fields or (v2 and s.first_field == -1):
+        raise PositionError("first_field", f"{s.first_field}: the field of this turn's first planting "
+                            f"(0-{active_fields - 1}), or -1" + (" (not after one planting)" if v2 else ""),
+                            "V2" if v2 else "T1")
+    for k, t in enumerate(s.todo):
+        if not (0 <= t < n or t == Deal.FACE_UP or t in su.hooks.todo_codes):
+            raise PositionError(f"todo[{k}]", f"{t} is not a seat, the trade area ({int(Deal.FACE_UP)}) or "
+                                "a place the expansion deals to", "E1")
     if not 0 <= s.exhaustions <= su.final_exhaustion:
         raise PositionError("exhaustions", f"{s.exhaustions}; the game ends at exhaustion "
                             f"{su.final_exhaustion}", "E2")

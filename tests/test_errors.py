@@ -77,3 +77,42 @@ def test_an_isla_flag_that_is_not_a_json_boolean_is_refused(key: str) -> None:
     obj["isla"][key] = "false"
     with pytest.raises(StateFormatError, match=rf"isla\.{key}: expected true or false"):
         state_from_json(obj)
+
+
+@pytest.mark.parametrize(("change", "field", "rule"), [
+    ({"first_field": 9}, "first_field", "T1"),
+    ({"todo": [99]}, "todo[0]", "E1"),
+    ({"todo": [-2]}, "todo[0]", "E1"),  # an island row, without the expansion
+])
+def test_an_impossible_dealing_state_is_refused(change: dict[str, object], field: str, rule: str) -> None:
+    """These were solved with exit 0 (issue 15): a field the seat lacks, a seat that does not exist."""
+    obj = state_to_json(new_game(ruleset("rio-grande"), 4, 1))
+    obj.update(change)
+    with pytest.raises(PositionError) as e:
+        check_state(state_from_json(obj))
+    assert (e.value.field, e.value.rule) == (field, rule)
+
+
+def test_v2_needs_the_field_of_the_first_planting() -> None:
+    s = new_game(ruleset("rio-grande", {"distinct_fields": True}), 4, 1)
+    obj = state_to_json(s)
+    obj.update(planted=1, first_field=-1)
+    with pytest.raises(PositionError, match=r"^first_field: .* \[V2\]$"):
+        check_state(state_from_json(obj))
+    obj.update(first_field=0)
+    check_state(state_from_json(obj))
+
+
+@pytest.mark.parametrize("bad", [[3, 2], ["red", True], ["red", 2.0]])
+def test_a_field_needs_a_bean_name_and_a_whole_count(bad: list[object]) -> None:
+    obj = state_to_json(new_game(ruleset("rio-grande"), 4, 1))
+    obj["players"][0]["fields"] = [bad, None]
+    with pytest.raises(StateFormatError, match=r"players\[0\]\.fields\[0\]"):
+        state_from_json(obj)
+
+
+def test_a_bean_given_as_a_number_is_refused() -> None:
+    obj = state_to_json(new_game(ruleset("rio-grande"), 4, 1))
+    obj["draw"][0] = 3
+    with pytest.raises(StateFormatError, match="draw: expected a bean name, got 3"):
+        state_from_json(obj)

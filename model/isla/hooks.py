@@ -47,6 +47,7 @@ class IslaBohnita(Expansion):
     duel_trading = ("I9", "the Isla duel has no trading")
     trade_hand_cards = False  # I3: only the turned-up cards are traded
     adds_moves = True
+    todo_codes = (Deal.ROW_0, Deal.ROW_1)  # I2: the two island rows
     # hooks that are one function of moves.py or position.py, called without a wrapper
     refill = staticmethod(moves.refill_todo)  # I2: empty rows are refilled after the draw
     final_scoring = staticmethod(moves.sell_all)  # the Isla reading of E3: cargo is sold like a field
