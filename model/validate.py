@@ -62,6 +62,8 @@ def check_state(s: GameState) -> None:
         raise PositionError("phase", f"{s.phase.name.lower()} exists only in the bean duel", "D2")
     if s.phase == Phase.PLANT and s.to_move != s.active:
         raise PositionError("to_move", "in phase 1 the active player moves", "T1")
+    if s.phase in DUEL_PHASES and s.to_move != s.active:
+        raise PositionError("to_move", f"in {s.phase.name.lower()} the active player moves", "D2")
     if s.phase == Phase.PLANT and not s.players[s.active].hand:
         raise PositionError(f"players[{s.active}].hand", "phase 1 with an empty hand is skipped", "T1")
     if not 0 <= s.planted <= 2:
@@ -83,6 +85,15 @@ def check_state(s: GameState) -> None:
         raise PositionError("exhaustions", "the final exhaustion has come but the game goes on", "E2")
     if s.pending is not None and s.pending.player != s.active:
         raise PositionError("pending", "every deal has the active player on one side", "T3")
+    if s.pending is not None and not (0 <= s.pending.partner < n and s.pending.partner != s.active):
+        raise PositionError("pending", f"p{s.pending.partner} is not another seat ({n} players)", "T3")
+    answering = su.hooks.adds_moves and su.hooks.blocked(s)  # e.g. an attacked seat (I7)
+    if s.phase == Phase.TRADE and not answering:
+        who = s.pending.partner if s.pending is not None else s.active
+        if s.to_move != who:
+            raise PositionError("to_move", f"in phase 2 p{who} moves: " + (
+                "the partner answers the pending offer" if s.pending is not None
+                else "the active player, nothing is pending"), "T3")
     asides = [i for i, p in enumerate(s.players) if p.aside]
     if asides and s.phase not in (Phase.TRADE, Phase.PLANT_ASIDE):
         raise PositionError(f"players[{asides[0]}].aside", "set-aside cards exist only in phases 2 and 3",

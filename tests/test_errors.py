@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from model import new_game, ruleset
-from model.actions import NotationError, Plant, parse_action
+from model import legal_actions, new_game, ruleset
+from model.actions import EndPhase, NotationError, Plant, parse_action
 from model.cards import UnknownBean, bean
 from model.engine import IllegalAction, apply
 from model.errors import BohnanzaError, InputError, RuleError
@@ -116,3 +116,31 @@ def test_a_bean_given_as_a_number_is_refused() -> None:
     obj["draw"][0] = 3
     with pytest.raises(StateFormatError, match="draw: expected a bean name, got 3"):
         state_from_json(obj)
+
+
+def _trading(players: int = 4) -> dict[str, object]:
+    s = new_game(ruleset("rio-grande"), players, 1)
+    while s.phase.name != "TRADE":
+        s = apply(s, next(a for a in legal_actions(s) if isinstance(a, (Plant, EndPhase))))
+    return state_to_json(s)
+
+
+@pytest.mark.parametrize(("change", "field", "rule"), [
+    ({"to_move": 2}, "to_move", "T3"),  # trading with nothing pending: the active player moves
+    ({"pending": "p0 offer p9 give u0 ask red"}, "pending", "T3"),
+    ({"pending": "p0 offer p1 give u0 ask red", "to_move": 2}, "to_move", "T3"),
+])
+def test_who_moves_in_trading_follows_what_is_pending(change: dict[str, object], field: str,
+                                                      rule: str) -> None:
+    obj = _trading()
+    obj.update(change)
+    with pytest.raises(PositionError) as e:
+        check_state(state_from_json(obj))
+    assert (e.value.field, e.value.rule) == (field, rule)
+
+
+def test_the_duel_steps_are_the_active_players() -> None:
+    obj = state_to_json(new_game(ruleset("rio-grande"), 2, 1))
+    obj.update(phase="discard", to_move=1)
+    with pytest.raises(PositionError, match=r"^to_move: in discard the active player moves \[D2\]$"):
+        check_state(state_from_json(obj))
