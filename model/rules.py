@@ -142,8 +142,10 @@ def _coerce(key: str, value: Any, kind: Any) -> Any:
             return None
         return _bean_list(key, value)
     if key == "meters":
-        if isinstance(value, str):  # cocoa=1/3/4/-;garden=...
+        if isinstance(value, str):  # cocoa:1/3/4/-;garden:...
             pairs = [p.split(":", 1) for p in value.split(";") if p.strip()]
+            if any(len(pair) != 2 for pair in pairs):
+                raise RulesetError(f"option meters: {value!r} is not like 'cocoa:1/3/4/-;garden:2/3/-/-'")
             value = {k: v for k, v in pairs}
         if not isinstance(value, dict):
             raise RulesetError("option meters: expected an object like {\"cocoa\": \"1/3/4/-\"}")

@@ -197,6 +197,13 @@ def test_V3_unknown_option_or_value_is_refused():
 
 
 @pytest.mark.rule("V3")
+@pytest.mark.parametrize("value", ["junk", "cocoa:1/3/4/-;junk"])
+def test_V3_meters_text_without_bean_colon_meter_is_refused_in_one_line(value):
+    with pytest.raises(model.RulesetError, match="option meters: .* is not like 'cocoa:"):
+        model.ruleset("rio-grande", {"meters": value})
+
+
+@pytest.mark.rule("V3")
 @pytest.mark.parametrize("value", [1.7, 2.0, [2], {"n": 2}, "1.7", True])
 def test_V3_a_count_option_must_be_a_whole_number_never_rounded(value):
     with pytest.raises(model.RulesetError, match="max_offers.*not a whole number"):
