@@ -39,6 +39,7 @@ class Progress:
         self.note = ""
         self._bar: Any = None
         self._last = 0.0
+        self._shown = -1
         if mode == "bar":
             from tqdm import tqdm
 
@@ -67,6 +68,7 @@ class Progress:
         self(self.done + by, None, note)
 
     def _line(self) -> None:
+        self._shown = self.done
         of = f"/{self.total}" if self.total is not None else ""
         tail = f" ({self.note})" if self.note else ""
         print(f"{self.desc}: {self.done}{of} {self.unit}{tail}", file=self.stream, flush=True)
@@ -75,7 +77,7 @@ class Progress:
         if self._bar is not None:
             self._bar.close()
             self._bar = None
-        elif self.mode == "lines" and self.done:
+        elif self.mode == "lines" and self.done and self._shown != self.done:
             self._line()
         self.mode = ""
 
