@@ -20,26 +20,25 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repository, installed or not
 
+from model import cli  # noqa: E402
+
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--states", type=int, default=1000)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--json", action="store_true")
+    parser = cli.parser(__doc__, progress=True)
+    parser.add_argument("--states", type=cli.at_least(1, "--states"), default=1000,
+                        help="states to sample from seeded games (every ruleset, 2-7 players)")
+    parser.add_argument("--seed", type=int, default=1, help="the sampling seed")
+    parser.add_argument("--json", action="store_true", help="print one JSON object (the summary)")
     args = parser.parse_args(argv)
-    if args.states < 1:
-        print("check_spec.py: --states must be >= 1", file=sys.stderr)
-        return 2
+    return cli.run("check_spec.py", args, lambda frame: _check(frame, args))
 
+
+def _check(frame: cli.Frame, args: argparse.Namespace) -> int:
     from model import legal_actions
     from proofs.differential import check_state, minimize, sample_states
 
     states = sample_states(args.states, args.seed)
-    if not args.json and sys.stderr.isatty():
-        from tqdm import tqdm
-
-        states = tqdm(states, total=args.states, desc="states", file=sys.stderr)
+    bar = frame.progress("states", total=args.states, unit="states")
     t0 = time.perf_counter()
     by_phase: Counter[str] = Counter()
     by_players: Counter[int] = Counter()
@@ -54,6 +53,8 @@ def main(argv: list[str] | None = None) -> int:
         problems = check_state(s)
         if problems:
             bad.append(problems)
+        bar(sum(by_phase.values()), None, f"{len(bad)} disagreements")
+        frame.kept = f"{len(bad)} disagreements in the {sum(by_phase.values())} states checked so far"
     seconds = time.perf_counter() - t0
     checked = sum(by_phase.values())
     summary = {

@@ -18,14 +18,17 @@ import argparse
 import json
 import os
 import random
+import signal
 import statistics
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from model import cli  # noqa: E402
+from model.errors import UsageError  # noqa: E402
 
 PLAN = [("rio-grande", 3), ("rio-grande", 4), ("rio-grande", 5), ("amigo", 3), ("amigo", 4), ("amigo", 5)]
 SMALL = [("rio-grande", 3), ("amigo", 3), ("rio-grande", 4), ("amigo", 4)]
@@ -75,47 +78,64 @@ def check(item: tuple[str, Any, int], objective: str, node_limit: int, solver: s
             "exact_s": t1 - t0, "cpsat_s": t2 - t1, "nodes": a.stats.get("nodes", 0)}
 
 
+MAX_REPLACED = 20  # replacements per position asked before the run gives up (a cap, issue 15)
+
+
+def _quiet_worker() -> None:
+    """Workers leave Ctrl-C to the parent, which stops them (no traceback from each worker)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--objective", default="solo", choices=("solo", "coop", "best"))
-    parser.add_argument("--positions", type=int, default=200)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--node-limit", type=int, default=300_000, help="exact coop/best gives up here")
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes")
+    parser = cli.parser(__doc__, progress=True)
+    parser.add_argument("--objective", default="solo", choices=("solo", "coop", "best"),
+                        help="what both solvers optimise")
+    parser.add_argument("--positions", type=cli.at_least(1, "--positions"), default=200,
+                        help="positions to compare")
+    parser.add_argument("--seed", type=int, default=1, help="the seed positions are cut from")
+    parser.add_argument("--node-limit", type=cli.at_least(1, "--node-limit"), default=300_000,
+                        help="exact search gives up past this many nodes; the position is replaced")
+    parser.add_argument("--jobs", type=cli.at_least(1, "--jobs"), default=os.cpu_count() or 1,
+                        help="worker processes")
     parser.add_argument("--solver", default="cpsat", choices=("cpsat", "cpsat-cards"),
                         help="coop/best: the flow model (cpsat) or the older card-by-card model")
-    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
-    if args.positions < 1 or args.jobs < 1 or args.node_limit < 1:  # --node-limit 0 replaced every cut
-        print("cross_check.py: --positions, --jobs and --node-limit must be >= 1", file=sys.stderr)
-        return 2
+    return cli.run("cross_check.py", args, lambda frame: _cross_check(frame, args))
 
+
+def _cross_check(frame: cli.Frame, args: argparse.Namespace) -> int:
+    import multiprocessing
     from functools import partial
 
-    bar = None
-    if not args.json and sys.stderr.isatty():
-        from tqdm import tqdm
-
-        bar = tqdm(total=args.positions, desc=f"{args.objective} positions", file=sys.stderr)
+    bar = frame.progress(f"{args.objective} positions", total=args.positions, unit="positions")
     done: list[dict[str, Any]] = []
     skipped: list[str] = []
     batch_seed = args.seed
-    with ProcessPoolExecutor(args.jobs) as pool:
+    pool = multiprocessing.get_context("spawn" if sys.platform == "darwin" else "fork").Pool(
+        args.jobs, initializer=_quiet_worker)
+    try:
         while len(done) < args.positions:  # replacements come from the next seed's positions
+            if len(skipped) > MAX_REPLACED * args.positions:
+                raise UsageError(f"{len(skipped)} positions needed more than --node-limit "
+                                 f"{args.node_limit} exact nodes (the cap is {MAX_REPLACED} a position); "
+                                 "raise --node-limit")
             need = args.positions - len(done)
             items = positions(args.objective, need, batch_seed)
             batch_seed += 10**6
-            for r in pool.map(partial(check, objective=args.objective, node_limit=args.node_limit,
-                                             solver=args.solver), items):
+            for r in pool.imap(partial(check, objective=args.objective, node_limit=args.node_limit,
+                                       solver=args.solver), items):
                 if r["too_large"]:
                     skipped.append(r["label"])
                     continue
                 done.append(r)
-                if bar is not None:
-                    bar.update(1)
-    if bar is not None:
-        bar.close()
+                bad = sum(r["exact"] != r["cpsat"] or r["status"] != "optimal" for r in done)
+                bar(len(done), None, f"{bad} disagreements, {len(skipped)} replaced")
+                frame.kept = f"{bad} disagreements in the {len(done)} positions compared so far"
+        pool.close()
+    finally:
+        pool.terminate()
+        pool.join()
     bad = [f"{r['label']}: exact {r['exact']}, CP-SAT {r['cpsat']} ({r['status']})" for r in done
            if r["exact"] != r["cpsat"] or r["status"] != "optimal"]
     ex = [r["exact_s"] for r in done]

@@ -5,8 +5,11 @@ Every file is made from fixed seeds and written atomically (a temporary file and
 running this twice gives byte-identical files. Each illegal record is checked, as it is made,
 against the rule its mutation breaks; each endgame value is proved by the repo's solvers.
 
+The target is checked before the (minute-long) build: a file, a read-only place, or a directory
+that already holds files (without --force) is refused. Ctrl-C stops with exit 130 and writes nothing.
+
 Examples:
-  python scripts/make_conformance.py                  # rewrite tests/conformance/
+  python scripts/make_conformance.py --force          # rewrite tests/conformance/
   python scripts/make_conformance.py --out /tmp/conf  # write elsewhere (the test compares the two)
 """
 
@@ -22,25 +25,27 @@ sys.path.insert(0, str(ROOT))
 
 from conformance.build import build, write  # noqa: E402
 from conformance.common import GenerationError  # noqa: E402
+from model import cli  # noqa: E402
 
 DEFAULT_OUT = ROOT / "tests" / "conformance"
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--out", metavar="DIR", default=str(DEFAULT_OUT),
-                        help="where to write (default: tests/conformance/)")
+    parser = cli.parser(__doc__, progress=True, force=True)
+    parser.add_argument("--out", metavar="DIR", default=str(DEFAULT_OUT.relative_to(ROOT)),
+                        help="where to write")
     args = parser.parse_args(argv)
-    out = Path(args.out)
-    if out.exists() and not out.is_dir():
-        print(f"make_conformance.py: {out}: not a directory", file=sys.stderr)
-        return 2
+    return cli.run("make_conformance.py", args, lambda frame: _make(frame, args))
+
+
+def _make(frame: cli.Frame, args: argparse.Namespace) -> int:
+    out = cli.output_dir(str(ROOT / args.out) if args.out == str(DEFAULT_OUT.relative_to(ROOT))
+                         else args.out, args.force)
     t0 = time.perf_counter()
     try:
         files = build(log=print)
     except GenerationError as e:
-        print(f"make_conformance.py: {e}", file=sys.stderr)
+        frame.say(str(e))
         return 1
     removed = write(out, files)
     for path in removed:

@@ -28,6 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from model import cli  # noqa: E402
 from model.perft import divide, perft  # noqa: E402
 from model.position_io import PositionInputError, read_json, state_of  # noqa: E402
 from model.state import GameState  # noqa: E402
@@ -57,19 +58,18 @@ def _depth(text: str) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("position", metavar="POSITION")
-    parser.add_argument("depth", metavar="DEPTH")
+    parser = cli.parser(__doc__)
+    parser.add_argument("position", metavar="POSITION", help="a state JSON file or a perft fixture's name")
+    parser.add_argument("depth", metavar="DEPTH", type=_depth, help="sequence length, >= 0")
     parser.add_argument("--divide", action="store_true", help="the count per first action")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
-    try:
-        depth = _depth(args.depth)
-        s = load_position(args.position)
-    except (argparse.ArgumentTypeError, PositionInputError) as e:
-        print(f"perft.py: {e}", file=sys.stderr)
-        return 2
+    return cli.run("perft.py", args, lambda frame: _perft(args))
+
+
+def _perft(args: argparse.Namespace) -> int:
+    depth = args.depth
+    s = load_position(args.position)
     start = time.perf_counter()
     parts = divide(s, depth) if args.divide else None
     count = sum(n for _, n in parts) if parts else perft(s, depth)

@@ -4,6 +4,9 @@ Example:
   python scripts/simulate.py --players 4 --games 600 --seed 1 --ruleset amigo --bots random --json
   python scripts/simulate.py --players 5 --games 50 --seed 7 --bots greedy --record out/games
   python scripts/simulate.py --players 4 --games 50 --seed 1 --option isla=true --bots greedy
+
+--record DIR is checked before the first game: an existing record file there is refused unless
+--force. Ctrl-C stops with exit 130; the records written so far are whole (written atomically).
 """
 
 from __future__ import annotations
@@ -16,13 +19,15 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repository, installed or not
 
+from model import cli  # noqa: E402
+from model.errors import UsageError  # noqa: E402
+
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = cli.parser(__doc__, progress=True, force=True)
     parser.add_argument("--players", type=int, default=4, help="2 (the bean duel) to 7")
-    parser.add_argument("--games", type=int, default=100)
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--games", type=cli.at_least(0, "--games"), default=100, help="games to play")
+    parser.add_argument("--seed", type=int, default=0, help="the seed every game's seed derives from")
     parser.add_argument("--ruleset", default="rio-grande",
                         help="rio-grande (default), amigo, amigo-1997, amigo-v1, amigo-v2")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
@@ -33,19 +38,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--record", metavar="DIR", help="write one game record (JSON Lines) per game")
     parser.add_argument("--json", action="store_true", help="print one JSON object, no progress bar")
     args = parser.parse_args(argv)
+    return cli.run("simulate.py", args, lambda frame: _simulate(frame, args))
 
-    from model.rules import RulesetError, parse_option_args, ruleset, setup
+
+def _simulate(frame: cli.Frame, args: argparse.Namespace) -> int:
+    from model.rules import parse_option_args, ruleset, setup
     from play.bots import BOTS
 
-    try:
-        rules = ruleset(args.ruleset, parse_option_args(args.option))
-        setup(rules, args.players)
-    except RulesetError as e:
-        print(f"simulate.py: {e}", file=sys.stderr)
-        return 2
-    if args.games < 0:
-        print("simulate.py: --games must be >= 0", file=sys.stderr)
-        return 2
+    rules = ruleset(args.ruleset, parse_option_args(args.option))
+    setup(rules, args.players)
     names = [b.strip() for b in args.bots.split(",")]
     if len(names) == 1:
         names = names * args.players
@@ -53,20 +54,17 @@ def main(argv: list[str] | None = None) -> int:
     if unknown or len(names) != args.players:
         why = (f"unknown bot {unknown[0]!r}; bots are {', '.join(BOTS)}" if unknown
                else f"--bots names {len(names)} bots for {args.players} players")
-        print(f"simulate.py: {why}", file=sys.stderr)
-        return 2
+        raise UsageError(why)
     bots = [BOTS[b] for b in names]
 
     from play.playout import game_seed, play_game
 
-    record_dir = Path(args.record) if args.record else None
-    games = range(args.games)
-    if not args.json and sys.stderr.isatty():
-        from tqdm import tqdm
-
-        games = tqdm(games, desc="games", unit="game", file=sys.stderr)
+    record_dir = None
+    if args.record:  # checked before the first game: a file, a clash or a read-only place is refused
+        record_dir = cli.output_dir(args.record, args.force, [_record_name(g) for g in range(args.games)])
+    bar = frame.progress("games", total=args.games, unit="games")
     results = []
-    for g in games:
+    for g in range(args.games):
         seed = game_seed(args.seed, g)
         result, s0, final, actions = play_game(rules, args.players, seed, bots)
         results.append(result)
@@ -74,7 +72,9 @@ def main(argv: list[str] | None = None) -> int:
             from model.records import header, write_record
 
             head = header(s0, names, seed=seed, game=g)
-            write_record(record_dir / f"game-{g:05d}.jsonl", head, actions, final)
+            write_record(record_dir / _record_name(g), head, actions, final)
+            frame.kept = f"the records of games 0-{g} are in {record_dir}, each whole"
+        bar(g + 1)
 
     summary = _summary(results, args.players, rules.isla)
     if args.json:
@@ -88,6 +88,10 @@ def main(argv: list[str] | None = None) -> int:
     else:
         _print_summary(summary, args, rules.name, names)
     return 0
+
+
+def _record_name(game: int) -> str:
+    return f"game-{game:05d}.jsonl"
 
 
 def _game_json(g: int, r: Any, isla: bool) -> dict[str, Any]:

@@ -1,0 +1,215 @@
+"""The command-line frame every script shares (STYLE.md "Command-line tools").
+
+One parser style (the docstring with its examples, every default shown), one set of exit codes, one
+line per error, Ctrl-C answered with what was kept, and output targets checked before any work:
+
+  0 ok, 1 the answer is "no" (illegal, disagreement, mutant survived), 2 bad input or usage,
+  3 the two referees disagree, 70 an internal error (a bug: one line, the traceback with --debug),
+  130 interrupted (one line saying which partial results were kept).
+
+A ``BohnanzaError`` reaching the frame is the user's (exit 2); anything else is ours (exit 70).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import traceback
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import NoReturn
+
+from model.errors import BohnanzaError, UsageError
+from model.progress import Progress, enabled
+
+OK, NO, BAD_INPUT, DISAGREE, INTERNAL, INTERRUPTED = 0, 1, 2, 3, 70, 130
+
+
+class OutputError(UsageError):
+    """An output target that is a directory, exists (without --force) or cannot be written."""
+
+
+class HelpFormatter(argparse.RawDescriptionHelpFormatter, argparse.ArgumentDefaultsHelpFormatter):
+    """The module docstring as written (with its examples) and every option's default."""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with a usage error on one line (``prog: error: ... (see --help)``), exit 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(BAD_INPUT, f"{self.prog}: error: {message} (see --help)\n")
+
+
+def parser(doc: str | None, *, progress: bool = False, force: bool = False) -> Parser:
+    """The script's parser with the frame's own options: --debug, and --progress / --force."""
+    p = Parser(description=doc, formatter_class=HelpFormatter)
+    p.add_argument("--debug", action="store_true",
+                   help="on an internal error, print the traceback (please include it in a report)")
+    if progress:
+        p.add_argument("--progress", action="store_true",
+                       help="show progress even off a terminal (one line on stderr per update)")
+    if force:
+        p.add_argument("--force", action="store_true", help="overwrite output files that exist")
+    return p
+
+
+class Frame:
+    """What the body of a script shares with the frame: progress displays, and ``kept``: what an
+    interrupt leaves (the partial results, said in the one line printed on Ctrl-C)."""
+
+    def __init__(self, name: str, args: argparse.Namespace) -> None:
+        self.name = name
+        self.debug = bool(getattr(args, "debug", False))
+        self.mode = enabled(bool(getattr(args, "json", False)), bool(getattr(args, "progress", False)))
+        self.kept = ""
+        self._shown: list[Progress] = []
+
+    def progress(self, desc: str, total: int | None = None, unit: str = "it") -> Progress:
+        bar = Progress(desc, self.mode, total, unit)
+        self._shown.append(bar)
+        return bar
+
+    def close(self) -> None:
+        for bar in self._shown:
+            bar.close()
+        self._shown.clear()
+
+    def say(self, text: str) -> None:
+        """One line on stderr, prefixed with the script's name."""
+        self.close()
+        print(f"{self.name}: {text}", file=sys.stderr, flush=True)
+
+
+def run(name: str, args: argparse.Namespace, body: Callable[[Frame], int]) -> int:
+    """``body(frame)``'s exit code; errors, interrupts and bugs become one line and their code."""
+    frame = Frame(name, args)
+    try:
+        code = body(frame)
+        frame.close()
+        return code
+    except BohnanzaError as e:
+        frame.say(str(e))
+        return BAD_INPUT
+    except KeyboardInterrupt:
+        frame.say("interrupted" + (f"; {frame.kept}" if frame.kept else ""))
+        return INTERRUPTED
+    except BrokenPipeError:  # the reader went away (`| head`): stop quietly
+        frame.close()
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return OK
+    except RecursionError:
+        frame.say("internal error: the input nests too deeply for this tool; please report it")
+        return INTERNAL
+    except Exception as e:  # a bug: one line, the traceback only on request
+        if frame.debug:
+            frame.close()
+            traceback.print_exc()
+        where = _where(e)
+        frame.say(f"internal error: {type(e).__name__}: {e}{where}; please report it"
+                  + ("" if frame.debug else " (rerun with --debug for the traceback)"))
+        return INTERNAL
+
+
+def _where(e: BaseException) -> str:
+    tb = traceback.extract_tb(e.__traceback__)
+    if not tb:
+        return ""
+    last = tb[-1]
+    return f" at {Path(last.filename).name}:{last.lineno}"
+
+
+# ---------------------------------------------------------------- output targets, before the work
+
+
+def _probe(folder: Path, shown: str) -> None:
+    """Create and remove a file in ``folder``: the one sure test that it can be written."""
+    try:
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".probe-")
+    except OSError as e:
+        raise OutputError(f"{shown}: cannot write there: {e.strerror}") from None
+    os.close(fd)
+    os.unlink(tmp)
+
+
+def _existing_ancestor(path: Path) -> Path:
+    p = path.absolute()
+    while not p.exists():
+        p = p.parent
+    return p
+
+
+def output_file(path: str | None, force: bool) -> Path | None:
+    """Check a file the script will write: not a directory, not there already unless ``force``,
+    in a folder that can be written (or created)."""
+    if path is None:
+        return None
+    target = Path(path)
+    if target.is_dir():
+        raise OutputError(f"{path}: is a directory; give a file name")
+    if target.exists() and not force:
+        raise OutputError(f"{path}: exists; use --force to overwrite it")
+    folder = _existing_ancestor(target.parent)
+    if not folder.is_dir():
+        raise OutputError(f"{path}: {folder} is not a directory")
+    _probe(folder, path)
+    return target
+
+
+def output_dir(path: str, force: bool, names: Iterable[str] = ()) -> Path:
+    """Check a directory the script will write ``names`` into (``names`` empty: any file): it is
+    a directory or can be made, none of the files exists unless ``force``, and it can be written.
+    A directory that does not exist yet is created."""
+    target = Path(path)
+    if target.exists() and not target.is_dir():
+        raise OutputError(f"{path}: exists and is not a directory")
+    if target.is_dir() and not force:
+        wanted = list(names)
+        there = ([n for n in wanted if (target / n).exists()] if wanted
+                 else [p.name for p in target.iterdir()])
+        if there:
+            more = f" (and {len(there) - 1} more)" if len(there) > 1 else ""
+            what = f"{there[0]} exists{more}" if wanted else f"holds {there[0]}{more} already"
+            raise OutputError(f"{path}: {what}; use --force to overwrite")
+    folder = _existing_ancestor(target)
+    if not folder.is_dir():
+        raise OutputError(f"{path}: {folder} is not a directory")
+    _probe(folder, path)
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise OutputError(f"{path}: cannot create the directory: {e.strerror}") from None
+    return target
+
+
+def positive(kind: type[int] | type[float], name: str) -> Callable[[str], int | float]:
+    """An argparse type: a number > 0 (``--time-limit``, ``--node-limit``, ``--workers``)."""
+
+    def parse(text: str) -> int | float:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{name} must be a number > 0, got {text!r}") from None
+        if not value > 0 or value != value or value == float("inf"):
+            raise argparse.ArgumentTypeError(f"{name} must be a number > 0, got {text!r}")
+        return value
+
+    return parse
+
+
+def at_least(low: int, name: str) -> Callable[[str], int]:
+    """An argparse type: a whole number >= ``low``."""
+
+    def parse(text: str) -> int:
+        wrong = argparse.ArgumentTypeError(f"{name} must be a whole number >= {low}, got {text!r}")
+        try:
+            value = int(text)
+        except ValueError:
+            raise wrong from None
+        if value < low:
+            raise wrong
+        return value
+
+    return parse
