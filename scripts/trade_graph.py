@@ -33,6 +33,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from model import cli  # noqa: E402
 from model.errors import InputError, UsageError  # noqa: E402
 
 DEFAULT = "trade-map"
@@ -199,8 +200,6 @@ def _run_position(args: argparse.Namespace, name: str | None) -> int:
 
     s, where, moved = _position(name)
     k = s.setup.rules.max_deal_cards if args.max_cards is None else args.max_cards
-    if k < 0:
-        raise UsageError(f"--max-cards must be at least 0, got {k}")
     try:
         tm = trade_map(s, k, args.value, args.node_limit, args.realise_nodes)
     except SolveError as e:
@@ -293,33 +292,37 @@ def _draw_network(g: Any, sm: dict[str, Any], path: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = cli.parser(__doc__, progress=True, force=True)
     parser.add_argument("inputs", nargs="*", metavar="POSITION|NAME|RECORDS",
                         help="a state JSON file, a built-in name, or game records (*.jsonl)")
-    parser.add_argument("--max-cards", type=int, default=None,
-                        help="cards a side in a deal (default: the ruleset's max_deal_cards, 2)")
+    parser.add_argument("--max-cards", type=cli.at_least(0, "--max-cards"), default=None,
+                        help="cards a side in a deal (default: the ruleset's max_deal_cards)")
     parser.add_argument("--value", choices=("solo", "expected"), default="solo",
                         help="how a seat's position is valued (expected: over the cards it cannot see)")
-    parser.add_argument("--node-limit", type=int, default=2_000_000, help="expected: search nodes per solve")
-    parser.add_argument("--realise-nodes", type=int, default=100_000,
+    parser.add_argument("--node-limit", type=cli.at_least(1, "--node-limit"), default=2_000_000,
+                        help="expected: search nodes per solve")
+    parser.add_argument("--realise-nodes", type=cli.at_least(1, "--realise-nodes"), default=100_000,
                         help="search nodes for re-solving after the best set of deals")
     parser.add_argument("--png", metavar="FILE", help="write a drawing")
     parser.add_argument("--graphml", metavar="FILE", help="write the graph as GraphML")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
-    try:
-        records = [x for x in args.inputs if x.endswith(".jsonl")]
-        if records:
-            if len(records) != len(args.inputs):
-                raise UsageError("give either game records (*.jsonl) or one position, not both")
-            return _run_records(args, records)
-        if len(args.inputs) > 1:
-            raise UsageError(f"give one position, not {len(args.inputs)}")
-        return _run_position(args, args.inputs[0] if args.inputs else None)
-    except UsageError as e:
-        print(f"trade_graph.py: {e}", file=sys.stderr)
-        return 2
+    return cli.run("trade_graph.py", args, lambda frame: _trade_graph(frame, args))
+
+
+def _trade_graph(frame: cli.Frame, args: argparse.Namespace) -> int:
+    for path in (args.png, args.graphml):  # refused before the work, not after it
+        cli.output_file(path, args.force)
+    if args.png:
+        _pyplot()
+    records = [x for x in args.inputs if x.endswith(".jsonl")]
+    if records:
+        if len(records) != len(args.inputs):
+            raise UsageError("give either game records (*.jsonl) or one position, not both")
+        return _run_records(args, records)
+    if len(args.inputs) > 1:
+        raise UsageError(f"give one position, not {len(args.inputs)}")
+    return _run_position(args, args.inputs[0] if args.inputs else None)
 
 
 if __name__ == "__main__":

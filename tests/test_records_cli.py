@@ -272,9 +272,10 @@ def test_illegal_step_through_the_command_line(records: dict[str, list[Path]], t
     assert proc.returncode == 1
     assert proc.stdout.startswith(f"{good}: legal, ")
     err = proc.stderr.strip().splitlines()
-    assert len(err) == 1
+    assert len(err) == 2  # the verdict, then the count per verdict of the batch
     assert re.fullmatch(rf"{re.escape(str(path))}:{line}: illegal {re.escape(format_action(action))}: "
                         r".+ \[H4\]", err[0])
+    assert err[1] == "2 records: 1 legal, 1 illegal"
 
 
 def test_wrong_end_line_is_illegal(records: dict[str, list[Path]], tmp_path: Path,
@@ -374,10 +375,11 @@ def test_malformed_records_on_the_command_line(tmp_path: Path) -> None:
     no_traceback(proc)
     assert proc.returncode == 2
     lines = proc.stderr.strip().splitlines()
-    assert len(lines) == 3
+    assert len(lines) == 4  # every file is checked (issue 15), then the count per verdict
     assert lines[0].startswith(f"{bad}:1: malformed record: bad JSON")
     assert lines[1].startswith(f"{binary}:")
     assert lines[2].startswith(f"{missing}: cannot read")
+    assert lines[3] == "3 records: 3 malformed"
 
 
 def test_check_record_needs_a_record() -> None:
