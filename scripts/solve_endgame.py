@@ -35,34 +35,28 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from model.errors import BohnanzaError, UsageError  # noqa: E402
+from model import cli  # noqa: E402
+from model.errors import UsageError  # noqa: E402
+from model.progress import Progress as Display  # noqa: E402
 
 OBJECTIVES = ("solo", "coop", "best", "duel", "expected")
 
 
 class Progress:
-    """A progress line on stderr while solving (a terminal only): exact search's node count,
-    CP-SAT's best value and bound so far."""
+    """What the solvers report (solvers/api.py): exact search's node count, CP-SAT's best value and
+    bound so far, drawn by the frame's display."""
 
-    def __init__(self, enabled: bool) -> None:
-        self.bar: Any = None
-        if enabled:
-            from tqdm import tqdm
-
-            self.bar = tqdm(total=None, desc="solving", unit=" nodes", file=sys.stderr, leave=False)
+    def __init__(self, display: Display) -> None:
+        self.display = display
 
     def nodes(self, count: int) -> None:
-        if self.bar is not None:
-            self.bar.update(count - self.bar.n)
+        self.display(count)
 
     def improved(self, value: float, bound: float, seconds: float) -> None:
-        if self.bar is not None:
-            self.bar.set_postfix_str(f"CP-SAT best {value:g}, bound {bound:g}, {seconds:.1f} s")
+        self.display(self.display.done, None, f"CP-SAT best {value:g}, bound {bound:g}, {seconds:.1f} s")
 
     def close(self) -> None:
-        if self.bar is not None:
-            self.bar.close()
-            self.bar = None
+        self.display.close()
 
 
 def _position(args: argparse.Namespace) -> tuple[Any, str]:
@@ -164,69 +158,64 @@ def _print_expected(args: argparse.Namespace, where: str, s: Any, ans: Any) -> i
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("position", nargs="?", metavar="POSITION|NAME")
-    parser.add_argument("--objective", default="best", choices=OBJECTIVES)
+    parser = cli.parser(__doc__, progress=True)
+    parser.add_argument("position", nargs="?", metavar="POSITION|NAME",
+                        help="a state JSON file, - (stdin) or a built-in position (default: the built-in "
+                             "default, see --list)")
+    parser.add_argument("--objective", default="best", choices=OBJECTIVES, help="what to optimise")
     parser.add_argument("--player", type=int, help="the seat P (default: the player to move)")
     parser.add_argument("--solver", default=None, choices=("exact", "cpsat", "cpsat-cards", "both"),
                         help="default: cpsat for coop and best, exact search otherwise")
-    parser.add_argument("--node-limit", type=int, default=2_000_000,
+    parser.add_argument("--node-limit", type=cli.at_least(1, "--node-limit"), default=2_000_000,
                         help="exact search gives up past this many nodes (coop, best, duel, expected)")
-    parser.add_argument("--time-limit", type=float, default=60.0, help="CP-SAT seconds")
-    parser.add_argument("--workers", type=int, default=1, help="CP-SAT workers (1: deterministic)")
+    parser.add_argument("--time-limit", type=cli.positive(float, "--time-limit"), default=60.0,
+                        help="seconds: CP-SAT stops with its best line so far")
+    parser.add_argument("--workers", type=cli.at_least(1, "--workers"), default=1,
+                        help="CP-SAT workers (1: deterministic)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--list", action="store_true", help="list the built-in positions")
     parser.add_argument("--from-game", type=int, metavar="SEED", help="cut a position from a seeded game")
-    parser.add_argument("--players", type=int)
-    parser.add_argument("--cards-left", type=int)
-    parser.add_argument("--ruleset", default="rio-grande")
+    parser.add_argument("--players", type=int, help="--from-game: players in the game")
+    parser.add_argument("--cards-left", type=cli.at_least(0, "--cards-left"),
+                        help="--from-game: cut at the first turn with at most this many cards left")
+    parser.add_argument("--ruleset", default="rio-grande", help="--from-game: the ruleset played")
     args = parser.parse_args(argv)
+    return cli.run("solve_endgame.py", args, lambda frame: _solve(frame, args))
+
+
+def _solve(frame: cli.Frame, args: argparse.Namespace) -> int:
     if args.list:
         return _list()
 
     from model.display import describe
 
     agree = None
-    progress = Progress(enabled=not args.json and sys.stderr.isatty())
-    try:
-        if args.time_limit <= 0:
-            raise UsageError(f"--time-limit must be more than 0 seconds, got {args.time_limit:g}")
-        if args.workers < 1:
-            raise UsageError(f"--workers must be at least 1, got {args.workers}")
-        if args.solver is None:
-            args.solver = "cpsat" if args.objective in ("coop", "best") else "exact"
-        if args.solver == "cpsat-cards" and args.objective not in ("coop", "best"):
-            raise UsageError("--solver cpsat-cards models coop and best only")
-        if args.objective in ("duel", "expected") and args.solver != "exact":
-            raise UsageError(f"--objective {args.objective} is solved by exact search only "
-                             "(CP-SAT models solo, coop and best): use --solver exact")
-        s, where = _position(args)
-        if args.objective == "expected":
-            from solvers.expected import solve_expected
+    progress = Progress(frame.progress("solving", unit="nodes"))
+    frame.kept = "nothing: exact search has no line before it ends (CP-SAT returns its best line on Ctrl-C)"
+    if args.solver is None:
+        args.solver = "cpsat" if args.objective in ("coop", "best") else "exact"
+    if args.solver == "cpsat-cards" and args.objective not in ("coop", "best"):
+        raise UsageError("--solver cpsat-cards models coop and best only")
+    if args.objective in ("duel", "expected") and args.solver != "exact":
+        raise UsageError(f"--objective {args.objective} is solved by exact search only "
+                         "(CP-SAT models solo, coop and best): use --solver exact")
+    s, where = _position(args)
+    if args.objective == "expected":
+        from solvers.expected import solve_expected
 
-            ans = solve_expected(s, args.player, args.node_limit)
-            progress.close()
-            return _print_expected(args, where, s, ans)
-        from solvers.api import Limits, solve
+        ans = solve_expected(s, args.player, args.node_limit)
+        progress.close()
+        return _print_expected(args, where, s, ans)
+    from solvers.api import Limits, solve
 
-        limits = Limits(time=args.time_limit, nodes=args.node_limit, workers=args.workers)
-        methods = ["exact", "cpsat"] if args.solver == "both" else [args.solver]
-        sols = [("exact" if m == "exact" else "cpsat",
-                 solve(s, args.objective, m, args.player, limits, progress)) for m in methods]
-        progress.close()
-        if len(sols) == 2:
-            agree = sols[0][1].value == sols[1][1].value
-        solver_name, sol = sols[-1] if args.solver != "exact" else sols[0]
-    except BohnanzaError as e:  # a bad argument or input, or a position the solver refuses: one line
-        progress.close()
-        print(f"solve_endgame.py: {e}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:  # CP-SAT keeps its best line on Ctrl-C; exact search has none until done
-        progress.close()
-        print("solve_endgame.py: interrupted: exact search has no line before it ends "
-              "(CP-SAT returns its best line on Ctrl-C)", file=sys.stderr)
-        return 130
+    limits = Limits(time=args.time_limit, nodes=args.node_limit, workers=args.workers)
+    methods = ["exact", "cpsat"] if args.solver == "both" else [args.solver]
+    sols = [("exact" if m == "exact" else "cpsat",
+             solve(s, args.objective, m, args.player, limits, progress)) for m in methods]
+    progress.close()
+    if len(sols) == 2:
+        agree = sols[0][1].value == sols[1][1].value
+    solver_name, sol = sols[-1] if args.solver != "exact" else sols[0]
 
     from model import format_action
 
