@@ -50,6 +50,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repository, installed or not
 
+from model import cli  # noqa: E402
 from solvers import benchmarks  # noqa: E402  (the suites themselves)
 
 
@@ -178,36 +179,37 @@ def print_trades(res: dict[str, Any]) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("suite", choices=["engine", "solvers", "trades"])
+    parser = cli.parser(__doc__, progress=True)
+    parser.add_argument("suite", choices=["engine", "solvers", "trades"], help="which benchmark")
     parser.add_argument("--objective", default="solo", choices=["solo", "coop", "best", "duel"],
                         help="solvers: which objective")
-    parser.add_argument("--positions", type=int, default=10, help="solvers: positions per size")
-    parser.add_argument("--hand", type=int, default=5, help="solvers coop/best: hands cut to this many cards")
-    parser.add_argument("--time-limit", type=float, default=10.0, help="solvers: CP-SAT seconds per position")
-    parser.add_argument("--workers", type=int, default=1, help="solvers coop/best: CP-SAT workers")
-    parser.add_argument("--node-limit", type=int, default=100_000,
+    parser.add_argument("--positions", type=cli.at_least(1, "--positions"), default=10,
+                        help="solvers: positions per size")
+    parser.add_argument("--hand", type=cli.at_least(1, "--hand"), default=5,
+                        help="solvers coop/best: hands cut to this many cards")
+    parser.add_argument("--time-limit", type=cli.positive(float, "--time-limit"), default=10.0,
+                        help="solvers: CP-SAT seconds per position")
+    parser.add_argument("--workers", type=cli.at_least(1, "--workers"), default=1,
+                        help="solvers coop/best: CP-SAT workers")
+    parser.add_argument("--node-limit", type=cli.at_least(1, "--node-limit"), default=100_000,
                         help="solvers coop/best: exact search nodes")
-    parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--runs", type=cli.at_least(1, "--runs"), default=5, help="timed runs (medians)")
+    parser.add_argument("--games", type=cli.at_least(1, "--games"), default=100, help="engine: games a run")
     parser.add_argument("--growth", action="store_true",
                         help="solvers coop/best: the flow solver by cards left (5-30) and players (4, 5)")
     parser.add_argument("--real", action="store_true",
                         help="solvers coop/best: real hands, the flow solver beside the card-by-card model")
-    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
-    if args.runs < 1 or args.games < 1:
-        print("bench.py: --runs and --games must be >= 1", file=sys.stderr)
-        return 2
-    if args.suite == "solvers" and args.positions < 1:
-        print("bench.py: --positions must be >= 1", file=sys.stderr)
-        return 2
-    show = not args.json and sys.stderr.isatty()
+    return cli.run("bench.py", args, lambda frame: _bench(frame, args))
+
+
+def _bench(frame: cli.Frame, args: argparse.Namespace) -> int:
+    frame.kept = "nothing: a benchmark prints its table when every run is done"
     try:
-        res, show_table = _run(args, show)
+        res, show_table = _run(args, bool(frame.mode))
     except benchmarks.Disagreement as e:
-        print(f"bench.py: {e}", file=sys.stderr)
+        frame.say(str(e))
         return 1
     if args.json:
         print(json.dumps(res))
