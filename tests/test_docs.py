@@ -123,3 +123,63 @@ def test_docs_rules_md_has_one_heading_per_rule() -> None:
         {f"T{i}" for i in range(1, 8)} | {f"E{i}" for i in range(1, 5)} | {"F1", "D1", "D2"} | \
         {f"V{i}" for i in range(1, 6)} | {f"I{i}" for i in range(1, 10)}
     assert numbered == expected
+
+
+# ---------------------------------------------------------------- the state format and its examples
+
+STATE_DOC = ROOT / "docs" / "state-format.md"
+EXAMPLE_STATE = ROOT / "docs" / "examples" / "state.json"
+EXAMPLE_RECORD = ROOT / "docs" / "examples" / "record.jsonl"
+EXAMPLE_LINE = 257  # docs/examples/state.json is the state after this line of the record
+
+
+def _explained(doc: str) -> set[str]:
+    """The keys and values a row of a table in docs/state-format.md explains: ``| `key` | ...``."""
+    return set(re.findall(r"^\| `([a-z_0-9-]+)`", doc, flags=re.MULTILINE))
+
+
+def _isla_state() -> dict[str, object]:
+    from model import new_game, ruleset, state_to_json
+
+    return state_to_json(new_game(ruleset("rio-grande", {"isla": True}), 4, 1))
+
+
+def test_the_example_record_is_legal() -> None:
+    from model.records import check_record
+
+    verdict = check_record(str(EXAMPLE_RECORD))
+    assert verdict.status == "legal" and verdict.over, verdict
+
+
+def test_the_example_state_is_the_engine_state_after_its_line_of_the_record() -> None:
+    from model import Phase, state_to_json
+    from model.position_io import state_of
+    from model.records import read_record, replay_steps
+    from solvers.positions import read_position
+
+    written = json.loads(EXAMPLE_STATE.read_text(encoding="utf-8"))
+    s = read_position(str(EXAMPLE_STATE))  # checked against the rules, a position the solvers take
+    assert s == state_of(written, "example") and s.phase == Phase.TRADE and s.pending is not None
+    steps = replay_steps(read_record(str(EXAMPLE_RECORD)))
+    replayed = next(t for line, _, t in steps if line == EXAMPLE_LINE)
+    assert state_to_json(replayed) == written
+
+
+def test_every_key_of_the_state_json_is_explained() -> None:
+    doc = STATE_DOC.read_text(encoding="utf-8")
+    explained = _explained(doc)
+    state = json.loads(EXAMPLE_STATE.read_text(encoding="utf-8"))
+    isla = _isla_state()
+    keys = set(state) | set(isla) | set(state["players"][0])
+    isla_part = isla["isla"]
+    assert isinstance(isla_part, dict)
+    keys |= set(isla_part) | set(isla_part["fleets"][0]) | set(isla_part["fleets"][0]["merchants"][0])
+    from model import Phase
+
+    keys |= {p.name.lower() for p in Phase}  # the values of "phase"
+    assert not keys - explained, f"not explained in docs/state-format.md: {sorted(keys - explained)}"
+
+
+def test_the_state_format_is_linked_from_the_records_doc_and_the_readme() -> None:
+    for path in (ROOT / "docs" / "records.md", ROOT / "README.md"):
+        assert "state-format.md" in path.read_text(encoding="utf-8"), path
