@@ -96,10 +96,10 @@ ENDGAMES: list[EndgameSpec] = [
           ("split-gardens", "hand-made: four gardens pay more as two harvests of two than as one (C1)"),
           ("deal-helps-both", "hand-made: giving the turned-up cards for a chili helps both (T3-T5)"),
       ]),
-    EndgameSpec("duel-8", "built-in position duel-8: the bean duel, 4 cards left", _library("duel-8"),
-                DUEL),
-    EndgameSpec("duel-12", "built-in position duel-12: the bean duel, 9 cards left", _library("duel-12"),
-                DUEL),
+    EndgameSpec("duel-4cards", "built-in position duel-4cards: the bean duel, 4 cards left",
+                _library("duel-4cards"), DUEL),
+    EndgameSpec("duel-9cards", "built-in position duel-9cards: the bean duel, 9 cards left",
+                _library("duel-9cards"), DUEL),
     *(EndgameSpec(f"duel-seed{seed}", f"the bean duel: cut from a seeded greedy-bot game (seed {seed}, the "
                   f"first turn with at most {left} cards left; no reshuffle in the duel)",
                   _cut("rio-grande", 2, seed, left), DUEL)
@@ -127,17 +127,19 @@ ENDGAMES: list[EndgameSpec] = [
     *(EndgameSpec(n, f"built-in position {n} (solvers/positions.py): {about}; solo for every seat",
                   _library(n), SOLO_EVERY)
       for n, about in [
-          ("rio3-6", "rio-grande, 3 players, 6 cards left"),
-          ("amigo3-8", "amigo, 3 players (three fields), 8 cards left"),
-          ("rio4-10", "rio-grande, 4 players, 10 cards left"),
-          ("amigo5-20", "amigo, 5 players, 20 cards left"),
+          ("rio3-6cards", "rio-grande, 3 players, 6 cards left"),
+          ("amigo3-5cards", "amigo, 3 players (three fields), 5 cards left"),
+          ("rio4-8cards", "rio-grande, 4 players, 8 cards left"),
+          ("amigo5-12cards", "amigo, 5 players, 12 cards left"),
       ]),
-    EndgameSpec("rio4-pass", "built-in position rio4-pass: rio-grande, 4 players, the first turn of the "
-                "final pass (40 cards left); solo for every seat", _library("rio4-pass"), (("solo", None),)),
+    EndgameSpec("rio4-final-pass", "built-in position rio4-final-pass: rio-grande, 4 players, the first turn "
+                "of the final pass (29 cards left); solo for every seat", _library("rio4-final-pass"),
+                (("solo", None),)),
     # real hands (14-20 cards a seat), the last turn: coop and best proved by the flow solver
-    EndgameSpec("rio4-last", "built-in position rio4-last (the default): rio-grande, 4 players, real "
-                "hands, the last turn; coop and best by the flow solver, solo for every seat",
-                _library("rio4-last"), (("solo", None), ("coop", -1), ("best", -1)), "cpsat"),
+    EndgameSpec("rio4-last-turn", "built-in position rio4-last-turn (the default): rio-grande, 4 players, "
+                "real hands, the last turn (5 cards left); coop and best by the flow solver, solo for every "
+                "seat",
+                _library("rio4-last-turn"), (("solo", None), ("coop", -1), ("best", -1)), "cpsat"),
     *(EndgameSpec(f"rio-grande-4p-seed{seed}-real", f"rio-grande, 4 players, real hands: cut from a seeded "
                   f"greedy-bot game (seed {seed}, the first turn of the final pass with at most 6 cards "
                   "left); coop and best by the flow solver, solo for every seat",

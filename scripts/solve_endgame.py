@@ -1,7 +1,7 @@
 """Solve an open Bohnanza endgame: the optimal line and value for an objective.
 
 POSITION is a state JSON file (as the engine writes it), `-` for stdin, or the name of a built-in
-position (`--list`); without one, the built-in position `rio4-last` (4 players, real hands, the
+position (`--list`); without one, the built-in position `rio4-last-turn` (4 players, real hands, the
 last turn: `best p1` by the flow solver, with the deals that pay).
 
 Objectives (DESIGN.md): solo P (no trades; P's coins), coop (all deals; everyone's coins), best P
@@ -19,10 +19,10 @@ exact search and CP-SAT and exits 1 if they disagree.
 
 Examples:
   python scripts/solve_endgame.py
-  python scripts/solve_endgame.py rio4-pass --objective solo --solver both
+  python scripts/solve_endgame.py rio4-final-pass --objective solo --solver both
   python scripts/solve_endgame.py --from-game 7 --players 4 --cards-left 20 --objective solo
-  python scripts/solve_endgame.py rio3-6 --objective coop --solver cpsat --time-limit 20 --workers 2
-  python scripts/solve_endgame.py duel-12 --objective duel
+  python scripts/solve_endgame.py rio3-6cards --objective coop --solver cpsat --time-limit 20 --workers 2
+  python scripts/solve_endgame.py duel-9cards --objective duel
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ class Progress:
 
 
 def _position(args: argparse.Namespace) -> tuple[Any, str]:
-    from solvers.positions import DEFAULT, LIBRARY, cut, read_position
+    from solvers.positions import DEFAULT, LIBRARY, cut, read_position, unknown_position
 
     if args.from_game is not None:
         if args.position is not None:
@@ -74,7 +74,7 @@ def _position(args: argparse.Namespace) -> tuple[Any, str]:
     if name in LIBRARY:
         return LIBRARY[name].position(), f"{name}: {LIBRARY[name].about}"
     if name != "-" and not Path(name).exists():
-        raise UsageError(f"{name}: no such file or built-in position (see --list)")
+        raise UsageError(unknown_position(name))
     return read_position(name), name
 
 

@@ -17,7 +17,7 @@ cards as edges) atomically; --json prints one object. Exit 0 on success, 2 for b
 
 Examples:
   python scripts/trade_graph.py
-  python scripts/trade_graph.py rio4-10 --max-cards 1 --json
+  python scripts/trade_graph.py rio4-8cards --max-cards 1 --json
   python scripts/trade_graph.py trade-map --png deals.png --graphml deals.graphml
   python scripts/simulate.py --players 4 --games 20 --seed 1 --bots random-trader --record out/g
   python scripts/trade_graph.py out/g/*.jsonl --png network.png
@@ -61,7 +61,7 @@ def _pyplot() -> Any:
 
 def _position(name: str | None) -> tuple[Any, str, list[str]]:
     from model import Phase
-    from solvers.positions import LIBRARY, read_position
+    from solvers.positions import LIBRARY, read_position, unknown_position
     from solvers.trade_graph import to_trading
 
     name = name or DEFAULT
@@ -71,7 +71,7 @@ def _position(name: str | None) -> tuple[Any, str, list[str]]:
         elif name == "-" or Path(name).exists():
             s, where = read_position(name), name
         else:
-            raise UsageError(f"{name}: no such file or built-in position (solve_endgame.py --list)")
+            raise UsageError(unknown_position(name))
     except InputError as e:
         raise UsageError(str(e)) from None
     if s.setup.duel:

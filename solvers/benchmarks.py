@@ -31,7 +31,8 @@ SIZES = (5, 10, 15, 20, 30, 40)  # solo: cards left in the final pass
 OPEN_SIZES = (5, 10, 15, 20)  # coop and best on shortened hands
 GROWTH_SIZES = (5, 10, 15, 20, 30)  # coop and best on real hands, 4 and 5 players
 DUEL_SIZES = (5, 10, 12, 15)
-REAL_NAMES = ("rio4-last", "rio4-10", "amigo4-10", "rio5-15", "rio4-20")  # built-in real-hand positions
+# built-in real-hand positions
+REAL_NAMES = ("rio4-last-turn", "rio4-8cards", "amigo4-6cards", "rio5-15cards", "rio4-18cards")
 TRADE_HANDS = (1, 2, 3, 5, None)  # hands cut to this many cards; None: the bots' real hands
 
 

@@ -57,7 +57,7 @@ class _Found:
 
 def _solver(time_limit: float, workers: int, lb_tree: bool = False) -> cp_model.CpSolver:
     """CP-SAT as these models need it: the full LP (linearization 2); for the master, with one
-    worker, the LP-guided tree search that proves its bound (rio4-10: 1 s instead of no proof in 20)."""
+    worker, the LP-guided tree search that proves its bound (rio4-8cards: 1 s instead of no proof in 20)."""
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = max(time_limit, 0.05)
     solver.parameters.num_workers = workers
@@ -278,8 +278,8 @@ class FlowSolver:
 
         The first round maximises the master (its bound). Later rounds ask for any schedule worth
         at least a target T (the bound) that the cuts allow; none left proves the optimum below T.
-        (Asking for the schedule with the fewest field groups instead was no better on rio4-10
-        and amigo4-10, and often found none in time.)"""
+        (Asking for the schedule with the fewest field groups instead was no better on rio4-8cards
+        and amigo4-6cards, and often found none in time.)"""
         cuts: list[tuple[int, Any, int]] = []
         cache: dict[tuple[int, Any], tuple[int | None, int, list[Op]]] = {}
         rounds = 0

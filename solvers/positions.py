@@ -115,21 +115,25 @@ def _library_position(e: Entry) -> GameState:
     return s
 
 
+# Names say what a position holds: players and cards left in the draw pile (``rio4-8cards``), or
+# the part of the game (``rio4-last-turn``, ``rio4-final-pass``); ``cards_left`` is only the cut's
+# threshold (``tests/test_position_names.py`` checks the names against the positions).
 LIBRARY: dict[str, Entry] = {e.name: e for e in [
-    Entry("rio3-6", "rio-grande, 3 players", "rio-grande", 3, 11, 6),
-    Entry("rio3-12", "rio-grande, 3 players", "rio-grande", 3, 12, 12),
-    Entry("rio4-10", "rio-grande, 4 players", "rio-grande", 4, 13, 10),
-    Entry("rio4-20", "rio-grande, 4 players", "rio-grande", 4, 14, 20),
-    Entry("rio5-15", "rio-grande, 5 players", "rio-grande", 5, 15, 15),
-    Entry("amigo3-8", "amigo, 3 players (three fields)", "amigo", 3, 21, 8),
-    Entry("amigo4-10", "amigo, 4 players", "amigo", 4, 22, 10),
-    Entry("amigo5-20", "amigo, 5 players", "amigo", 5, 23, 20),
-    Entry("duel-8", "the bean duel", "rio-grande", 2, 31, 8),
-    Entry("duel-12", "the bean duel", "rio-grande", 2, 32, 12),
-    Entry("rio4-pass", "rio-grande, 4 players, the first turn of the final pass", "rio-grande", 4, 16, 40),
+    Entry("rio3-6cards", "rio-grande, 3 players", "rio-grande", 3, 11, 6),
+    Entry("rio3-9cards", "rio-grande, 3 players", "rio-grande", 3, 12, 12),
+    Entry("rio4-8cards", "rio-grande, 4 players", "rio-grande", 4, 13, 10),
+    Entry("rio4-18cards", "rio-grande, 4 players", "rio-grande", 4, 14, 20),
+    Entry("rio5-15cards", "rio-grande, 5 players", "rio-grande", 5, 15, 15),
+    Entry("amigo3-5cards", "amigo, 3 players (three fields)", "amigo", 3, 21, 8),
+    Entry("amigo4-6cards", "amigo, 4 players", "amigo", 4, 22, 10),
+    Entry("amigo5-12cards", "amigo, 5 players", "amigo", 5, 23, 20),
+    Entry("duel-4cards", "the bean duel", "rio-grande", 2, 31, 8),
+    Entry("duel-9cards", "the bean duel", "rio-grande", 2, 32, 12),
+    Entry("rio4-final-pass", "rio-grande, 4 players, the first turn of the final pass", "rio-grande", 4, 16,
+          40),
     # the default: real hands (14-20 cards), the last turn; deals add 20 coins to the table and
     # 8 to the active player's best, both proved by the flow solver in about a second
-    Entry("rio4-last", "rio-grande, 4 players, real hands, the last turn: deals pay",
+    Entry("rio4-last-turn", "rio-grande, 4 players, real hands, the last turn: deals pay",
           "rio-grande", 4, 103, 6),
     # small positions (hands of one card, the last turn) where deals pay: exact search solves
     # coop and best here in about a second
@@ -184,7 +188,12 @@ for _e in [
 ]:
     LIBRARY[_e.name] = _e
 
-DEFAULT = "rio4-last"
+DEFAULT = "rio4-last-turn"
+
+
+def unknown_position(name: str) -> str:
+    """The one-line message for a name that is neither a file nor a built-in position."""
+    return f"{name}: no such file or built-in position; the built-in positions are {', '.join(LIBRARY)}"
 
 
 def small(s: GameState, hand: int = 2, draw: int = 5) -> GameState:

@@ -215,8 +215,8 @@ def test_turns_left_and_live_types_match_what_the_engine_does(seed):
 # ---------------------------------------------------------------- the line and the seats
 
 
-@pytest.mark.parametrize("s", [LIBRARY["duel-8"].position(), LIBRARY["duel-12"].position(),
-                               cut("rio-grande", 2, 7, 12)], ids=["duel-8", "duel-12", "seed7-12"])
+@pytest.mark.parametrize("s", [LIBRARY["duel-4cards"].position(), LIBRARY["duel-9cards"].position(),
+                               cut("rio-grande", 2, 7, 12)], ids=["duel-4cards", "duel-9cards", "seed7-12"])
 def test_duel_line_replays_legally_to_the_value(s):
     sol = solve_duel(s)
     end = s
@@ -230,8 +230,8 @@ def test_duel_line_replays_legally_to_the_value(s):
         assert {a.player for a in sol.line} == {0, 1}
 
 
-@pytest.mark.parametrize("s", [LIBRARY["duel-8"].position(), LIBRARY["duel-12"].position(),
-                               cut("rio-grande", 2, 8, 12)], ids=["duel-8", "duel-12", "seed8-12"])
+@pytest.mark.parametrize("s", [LIBRARY["duel-4cards"].position(), LIBRARY["duel-9cards"].position(),
+                               cut("rio-grande", 2, 8, 12)], ids=["duel-4cards", "duel-9cards", "seed8-12"])
 def test_duel_value_for_one_seat_is_minus_the_other(s):
     a, b = solve_duel(s, 0), solve_duel(s, 1)
     assert (a.player, b.player) == (0, 1)
@@ -281,7 +281,7 @@ def test_D2_leaving_a_card_on_offer_costs_the_margin():
 
 def test_duel_refuses_a_game_of_three_D1():
     with pytest.raises(SolveError, match=r"\(D1\)"):
-        solve_duel(LIBRARY["rio3-6"].position())
+        solve_duel(LIBRARY["rio3-6cards"].position())
 
 
 def test_duel_refuses_a_position_before_the_final_pass_E2():

@@ -214,7 +214,7 @@ def test_E2_the_timeline_is_where_the_engine_sends_each_pile_card(tiny: Tiny) ->
 
 def test_expected_refuses_the_duel_and_positions_before_the_final_pass() -> None:
     with pytest.raises(SolveError, match="D1"):
-        solve_expected(LIBRARY["duel-8"].position())
+        solve_expected(LIBRARY["duel-4cards"].position())
     with pytest.raises(SolveError, match="E2"):
         solve_expected(new_game("rio-grande", 4, seed=1))
 

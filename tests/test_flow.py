@@ -111,14 +111,14 @@ def test_bounds_are_bounds_at_every_time_limit(objective: str, time_limit: float
             _replays(s, sol)
 
 
-@pytest.mark.parametrize("name", ["rio4-last", "rio4-10"])
+@pytest.mark.parametrize("name", ["rio4-last-turn", "rio4-8cards"])
 def test_real_hands_bound_and_line(name: str) -> None:
     """Real hands (14-20 cards): the line replays, and the value is at least the best plan without
-    deals (every seat's solo optimum) and at most the bound; on rio4-last (one turn left) deals
-    pay and the plan is proved optimal. (How close rio4-10 comes depends on the time the machine
+    deals (every seat's solo optimum) and at most the bound; on rio4-last-turn (one turn left) deals
+    pay and the plan is proved optimal. (How close rio4-8cards comes depends on the time the machine
     gives it: that is the benchmark's to measure, not a test's.)"""
     s = LIBRARY[name].position()
-    sol = solve_flow(s, "coop", time_limit=60 if name == "rio4-last" else 8, workers=1)
+    sol = solve_flow(s, "coop", time_limit=60 if name == "rio4-last-turn" else 8, workers=1)
     _replays(s, sol)
     from solvers.exact import solve_solo
 
@@ -126,7 +126,7 @@ def test_real_hands_bound_and_line(name: str) -> None:
     assert sol.value >= solo
     bound = sol.stats["bound"]
     assert bound is not None and bound >= sol.value
-    if name == "rio4-last":
+    if name == "rio4-last-turn":
         assert sol.value > solo
         assert any(isinstance(a, Propose) for a in sol.line)
         assert sol.status == "optimal"
@@ -135,7 +135,7 @@ def test_real_hands_bound_and_line(name: str) -> None:
 def test_default_position_is_real_and_proved() -> None:
     """The README's main command: the default position (4 players, real hands) solved with deals,
     proved optimal."""
-    assert DEFAULT == "rio4-last"
+    assert DEFAULT == "rio4-last-turn"
     s = LIBRARY[DEFAULT].position()
     assert len(s.players) == 4 and min(len(p.hand) for p in s.players) >= 10
     out = subprocess.run([sys.executable, str(ROOT / "scripts" / "solve_endgame.py"), "--json"],
@@ -153,7 +153,7 @@ def test_ctrl_c_returns_the_best_replayed_plan() -> None:
     import signal
     import time
 
-    proc = subprocess.Popen([sys.executable, str(ROOT / "scripts" / "solve_endgame.py"), "rio4-10",
+    proc = subprocess.Popen([sys.executable, str(ROOT / "scripts" / "solve_endgame.py"), "rio4-8cards",
                              "--objective", "coop", "--time-limit", "300", "--json"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     time.sleep(12)
@@ -168,7 +168,7 @@ def test_ctrl_c_returns_the_best_replayed_plan() -> None:
     assert res["stats"]["interrupted"] is True
     assert res["status"] in ("feasible", "optimal") and res["line"]
     assert res["bound"] is None or res["bound"] >= res["value"]
-    s = LIBRARY["rio4-10"].position()
+    s = LIBRARY["rio4-8cards"].position()
     from model import parse_action
 
     t = s
@@ -191,13 +191,13 @@ def test_plan_values_are_rounded_not_truncated() -> None:
 def test_the_best_plan_hints_every_variable_of_the_joint_model() -> None:
     """The seats solved alone name their variables as the joint model does, batches and beans
     with no cards included: an incomplete hint left the joint model without any plan in 40 s on a
-    real 4-player cut (1,810 of 3,373 variables hinted); on rio4-last too."""
+    real 4-player cut (1,810 of 3,373 variables hinted); on rio4-last-turn too."""
     from solvers.cpsat_run import interruptible
     from solvers.flow import FlowSolver, _Found, no_trade_line
     from solvers.flow_master import FlowMaster
     from solvers.seat_plan import SeatPlan
 
-    s = LIBRARY["rio4-last"].position()
+    s = LIBRARY["rio4-last-turn"].position()
     with interruptible() as stop:
         run = FlowSolver(s, "coop", None, None, 1, None, stop)
         _, end = no_trade_line(s)

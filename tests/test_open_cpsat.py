@@ -85,7 +85,7 @@ def test_cpsat_refuses_positions_it_does_not_model():
     with pytest.raises(SolveError, match="start of a turn"):
         solve_deals_cpsat(mid, "coop")
     with pytest.raises(SolveError, match="D1"):
-        solve_deals_cpsat(LIBRARY["duel-8"].position(), "coop")
+        solve_deals_cpsat(LIBRARY["duel-4cards"].position(), "coop")
     with pytest.raises(SolveError, match="coop and best"):
         solve_deals_cpsat(s, "solo")
 

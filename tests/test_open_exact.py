@@ -98,7 +98,7 @@ def test_trading_positions_gain_by_deals_and_lines_replay(name):
 
 def test_exact_search_gives_up_loudly_past_its_node_limit():
     with pytest.raises(SolveError, match="too large for exact search"):
-        solve_open(LIBRARY["rio4-10"].position(), "coop", node_limit=1000)
+        solve_open(LIBRARY["rio4-8cards"].position(), "coop", node_limit=1000)
 
 
 def test_canonical_key_ignores_field_order():
@@ -119,7 +119,7 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
 def test_command_with_no_arguments_solves_the_trading_position():
     r = run()
     assert r.returncode == 0, r.stderr
-    assert "rio4-last" in r.stdout and "proved optimal" in r.stdout
+    assert "rio4-last-turn" in r.stdout and "proved optimal" in r.stdout
     assert "accept" in r.stdout and "line:" in r.stdout and "final harvest (E3)" in r.stdout
 
 
@@ -137,9 +137,9 @@ def test_command_json_has_the_documented_keys():
     (["nope.json"], "nope.json: no such file or built-in position"),
     (["--time-limit", "0"], "--time-limit must be more than 0 seconds"),
     (["--workers", "0"], "--workers must be at least 1"),
-    (["duel-8", "--objective", "duel", "--solver", "cpsat"], "solved by exact search only"),
+    (["duel-4cards", "--objective", "duel", "--solver", "cpsat"], "solved by exact search only"),
     (["--objective", "duel"], "(D1)"),
-    (["duel-8", "--objective", "solo"], "(D1)"),
+    (["duel-4cards", "--objective", "solo"], "(D1)"),
     (["--from-game", "3"], "--from-game needs --players and --cards-left"),
 ])
 def test_command_rejects_bad_input_in_one_line(args, message):

@@ -36,7 +36,7 @@ def test_cpsat_line_replays_to_its_value_on_built_in_positions(name):
 
 
 def test_card_stream_is_the_same_whatever_p_does():
-    s = LIBRARY["rio4-pass"].position()
+    s = LIBRARY["rio4-final-pass"].position()
     assert s.active == 2
     stream = card_stream(s, 2)
     assert stream.hand[: len(s.players[2].hand)] == s.players[2].hand
@@ -55,8 +55,8 @@ def test_card_stream_is_the_same_whatever_p_does():
 
 def test_cpsat_refuses_what_it_does_not_model():
     with pytest.raises(SolveError, match="D1"):
-        solve_solo_cpsat(LIBRARY["duel-8"].position())
-    s = LIBRARY["rio4-10"].position()
+        solve_solo_cpsat(LIBRARY["duel-4cards"].position())
+    s = LIBRARY["rio4-8cards"].position()
     for a in solve_solo(s).line:
         s = apply(s, a)
         if s.planted == 1:

@@ -46,7 +46,7 @@ def test_solo_line_replays_to_its_value(name):
 
 
 def test_solo_is_at_least_the_default_policy():
-    s = LIBRARY["rio4-20"].position()
+    s = LIBRARY["rio4-18cards"].position()
     sol = solve_solo(s)
     search = SoloSearch(sol.player)
     t = s
@@ -57,7 +57,7 @@ def test_solo_is_at_least_the_default_policy():
 
 def test_solo_refuses_the_duel_and_positions_before_the_final_pass():
     with pytest.raises(SolveError, match="D1"):
-        solve_solo(LIBRARY["duel-8"].position())
+        solve_solo(LIBRARY["duel-4cards"].position())
     from model import new_game
 
     s = new_game("rio-grande", 4, seed=1)
@@ -100,7 +100,7 @@ def _json(s: GameState) -> dict:
      "pending: every deal has the active player on one side [T3]"),
 ])
 def test_a_position_that_breaks_the_rules_is_rejected_naming_the_field(change, message):
-    o = _json(LIBRARY["amigo3-8"].position())
+    o = _json(LIBRARY["amigo3-5cards"].position())
     position_from_json(o)  # the unchanged position is fine
     change(o)
     with pytest.raises(PositionInputError, match=None) as e:
@@ -111,13 +111,13 @@ def test_a_position_that_breaks_the_rules_is_rejected_naming_the_field(change, m
 
 
 def test_fields_must_be_harvestable_cards_of_one_type():
-    o = _json(LIBRARY["amigo3-8"].position())
+    o = _json(LIBRARY["amigo3-5cards"].position())
     o["players"][0]["fields"][0] = ["blue", -2]
     with pytest.raises(PositionInputError, match=r"players\[0\]\.fields\[0\]"):
         position_from_json(o)
 
 
-@pytest.mark.parametrize("name", ["amigo3-8", "rio4-20", "rio5-15"])
+@pytest.mark.parametrize("name", ["amigo3-5cards", "rio4-18cards", "rio5-15cards"])
 def test_a_solo_line_makes_no_deal_and_plants_from_the_front(name):
     s = LIBRARY[name].position()
     sol = solve_solo(s)
@@ -137,7 +137,7 @@ def test_every_state_of_real_games_passes_the_rules_check():
 
 
 def test_a_duel_position_cannot_be_in_a_trading_phase():
-    o = _json(LIBRARY["duel-8"].position())
+    o = _json(LIBRARY["duel-4cards"].position())
     o.update(phase="trade")
     with pytest.raises(PositionInputError, match=r"phase: trade does not exist in the bean duel \[D1\]"):
         position_from_json(o)

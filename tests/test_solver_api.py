@@ -19,13 +19,13 @@ def test_registry_covers_every_open_objective() -> None:
 
 
 def test_unknown_method_is_one_clear_error() -> None:
-    s = LIBRARY["duel-8"].position()
+    s = LIBRARY["duel-4cards"].position()
     with pytest.raises(SolveError, match="duel has no cpsat solver"):
         solve(s, "duel", "cpsat")
 
 
 @pytest.mark.parametrize(("name", "objective"), [("trade-ask", "coop"), ("trade-gift", "best"),
-                                                  ("rio3-6", "solo"), ("duel-8", "duel")])
+                                                  ("rio3-6cards", "solo"), ("duel-4cards", "duel")])
 def test_every_method_agrees_and_its_line_verifies(name: str, objective: str) -> None:
     s = LIBRARY[name].position()
     values = {m: solve(s, objective, m, limits=Limits(time=20)).value for m in methods(objective)}
@@ -45,7 +45,7 @@ def test_verify_line_names_a_broken_line() -> None:
 
 
 def test_node_limit_is_its_own_exception() -> None:
-    s = LIBRARY["rio4-10"].position()
+    s = LIBRARY["rio4-8cards"].position()
     with pytest.raises(NodeLimitExceeded):
         solve(s, "coop", "exact", limits=Limits(nodes=50))
 

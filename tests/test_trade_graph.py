@@ -291,7 +291,7 @@ def test_cli_records(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("args", [
-    ["nosuch"], ["duel-8"], ["trade-map", "--max-cards", "-1"], ["trade-map", "rio4-10"],
+    ["nosuch"], ["duel-4cards"], ["trade-map", "--max-cards", "-1"], ["trade-map", "rio4-8cards"],
     ["x.jsonl", "trade-map"], ["missing.jsonl"],
 ], ids=lambda a: " ".join(a))
 def test_cli_bad_input_is_one_line(args: list[str]) -> None:
