@@ -231,7 +231,7 @@ def _solve(frame: cli.Frame, args: argparse.Namespace) -> int:
             out["agree"] = agree
             out["values"] = {name: x.value for name, x in sols}
         print(json.dumps(out))
-        return 0 if agree is not False else 1
+        return _exit(frame, sols, agree)
     print(f"position: {where}")
     print(describe(s))
     what = {"solo": f"solo p{sol.player}: p{sol.player}'s coins, no trades",
@@ -264,6 +264,15 @@ def _solve(frame: cli.Frame, args: argparse.Namespace) -> int:
     print("\nline:")
     for text in _line_text(s, sol.line):
         print(text)
+    return _exit(frame, sols, agree)
+
+
+def _exit(frame: cli.Frame, sols: list[tuple[str, Any]], agree: bool | None) -> int:
+    """130 when Ctrl-C stopped a search (its best line so far is printed), 1 when the two solvers
+    disagree, else 0."""
+    if any(x.stats.get("interrupted") for _, x in sols):
+        frame.say("interrupted; the best line found so far is printed above (feasible, not proved)")
+        return cli.INTERRUPTED
     return 0 if agree is not False else 1
 
 
