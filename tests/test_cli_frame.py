@@ -1,0 +1,112 @@
+"""The command-line frame (model/cli.py, issue 15): exit codes, one line per error, output targets
+refused before the work starts."""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from model import cli
+from model.errors import RuleError, UsageError
+
+ROOT = Path(__file__).resolve().parent.parent
+SCRIPTS = ROOT / "scripts"
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(SCRIPTS / args[0]), *args[1:]], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+
+
+def one_line(proc: subprocess.CompletedProcess[str], code: int) -> str:
+    assert proc.returncode == code, proc.stderr
+    assert "Traceback" not in proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1, proc.stderr
+    return lines[0]
+
+
+def body(error: BaseException) -> int:
+    raise error
+
+
+@pytest.mark.parametrize(("error", "code"), [(UsageError("bad --x"), 2), (RuleError("no", "H4"), 2),
+                                              (KeyboardInterrupt(), 130), (ZeroDivisionError("boom"), 70)])
+def test_the_frame_maps_each_outcome_to_its_exit_code(error: BaseException, code: int,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.run("tool.py", argparse.Namespace(), lambda frame: body(error)) == code
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("tool.py: ")
+
+
+def test_an_internal_error_is_one_line_and_the_traceback_needs_debug(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.run("tool.py", argparse.Namespace(), lambda frame: body(KeyError("k"))) == 70
+    err = capsys.readouterr().err
+    assert "internal error: KeyError" in err and "please report it" in err and "--debug" in err
+    assert "Traceback" not in err
+    assert cli.run("tool.py", argparse.Namespace(debug=True), lambda frame: body(KeyError("k"))) == 70
+    assert "Traceback" in capsys.readouterr().err
+
+
+def test_an_interrupt_says_what_it_kept(capsys: pytest.CaptureFixture[str]) -> None:
+    def work(frame: cli.Frame) -> int:
+        frame.kept = "3 records written"
+        raise KeyboardInterrupt
+
+    assert cli.run("tool.py", argparse.Namespace(), work) == 130
+    assert capsys.readouterr().err.strip() == "tool.py: interrupted; 3 records written"
+
+
+def test_a_usage_error_is_one_line() -> None:
+    line = one_line(run("simulate.py", "--games", "-1"), 2)
+    assert line.startswith("simulate.py: error: argument --games") and "(see --help)" in line
+
+
+def test_simulate_refuses_records_that_exist_before_playing(tmp_path: Path) -> None:
+    assert run("simulate.py", "--players", "3", "--games", "2", "--record", str(tmp_path)).returncode == 0
+    before = {p: p.read_bytes() for p in tmp_path.iterdir()}
+    line = one_line(run("simulate.py", "--players", "3", "--games", "2", "--seed", "9", "--record",
+                        str(tmp_path)), 2)
+    assert "game-00000.jsonl exists" in line and "--force" in line
+    assert {p: p.read_bytes() for p in tmp_path.iterdir()} == before
+    again = run("simulate.py", "--players", "3", "--games", "2", "--seed", "9", "--record", str(tmp_path),
+                "--force")
+    assert again.returncode == 0 and {p: p.read_bytes() for p in tmp_path.iterdir()} != before
+
+
+def test_simulate_refuses_a_file_and_an_unwritable_place_as_its_record_directory(tmp_path: Path) -> None:
+    afile = tmp_path / "x.jsonl"
+    afile.write_text("")
+    assert "is not a directory" in one_line(run("simulate.py", "--games", "1", "--record", str(afile)), 2)
+    assert "cannot write" in one_line(run("simulate.py", "--games", "1", "--record", "/sys/games"), 2)
+
+
+def test_trade_graph_refuses_its_drawing_target_before_the_work(tmp_path: Path) -> None:
+    assert "is a directory" in one_line(run("trade_graph.py", "--png", str(tmp_path)), 2)
+    there = tmp_path / "g.png"
+    there.write_bytes(b"old")
+    assert "exists; use --force" in one_line(run("trade_graph.py", "--png", str(there)), 2)
+    assert "cannot write" in one_line(run("trade_graph.py", "--graphml", "/sys/g.graphml"), 2)
+    assert there.read_bytes() == b"old"
+
+
+def test_make_conformance_refuses_before_building(tmp_path: Path) -> None:
+    (tmp_path / "keep.txt").write_text("mine")
+    assert "--force" in one_line(run("make_conformance.py", "--out", str(tmp_path)), 2)
+    assert "cannot write" in one_line(run("make_conformance.py", "--out", "/sys/conf"), 2)
+    assert "not a directory" in one_line(run("make_conformance.py", "--out", str(tmp_path / "keep.txt")), 2)
+
+
+def test_check_record_goes_on_after_a_bad_file_and_exits_with_the_worst(tmp_path: Path) -> None:
+    assert run("simulate.py", "--players", "3", "--games", "1", "--record", str(tmp_path / "g")).returncode == 0
+    good = str(tmp_path / "g" / "game-00000.jsonl")
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("{\n")
+    proc = run("check_record.py", str(bad), good, str(tmp_path / "missing.jsonl"), good)
+    assert proc.returncode == 2
+    assert proc.stdout.count(": legal, ") == 2  # the files after the bad one were checked
+    assert proc.stderr.strip().splitlines()[-1] == "4 records: 2 legal, 2 malformed"
