@@ -26,6 +26,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from model import cli  # noqa: E402
+from model.errors import UsageError  # noqa: E402
+
 
 def _configs(name: str | None) -> list[tuple[str, int, dict[str, Any]]] | None:
     """The proof configurations: the built-in set, or one ruleset at its smallest player count
@@ -48,9 +51,9 @@ def _bar(total: int, quiet: bool, desc: str) -> Any:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--ruleset", metavar="NAME", help="prove for this preset only")
+    parser = cli.parser(__doc__, progress=True)
+    parser.add_argument("--ruleset", metavar="NAME", help="prove for this preset only (default: the built-in "
+                                                          "set of configurations)")
     parser.add_argument("--mutants", action="store_true", help="also run the mutant catalog")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--isla", action="store_true",
@@ -61,38 +64,35 @@ def main(argv: list[str] | None = None) -> int:
                       help="skip the proofs (mutants or differential only)")
     isla.add_argument("--differential", action="store_true",
                       help="also compare the engine with the spec on simulated Isla games")
-    isla.add_argument("--games", type=int, default=None, metavar="N", help="games for --differential (22)")
-    isla.add_argument("--seed", type=int, default=None, help="seed of the simulated games (0)")
-    isla.add_argument("--max-states", type=int, default=None, metavar="N",
-                      help="states checked per game, a seeded sample (default all)")
+    isla.add_argument("--games", type=cli.at_least(0, "--games"), default=None, metavar="N",
+                      help="games for --differential (default: 22)")
+    isla.add_argument("--seed", type=int, default=None, help="seed of the simulated games (default: 0)")
+    isla.add_argument("--max-states", type=cli.at_least(1, "--max-states"), default=None, metavar="N",
+                      help="states checked per game, a seeded sample (default: all)")
     args = parser.parse_args(argv)
+    return cli.run("prove_rules.py", args, lambda frame: _prove(frame, args))
+
+
+def _prove(frame: cli.Frame, args: argparse.Namespace) -> int:
     isla_only = [name for name, on in (("--quick", args.quick), ("--no-proofs", args.no_proofs),
                                        ("--differential", args.differential), ("--games", args.games),
                                        ("--seed", args.seed), ("--max-states", args.max_states))
                  if on is not None and on is not False]
     if args.isla:
         if args.ruleset is not None:
-            print("prove_rules.py: --isla proves its own configurations; drop --ruleset", file=sys.stderr)
-            return 2
-        if (args.games or 0) < 0 or (args.max_states is not None and args.max_states < 1):
-            print("prove_rules.py: --games must be >= 0 and --max-states >= 1", file=sys.stderr)
-            return 2
+            raise UsageError("--isla proves its own configurations; drop --ruleset")
         return _isla(args)
     if isla_only:
-        print(f"prove_rules.py: {', '.join(isla_only)} only with --isla", file=sys.stderr)
-        return 2
+        raise UsageError(f"{', '.join(isla_only)} only with --isla")
 
     from model.rules import PRESETS, RulesetError
 
     if args.ruleset is not None and args.ruleset not in PRESETS:
-        print(f"prove_rules.py: --ruleset: unknown preset {args.ruleset!r} "
-              f"(known: {', '.join(sorted(PRESETS))})", file=sys.stderr)
-        return 2
+        raise UsageError(f"--ruleset: unknown preset {args.ruleset!r} (known: {', '.join(sorted(PRESETS))})")
     try:
         configs = _configs(args.ruleset)
     except RulesetError as exc:
-        print(f"prove_rules.py: --ruleset: {exc}", file=sys.stderr)
-        return 2
+        raise UsageError(f"--ruleset: {exc}") from None
 
     from proofs.invariants import proof_instances, prove
 
@@ -116,9 +116,7 @@ def main(argv: list[str] | None = None) -> int:
                 if bar is not None:
                     bar.update()
         except RuntimeError as exc:  # the test suite could not run: no verdict is possible
-            print(f"prove_rules.py: --mutants: {exc} (install the test extra: "
-                  "pip install -e '.[test]')", file=sys.stderr)
-            return 2
+            raise UsageError(f"--mutants: {exc} (install the test extra: pip install -e '.[test]')") from None
         finally:
             if bar is not None:
                 bar.close()
