@@ -35,7 +35,6 @@ from dataclasses import dataclass
 from model.cards import BEAN_NAMES, bean
 from model.errors import InputError
 
-
 MAX_DIGITS = 9  # seats, fields, cards and indices are small; a longer number is no index of the game
 
 
@@ -380,7 +379,8 @@ def parse_action(text: str) -> Action:
                 return PlantUp(p, _int(args[0][1:], text), _number(args[1], text))
             return PlantAside(p, _beans(args[0], text)[0] if "," not in args[0]
                               else _bad(text, "plant takes one bean"), _number(args[1], text))
-        raise NotationError(f"{_clip(text)!r}: expected 'plant FIELD', 'plant BEAN FIELD' or 'plant uI FIELD'")
+        raise NotationError(f"{_clip(text)!r}: expected 'plant FIELD', 'plant BEAN FIELD' or "
+                            "'plant uI FIELD'")
     if verb == "harvest" and len(args) == 1:
         return Harvest(p, _number(args[0], text))
     if verb == "harvest" and len(args) == 3 and args[1] == "onto":

@@ -121,7 +121,8 @@ def _check_reachable(s: GameState) -> None:
         raise PositionError("resume", f"{s.resume}: a dealing step is resumed only at a reshuffle "
                             f"({int(Resume.TURNING_UP)} turning up, {int(Resume.DRAWING)} drawing)", "E1")
     if s.todo and not chance:
-        raise PositionError("todo", f"cards still to deal in {where}: dealing stops only for a reshuffle", "E1")
+        raise PositionError("todo", f"cards still to deal in {where}: dealing stops only for a reshuffle",
+                            "E1")
     if s.pending is not None and phase != Phase.TRADE:
         raise PositionError("pending", f"an offer pending in {where}: offers exist only in phase 2", "T3")
     if s.offers > su.rules.max_offers:
@@ -196,7 +197,8 @@ def _check_chance(s: GameState) -> None:
     if s.pending is not None:
         raise PositionError("pending", "an offer pending at a reshuffle", "T3")
     if s.resume not in (Resume.TURNING_UP, Resume.DRAWING):
-        raise PositionError("resume", f"{s.resume}: a reshuffle resumes turning up ({int(Resume.TURNING_UP)}) "
+        raise PositionError("resume", f"{s.resume}: a reshuffle resumes turning up "
+                            f"({int(Resume.TURNING_UP)}) "
                             f"or drawing ({int(Resume.DRAWING)})", "E1")
     turning = s.resume == Resume.TURNING_UP
     if any((t == Deal.FACE_UP) != turning for t in s.todo):
