@@ -237,7 +237,8 @@ def test_every_conformance_state_still_loads() -> None:
 @pytest.mark.rule("S")
 @pytest.mark.parametrize("text", ["p0 plant " + "9" * 5000, "p" + "9" * 30 + " end",
                                   "p0 accept h1,h" + "9" * 12, "p0 plant u" + "9" * 10 + " 0",
-                                  "p0 offer p1 give h" + "9" * 4400])
+                                  "p0 offer p1 give h" + "9" * 4400],
+                         ids=["field-5000-digits", "seat-30", "hand-12", "face-up-10", "give-4400"])
 def test_S_a_huge_index_in_notation_is_a_notation_error(text: str) -> None:
     with pytest.raises(NotationError) as e:
         parse_action(text)
