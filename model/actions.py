@@ -35,6 +35,8 @@ from dataclasses import dataclass
 from model.cards import BEAN_NAMES, bean
 from model.errors import InputError
 
+MAX_DIGITS = 9  # seats, fields, cards and indices are small; a longer number is no index of the game
+
 
 def _num(word: str) -> bool:
     """A plain ASCII number (``str.isdigit`` also accepts digits like "²")."""
@@ -43,6 +45,20 @@ def _num(word: str) -> bool:
 
 class NotationError(InputError):
     """Text that is not an action in the notation above."""
+
+
+def _clip(text: str, most: int = 80) -> str:
+    """``text`` for an error message: at most ``most`` characters (a record line may be huge)."""
+    return text if len(text) <= most else f"{text[:most]}... ({len(text)} characters)"
+
+
+def _int(digits: str, text: str) -> int:
+    """The number ``digits`` (ASCII digits); NotationError past ``MAX_DIGITS`` digits (int() of
+    thousands of digits is slow or refused, and no index of the game is that large)."""
+    if len(digits) > MAX_DIGITS:
+        raise NotationError(f"{_clip(text)!r}: {_clip(digits, 20)!r} is too large for an index "
+                            f"(more than {MAX_DIGITS} digits)")
+    return int(digits)
 
 
 @dataclass(frozen=True, slots=True)
@@ -312,22 +328,22 @@ def format_action(action: Action) -> str:
 
 def _seat(word: str, text: str) -> int:
     if len(word) < 2 or word[0] != "p" or not _num(word[1:]):
-        raise NotationError(f"{text!r}: {word!r} is not a seat like p0")
-    return int(word[1:])
+        raise NotationError(f"{_clip(text)!r}: {_clip(word, 20)!r} is not a seat like p0")
+    return _int(word[1:], text)
 
 
 def _number(word: str, text: str, what: str = "field") -> int:
     if not _num(word):
-        raise NotationError(f"{text!r}: {word!r} is not a {what} number")
-    return int(word)
+        raise NotationError(f"{_clip(text)!r}: {_clip(word, 20)!r} is not a {what} number")
+    return _int(word, text)
 
 
 def _indices(word: str, prefix: str, text: str) -> tuple[int, ...]:
     out = []
     for item in word.split(","):
         if len(item) < 2 or item[0] != prefix or not _num(item[1:]):
-            raise NotationError(f"{text!r}: {item!r} is not a card like {prefix}0")
-        out.append(int(item[1:]))
+            raise NotationError(f"{_clip(text)!r}: {_clip(item, 20)!r} is not a card like {prefix}0")
+        out.append(_int(item[1:], text))
     return tuple(out)
 
 
@@ -335,7 +351,7 @@ def _beans(word: str, text: str) -> tuple[int, ...]:
     try:
         return tuple(int(bean(x)) for x in word.split(","))
     except ValueError as e:
-        raise NotationError(f"{text!r}: {e}") from None
+        raise NotationError(f"{_clip(text)!r}: {e}") from None
 
 
 def parse_action(text: str) -> Action:
@@ -348,9 +364,9 @@ def parse_action(text: str) -> Action:
             return Reshuffle(_beans(words[2], text))
         if len(words) == 2 and words[1] == "reshuffle":
             return Reshuffle(())
-        raise NotationError(f"{text!r}: expected 'chance reshuffle BEAN,BEAN,...'")
+        raise NotationError(f"{_clip(text)!r}: expected 'chance reshuffle BEAN,BEAN,...'")
     if len(words) < 2:
-        raise NotationError(f"{text!r}: expected a seat and a verb, like 'p0 plant 1'")
+        raise NotationError(f"{_clip(text)!r}: expected a seat and a verb, like 'p0 plant 1'")
     p = _seat(words[0], text)
     verb, args = words[1], words[2:]
     if verb == "plant":
@@ -360,10 +376,11 @@ def parse_action(text: str) -> Action:
             return Plant(p, _number(args[0], text))
         if len(args) == 2:
             if args[0][:1] == "u" and _num(args[0][1:]):
-                return PlantUp(p, int(args[0][1:]), _number(args[1], text))
+                return PlantUp(p, _int(args[0][1:], text), _number(args[1], text))
             return PlantAside(p, _beans(args[0], text)[0] if "," not in args[0]
                               else _bad(text, "plant takes one bean"), _number(args[1], text))
-        raise NotationError(f"{text!r}: expected 'plant FIELD', 'plant BEAN FIELD' or 'plant uI FIELD'")
+        raise NotationError(f"{_clip(text)!r}: expected 'plant FIELD', 'plant BEAN FIELD' or "
+                            "'plant uI FIELD'")
     if verb == "harvest" and len(args) == 1:
         return Harvest(p, _number(args[0], text))
     if verb == "harvest" and len(args) == 3 and args[1] == "onto":
@@ -375,7 +392,7 @@ def parse_action(text: str) -> Action:
     if verb == "sail" and len(args) in (2, 3):
         port = _port(args[1], text)
         if (port == 0) != (len(args) == 2):
-            raise NotationError(f"{text!r}: expected 'sail SHIP home' or 'sail SHIP PORT CARDS'")
+            raise NotationError(f"{_clip(text)!r}: expected 'sail SHIP home' or 'sail SHIP PORT CARDS'")
         return Sail(p, _ship(args[0], text), port, _number(args[2], text, "card") if port else 0)
     if verb == "sell" and len(args) == 1:
         return Sell(p, _ship(args[0], text))
@@ -413,22 +430,22 @@ def parse_action(text: str) -> Action:
             ask = _beans(rest[1], text)
             rest = rest[2:]
         if rest:
-            raise NotationError(f"{text!r}: expected 'offer pN [give h0,u1] [ask BEAN,...]'")
+            raise NotationError(f"{_clip(text)!r}: expected 'offer pN [give h0,u1] [ask BEAN,...]'")
         return Propose(p, partner, give_hand, give_up, ask)
-    raise NotationError(f"{text!r}: unknown action {verb!r} or wrong arguments")
+    raise NotationError(f"{_clip(text)!r}: unknown action {verb!r} or wrong arguments")
 
 
 def _ship(word: str, text: str) -> int:
     if word not in SHIP_NAMES:
-        raise NotationError(f"{text!r}: {word!r} is not a ship; ships are {', '.join(SHIP_NAMES)}")
+        raise NotationError(f"{_clip(text)!r}: {word!r} is not a ship; ships are {', '.join(SHIP_NAMES)}")
     return SHIP_NAMES.index(word)
 
 
 def _port(word: str, text: str) -> int:
     if word not in PORT_NAMES:
-        raise NotationError(f"{text!r}: {word!r} is not a port; ports are {', '.join(PORT_NAMES)}")
+        raise NotationError(f"{_clip(text)!r}: {word!r} is not a port; ports are {', '.join(PORT_NAMES)}")
     return PORT_NAMES.index(word)
 
 
 def _bad(text: str, why: str) -> int:
-    raise NotationError(f"{text!r}: {why}")
+    raise NotationError(f"{_clip(text)!r}: {why}")

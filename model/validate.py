@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 
 from model.cards import BEAN_NAMES
-from model.dealing import Deal
+from model.dealing import Deal, Resume
 from model.errors import PositionError as PositionError
 from model.state import GameState, Phase
 
@@ -32,6 +32,11 @@ def check_state(s: GameState) -> None:
     n = len(s.players)
     in_play = set(su.beans)
     name = su.rules.name
+    for i, p in enumerate(s.players):  # before the cards are counted one by one (a count of 2**64)
+        for j, f in enumerate(p.fields):
+            if f.count > len(su.deck):
+                raise PositionError(f"players[{i}].fields[{j}]", f"{f.count} cards; the {name} deck has "
+                                    f"{len(su.deck)}", "C2")
     totals: Counter[int] = Counter()
     for where, cards in _zones(s):
         for k, b in enumerate(cards):
@@ -98,3 +103,109 @@ def check_state(s: GameState) -> None:
     if asides and s.phase not in (Phase.TRADE, Phase.PLANT_ASIDE):
         raise PositionError(f"players[{asides[0]}].aside", "set-aside cards exist only in phases 2 and 3",
                             "T6")
+    _check_reachable(s)
+
+
+def _check_reachable(s: GameState) -> None:
+    """What the turn's sequence makes of the state in each phase (T1-T7, D2, E1-E3): who is to move,
+    what is pending, the trade area, the set-aside areas, the dealing codes and the draw pile, as
+    the engine leaves them when a decision (or a reshuffle) is due."""
+    su = s.setup
+    n = len(s.players)
+    phase = s.phase
+    where = phase.name.lower()
+    if any(isinstance(t, bool) or not isinstance(t, int) for t in s.todo):  # true is not seat 1
+        raise PositionError("todo", "the cards still to deal are seat numbers or place codes", "E1")
+    chance = phase == Phase.CHANCE
+    if chance != (s.resume != Resume.NONE):
+        raise PositionError("resume", f"{s.resume}: a dealing step is resumed only at a reshuffle "
+                            f"({int(Resume.TURNING_UP)} turning up, {int(Resume.DRAWING)} drawing)", "E1")
+    if s.todo and not chance:
+        raise PositionError("todo", f"cards still to deal in {where}: dealing stops only for a reshuffle",
+                            "E1")
+    if s.pending is not None and phase != Phase.TRADE:
+        raise PositionError("pending", f"an offer pending in {where}: offers exist only in phase 2", "T3")
+    if s.offers > su.rules.max_offers:
+        raise PositionError("offers", f"{s.offers} offers; max_offers is {su.rules.max_offers}", "T3")
+    if s.offers and phase in (Phase.PLANT, Phase.OFFER, Phase.DISCARD, Phase.TURNED):
+        raise PositionError("offers", f"{s.offers} offers made in {where}: offers are made in phase 2 "
+                            "and counted from the start of the turn", "T3")
+    if (s.planted == 0) != (s.first_field == -1):
+        raise PositionError("first_field", f"{s.first_field} after {s.planted} phase-1 plantings: the "
+                            "field of the first planting, -1 before it", "T1")
+    hand = s.players[s.active].hand
+    if s.face_up and phase in (Phase.PLANT, Phase.DISCARD, Phase.PLANT_ASIDE):
+        raise PositionError("face_up", f"face-up cards in {where}: they are turned up after planting and "
+                            "set aside when trading ends", "T5")
+    if phase == Phase.PLANT and s.planted >= 2:
+        raise PositionError("planted", "two plantings end phase 1", "T1")
+    if phase == Phase.TRADE and s.planted == 0 and hand:
+        raise PositionError("planted", "phase 2 with no planting: only an empty hand skips phase 1", "T1")
+    if phase == Phase.OFFER and (not s.face_up or s.planted):
+        raise PositionError("face_up" if not s.face_up else "planted", "the duel's step 1 plants or "
+                            "discards the cards left on offer, before any planting", "D2")
+    if phase == Phase.DISCARD and (not s.planted or not hand):
+        raise PositionError("planted" if not s.planted else f"players[{s.active}].hand",
+                            "the duel's step 2 discard comes after planting, from a hand with cards", "D2")
+    if phase == Phase.PLANT_ASIDE:
+        for step in range(n):
+            seat = (s.active + step) % n
+            if seat == s.to_move:
+                break
+            if s.players[seat].aside:
+                raise PositionError(f"players[{seat}].aside", f"p{seat} plants its set-aside cards before "
+                                    f"p{s.to_move}: phase 3 goes in turn order", "T6")
+        if not s.players[s.to_move].aside:
+            raise PositionError(f"players[{s.to_move}].aside", f"p{s.to_move} plants in phase 3 but has "
+                                "nothing set aside", "T6")
+    if phase == Phase.OVER:
+        for i, p in enumerate(s.players):
+            for j, f in enumerate(p.fields):
+                if f.count:
+                    raise PositionError(f"players[{i}].fields[{j}]", "a field still planted when the game "
+                                        "is over: every field is harvested at the end", "E3")
+        return
+    if chance:
+        _check_chance(s)
+        return
+    if s.final and phase not in (Phase.TRADE, Phase.PLANT_ASIDE, Phase.TURNED):
+        raise PositionError("final", f"the game ends after this turn's trading and planting, not in "
+                            f"{where}: the final exhaustion comes while turning up", "E2")
+    if s.final and not s.exhaustions:
+        raise PositionError("final", "the game ends after this turn but the draw pile was never "
+                            "exhausted", "E2")
+    if not s.draw and not s.final:
+        raise PositionError("draw", f"an empty draw pile in {where} without a reshuffle due (phase "
+                            "chance) or the final pass (final: true)", "E1")
+    if s.draw and s.final:
+        raise PositionError("final", f"{len(s.draw)} cards left to draw after the final exhaustion", "E2")
+
+
+def _check_chance(s: GameState) -> None:
+    """E1: a reshuffle is due: the draw pile has just run out, before the final exhaustion, and
+    the discard pile holds the cards of the new pile."""
+    su = s.setup
+    if s.draw:
+        raise PositionError("draw", f"{len(s.draw)} cards left in the draw pile; a reshuffle comes when "
+                            "it is exhausted", "E1")
+    if not s.discard:
+        raise PositionError("discard", "a reshuffle of an empty discard pile: that is the final "
+                            "exhaustion", "E2")
+    if s.final or not 1 <= s.exhaustions < su.final_exhaustion:
+        raise PositionError("exhaustions", f"a reshuffle after exhaustion {s.exhaustions}: only the "
+                            f"exhaustions before number {su.final_exhaustion} reshuffle", "E1")
+    if s.pending is not None:
+        raise PositionError("pending", "an offer pending at a reshuffle", "T3")
+    if s.resume not in (Resume.TURNING_UP, Resume.DRAWING):
+        raise PositionError("resume", f"{s.resume}: a reshuffle resumes turning up "
+                            f"({int(Resume.TURNING_UP)}) "
+                            f"or drawing ({int(Resume.DRAWING)})", "E1")
+    turning = s.resume == Resume.TURNING_UP
+    if any((t == Deal.FACE_UP) != turning for t in s.todo):
+        raise PositionError("todo", "cards to turn up go to the trade area while turning up (T2), to the "
+                            "seats (and the expansion's places) while drawing (T7)", "E1")
+    if turning and len(s.face_up) + len(s.todo) != su.face_up:
+        raise PositionError("face_up", f"{len(s.face_up)} cards turned up and {len(s.todo)} to come; "
+                            f"{su.face_up} are turned up", "T2")
+    if not turning and s.face_up and not su.duel:
+        raise PositionError("face_up", "face-up cards while drawing: trading set them aside", "T5")

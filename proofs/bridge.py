@@ -11,18 +11,26 @@ from typing import Any
 from model import (
     Accept,
     Action,
+    Attack,
     BuyField,
+    BuyShip,
     Decline,
     Discard,
     DiscardUp,
     EndPhase,
     GameState,
     Harvest,
+    HarvestOnto,
+    MoveCargo,
     Plant,
     PlantAside,
+    PlantCargo,
     PlantUp,
     Propose,
     Reshuffle,
+    Sail,
+    Sell,
+    Yield,
 )
 from model.dealing import Resume
 from proofs.kernel import CHANCE, DRAW, NB, NF, OVER, PLANT, TRADE, TURNUP
@@ -96,12 +104,17 @@ def face_up_of(ss: SState) -> tuple[int, ...]:
     return tuple(b for b in range(NB) for _ in range(ss.up[b]))
 
 
+class NoSpecAction(IndexError):
+    """An engine action with no spec action: a face-up index that names no card, or a move of
+    La Isla Bohnita (I1-I9), which the base game's spec does not have."""
+
+
 def spec_action(a: Action, face_up: tuple[int, ...], k: int) -> SAction:
-    """The spec action for engine action ``a`` given the sorted face-up cards; IndexError when a
-    face-up index is out of range."""
+    """The spec action for engine action ``a`` given the sorted face-up cards; NoSpecAction when a
+    face-up index is out of range or ``a`` is no move of the base game."""
     def up(u: int) -> int:
         if not 0 <= u < len(face_up):
-            raise IndexError(f"face-up card u{u} does not exist ({len(face_up)} face up)")
+            raise NoSpecAction(f"face-up card u{u} does not exist ({len(face_up)} face up)")
         return face_up[u]
 
     z = (0,) * k
@@ -135,6 +148,8 @@ def spec_action(a: Action, face_up: tuple[int, ...], k: int) -> SAction:
                        acc=_pad(tuple(sorted(a.hand)), k), accn=len(a.hand))
     if isinstance(a, Reshuffle):
         return SAction(RESHUFFLE_K, 0, gh=z, gu=z, ask=z, acc=z, order=seq_of(a.order))
+    if isinstance(a, (Sail, HarvestOnto, Sell, MoveCargo, Attack, Yield, BuyShip, PlantCargo)):
+        raise NoSpecAction(f"{a} is a La Isla Bohnita move, not one of the base game (I1)")
     raise TypeError(f"not an action: {a!r}")
 
 

@@ -12,9 +12,9 @@ from dataclasses import dataclass
 
 from model.actions import format_action
 from model.records import Record
-from proofs.bridge import face_up_of, spec_action, state_to_spec
+from proofs.bridge import NoSpecAction, face_up_of, spec_action, state_to_spec
 from proofs.kernel import CHANCE, OVER, SpecError
-from proofs.spec import Spec, SpecConfig, SState
+from proofs.spec import RESHUFFLE_K, Spec, SpecConfig, SState
 
 
 @dataclass
@@ -42,9 +42,14 @@ def spec_replay(rec: Record) -> SpecVerdict:
             return SpecVerdict(line, name, "the game is over (spec)")
         try:
             sa = spec_action(action, face_up_of(ss), k)
-        except IndexError as exc:
+        except NoSpecAction as exc:
             return SpecVerdict(line, name, f"{exc} (spec)")
         t = table[sa.kind]
+        if sa.kind != RESHUFFLE_K and spec.decision(ss, sa) is not True:
+            # the decision part of every guard first: a seat that does not exist (p9) has no
+            # player record for the rest of the guard to read
+            return SpecVerdict(line, name, f"the spec's {t.name} guard does not hold (p{sa.player} is "
+                               "not to move)")
         if t.guard(ss, sa) is not True:
             return SpecVerdict(line, name, f"the spec's {t.name} guard does not hold")
         try:

@@ -249,7 +249,7 @@ LEAVE_RED = {
         {"hand": [], "fields": [["red", 2], ["soy", 2]], "coins": [], "aside": []},
     ],
     "draw": ["coffee", "coffee", "coffee"], "discard": ["stink"], "face_up": ["red"], "out": [],
-    "active": 0, "phase": "turned", "to_move": 0, "planted": 2, "first_field": -1, "offers": 0,
+    "active": 0, "phase": "turned", "to_move": 0, "planted": 2, "first_field": 0, "offers": 0,
     "pending": None, "exhaustions": 0, "final": False, "todo": [], "resume": 0, "turn": 30,
 }
 

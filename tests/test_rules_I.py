@@ -108,6 +108,9 @@ def isla_position(players: int = 4, seats=None, fleets=None, rows=(ROW_BAY, ROW_
     if "face_up" in changes:
         changes["face_up"] = tuple(sorted(beans(changes["face_up"])))
     changes.setdefault("to_move", active)
+    if Phase(phase) != Phase.PLANT and seats[active].hand:  # T1: a hand with cards planted first
+        changes.setdefault("planted", 1)
+        changes.setdefault("first_field", 0)
     s = s._replace(players=tuple(seats), isla=isla, phase=Phase(phase), active=active, **changes)
     check_state(s)
     return s

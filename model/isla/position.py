@@ -22,7 +22,11 @@ def zones(s: GameState) -> list[tuple[str, tuple[int, ...]]]:
     isla = _isla(s)
     out = [(f"isla.rows.{PORT_NAMES[1 + r]}", row) for r, row in enumerate(isla.rows)]
     for i, fleet in enumerate(isla.fleets):
-        out += [(f"isla.fleets[{i}].{SHIP_NAMES[k]}", (ship.bean,) * ship.count) for k, ship in fleet.ships()]
+        for k, ship in fleet.ships():
+            where = f"isla.fleets[{i}].{SHIP_NAMES[k]}"
+            if ship.count > len(s.setup.deck):  # before the cargo is counted card by card
+                raise PositionError(where, f"{ship.count} cards; the deck has {len(s.setup.deck)}", "C2")
+            out.append((where, (ship.bean,) * ship.count))
     return out
 
 

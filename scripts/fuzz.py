@@ -1,0 +1,108 @@
+"""Fuzz the readers and the rules: corrupted records, positions, states and options (conformance/fuzz.py).
+
+Prints the cases per outcome (verdict, crash, hang, wrong) and, for each kind of crash, hang and
+wrong verdict, one line with an example case to rerun with --case. Exit 0 when there is no crash,
+hang or wrong verdict, 1 otherwise, 2 on bad arguments.
+
+Example:
+  python scripts/fuzz.py --records 10000 --positions 2000 --states 1000 --seed 0
+  python scripts/fuzz.py --case 0-records-17
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repository, installed or not
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    for kind, default in (("records", 200), ("positions", 50), ("states", 50), ("options", 50)):
+        parser.add_argument(f"--{kind}", type=int, default=default, metavar="N",
+                            help=f"{kind} cases ({default})")
+    parser.add_argument("--seed", type=int, default=0, help="the base inputs and every case come from it")
+    parser.add_argument("--workers", type=int, default=2, help="worker processes (2)")
+    parser.add_argument("--timeout", type=float, default=5.0, help="seconds a case may take (5)")
+    parser.add_argument("--case", metavar="SEED-KIND-N", help="run one case here and show its traceback")
+    parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    parser.add_argument("--progress", action="store_true", help="progress lines on stderr off a terminal")
+    args = parser.parse_args(argv)
+    counts = {k: getattr(args, k) for k in ("records", "positions", "states", "options")}
+    if any(n < 0 for n in counts.values()) or args.workers < 1 or args.timeout <= 0:
+        parser.print_usage(sys.stderr)
+        print("fuzz.py: counts must be >= 0, --workers >= 1 and --timeout > 0", file=sys.stderr)
+        return 2
+
+    from conformance import fuzz
+
+    if args.case:
+        return _one(args.case, args.json)
+    from model.progress import Progress, enabled
+
+    todo = fuzz.cases(args.seed, counts)
+    t0 = time.monotonic()
+    bad = {"crash": 0, "hang": 0, "wrong": 0}
+    with Progress("fuzz", enabled(args.json, args.progress), total=len(todo), unit="case") as bar:
+        def report(out: fuzz.Outcome) -> None:
+            if out.status in bad:
+                bad[out.status] += 1
+            bar.advance(note=", ".join(f"{v} {k}" for k, v in bad.items() if v))
+        results = fuzz.run_cases(todo, args.workers, args.timeout, report=report)
+    seconds = time.monotonic() - t0
+    info = fuzz.summary(results, counts)
+    info.update(seed=args.seed, workers=args.workers, timeout=args.timeout, seconds=round(seconds, 1))
+    if args.json:
+        print(json.dumps(info))
+    else:
+        _print(info, counts)
+    return 1 if any(bad.values()) else 0
+
+
+def _one(text: str, as_json: bool) -> int:
+    import tempfile
+    import traceback
+
+    from conformance import fuzz
+
+    try:
+        case = fuzz.parse_case(text)
+    except ValueError as e:
+        print(f"fuzz.py: --case: {e}", file=sys.stderr)
+        return 2
+    print(f"{case.id}: {fuzz.describe(case)}", file=sys.stderr)
+    workdir = tempfile.mkdtemp(prefix="fuzz-case-")
+    runner = fuzz.RUNNERS[case.kind]
+    try:
+        out = runner(case, workdir)
+    except fuzz.Wrong as w:
+        out = fuzz.Outcome(case.id, case.kind, "wrong", str(w), where=w.oracle)
+    except Exception as e:  # noqa: BLE001 (the case's crash, shown whole)
+        traceback.print_exc()
+        out = fuzz.Outcome(case.id, case.kind, "crash", f"{type(e).__name__}: {e}", where=fuzz.crash_where(e))
+    where = f"{out.where}: " if out.where else ""
+    print(json.dumps(out.__dict__) if as_json else f"{out.status}: {where}{out.text}")
+    return 0 if out.status == "verdict" else 1
+
+
+def _print(info: dict[str, Any], counts: dict[str, int]) -> None:
+    kinds = info["kinds"]
+    total = {k: sum(v[k] for v in kinds.values()) for k in ("cases", "verdict", "crash", "hang", "wrong")}
+    print(f"fuzz: seed {info['seed']}, " + ", ".join(f"{n} {k}" for k, n in counts.items() if n)
+          + f"; {info['workers']} workers, timeout {info['timeout']:g} s, {info['seconds']} s")
+    for kind, v in [*kinds.items(), ("total", total)]:
+        print(f"{kind:<10}{v['cases']:>7} cases: {v['verdict']} verdicts, {v['crash']} crashes, "
+              f"{v['hang']} hangs, {v['wrong']} wrong")
+    for g in info["groups"]:
+        more = f" (also {', '.join(g['cases'][1:3])})" if len(g["cases"]) > 1 else ""
+        print(f"{g['count']:>5} x {g['example']}{more}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
