@@ -226,7 +226,8 @@ class ActionLine(BaseModel):
 class ChanceLine(BaseModel):
     """A reshuffle (E1): the new draw pile, top first, a permutation of the discard pile."""
 
-    model_config = ConfigDict(strict=True, extra="allow", title="Chance line")
+    model_config = ConfigDict(strict=True, extra="allow", title="Chance line",
+                              json_schema_extra={"not": {"required": ["action"]}})  # an action line
     chance: Literal["reshuffle"]
     order: Cards
 
@@ -242,7 +243,8 @@ class End(BaseModel):
 class EndLine(BaseModel):
     """The optional last line of a finished game."""
 
-    model_config = ConfigDict(strict=True, extra="allow", title="End line")
+    model_config = ConfigDict(strict=True, extra="allow", title="End line", json_schema_extra={
+        "not": {"anyOf": [{"required": ["action"]}, {"required": ["chance"]}]}})
     end: End
 
 
@@ -450,8 +452,9 @@ SCHEMAS: dict[str, tuple[str, str, str]] = {  # file: (ADAPTERS key, title, desc
         "The first line of a game record (JSON Lines, docs/records.md)."),
     "record-line.schema.json": (
         "record-line", "Bohnanza game record line",
-        "Every line after the header: an action, a chance (reshuffle) or the end line (docs/records.md). "
-        "Keys not named here are allowed and ignored."),
+        "Every line after the header: an action, a chance (reshuffle) or the end line (docs/records.md); "
+        "the first of the keys action, chance, end that a line has gives its kind. Other keys are "
+        "allowed and ignored."),
     "perft.schema.json": (
         "perft", "Bohnanza perft fixture",
         "tests/conformance/perft/NAME.json: a position and its perft counts (docs/conformance.md)."),
@@ -466,14 +469,33 @@ SCHEMAS: dict[str, tuple[str, str, str]] = {  # file: (ADAPTERS key, title, desc
 }
 
 
+_BEAN_ENUM = {"enum": list(BEAN_NAMES), "type": "string"}
+_BEAN_DEF = {"description": "a bean type (RULES.md C), by its name in the notation", **_BEAN_ENUM}
+
+
+def _share_beans(node: Any) -> tuple[Any, bool]:
+    """``node`` with every inline bean enum replaced by a reference to ``$defs/Bean``."""
+    if node == _BEAN_ENUM:
+        return {"$ref": "#/$defs/Bean"}, True
+    if isinstance(node, dict):
+        pairs = [(k, _share_beans(v)) for k, v in node.items()]
+        return {k: v for k, (v, _) in pairs}, any(used for _, (_, used) in pairs)
+    if isinstance(node, list):
+        items = [_share_beans(v) for v in node]
+        return [v for v, _ in items], any(used for _, used in items)
+    return node, False
+
+
 def json_schemas() -> dict[str, str]:
     """file name -> the text of each published JSON Schema (draft 2020-12), as docs/schemas/ holds it."""
     out = {}
     for name, (kind, title, description) in SCHEMAS.items():
-        body = ADAPTERS[kind].json_schema()
+        body, beans = _share_beans(ADAPTERS[kind].json_schema())
         body.pop("title", None)
         body.pop("description", None)
+        if beans:
+            body["$defs"] = {"Bean": _BEAN_DEF, **body.get("$defs", {})}
         schema = {"$schema": SCHEMA_DIALECT, "$id": SCHEMA_BASE + name, "title": title,
                   "description": description, **body}
-        out[name] = json.dumps(schema, indent=2, sort_keys=False) + "\n"
+        out[name] = json.dumps(schema, indent=2) + "\n"
     return out
