@@ -345,7 +345,7 @@ def problem(kind: str, value: Any, at: str = "") -> str | None:
     try:
         ADAPTERS[kind].validate_python(value)
     except ValidationError as e:
-        return describe(e.errors(include_url=False)[0], at)
+        return describe(e.errors(include_url=False)[0], at, kind)
     return None
 
 
@@ -375,14 +375,16 @@ def _show(value: Any) -> str:
     return text if len(text) <= 40 else f"{text[:30]}... ({len(text)} characters)"
 
 
-def describe(err: ErrorDetails, at: str = "") -> str:
-    """One pydantic error as ``PATH: reason``, in the project's words."""
+def describe(err: ErrorDetails, at: str = "", within: str = "") -> str:
+    """One pydantic error as ``PATH: reason``, in the project's words (``within``: the kind of the
+    checked value, the parent of a top-level key)."""
     loc = tuple(err["loc"])
     kind, value, ctx = err["type"], err["input"], err.get("ctx") or {}
     where = path(loc, at)
     key = next((p for p in reversed(loc) if isinstance(p, str) and p not in _TAGS), "")
-    if kind in ("greater_than_equal", "less_than_equal") and len(loc) >= 2 and loc[-2] == "options" \
-            and key in OPTION_RANGES and isinstance(value, int):
+    in_options = (loc[-2] if len(loc) >= 2 else within) == "options"
+    if kind in ("greater_than_equal", "less_than_equal") and in_options and key in OPTION_RANGES \
+            and isinstance(value, int):
         return f"{where}: {out_of_range(key, value)}"
     shown = _show(value)
     if kind == "int_type":
@@ -393,7 +395,7 @@ def describe(err: ErrorDetails, at: str = "") -> str:
     elif kind == "greater_than":
         why = f"expected a whole number > {ctx['gt']}, got {shown}"
     elif kind == "less_than_equal":
-        why = f"{shown} is more than {ctx['le']}"
+        why = f"expected a whole number <= {ctx['le']}, got {shown}"
     elif kind == "bool_type":
         why = f"expected true or false, got {shown}"
     elif kind == "string_type":
@@ -415,7 +417,7 @@ def describe(err: ErrorDetails, at: str = "") -> str:
     elif kind == "missing":
         why = "missing"
     elif kind == "extra_forbidden":
-        if len(loc) >= 2 and loc[-2] == "options":
+        if in_options:
             why = f"unknown option; options are {', '.join(Options.__annotations__)}"
         else:
             why = "unknown key"
