@@ -31,10 +31,13 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 
 
+_DECODER = json.JSONDecoder(parse_constant=_no_constant)  # json.loads(text, **kw) builds one per call
+
+
 def loads(text: str, where: str = "") -> Any:
     """The JSON value of ``text``; JSONInputError (``not JSON: ...``) for anything else."""
     try:
-        return json.loads(text, parse_constant=_no_constant)
+        return _DECODER.decode(text)
     except json.JSONDecodeError as e:
         raise JSONInputError(where, f"not JSON: {e.msg}", e.lineno, e.colno) from None
     except RecursionError:

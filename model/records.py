@@ -193,28 +193,28 @@ def _header(no: int, head: dict[str, Any]) -> Record:
 
 
 _HEADER_KEYS = ("format", "version", "ruleset", "options", "players", "seats", "deck")
-_KINDS = ("action", "chance", "end")  # a line's kind is its first of these keys (docs/records.md)
 
 
 def parse_record(text: str) -> Record:
     """Read a record; RecordFormatError names the line and what is malformed (not rule breaks).
 
-    Each line is checked against its schema (model/schemas.py) before it is read; keys a line's
+    Every line is checked against its schema (model/schemas.py) before it is read; keys a line's
     schema does not name are ignored."""
-    from model.schemas import problem
+    from model.schemas import line_kind, line_problem
 
     objs = _lines(text)
     if not objs:
         raise RecordFormatError(1, "empty record: no header line")
     rec = _header(*objs[0])
-    for no, obj in objs[1:]:
+    bad = line_problem([obj for _, obj in objs[1:]])  # the whole body at once: lines are many
+    bad_at, why = bad if bad is not None else (-1, "")
+    for i, (no, obj) in enumerate(objs[1:]):
         if rec.end is not None:
             raise RecordFormatError(no, "nothing may follow the end line")
-        kind = next((k for k in _KINDS if k in obj), None)
+        kind = line_kind(obj)
         if kind is None:
             raise RecordFormatError(no, "expected an action, chance or end line")
-        why = problem(kind, obj)
-        if why is not None:
+        if i == bad_at:
             raise RecordFormatError(no, why)
         if kind == "action":
             try:

@@ -17,9 +17,19 @@ that read files, never at the top: a script's ``--help`` does not pay for it.
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any, Literal, get_args
+from typing import Annotated, Any, Literal, NotRequired, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, Strict, TypeAdapter, ValidationError, with_config
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Discriminator,
+    Field,
+    Strict,
+    Tag,
+    TypeAdapter,
+    ValidationError,
+    with_config,
+)
 from pydantic_core import ErrorDetails
 from typing_extensions import TypedDict
 
@@ -216,36 +226,57 @@ class RecordHeader(BaseModel):
     deck: Cards
 
 
-class ActionLine(BaseModel):
+# The lines after the header are TypedDicts, not models: a record has thousands of them, and the
+# whole body is checked in one call (``line_problem``) without building an object per line.
+
+
+@with_config(ConfigDict(strict=True, extra="allow", title="Action line"))
+class ActionLine(TypedDict):
     """One decision in the action notation, e.g. ``p0 plant 1``."""
 
-    model_config = ConfigDict(strict=True, extra="allow", title="Action line")
     action: str
 
 
-class ChanceLine(BaseModel):
+@with_config(ConfigDict(strict=True, extra="allow", title="Chance line",
+                        json_schema_extra={"not": {"required": ["action"]}}))  # that is an action line
+class ChanceLine(TypedDict):
     """A reshuffle (E1): the new draw pile, top first, a permutation of the discard pile."""
 
-    model_config = ConfigDict(strict=True, extra="allow", title="Chance line",
-                              json_schema_extra={"not": {"required": ["action"]}})  # an action line
     chance: Literal["reshuffle"]
     order: Cards
 
 
-class End(BaseModel):
+@with_config(ConfigDict(strict=True, extra="allow", title="End"))
+class End(TypedDict):
     """The result the replay must reproduce: final coins per seat (E3) and the winners (E4)."""
 
-    model_config = OPEN
     coins: list[Count]
-    winners: list[Count] = []
+    winners: NotRequired[list[Count]]
 
 
-class EndLine(BaseModel):
+@with_config(ConfigDict(strict=True, extra="allow", title="End line", json_schema_extra={
+    "not": {"anyOf": [{"required": ["action"]}, {"required": ["chance"]}]}}))
+class EndLine(TypedDict):
     """The optional last line of a finished game."""
 
-    model_config = ConfigDict(strict=True, extra="allow", title="End line", json_schema_extra={
-        "not": {"anyOf": [{"required": ["action"]}, {"required": ["chance"]}]}})
     end: End
+
+
+LINE_KINDS = ("action", "chance", "end")  # a line's kind is the first of these keys it has (docs/records.md)
+
+
+def line_kind(line: Any) -> str | None:
+    """``action``, ``chance`` or ``end``: the kind of a record line (None: none of them)."""
+    if isinstance(line, dict):
+        for key in LINE_KINDS:
+            if key in line:
+                return key
+    return None
+
+
+RecordLine = ActionLine | ChanceLine | EndLine
+TaggedLine = Annotated[Annotated[ActionLine, Tag("action")] | Annotated[ChanceLine, Tag("chance")]
+                       | Annotated[EndLine, Tag("end")], Discriminator(line_kind)]
 
 
 # ---------------------------------------------------------------- conformance fixtures
@@ -318,7 +349,6 @@ class IllegalVerdict(BaseModel):
 
 
 Verdict = Annotated[LegalVerdict | IllegalVerdict, Field(discriminator="status")]
-RecordLine = ActionLine | ChanceLine | EndLine
 
 
 # ---------------------------------------------------------------- checking
@@ -329,10 +359,8 @@ ADAPTERS: dict[str, TypeAdapter[Any]] = {
     "isla": TypeAdapter(IslaState),
     "options": TypeAdapter(Options),
     "record-header": TypeAdapter(RecordHeader),
-    "action": TypeAdapter(ActionLine),
-    "chance": TypeAdapter(ChanceLine),
-    "end": TypeAdapter(EndLine),
     "record-line": TypeAdapter(RecordLine),
+    "record-body": TypeAdapter(list[TaggedLine]),
     "perft": TypeAdapter(PerftFixture),
     "endgame": TypeAdapter(EndgameFixture),
     "record-expect": TypeAdapter(Verdict),
@@ -346,6 +374,20 @@ def problem(kind: str, value: Any, at: str = "") -> str | None:
         ADAPTERS[kind].validate_python(value)
     except ValidationError as e:
         return describe(e.errors(include_url=False)[0], at, kind)
+    return None
+
+
+def line_problem(lines: list[Any]) -> tuple[int, str] | None:
+    """None if every record line (after the header) has its kind's shape; else the index of the
+    first bad one and what is wrong there (``PATH: reason``, the path within the line)."""
+    try:
+        ADAPTERS["record-body"].validate_python(lines)
+    except ValidationError as e:
+        err = e.errors(include_url=False)[0]
+        index, *rest = err["loc"]
+        assert isinstance(index, int)
+        err["loc"] = tuple(rest[1:])  # without the index and the kind (the union's tag)
+        return index, describe(err)
     return None
 
 
