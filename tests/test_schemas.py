@@ -26,7 +26,7 @@ from model import new_game, ruleset, setup
 from model.jsonio import JSONInputError, loads
 from model.position_io import PositionInputError, read_json, state_of
 from model.records import RecordFormatError, check_record, parse_record
-from model.rules import OPTION_RANGES, RulesetError
+from model.rules import OPTION_NAMES, OPTION_RANGES, RulesetError
 from model.schemas import ADAPTERS, SCHEMAS, json_schemas, problem
 from model.state import StateFormatError, state_from_json, state_to_json
 
@@ -135,6 +135,23 @@ def test_a_schema_refuses_what_it_describes_wrongly() -> None:
         if kind != "options":
             assert problem(kind, {}) is not None, kind
     assert str(problem("options", {"turbo": True})).startswith("turbo: unknown option; options are beans, ")
+
+
+def test_the_schema_enums_are_the_models_own_names() -> None:
+    from typing import get_args
+
+    from model import schemas
+    from model.actions import PORT_NAMES, SHIP_NAMES
+    from model.cards import BEAN_NAMES
+    from model.rules import HARVEST_READINGS, PRESETS, TIE_BREAKS
+    from model.state import Phase
+
+    assert get_args(schemas.BeanName) == BEAN_NAMES
+    assert set(get_args(schemas.PresetName)) == set(PRESETS)
+    assert get_args(schemas.PhaseName) == tuple(p.name.lower() for p in Phase)
+    assert (get_args(schemas.PortName), get_args(schemas.ShipName)) == (PORT_NAMES, SHIP_NAMES)
+    assert (get_args(schemas.TieBreak), get_args(schemas.HarvestReading)) == (TIE_BREAKS, HARVEST_READINGS)
+    assert set(schemas.Options.__annotations__) == set(OPTION_NAMES)
 
 
 # ---------------------------------------------------------------- states
