@@ -51,7 +51,8 @@ DECK_MOST = sum(COUNTS)  # every card of every type (C): no deck in play is larg
 
 # The one table of option ranges. The bounds keep every preset, variant and test position playable
 # and stop values that only make the engine hang or exhaust memory (face_up=10**9 turns up cards
-# forever; max_deal_cards=10**9 made the Z3 referee grow to 23 GB). max_deal_cards: the first
+# forever; max_deal_cards=10**9 made the Z3 referee grow to 23 GB); setup() also checks hand,
+# face_up and draw against the deck in play. max_deal_cards: the first
 # trading state of a seeded 4-player game lists 198 / 3,168 / 22,308 / 93,093 actions at 1 / 2 /
 # 3 / 4 cards a side (5 players: 263 / 4,223 / 29,743 / 124,123); 3 is kept for small decks.
 OPTION_RANGES: dict[str, OptionRange] = {
@@ -59,7 +60,7 @@ OPTION_RANGES: dict[str, OptionRange] = {
     "max_players": OptionRange(2, 7, "S", "the most players the ruleset allows"),
     "fields": OptionRange(1, 3, "F1", "starting fields; the third field is the maximum"),
     "third_field_cost": OptionRange(0, 20, "F1", "coins the third field costs"),
-    "hand": OptionRange(0, 20, "S", "cards in each starting hand"),
+    "hand": OptionRange(0, DECK_MOST, "S", "cards in each starting hand; the hands must leave a draw pile"),
     "face_up": OptionRange(0, DECK_MOST, "T2", "cards turned up in phase 2; at most the deck in play"),
     "draw": OptionRange(0, DECK_MOST, "T7", "cards drawn in phase 4; at most the deck in play"),
     "exhaustions": OptionRange(1, 10, "E2", "the exhaustion of the draw pile that ends the game"),
@@ -100,7 +101,7 @@ class Ruleset:
     fields: int | None = None  # starting fields, 1-3; None: 3 with 3 players, else 2 (S, S1, F1)
     third_field: bool | None = None  # may a third field be bought (F1); None: table of S
     third_field_cost: int | None = None  # 0-20; None: 3, or 2 with 6-7 players (S, F1)
-    hand: int | None = None  # starting hand, 0-20; None: 5, or 3/4/5/6.. with 6-7 players (S)
+    hand: int | None = None  # starting hand, 0-157, leaving a draw pile; None: 5, or 3/4/5/6.. with 6-7 (S)
     face_up: int | None = None  # cards turned up (T2), 0-157 and at most the deck; None: 2, the duel 3 (D2)
     draw: int | None = None  # drawn in phase 4 (T7), 0-157 and at most the deck; None: 3, duel 2, 6-7: 4
     exhaustions: int | None = None  # the game ends at this exhaustion (E2), 1-10; None: table of S

@@ -326,7 +326,7 @@ def test_a_bad_option_in_a_record_header_is_exit_2_from_the_referee(tmp_path: Pa
 
 @pytest.mark.parametrize(("key", "value", "rule"), [
     ("face_up", "1000000000", "T2"), ("draw", str(10**9), "T7"), ("max_deal_cards", str(10**9), "T3"),
-    ("max_deal_cards", "8", "T3"), ("max_offers", "31", "T3"), ("hand", "21", "S"),
+    ("max_deal_cards", "8", "T3"), ("max_offers", "31", "T3"), ("hand", "158", "S"),
     ("exhaustions", "0", "E2"),
     ("fields", "4", "F1"), ("third_field_cost", "21", "F1"), ("max_sails", "21", "I4"),
     ("min_players", "1", "S"), ("max_players", "8", "S"),
