@@ -51,8 +51,10 @@ DECK_MOST = sum(COUNTS)  # every card of every type (C): no deck in play is larg
 
 # The one table of option ranges. The bounds keep every preset, variant and test position playable
 # and stop values that only make the engine hang or exhaust memory (face_up=10**9 turns up cards
-# forever; max_deal_cards=10**9 made the Z3 referee grow to 23 GB); setup() also checks hand,
-# face_up and draw against the deck in play. max_deal_cards: the first
+# forever; max_deal_cards=10**9 made the Z3 referee grow to 23 GB), checked where options are read
+# (``ruleset()``, the schema); setup() also checks hand, face_up and draw against the deck in play.
+# A Ruleset changed in code (``replace``) is not checked: solvers may go further on purpose (the
+# trade graph's --max-cards). max_deal_cards: the first
 # trading state of a seeded 4-player game lists 198 / 3,168 / 22,308 / 93,093 actions at 1 / 2 /
 # 3 / 4 cards a side (5 players: 263 / 4,223 / 29,743 / 124,123); 3 is kept for small decks.
 OPTION_RANGES: dict[str, OptionRange] = {
@@ -320,15 +322,6 @@ class Setup:
     expansion: str = ""  # the ``model.expansions.EXPANSIONS`` key of the expansion played ("" none)
 
 
-def _check_ranges(rules: Ruleset) -> None:
-    """Every count option within ``OPTION_RANGES``, also for a ``Ruleset`` built or replaced in code."""
-    for key in OPTION_RANGES:
-        value = getattr(rules, key)
-        why = out_of_range(key, value) if value is not None else None
-        if why is not None:
-            raise RulesetError(f"option {key}: {why}")
-
-
 @lru_cache(maxsize=256)
 def setup(rules: Ruleset, players: int) -> Setup:
     """Resolve ``rules`` for ``players`` seats (section S); raises RulesetError if impossible."""
@@ -339,7 +332,6 @@ def setup(rules: Ruleset, players: int) -> Setup:
             f"ruleset {rules.name}{expansion} is for {lo}-{hi} players, not {players} "
             f"({'I2' if rules.isla else 'S'})"
         )
-    _check_ranges(rules)
     duel = players == 2
     isla = rules.isla
     if rules.removed is not None:
