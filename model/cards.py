@@ -35,6 +35,7 @@ class Bean(IntEnum):
 
 BEAN_NAMES: tuple[str, ...] = tuple(b.id for b in Bean)
 _BY_NAME = {name: Bean(i) for i, name in enumerate(BEAN_NAMES)}
+BEAN_INDEX: dict[str, int] = {name: i for i, name in enumerate(BEAN_NAMES)}  # exact names, as JSON has them
 
 # Cards in the catalog per type (C).
 COUNTS: tuple[int, ...] = (24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4, 3)

@@ -4,15 +4,15 @@
 
 from __future__ import annotations
 
-import json
-import sys
 from typing import Any
 
+from model import jsonio
 from model.errors import InputError
 from model.state import GameState, state_from_json
 from model.validate import check_state
 
-FIXTURE_FORMATS = ("bohnanza-perft", "bohnanza-endgame")  # fixtures holding a position under "state"
+# fixtures holding a position under "state": format -> its schema in model/schemas.py
+FIXTURE_FORMATS = {"bohnanza-perft": "perft", "bohnanza-endgame": "endgame"}
 
 
 class PositionInputError(InputError):
@@ -20,29 +20,23 @@ class PositionInputError(InputError):
 
 
 def read_json(source: str) -> Any:
-    """The JSON value in a file (``-``: stdin)."""
-    where = "stdin" if source == "-" else source
+    """The JSON value in a file (``-``: stdin); ``model.jsonio`` refuses what is not JSON."""
     try:
-        if source == "-":
-            text = sys.stdin.read()
-        else:
-            with open(source, encoding="utf-8") as f:
-                text = f.read()
-    except OSError as e:
-        raise PositionInputError(f"{where}: cannot read: {e.strerror}") from None
-    except UnicodeDecodeError as e:
-        raise PositionInputError(f"{where}: cannot read: {e}") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as e:
-        raise PositionInputError(f"{where}:{e.lineno}: not JSON: {e.msg}") from None
+        return jsonio.read_json(source)
+    except jsonio.JSONInputError as e:
+        raise PositionInputError(str(e)) from None
 
 
 def state_of(obj: Any, where: str, fixtures: bool = True) -> GameState:
     """The state in a state JSON object (or, with ``fixtures``, a fixture object holding one),
-    checked against the rules."""
+    checked against its schema (model/schemas.py), then against the rules."""
     if fixtures and isinstance(obj, dict) and obj.get("format") in FIXTURE_FORMATS:
-        obj = obj.get("state")
+        from model.schemas import problem
+
+        why = problem(FIXTURE_FORMATS[obj["format"]], obj)
+        if why is not None:
+            raise PositionInputError(f"{where}: {why}")
+        obj = obj["state"]
     try:
         s = state_from_json(obj)
         check_state(s)

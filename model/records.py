@@ -16,11 +16,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from model import jsonio
 from model.actions import Action, NotationError, Reshuffle, format_action, parse_action
-from model.cards import BEAN_NAMES, UnknownBean, bean
+from model.cards import BEAN_INDEX, BEAN_NAMES
 from model.engine import IllegalAction, apply, new_game, scores, winners
 from model.errors import BohnanzaError, InputError
-from model.rules import Ruleset, ruleset
+from model.rules import Ruleset, ruleset, setup
 from model.state import GameState, Phase
 
 RECORD_FORMAT = "bohnanza-record"
@@ -141,104 +142,97 @@ def write_record(path: str | os.PathLike[str], head: dict[str, Any], actions: Se
     atomic_write_text(path, record_lines(head, actions, final))
 
 
-def _beans(value: Any, line: int, where: str) -> tuple[int, ...]:
-    if not isinstance(value, list):
-        raise RecordFormatError(line, f"{where} must be a list of bean names")
-    try:
-        return tuple(int(bean(x)) if isinstance(x, str) else _no_bean(x) for x in value)
-    except UnknownBean as e:
-        raise RecordFormatError(line, f"{where}: {e}") from None
+def _cards(names: list[str]) -> tuple[int, ...]:
+    return tuple(BEAN_INDEX[x] for x in names)
 
 
-def _count(x: Any) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool) and x >= 0
-
-
-def _no_bean(x: Any) -> int:
-    raise UnknownBean(f"{x!r} is not a bean name")
-
-
-def parse_record(text: str) -> Record:
-    """Read a record; RecordFormatError names the line and what is malformed (not rule breaks)."""
-    lines = text.splitlines()
+def _lines(text: str) -> list[tuple[int, dict[str, Any]]]:
+    """(line number, JSON object) for each line that is not blank (``model.jsonio`` reads them)."""
     objs: list[tuple[int, dict[str, Any]]] = []
-    for no, raw in enumerate(lines, start=1):
+    for no, raw in enumerate(text.splitlines(), start=1):
         if not raw.strip():
             continue
         try:
-            obj = json.loads(raw)
-        except json.JSONDecodeError as e:
-            raise RecordFormatError(no, f"bad JSON: {e.msg} at column {e.colno}") from None
+            obj = jsonio.loads(raw)
+        except jsonio.JSONInputError as e:
+            at = f" at column {e.column}" if e.column else ""
+            raise RecordFormatError(no, f"bad JSON: {e.reason.removeprefix('not JSON: ')}{at}") from None
         if not isinstance(obj, dict):
             raise RecordFormatError(no, "each line must be a JSON object")
         objs.append((no, obj))
-    if not objs:
-        raise RecordFormatError(1, "empty record: no header line")
-    hno, head = objs[0]
-    if head.get("format") != RECORD_FORMAT:
-        raise RecordFormatError(hno, f"header format must be {RECORD_FORMAT!r}, got {head.get('format')!r}")
-    if head.get("version") != RECORD_VERSION:
-        raise RecordFormatError(
-            hno, f"unsupported format version {head.get('version')!r}; "
-                 f"this engine reads version {RECORD_VERSION}")
-    players = head.get("players")
-    if not isinstance(players, int) or isinstance(players, bool):
-        raise RecordFormatError(hno, "header field players must be a whole number")
-    options = head.get("options", {})
-    if not isinstance(options, dict):
-        raise RecordFormatError(hno, "header field options must be an object")
-    try:
-        rules = ruleset(str(head.get("ruleset")), options)
-        from model.rules import setup
+    return objs
 
+
+def _header(no: int, head: dict[str, Any]) -> Record:
+    """The record the header line starts: format and version first (which schema applies), then its
+    shape (``model.schemas.RecordHeader``), then the ruleset, the player count and the deck (S)."""
+    from model.schemas import problem
+
+    if head.get("format") != RECORD_FORMAT:
+        raise RecordFormatError(no, f"header format must be {RECORD_FORMAT!r}, got {head.get('format')!r}")
+    version = head.get("version")
+    if type(version) is not int or version != RECORD_VERSION:
+        raise RecordFormatError(
+            no, f"unsupported format version {version!r}; this engine reads version {RECORD_VERSION}")
+    why = problem("record-header", head, "header")
+    if why is not None:
+        raise RecordFormatError(no, why)
+    players = head["players"]
+    try:
+        rules = ruleset(head["ruleset"], head.get("options", {}))
         su = setup(rules, players)
     except InputError as e:
-        raise RecordFormatError(hno, str(e)) from None
-    deck = _beans(head.get("deck"), hno, "header field deck")
+        raise RecordFormatError(no, str(e)) from None
+    deck = _cards(head["deck"])
     if sorted(deck) != sorted(su.deck):
         raise RecordFormatError(
-            hno, f"header field deck: not the {len(su.deck)} cards of {rules.name} with {players} players "
-                 f"({len(deck)} given) [S]")
-    seats = head.get("seats", [])
-    rec = Record(rules=rules, players=players, deck=deck,
-                 seats=[str(x) for x in seats] if isinstance(seats, list) else [],
-                 extra={k: v for k, v in head.items()
-                        if k not in ("format", "version", "ruleset", "options", "players", "seats", "deck")})
-    for no, obj in objs[1:]:
+            no, f"header.deck: not the {len(su.deck)} cards of {rules.name} with {players} players "
+                f"({len(deck)} given) [S]")
+    return Record(rules=rules, players=players, deck=deck, seats=list(head.get("seats", [])),
+                  extra={k: v for k, v in head.items() if k not in _HEADER_KEYS})
+
+
+_HEADER_KEYS = ("format", "version", "ruleset", "options", "players", "seats", "deck")
+
+
+def parse_record(text: str) -> Record:
+    """Read a record; RecordFormatError names the line and what is malformed (not rule breaks).
+
+    Every line is checked against its schema (model/schemas.py) before it is read; keys a line's
+    schema does not name are ignored."""
+    from model.schemas import line_kind, line_problem
+
+    objs = _lines(text)
+    if not objs:
+        raise RecordFormatError(1, "empty record: no header line")
+    rec = _header(*objs[0])
+    bad = line_problem([obj for _, obj in objs[1:]])  # the whole body at once: lines are many
+    bad_at, why = bad if bad is not None else (-1, "")
+    for i, (no, obj) in enumerate(objs[1:]):
         if rec.end is not None:
             raise RecordFormatError(no, "nothing may follow the end line")
-        if "action" in obj:
-            text = obj["action"]
-            if not isinstance(text, str):
-                raise RecordFormatError(no, "action must be a string like 'p0 plant 1'")
+        kind = line_kind(obj)
+        if kind is None:
+            raise RecordFormatError(no, "expected an action, chance or end line")
+        if i == bad_at:
+            raise RecordFormatError(no, why)
+        if kind == "action":
             try:
-                rec.actions.append(parse_action(text))
+                rec.actions.append(parse_action(obj["action"]))
             except NotationError as e:
                 raise RecordFormatError(no, f"bad action: {e}") from None
-        elif "chance" in obj:
-            if obj["chance"] != "reshuffle":
-                raise RecordFormatError(no, f"unknown chance event {obj['chance']!r}; expected 'reshuffle'")
-            rec.actions.append(Reshuffle(_beans(obj.get("order"), no, "order")))
-        elif "end" in obj:
-            end = obj["end"]
-            if not isinstance(end, dict) or not isinstance(end.get("coins"), list):
-                raise RecordFormatError(no, "end must be an object with coins and winners lists")
-            for key in ("coins", "winners"):  # 1.9, true or "1" is not a count; "3" is not a list
-                value = end.get(key, [])
-                if not isinstance(value, list) or not all(_count(x) for x in value):
-                    raise RecordFormatError(no, f"end.{key} must be a list of whole numbers >= 0, "
-                                                f"got {value!r}")
-            rec.end, rec.end_line = end, no
-            continue
+        elif kind == "chance":
+            rec.actions.append(Reshuffle(_cards(obj["order"])))
         else:
-            raise RecordFormatError(no, "expected an action, chance or end line")
+            rec.end, rec.end_line = obj["end"], no
+            continue
         rec.lines.append(no)
     return rec
 
 
 def read_record(path: str | os.PathLike[str]) -> Record:
-    with open(path, encoding="utf-8") as f:
-        return parse_record(f.read())
+    """The record in a file; JSONInputError if it cannot be read, RecordFormatError if malformed."""
+    return parse_record(jsonio.read_text(path))
 
 
 def replay_steps(rec: Record) -> Iterator[tuple[int, Action, GameState]]:
@@ -328,12 +322,9 @@ class Verdict:
 def check_record(path: str) -> Verdict:
     """Referee one record file (docs/records.md): read, parse, replay to its first illegal step."""
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-    except OSError as e:
-        return Verdict(path, "malformed", reason=f"{path}: cannot read: {e.strerror}")
-    except UnicodeDecodeError:
-        return Verdict(path, "malformed", reason=f"{path}: not UTF-8 text")
+        text = jsonio.read_text(path)
+    except jsonio.JSONInputError as e:
+        return Verdict(path, "malformed", reason=str(e))
     try:
         rec = parse_record(text)
     except RecordFormatError as e:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from model.cards import (
     AMIGO_BEANS,
@@ -36,6 +36,57 @@ class RulesetError(InputError):
     """An unknown preset, option or option value, or a player count the ruleset does not allow."""
 
 
+class OptionRange(NamedTuple):
+    """The whole numbers a count option may take (``low``-``high``), the rule it is about and what
+    it counts. ``ruleset()`` and the JSON schema of the options (model/schemas.py) both read
+    ``OPTION_RANGES``; docs/records.md lists them."""
+
+    low: int
+    high: int
+    rule: str
+    about: str
+
+
+DECK_MOST = sum(COUNTS)  # every card of every type (C): no deck in play is larger
+
+# The one table of option ranges. The bounds keep every preset, variant and test position playable
+# and stop values that only make the engine hang or exhaust memory (face_up=10**9 turns up cards
+# forever; max_deal_cards=10**9 made the Z3 referee grow to 23 GB), checked where options are read
+# (``ruleset()``, the schema); setup() also checks hand, face_up and draw against the deck in play.
+# A Ruleset changed in code (``replace``) is not checked: solvers may go further on purpose (the
+# trade graph's --max-cards). max_deal_cards: the first
+# trading state of a seeded 4-player game lists 198 / 3,168 / 22,308 / 93,093 actions at 1 / 2 /
+# 3 / 4 cards a side (5 players: 263 / 4,223 / 29,743 / 124,123); 3 is kept for small decks.
+OPTION_RANGES: dict[str, OptionRange] = {
+    "min_players": OptionRange(2, 7, "S", "the fewest players the ruleset allows"),
+    "max_players": OptionRange(2, 7, "S", "the most players the ruleset allows"),
+    "fields": OptionRange(1, 3, "F1", "starting fields; the third field is the maximum"),
+    "third_field_cost": OptionRange(0, 20, "F1", "coins the third field costs"),
+    "hand": OptionRange(0, DECK_MOST, "S", "cards in each starting hand; the hands must leave a draw pile"),
+    "face_up": OptionRange(0, DECK_MOST, "T2", "cards turned up in phase 2; at most the deck in play"),
+    "draw": OptionRange(0, DECK_MOST, "T7", "cards drawn in phase 4; at most the deck in play"),
+    "exhaustions": OptionRange(1, 10, "E2", "the exhaustion of the draw pile that ends the game"),
+    "max_offers": OptionRange(0, 30, "T3", "proposals the active player may make in one turn"),
+    "max_deal_cards": OptionRange(0, 3, "T3", "cards a side in the proposals legal_actions lists"),
+    "max_sails": OptionRange(0, 20, "I4", "ship moves in one turn with La Isla Bohnita"),
+}
+
+
+def out_of_range(key: str, number: int) -> str | None:
+    """Why ``number`` is not a value of the count option ``key`` (None if it is): the value, the
+    range and the rule ID, e.g. ``1000000000 is not within 0-157 (T2)``."""
+    bound = OPTION_RANGES[key]
+    if bound.low <= number <= bound.high:
+        return None
+    return f"{_show(number)} is not within {bound.low}-{bound.high} ({bound.rule})"
+
+
+def _show(value: Any) -> str:
+    """``repr(value)``, cut short: a message stays one readable line (a 4000-digit number is not)."""
+    text = repr(value)
+    return text if len(text) <= 40 else f"{text[:30]}... ({len(text)} characters)"
+
+
 TIE_BREAKS = ("hand", "seat", "none")  # E4: most cards in hand / farthest clockwise / shared win
 HARVEST_READINGS = ("lenient", "strict")  # H4
 
@@ -47,15 +98,15 @@ class Ruleset:
     name: str = "rio-grande"
     beans: tuple[int, ...] = RIO_GRANDE_BEANS  # types in the deck before removals (C2, V4, V5)
     removed: tuple[int, ...] | None = None  # types removed; None: the table of S
-    min_players: int = 2
-    max_players: int = 7
-    fields: int | None = None  # starting fields; None: 3 with 3 players, else 2 (S, S1)
+    min_players: int = 2  # 2-7 (S)
+    max_players: int = 7  # 2-7 (S)
+    fields: int | None = None  # starting fields, 1-3; None: 3 with 3 players, else 2 (S, S1, F1)
     third_field: bool | None = None  # may a third field be bought (F1); None: table of S
-    third_field_cost: int | None = None  # None: 3, or 2 with 6-7 players (S)
-    hand: int | None = None  # starting hand; None: 5, or 3/4/5/6.. with 6-7 players (S)
-    face_up: int | None = None  # cards turned up (T2); None: 2, the duel 3 (D2)
-    draw: int | None = None  # cards drawn in phase 4 (T7); None: 3, duel 2, 6-7 players 4
-    exhaustions: int | None = None  # the game ends at this exhaustion (E2); None: table of S
+    third_field_cost: int | None = None  # 0-20; None: 3, or 2 with 6-7 players (S, F1)
+    hand: int | None = None  # starting hand, 0-157, leaving a draw pile; None: 5, or 3/4/5/6.. with 6-7 (S)
+    face_up: int | None = None  # cards turned up (T2), 0-157 and at most the deck; None: 2, the duel 3 (D2)
+    draw: int | None = None  # drawn in phase 4 (T7), 0-157 and at most the deck; None: 3, duel 2, 6-7: 4
+    exhaustions: int | None = None  # the game ends at this exhaustion (E2), 1-10; None: table of S
     tie_break: str = "hand"  # E4
     harvest: str = "lenient"  # H4 reading
     quick: bool = False  # V1: no reshuffle, the game ends at the first exhaustion
@@ -63,10 +114,10 @@ class Ruleset:
     draw_each: bool = False  # V4: phase 4 is "every player draws 1, active player first"
     field_beans: bool = False  # V5: harvesting exactly 2 field beans gives a third field
     meters: tuple[tuple[int, Meter], ...] = ()  # beanometer overrides (C3)
-    max_offers: int = 10  # proposals per turn (trading protocol)
-    max_deal_cards: int = 2  # cards per side that legal_actions enumerates
+    max_offers: int = 10  # proposals per turn (trading protocol, T3), 0-30
+    max_deal_cards: int = 2  # cards per side that legal_actions enumerates (T3), 0-3
     isla: bool = False  # the La Isla Bohnita expansion (I1-I9, model/isla/state.py)
-    max_sails: int = 6  # ship moves per turn (I4 sets no limit; a protocol bound like max_offers)
+    max_sails: int = 6  # ship moves per turn, 0-20 (I4 sets no limit; a protocol bound like max_offers)
 
     def replace(self, **changes: Any) -> Ruleset:
         return dataclasses.replace(self, **changes)
@@ -171,13 +222,14 @@ def _coerce(key: str, value: Any, kind: Any) -> Any:
         raise RulesetError(f"option {key}: {value!r} is not true or false")
     if "int" in str(kind):
         if isinstance(value, bool) or not isinstance(value, (int, str)):  # 1.7 is not read as 1
-            raise RulesetError(f"option {key}: {value!r} is not a whole number")
+            raise RulesetError(f"option {key}: {_show(value)} is not a whole number")
         try:
             number = int(value)
-        except ValueError:
-            raise RulesetError(f"option {key}: {value!r} is not a whole number") from None
-        if number < 0:
-            raise RulesetError(f"option {key}: {number} is negative")
+        except ValueError:  # also more digits than int() reads (4300)
+            raise RulesetError(f"option {key}: {_show(value)} is not a whole number") from None
+        why = out_of_range(key, number) if key in OPTION_RANGES else None
+        if why is not None:
+            raise RulesetError(f"option {key}: {why}")
         return number
     raise RulesetError(f"option {key} cannot be set")
 
@@ -196,16 +248,11 @@ def ruleset(name: str = "rio-grande", options: dict[str, Any] | None = None) -> 
             raise RulesetError(f"unknown option {key!r}; options are {', '.join(OPTION_NAMES)}")
         changes[k] = _coerce(k, value, _FIELD_TYPES[k])
     rules = base.replace(**changes) if changes else base
-    if not 2 <= rules.min_players <= rules.max_players <= 7:
+    if rules.min_players > rules.max_players:
         raise RulesetError(
-            f"players {rules.min_players}-{rules.max_players} is not a range within 2-7 (S)")
-    if rules.fields is not None and not 1 <= rules.fields <= 3:
-        raise RulesetError(
-            f"option fields: {rules.fields} is not 1, 2 or 3 (the third field is the maximum, F1)")
+            f"options min_players and max_players: {rules.min_players}-{rules.max_players} is no range (S)")
     if rules.face_up == 0 and rules.draw == 0:
         raise RulesetError("options face_up and draw cannot both be 0: the deck would never run out (E1)")
-    if rules.max_offers < 0 or rules.max_deal_cards < 0 or rules.max_sails < 0:
-        raise RulesetError("max_offers, max_deal_cards and max_sails must be >= 0")
     return rules
 
 
@@ -297,8 +344,6 @@ def setup(rules: Ruleset, players: int) -> Setup:
     if not beans:
         raise RulesetError("no bean types left in the deck after removals (S)")
     fields = rules.fields if rules.fields is not None else (3 if players == 3 else 2)
-    if fields < 1:
-        raise RulesetError("fields must be at least 1 (S)")
     can_buy = rules.third_field if rules.third_field is not None else players != 3
     if fields >= 3:
         can_buy = False  # the third field is the maximum (F1, seed 001)
@@ -330,8 +375,6 @@ def setup(rules: Ruleset, players: int) -> Setup:
         final = 3 if isla else 1  # I8: the Isla duel reshuffles; the bean duel does not (D)
     else:
         final = 2 if players == 3 else 3
-    if final < 1:
-        raise RulesetError("exhaustions must be at least 1 (E2)")
     meters = list(METERS)
     for b, m in rules.meters:
         meters[b] = m
@@ -339,6 +382,11 @@ def setup(rules: Ruleset, players: int) -> Setup:
     from model.expansions import EXPANSIONS  # the registry imports the expansions, which need Setup
 
     name = "isla" if isla else ""
+    for key, value in (("face_up", face_up), ("draw", draw)):
+        if value > len(deck):
+            bound = OPTION_RANGES[key]
+            raise RulesetError(f"option {key}: {value} is more than the {len(deck)} cards of the deck "
+                               f"({bound.rule})")
     if sum(hands) + (10 if isla else 0) >= len(deck):
         raise RulesetError(
             f"a deck of {len(deck)} cards cannot deal {sum(hands)} cards and keep a draw pile (S2)")

@@ -9,8 +9,8 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import Any, NamedTuple
 
-from model.actions import Propose, parse_action
-from model.cards import BEAN_NAMES, UnknownBean, bean
+from model.actions import NotationError, Propose, parse_action
+from model.cards import BEAN_INDEX, BEAN_NAMES
 from model.errors import InputError
 from model.isla import Isla, IslaFormatError, isla_from_json, isla_to_json
 from model.rules import Ruleset, Setup, ruleset, setup
@@ -141,119 +141,84 @@ def state_to_json(s: GameState) -> dict[str, Any]:
 
 
 class StateFormatError(InputError):
-    """A state JSON object that is malformed; the message names the field."""
+    """A state JSON object that is malformed; the message names the field (a JSON path)."""
 
 
 def _field_error(where: str, why: str) -> StateFormatError:
-    return StateFormatError(f"state field {where}: {why}")
+    return StateFormatError(f"{where}: {why}")
 
 
-def _bean_tuple(value: Any, where: str) -> tuple[int, ...]:
-    if not isinstance(value, list):
-        raise _field_error(where, "expected a list of bean names")
-    try:
-        return tuple(int(bean(x)) if isinstance(x, str) else _not_a_name(x) for x in value)
-    except UnknownBean as e:
-        raise _field_error(where, str(e)) from None
-
-
-def _not_a_name(x: Any) -> int:
-    raise UnknownBean(f"expected a bean name, got {x!r} (C)")
-
-
-def _int(obj: dict[str, Any], key: str, low: int = 0) -> int:
-    v = obj.get(key)
-    if not isinstance(v, int) or isinstance(v, bool) or v < low:
-        raise _field_error(key, f"expected a whole number >= {low}, got {v!r}")
-    return v
-
-
-def _bool(obj: dict[str, Any], key: str) -> bool:
-    """A JSON ``true``/``false`` (absent: false); a string like ``"false"`` is refused, not read as true."""
-    v = obj.get(key, False)
-    if not isinstance(v, bool):
-        raise _field_error(key, f"expected true or false, got {v!r}")
-    return v
+def _cards(names: list[str]) -> tuple[int, ...]:
+    return tuple(BEAN_INDEX[x] for x in names)
 
 
 def state_from_json(obj: dict[str, Any]) -> GameState:
     """Read a state written by ``state_to_json``; StateFormatError names the first bad field.
 
-    Only the format is checked here; ``model.validate.check_state`` checks it against the rules.
+    The shape is checked against ``model.schemas.State`` first (strict: ``"final": "false"`` is no
+    boolean, a field count ``true`` is no count); ``model.validate.check_state`` checks the rules.
     """
     if not isinstance(obj, dict):
         raise StateFormatError("a state must be a JSON object")
-    if obj.get("format") != STATE_FORMAT or obj.get("version") != STATE_VERSION:
+    version = obj.get("version")
+    if obj.get("format") != STATE_FORMAT or type(version) is not int or version != STATE_VERSION:
         raise StateFormatError(
-            f"state field format/version: expected {STATE_FORMAT!r} version {STATE_VERSION}, "
-            f"got {obj.get('format')!r} version {obj.get('version')!r}"
+            f"format/version: expected {STATE_FORMAT!r} version {STATE_VERSION}, "
+            f"got {obj.get('format')!r} version {version!r}"
         )
-    rules = ruleset(str(obj.get("ruleset", "")), obj.get("options") or {})
-    players_json = obj.get("players")
-    if not isinstance(players_json, list):
-        raise _field_error("players", "expected a list of players")
-    su = setup(rules, len(players_json))
-    players = []
-    for i, pj in enumerate(players_json):
-        where = f"players[{i}]"
-        if not isinstance(pj, dict):
-            raise _field_error(where, "expected an object")
-        fields = []
-        for j, f in enumerate(pj.get("fields") or []):
-            if f is None:
-                fields.append(EMPTY)
-                continue
-            if not (isinstance(f, list) and len(f) == 2 and isinstance(f[0], str) and isinstance(f[1], int)
-                    and not isinstance(f[1], bool) and f[1] > 0):  # true is not a count, 3 is not a bean
-                raise _field_error(f"{where}.fields[{j}]", f"expected null or [bean, count > 0], got {f!r}")
-            try:
-                fields.append(Field(int(bean(f[0])), f[1]))
-            except ValueError as e:
-                raise _field_error(f"{where}.fields[{j}]", str(e)) from None
-        players.append(PlayerState(
-            hand=_bean_tuple(pj.get("hand"), f"{where}.hand"),
-            fields=tuple(fields),
-            coins=_bean_tuple(pj.get("coins"), f"{where}.coins"),
-            aside=tuple(sorted(_bean_tuple(pj.get("aside", []), f"{where}.aside"))),
-        ))
-    phase_name = str(obj.get("phase", "")).upper()
-    if phase_name not in Phase.__members__:
-        raise _field_error("phase", f"unknown phase {obj.get('phase')!r}")
+    from model.schemas import problem
+
+    why = problem("state", obj)
+    if why is not None:
+        raise StateFormatError(why)
+    rules = ruleset(obj["ruleset"], obj.get("options") or {})
+    su = setup(rules, len(obj["players"]))
+    players = tuple(
+        PlayerState(
+            hand=_cards(pj["hand"]),
+            fields=tuple(EMPTY if f is None else Field(BEAN_INDEX[f[0]], f[1]) for f in pj.get("fields", ())),
+            coins=_cards(pj["coins"]),
+            aside=tuple(sorted(_cards(pj.get("aside", ())))),
+        )
+        for pj in obj["players"]
+    )
     pending = None
     if obj.get("pending") is not None:
-        action = parse_action(str(obj["pending"]))
+        try:
+            action = parse_action(obj["pending"])
+        except NotationError as e:
+            raise _field_error("pending", str(e)) from None
         if not isinstance(action, Propose):
             raise _field_error("pending", "expected a proposal like 'p0 offer p1 give h0 ask red'")
         pending = action
     isla = None
     if su.isla:
+        if obj.get("isla") is None:
+            raise _field_error("isla", "missing: the ruleset has isla=true (I1)")
         try:
-            isla = isla_from_json(obj.get("isla"))
+            isla = isla_from_json(obj["isla"])
         except IslaFormatError as e:
             raise StateFormatError(str(e)) from None
     elif obj.get("isla") is not None:
         raise _field_error("isla", "ships and ports are given but the ruleset has isla=false (I1)")
-    todo = obj.get("todo", [])
-    if not isinstance(todo, list) or not all(isinstance(t, int) for t in todo):
-        raise _field_error("todo", "expected a list of seat numbers")
     return GameState(
         setup=su,
-        players=tuple(players),
-        draw=_bean_tuple(obj.get("draw"), "draw"),
-        discard=_bean_tuple(obj.get("discard"), "discard"),
-        face_up=tuple(sorted(_bean_tuple(obj.get("face_up", []), "face_up"))),
-        out=_bean_tuple(obj.get("out", []), "out"),
-        active=_int(obj, "active"),
-        phase=Phase[phase_name],
-        to_move=_int(obj, "to_move", -1),
-        planted=_int(obj, "planted"),
-        first_field=_int(obj, "first_field", -1),
-        offers=_int(obj, "offers"),
+        players=players,
+        draw=_cards(obj["draw"]),
+        discard=_cards(obj["discard"]),
+        face_up=tuple(sorted(_cards(obj.get("face_up", ())))),
+        out=_cards(obj.get("out", ())),
+        active=obj["active"],
+        phase=Phase[obj["phase"].upper()],
+        to_move=obj["to_move"],
+        planted=obj["planted"],
+        first_field=obj["first_field"],
+        offers=obj["offers"],
         pending=pending,
-        exhaustions=_int(obj, "exhaustions"),
-        final=_bool(obj, "final"),
-        todo=tuple(todo),
-        resume=_int(obj, "resume"),
-        turn=_int(obj, "turn"),
+        exhaustions=obj["exhaustions"],
+        final=obj.get("final", False),
+        todo=tuple(obj.get("todo", ())),
+        resume=obj["resume"],
+        turn=obj["turn"],
         isla=isla,
     )

@@ -38,7 +38,7 @@ from typing import Any
 
 import networkx as nx
 
-from model import Accept, Action, GameState, apply
+from model import Accept, Action, GameState, apply, jsonio
 from model.cards import BEAN_NAMES
 from model.errors import InputError
 from model.records import IllegalStep, RecordFormatError, parse_record, replay_steps
@@ -129,12 +129,9 @@ def read_game(path: str | os.PathLike[str]) -> GameDeals:
     the file is unreadable, malformed (RecordFormatError) or breaks a rule (IllegalStep)."""
     name = str(path)
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-    except OSError as e:
-        raise TradeRecordError(name, 0, f"cannot read: {e.strerror}") from None
-    except UnicodeDecodeError:
-        raise TradeRecordError(name, 0, "not UTF-8 text") from None
+        text = jsonio.read_text(path)
+    except jsonio.JSONInputError as e:
+        raise TradeRecordError(name, 0, e.reason) from None
     try:
         rec = parse_record(text)
     except RecordFormatError as e:

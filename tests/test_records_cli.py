@@ -303,8 +303,8 @@ def test_an_end_line_with_counts_that_are_not_whole_numbers_is_malformed(
     path = write_parts(tmp_path / "end.jsonl", head, body, {"end": claim})
     code, _, err = check_main(capsys, path)
     assert code == 2
-    assert re.fullmatch(rf"{re.escape(str(path))}:{len(body) + 2}: .*end\.(coins|winners) must be a list "
-                        r"of whole numbers.*\n", err)
+    assert re.fullmatch(rf"{re.escape(str(path))}:{len(body) + 2}: malformed record: end\.(coins|winners)"
+                        r"(\[\d+\])?: .*(whole number|expected a list).*\n", err)
 
 
 # ------------------------------------------------------------------ malformed records (exit 2)

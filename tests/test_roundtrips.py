@@ -299,7 +299,7 @@ def rulesets(draw: st.DrawFn) -> tuple[str, dict[str, Any]]:
         "hand": optional_int,
         "face_up": optional_int,
         "draw": st.one_of(st.none(), st.integers(1, 9)),  # face_up and draw both 0 never ends (E1)
-        "exhaustions": optional_int,
+        "exhaustions": st.one_of(st.none(), st.integers(1, 9)),  # the game ends at one (E2)
         "tie_break": st.sampled_from(["hand", "seat", "none"]),
         "harvest": st.sampled_from(["lenient", "strict"]),
         "quick": st.booleans(),
@@ -308,7 +308,7 @@ def rulesets(draw: st.DrawFn) -> tuple[str, dict[str, Any]]:
         "field_beans": st.booleans(),
         "meters": st.dictionaries(bean_names, meters(), max_size=3),
         "max_offers": st.integers(0, 30),
-        "max_deal_cards": st.integers(0, 4),
+        "max_deal_cards": st.integers(0, 3),  # OPTION_RANGES: more lists too many proposals
     }))
     if draw(st.booleans()):
         low = draw(st.integers(2, 5))

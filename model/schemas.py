@@ -1,0 +1,538 @@
+"""The shape of every JSON file the tools read, as strict pydantic models: the state (with La Isla
+Bohnita's part), the game record's lines, the ruleset options, the conformance fixtures and their
+sidecars. ``problem(kind, value)`` checks a parsed JSON value against one of them and says, in one
+line, where and what is wrong; loaders (model/records.py, model/state.py, model/position_io.py)
+call it before any rule check. docs/schemas/ holds the JSON Schemas generated from these models
+(``json_schemas()``, written by scripts/make_schemas.py).
+
+Strict: a boolean is ``true`` or ``false``, a count is a whole number (``1.7``, ``true`` and ``"3"``
+are not) within its documented bounds, a name is one of its enum. Option ranges come from
+``model.rules.OPTION_RANGES``. Only the shape is checked here, never the rules: a position the
+rules forbid is ``model.validate.check_state``'s to refuse, with its rule ID.
+
+Importing pydantic takes about 0.1 s, so the model/ modules import this one inside the functions
+that read files, never at the top: a script's ``--help`` does not pay for it.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal, NotRequired
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Discriminator,
+    Field,
+    Strict,
+    Tag,
+    TypeAdapter,
+    ValidationError,
+    with_config,
+)
+from pydantic_core import ErrorDetails
+from typing_extensions import TypedDict
+
+from model.cards import BEAN_NAMES, COUNTS
+from model.rules import OPTION_RANGES, out_of_range
+
+SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
+SCHEMA_BASE = "urn:bohnanza-reference:schema:"  # + the file name: the schema's $id
+
+BeanName = Literal["coffee", "wax", "blue", "chili", "stink", "green", "soy", "blackeyed", "red", "garden",
+                   "cocoa", "field"]
+PresetName = Literal["rio-grande", "amigo", "amigo-1997", "amigo-v1", "amigo-v2"]
+PhaseName = Literal["plant", "trade", "plant_aside", "chance", "over", "offer", "discard", "turned"]
+PortName = Literal["home", "bohnbay", "bohnaco"]
+ShipName = Literal["m0", "m1", "pirate"]
+TieBreak = Literal["hand", "seat", "none"]
+HarvestReading = Literal["lenient", "strict"]
+# The enums above are spelled out for the type checker; tests/test_schemas.py checks that they are
+# the model's own names (BEAN_NAMES, PRESETS, Phase, PORT_NAMES, SHIP_NAMES, TIE_BREAKS...).
+
+STRICT = ConfigDict(strict=True, extra="forbid")
+
+MOST_OF_A_TYPE = max(COUNTS)  # no field or cargo holds more cards of one type than the catalog has (C)
+SEATS = 7  # seats p0-p6 (S)
+
+METER = r"^(-|[1-9][0-9]{0,2})(/(-|[1-9][0-9]{0,2})){3}$"
+FRACTION = r"^-?[0-9]{1,12}(/[0-9]{1,12})?$"
+RULE_ID = r"^[A-Z][0-9]{0,2}$"
+DEPTH = r"^[0-9]{1,2}$"
+PATTERN_WORDS = {  # what a string that fails its pattern should have looked like
+    METER: "a beanometer like 4/7/10/12 or -/2/3/- (C3)",
+    FRACTION: "a whole number or a fraction like 13/2",
+    RULE_ID: "a RULES.md rule ID like H4",
+    DEPTH: "a perft depth like 3",
+}
+
+
+def _says(text: str) -> Any:
+    """A description for the published schema."""
+    return Field(description=text)
+
+
+def _option(key: str) -> Any:
+    """The bounds and meaning of the count option ``key`` (``model.rules.OPTION_RANGES``)."""
+    r = OPTION_RANGES[key]
+    return Field(ge=r.low, le=r.high, description=f"{r.about} ({r.rule}); {r.low}-{r.high}")
+
+
+Count = Annotated[int, Field(ge=0)]
+Seat = Annotated[int, Field(ge=0, le=SEATS - 1)]
+Cards = list[BeanName]
+FieldCount = Annotated[int, Field(gt=0, le=MOST_OF_A_TYPE)]
+
+
+@with_config(ConfigDict(strict=True, extra="forbid", title="Ruleset options"))
+class Options(TypedDict, total=False):
+    """Ruleset options by ``model.rules.Ruleset`` field name (RULES.md S, V3). An omitted option
+    keeps the preset's value; ``null`` where allowed means "as the table of section S says"."""
+
+    beans: Annotated[Cards, _says("bean types in the deck before removals (C2, V4, V5)")]
+    removed: Annotated[Cards | None, Field(
+        description="bean types removed; null: the table of S for the player count")]
+    min_players: Annotated[int, _option("min_players")]
+    max_players: Annotated[int, _option("max_players")]
+    fields: Annotated[int, _option("fields")] | None
+    third_field: Annotated[bool | None, _says("may a third field be bought (F1); null: table of S")]
+    third_field_cost: Annotated[int, _option("third_field_cost")] | None
+    hand: Annotated[int, _option("hand")] | None
+    face_up: Annotated[int, _option("face_up")] | None
+    draw: Annotated[int, _option("draw")] | None
+    exhaustions: Annotated[int, _option("exhaustions")] | None
+    tie_break: Annotated[TieBreak, _says("E4: most cards in hand, farthest seat, or a shared win")]
+    harvest: Annotated[HarvestReading, _says("the H4 reading")]
+    quick: Annotated[bool, _says("V1: no reshuffle, the game ends at the first exhaustion")]
+    distinct_fields: Annotated[bool, _says("V2: the two phase-1 plantings go to different fields")]
+    draw_each: Annotated[bool, _says("V4: every player draws 1 in phase 4, active player first")]
+    field_beans: Annotated[bool, _says("V5: harvesting exactly 2 field beans gives a third field")]
+    meters: Annotated[dict[BeanName, Annotated[str, Field(pattern=METER)]], Field(
+        description="beanometer overrides (C3): cards for 1, 2, 3, 4 coins, '-' for none")]
+    max_offers: Annotated[int, _option("max_offers")]
+    max_deal_cards: Annotated[int, _option("max_deal_cards")]
+    isla: Annotated[bool, Field(description="the La Isla Bohnita expansion (I1-I9)")]
+    max_sails: Annotated[int, _option("max_sails")]
+
+
+# ---------------------------------------------------------------- the state
+
+
+class Ship(BaseModel):
+    """A ship's cargo, one type only (I4): ``count`` cards of ``bean`` (null when empty), at a port."""
+
+    model_config = STRICT
+    bean: BeanName | None = None
+    count: Annotated[int, Field(ge=0, le=MOST_OF_A_TYPE)]
+    at: PortName = "home"
+
+
+class Fleet(BaseModel):
+    """One player's ships: one or two merchant ships (I1) and the pirate ship once bought."""
+
+    model_config = STRICT
+    merchants: Annotated[list[Ship], Field(max_length=2)]
+    pirate: Ship | None = None
+
+
+ShipRef = Annotated[tuple[Seat, ShipName], Strict(False)]  # [seat, ship]: a JSON array of two
+
+
+class Rows(BaseModel):
+    """The two island rows, front card first (I2)."""
+
+    model_config = STRICT
+    bohnbay: Cards = []
+    bohnaco: Cards = []
+
+
+class IslaState(BaseModel):
+    """La Isla Bohnita's part of a state: ships, island rows and what this turn has used (I1-I9)."""
+
+    model_config = ConfigDict(strict=True, extra="forbid", title="Isla")
+    fleets: list[Fleet] = []
+    rows: Rows
+    attacked: list[ShipRef] = Field([], description="the ships attacked this turn (I7)")
+    attack: ShipRef | None = Field(None, description="the attacked ship awaiting its owner's answer (I7)")
+    captured: bool = Field(False, description="the active player's pirate took a card this turn (I6)")
+    sails: Annotated[int, _option("max_sails")] = Field(0, description="ship moves this turn (max_sails)")
+    discarded: bool = Field(False, description="duel: this turn's hand discard is used (I9)")
+
+
+FieldJSON = Annotated[tuple[BeanName, FieldCount], Strict(False)]  # [bean, count]: a JSON array of two
+
+
+class Player(BaseModel):
+    """One seat: hand (front card first, H1), fields (``[bean, count]`` or null when empty),
+    the coin stack (top last, H5) and the set-aside cards (T4)."""
+
+    model_config = STRICT
+    hand: Cards
+    fields: list[FieldJSON | None] = []
+    coins: Cards
+    aside: Cards = []
+
+
+class State(BaseModel):
+    """A whole position (``model.state.state_to_json``): every card's place, whose move, and the
+    turn's counters. Piles are lists of bean names: ``draw`` top first, ``discard`` top last."""
+
+    model_config = ConfigDict(strict=True, extra="forbid", title="Bohnanza state")
+    format: Literal["bohnanza-state"]
+    version: Literal[1]
+    ruleset: PresetName
+    options: Options | None = None
+    players: list[Player]
+    draw: Cards
+    discard: Cards
+    face_up: Cards = []
+    out: Cards = Field([], description="cards removed from the game (duel field purchases, F1)")
+    active: Annotated[int, Field(ge=0, description="the active player's seat")]
+    phase: PhaseName
+    to_move: Annotated[int, Field(ge=-1, description="the seat to move; -1 at a chance node or the end")]
+    planted: Annotated[int, Field(ge=0, description="phase-1 plantings this turn (T1)")]
+    first_field: Annotated[int, Field(ge=-1, description="the field of the first planting, -1 if none (V2)")]
+    offers: Annotated[int, _option("max_offers")] = Field(description="proposals made this turn")
+    pending: str | None = Field(None, description="the proposal awaiting an answer, in the action notation")
+    exhaustions: Annotated[int, Field(ge=0, description="exhaustions of the draw pile so far (E1)")]
+    final: bool = Field(False, description="the final exhaustion came while turning up: end after this turn")
+    todo: list[int] = Field([], description="cards still to deal: a seat, -1 the trade area, -2/-3 a row")
+    resume: Annotated[int, Field(ge=0, le=4, description="at a chance node, the dealing step to resume")]
+    turn: Annotated[int, Field(ge=0, description="turns started, from 0")]
+    isla: IslaState | None = None
+
+
+# ---------------------------------------------------------------- game records
+
+
+class RecordHeader(BaseModel):
+    """The first line of a game record (docs/records.md): the ruleset and every option, the seats
+    and the whole deck before dealing, top card first. Other keys (seed, about...) are kept."""
+
+    model_config = ConfigDict(strict=True, extra="allow", title="Game record header")
+    format: Literal["bohnanza-record"]
+    version: Literal[1]
+    ruleset: PresetName
+    options: Options = {}
+    players: Annotated[int, Field(ge=2, le=SEATS)]
+    seats: list[str] = []
+    deck: Cards
+
+
+# The lines after the header are TypedDicts, not models: a record has thousands of them, and the
+# whole body is checked in one call (``line_problem``) without building an object per line.
+
+
+@with_config(ConfigDict(strict=True, extra="allow", title="Action line"))
+class ActionLine(TypedDict):
+    """One decision in the action notation, e.g. ``p0 plant 1``."""
+
+    action: str
+
+
+@with_config(ConfigDict(strict=True, extra="allow", title="Chance line",
+                        json_schema_extra={"not": {"required": ["action"]}}))  # that is an action line
+class ChanceLine(TypedDict):
+    """A reshuffle (E1): the new draw pile, top first, a permutation of the discard pile."""
+
+    chance: Literal["reshuffle"]
+    order: Cards
+
+
+@with_config(ConfigDict(strict=True, extra="allow", title="End"))
+class End(TypedDict):
+    """The result the replay must reproduce: final coins per seat (E3) and the winners (E4)."""
+
+    coins: list[Count]
+    winners: NotRequired[list[Count]]
+
+
+@with_config(ConfigDict(strict=True, extra="allow", title="End line", json_schema_extra={
+    "not": {"anyOf": [{"required": ["action"]}, {"required": ["chance"]}]}}))
+class EndLine(TypedDict):
+    """The optional last line of a finished game."""
+
+    end: End
+
+
+LINE_KINDS = ("action", "chance", "end")  # a line's kind is the first of these keys it has (docs/records.md)
+
+
+def line_kind(line: Any) -> str | None:
+    """``action``, ``chance`` or ``end``: the kind of a record line (None: none of them)."""
+    if isinstance(line, dict):
+        for key in LINE_KINDS:
+            if key in line:
+                return key
+    return None
+
+
+RecordLine = ActionLine | ChanceLine | EndLine
+TaggedLine = Annotated[Annotated[ActionLine, Tag("action")] | Annotated[ChanceLine, Tag("chance")]
+                       | Annotated[EndLine, Tag("end")], Discriminator(line_kind)]
+
+
+# ---------------------------------------------------------------- conformance fixtures
+
+
+class Fixture(BaseModel):
+    """What perft and endgame fixtures share: a name, how it was made, and the position."""
+
+    model_config = STRICT
+    version: Literal[1]
+    name: str
+    description: str
+    ruleset: PresetName
+    players: Annotated[int, Field(ge=2, le=SEATS)]
+    phase: PhaseName
+    to_move: Annotated[int, Field(ge=-1, le=SEATS - 1)]
+    state: State
+
+
+class PerftFixture(Fixture):
+    """A position and the number of legal action sequences of each length (docs/conformance.md)."""
+
+    model_config = ConfigDict(strict=True, extra="forbid", title="Perft fixture")
+    format: Literal["bohnanza-perft"]
+    perft: dict[Annotated[str, Field(pattern=DEPTH)], Count]
+
+
+class EndgameValue(BaseModel):
+    """One proved optimum: the objective, for which seat, the value and the solver that proved it."""
+
+    model_config = STRICT
+    objective: Literal["solo", "coop", "best", "duel", "expected"]
+    player: Seat
+    value: int | Annotated[str, Field(pattern=FRACTION)]
+    approx: float | None = None
+    open_average: Annotated[str, Field(pattern=FRACTION)] | None = None
+    solver: str
+
+
+class EndgameFixture(Fixture):
+    """A position and its optimal values per objective (docs/endgames.md, docs/conformance.md)."""
+
+    model_config = ConfigDict(strict=True, extra="forbid", title="Endgame fixture")
+    format: Literal["bohnanza-endgame"]
+    values: list[EndgameValue]
+
+
+class LegalVerdict(BaseModel):
+    """The sidecar of a legal record: its result after the last line."""
+
+    model_config = STRICT
+    status: Literal["legal"]
+    over: bool
+    steps: Count
+    coins: list[Count]
+    winners: list[Seat] = []
+    about: str = ""
+
+
+class IllegalVerdict(BaseModel):
+    """The sidecar of an illegal record: its first illegal line and the rule a referee must name."""
+
+    model_config = STRICT
+    status: Literal["illegal"]
+    line: Annotated[int, Field(ge=1)]
+    rule: Annotated[str, Field(pattern=RULE_ID)]
+    why: str
+    base: str
+    change: str
+
+
+Verdict = Annotated[LegalVerdict | IllegalVerdict, Field(discriminator="status")]
+
+
+# ---------------------------------------------------------------- checking
+
+
+ADAPTERS: dict[str, TypeAdapter[Any]] = {
+    "state": TypeAdapter(State),
+    "isla": TypeAdapter(IslaState),
+    "options": TypeAdapter(Options),
+    "record-header": TypeAdapter(RecordHeader),
+    "record-line": TypeAdapter(RecordLine),
+    "record-body": TypeAdapter(list[TaggedLine]),
+    "perft": TypeAdapter(PerftFixture),
+    "endgame": TypeAdapter(EndgameFixture),
+    "record-expect": TypeAdapter(Verdict),
+}
+
+
+def problem(kind: str, value: Any, at: str = "") -> str | None:
+    """None if ``value`` (parsed JSON) has the shape ``kind`` (a key of ``ADAPTERS``); else one line,
+    ``PATH: what is wrong`` (``at`` leads the path, e.g. ``header``), from the first error found."""
+    try:
+        ADAPTERS[kind].validate_python(value)
+    except ValidationError as e:
+        return describe(e.errors(include_url=False)[0], at, kind)
+    return None
+
+
+def line_problem(lines: list[Any]) -> tuple[int, str] | None:
+    """None if every record line (after the header) has its kind's shape; else the index of the
+    first bad one and what is wrong there (``PATH: reason``, the path within the line)."""
+    try:
+        ADAPTERS["record-body"].validate_python(lines)
+    except ValidationError as e:
+        err = e.errors(include_url=False)[0]
+        index, *rest = err["loc"]
+        assert isinstance(index, int)
+        err["loc"] = tuple(rest[1:])  # without the index and the kind (the union's tag)
+        return index, describe(err)
+    return None
+
+
+_TAGS = {"int", "str", "bool", "float", "none", "list", "dict", "constrained-str", "constrained-int",
+         "legal", "illegal"}  # what pydantic puts in a location for a branch of a union
+
+
+def path(loc: tuple[int | str, ...], at: str = "") -> str:
+    """A location as a JSON path: ``players[1].fields[0][1]``."""
+    out = at
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif part in _TAGS or part == "[key]" or part.endswith("]"):
+            continue
+        else:
+            out += f".{part}" if out else part
+    return out or "(top)"
+
+
+def _show(value: Any) -> str:
+    """A value as JSON text, cut short to keep a message on one line."""
+    try:
+        text = json.dumps(value)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= 40 else f"{text[:30]}... ({len(text)} characters)"
+
+
+def describe(err: ErrorDetails, at: str = "", within: str = "") -> str:
+    """One pydantic error as ``PATH: reason``, in the project's words (``within``: the kind of the
+    checked value, the parent of a top-level key)."""
+    loc = tuple(err["loc"])
+    kind, value, ctx = err["type"], err["input"], err.get("ctx") or {}
+    where = path(loc, at)
+    key = next((p for p in reversed(loc) if isinstance(p, str) and p not in _TAGS), "")
+    in_options = (loc[-2] if len(loc) >= 2 else within) == "options"
+    if kind in ("greater_than_equal", "less_than_equal") and in_options and key in OPTION_RANGES \
+            and isinstance(value, int):
+        return f"{where}: {out_of_range(key, value)}"
+    shown = _show(value)
+    if kind == "int_type":
+        why = f"{shown} is not a whole number" if isinstance(value, float) else \
+            f"expected a whole number, got {shown}"
+    elif kind == "greater_than_equal":
+        why = f"expected a whole number >= {ctx['ge']}, got {shown}"
+    elif kind == "greater_than":
+        why = f"expected a whole number > {ctx['gt']}, got {shown}"
+    elif kind == "less_than_equal":
+        why = f"expected a whole number <= {ctx['le']}, got {shown}"
+    elif kind == "bool_type":
+        why = f"expected true or false, got {shown}"
+    elif kind == "string_type":
+        why = f"expected a string, got {shown}"
+    elif kind == "float_type":
+        why = f"expected a number, got {shown}"
+    elif kind == "literal_error":
+        expected = str(ctx.get("expected", ""))
+        if "'blackeyed'" in expected:
+            why = (f"unknown bean {shown}; beans are {', '.join(BEAN_NAMES)} (C)" if isinstance(value, str)
+                   else f"expected a bean name, got {shown} (C)")
+        else:
+            names = expected.replace("'", '"')
+            why = f"expected {names}, got {shown}"
+    elif kind in ("list_type", "tuple_type"):
+        why = f"expected a list, got {shown}"
+    elif kind in ("dict_type", "model_type", "model_attributes_type", "typed_dict_type"):
+        why = f"expected an object, got {shown}"
+    elif kind == "missing":
+        why = "missing"
+    elif kind == "extra_forbidden":
+        if in_options:
+            why = f"unknown option; options are {', '.join(Options.__annotations__)}"
+        else:
+            why = "unknown key"
+    elif kind in ("too_short", "too_long"):
+        if ctx.get("field_type") == "Tuple":
+            why = f"expected a list of 2 items, got {shown}"
+        else:
+            bound = f"at least {ctx['min_length']}" if kind == "too_short" else f"at most {ctx['max_length']}"
+            why = f"expected {bound} items, got {ctx.get('actual_length')}"
+    elif kind == "string_pattern_mismatch":
+        why = f"{shown} is not {PATTERN_WORDS.get(str(ctx.get('pattern')), 'of the documented form')}"
+    elif kind == "union_tag_invalid":
+        where = path(loc + (str(ctx.get("discriminator", "")).strip("'"),), at)
+        tags = str(ctx.get("expected_tags")).replace("'", '"')
+        why = f"expected {tags}, got {_show(ctx.get('tag'))}"
+    else:
+        why = err["msg"]
+    return f"{where}: {why}"
+
+
+# ---------------------------------------------------------------- the published JSON Schemas
+
+
+SCHEMAS: dict[str, tuple[str, str, str]] = {  # file: (ADAPTERS key, title, description)
+    "state.schema.json": (
+        "state", "Bohnanza state",
+        "A whole Bohnanza position as model.state.state_to_json writes it (docs/records.md, State JSON)."),
+    "options.schema.json": (
+        "options", "Bohnanza ruleset options",
+        "Ruleset options by model.rules.Ruleset field name, as in a record header or a state "
+        "(docs/records.md, Ruleset options)."),
+    "record-header.schema.json": (
+        "record-header", "Bohnanza game record header",
+        "The first line of a game record (JSON Lines, docs/records.md)."),
+    "record-line.schema.json": (
+        "record-line", "Bohnanza game record line",
+        "Every line after the header: an action, a chance (reshuffle) or the end line (docs/records.md); "
+        "the first of the keys action, chance, end that a line has gives its kind. Other keys are "
+        "allowed and ignored."),
+    "perft.schema.json": (
+        "perft", "Bohnanza perft fixture",
+        "tests/conformance/perft/NAME.json: a position and its perft counts (docs/conformance.md)."),
+    "endgame.schema.json": (
+        "endgame", "Bohnanza endgame fixture",
+        "tests/conformance/endgames/NAME.json: a position and its proved optimal values "
+        "(docs/conformance.md, docs/endgames.md)."),
+    "record-expect.schema.json": (
+        "record-expect", "Bohnanza record verdict",
+        "tests/conformance/records/*/NAME.expect.json: the verdict a referee must give a record "
+        "(docs/conformance.md)."),
+}
+
+
+_BEAN_ENUM = {"enum": list(BEAN_NAMES), "type": "string"}
+_BEAN_DEF = {"description": "a bean type (RULES.md C), by its name in the notation", **_BEAN_ENUM}
+
+
+def _share_beans(node: Any) -> tuple[Any, bool]:
+    """``node`` with every inline bean enum replaced by a reference to ``$defs/Bean``."""
+    if node == _BEAN_ENUM:
+        return {"$ref": "#/$defs/Bean"}, True
+    if isinstance(node, dict):
+        pairs = [(k, _share_beans(v)) for k, v in node.items()]
+        return {k: v for k, (v, _) in pairs}, any(used for _, (_, used) in pairs)
+    if isinstance(node, list):
+        items = [_share_beans(v) for v in node]
+        return [v for v, _ in items], any(used for _, used in items)
+    return node, False
+
+
+def json_schemas() -> dict[str, str]:
+    """file name -> the text of each published JSON Schema (draft 2020-12), as docs/schemas/ holds it."""
+    out = {}
+    for name, (kind, title, description) in SCHEMAS.items():
+        body, beans = _share_beans(ADAPTERS[kind].json_schema())
+        body.pop("title", None)
+        body.pop("description", None)
+        if beans:
+            body["$defs"] = {"Bean": _BEAN_DEF, **body.get("$defs", {})}
+        schema = {"$schema": SCHEMA_DIALECT, "$id": SCHEMA_BASE + name, "title": title,
+                  "description": description, **body}
+        out[name] = json.dumps(schema, indent=2) + "\n"
+    return out
