@@ -83,6 +83,8 @@ def out_of_range(key: str, number: int) -> str | None:
 
 def _show(value: Any) -> str:
     """``repr(value)``, cut short: a message stays one readable line (a 4000-digit number is not)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 128:
+        return f"a {value.bit_length()}-bit number"  # repr() of a 5000-digit int raises ValueError
     text = repr(value)
     return text if len(text) <= 40 else f"{text[:30]}... ({len(text)} characters)"
 
@@ -177,6 +179,8 @@ def preset(name: str) -> Ruleset:
 
 
 def _bean_list(key: str, value: Any) -> tuple[int, ...]:
+    if not isinstance(value, (str, list, tuple)):
+        raise RulesetError(f"option {key}: expected a list of bean names, got {_show(value)}")
     items = value.split(",") if isinstance(value, str) else list(value)
     try:
         return tuple(sorted({int(bean(x)) for x in items if str(x).strip()}))
@@ -200,6 +204,8 @@ def _coerce(key: str, value: Any, kind: Any) -> Any:
             value = {k: v for k, v in pairs}
         if not isinstance(value, dict):
             raise RulesetError("option meters: expected an object like {\"cocoa\": \"1/3/4/-\"}")
+        if not all(isinstance(v, str) for v in value.values()):
+            raise RulesetError("option meters: each beanometer is a string like \"1/3/4/-\" (C3)")
         try:
             return tuple(sorted((int(bean(k)), parse_meter(v)) for k, v in value.items()))
         except ValueError as e:
@@ -207,7 +213,7 @@ def _coerce(key: str, value: Any, kind: Any) -> Any:
     if key in ("tie_break", "harvest"):
         allowed = TIE_BREAKS if key == "tie_break" else HARVEST_READINGS
         if value not in allowed:
-            raise RulesetError(f"option {key}: {value!r} is not one of {', '.join(allowed)}")
+            raise RulesetError(f"option {key}: {_show(value)} is not one of {', '.join(allowed)}")
         return value
     optional = "None" in str(kind)
     if value is None or (isinstance(value, str) and value in ("table", "auto", "null")):

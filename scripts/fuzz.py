@@ -20,41 +20,45 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repository, installed or not
 
+from model import cli  # noqa: E402
+from model.errors import UsageError  # noqa: E402
+
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = cli.parser(__doc__, progress=True)
     for kind, default in (("records", 200), ("positions", 50), ("states", 50), ("options", 50)):
-        parser.add_argument(f"--{kind}", type=int, default=default, metavar="N",
-                            help=f"{kind} cases ({default})")
+        parser.add_argument(f"--{kind}", type=cli.at_least(0, f"--{kind}"), default=default, metavar="N",
+                            help=f"{kind} cases")
     parser.add_argument("--seed", type=int, default=0, help="the base inputs and every case come from it")
-    parser.add_argument("--workers", type=int, default=2, help="worker processes (2)")
-    parser.add_argument("--timeout", type=float, default=5.0, help="seconds a case may take (5)")
+    parser.add_argument("--workers", type=cli.at_least(1, "--workers"), default=2, help="worker processes")
+    parser.add_argument("--timeout", type=cli.positive(float, "--timeout"), default=5.0,
+                        help="seconds a case may take before it counts as a hang")
     parser.add_argument("--case", metavar="SEED-KIND-N", help="run one case here and show its traceback")
     parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
-    parser.add_argument("--progress", action="store_true", help="progress lines on stderr off a terminal")
     args = parser.parse_args(argv)
-    counts = {k: getattr(args, k) for k in ("records", "positions", "states", "options")}
-    if any(n < 0 for n in counts.values()) or args.workers < 1 or args.timeout <= 0:
-        parser.print_usage(sys.stderr)
-        print("fuzz.py: counts must be >= 0, --workers >= 1 and --timeout > 0", file=sys.stderr)
-        return 2
+    return cli.run("fuzz.py", args, lambda frame: _fuzz(frame, args))
 
+
+def _fuzz(frame: cli.Frame, args: argparse.Namespace) -> int:
+    counts = {k: getattr(args, k) for k in ("records", "positions", "states", "options")}
     from conformance import fuzz
 
     if args.case:
         return _one(args.case, args.json)
-    from model.progress import Progress, enabled
 
     todo = fuzz.cases(args.seed, counts)
     t0 = time.monotonic()
     bad = {"crash": 0, "hang": 0, "wrong": 0}
-    with Progress("fuzz", enabled(args.json, args.progress), total=len(todo), unit="case") as bar:
-        def report(out: fuzz.Outcome) -> None:
-            if out.status in bad:
-                bad[out.status] += 1
-            bar.advance(note=", ".join(f"{v} {k}" for k, v in bad.items() if v))
-        results = fuzz.run_cases(todo, args.workers, args.timeout, report=report)
+    bar = frame.progress("fuzz", total=len(todo), unit="cases")
+
+    def report(out: fuzz.Outcome) -> None:
+        if out.status in bad:
+            bad[out.status] += 1
+        bar.advance(note=", ".join(f"{v} {k}" for k, v in bad.items() if v))
+        frame.kept = f"{bar.done} of {len(todo)} cases run: " + ", ".join(f"{v} {k}" for k, v in bad.items())
+
+    results = fuzz.run_cases(todo, args.workers, args.timeout, report=report)
+    bar.close()
     seconds = time.monotonic() - t0
     info = fuzz.summary(results, counts)
     info.update(seed=args.seed, workers=args.workers, timeout=args.timeout, seconds=round(seconds, 1))
@@ -74,8 +78,7 @@ def _one(text: str, as_json: bool) -> int:
     try:
         case = fuzz.parse_case(text)
     except ValueError as e:
-        print(f"fuzz.py: --case: {e}", file=sys.stderr)
-        return 2
+        raise UsageError(f"--case: {e}") from None
     print(f"{case.id}: {fuzz.describe(case)}", file=sys.stderr)
     workdir = tempfile.mkdtemp(prefix="fuzz-case-")
     runner = fuzz.RUNNERS[case.kind]

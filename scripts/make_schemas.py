@@ -4,10 +4,10 @@ of model/schemas.py, which the loaders use; docs/schemas/README.md says what eac
 
 Each file is written atomically; running this twice gives byte-identical files, and
 tests/test_schemas.py checks that the committed ones are what this writes. Exit 0, or 2 when the
-output path is not a directory.
+output path is not a directory, cannot be written, or already holds files (without --force).
 
 Examples:
-  python scripts/make_schemas.py                      # rewrite docs/schemas/
+  python scripts/make_schemas.py --force              # rewrite docs/schemas/
   python scripts/make_schemas.py --out /tmp/schemas   # write elsewhere
 """
 
@@ -20,19 +20,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-DEFAULT_OUT = ROOT / "docs" / "schemas"
+from model import cli  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--out", metavar="DIR", default=str(DEFAULT_OUT),
-                        help="where to write (default: docs/schemas/)")
+    parser = cli.parser(__doc__, force=True)
+    parser.add_argument("--out", metavar="DIR", default="docs/schemas", help="where to write")
     args = parser.parse_args(argv)
-    out = Path(args.out)
-    if out.exists() and not out.is_dir():
-        print(f"make_schemas.py: {out}: not a directory", file=sys.stderr)
-        return 2
+    return cli.run("make_schemas.py", args, lambda frame: _make(args))
+
+
+def _make(args: argparse.Namespace) -> int:
+    out = cli.output_dir(str(ROOT / args.out) if args.out == "docs/schemas" else args.out, args.force)
     from model.records import atomic_write_text
     from model.schemas import json_schemas
 
