@@ -43,7 +43,8 @@ def test_the_frame_maps_each_outcome_to_its_exit_code(error: BaseException, code
     assert len(err) == 1 and err[0].startswith("tool.py: ")
 
 
-def test_an_internal_error_is_one_line_and_the_traceback_needs_debug(capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_internal_error_is_one_line_and_the_traceback_needs_debug(
+        capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.run("tool.py", argparse.Namespace(), lambda frame: body(KeyError("k"))) == 70
     err = capsys.readouterr().err
     assert "internal error: KeyError" in err and "please report it" in err and "--debug" in err
@@ -102,7 +103,8 @@ def test_make_conformance_refuses_before_building(tmp_path: Path) -> None:
 
 
 def test_check_record_goes_on_after_a_bad_file_and_exits_with_the_worst(tmp_path: Path) -> None:
-    assert run("simulate.py", "--players", "3", "--games", "1", "--record", str(tmp_path / "g")).returncode == 0
+    made = run("simulate.py", "--players", "3", "--games", "1", "--record", str(tmp_path / "g"))
+    assert made.returncode == 0
     good = str(tmp_path / "g" / "game-00000.jsonl")
     bad = tmp_path / "bad.jsonl"
     bad.write_text("{\n")

@@ -17,7 +17,8 @@ ALLOWED = {("conformance", "solvers"), ("conformance", "proofs")}
 # The rules engine is standard library only; two edge modules use a required dependency, each imported
 # only when that module is (the engine, ``import model``, loads neither): the input schemas validate
 # with pydantic (issue 15: published schemas, one typed definition) and progress bars are tqdm's.
-MODEL_EDGE = {"model/schemas.py": {"pydantic", "pydantic_core", "typing_extensions"}, "model/progress.py": {"tqdm"}}
+MODEL_EDGE = {"model/schemas.py": {"pydantic", "pydantic_core", "typing_extensions"},
+              "model/progress.py": {"tqdm"}}
 
 
 def _imports(path: Path) -> list[tuple[int, str]]:
