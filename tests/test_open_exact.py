@@ -135,8 +135,8 @@ def test_command_json_has_the_documented_keys():
 
 @pytest.mark.parametrize(("args", "message"), [
     (["nope.json"], "nope.json: no such file or built-in position"),
-    (["--time-limit", "0"], "--time-limit must be more than 0 seconds"),
-    (["--workers", "0"], "--workers must be at least 1"),
+    (["--time-limit", "0"], "--time-limit must be a number > 0, got '0'"),
+    (["--workers", "0"], "--workers must be a whole number >= 1, got '0'"),
     (["duel-4cards", "--objective", "duel", "--solver", "cpsat"], "solved by exact search only"),
     (["--objective", "duel"], "(D1)"),
     (["duel-4cards", "--objective", "solo"], "(D1)"),

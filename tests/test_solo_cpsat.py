@@ -69,6 +69,8 @@ def test_cpsat_refuses_what_it_does_not_model():
 @pytest.mark.parametrize("flag", ["--node-limit", "--positions", "--jobs"])
 def test_cross_check_refuses_a_limit_below_one(flag, capsys):
     """``--node-limit 0`` once replaced every cut and looped forever; now one line and exit 2."""
-    assert load_script("cross_check").main([flag, "0"]) == 2
+    with pytest.raises(SystemExit) as stop:  # argparse refuses it before any work
+        load_script("cross_check").main([flag, "0"])
+    assert stop.value.code == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "must be >= 1" in err
+    assert err.count("\n") == 1 and f"{flag} must be a whole number >= 1" in err
