@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import pytest
+import z3
 from ortools.sat.python import cp_model
 
 from model.errors import UsageError
@@ -205,3 +206,54 @@ def test_a_limit_below_one_node_is_refused() -> None:
         Limits(nodes=0)
     with pytest.raises(UsageError, match="more than 0 seconds"):
         Limits(time=0)
+
+
+def _pigeons(n: int) -> z3.BoolRef:
+    """n pigeons in n - 1 holes: unsatisfiable, and far beyond Z3 in a minute for n = 12."""
+    x = [[z3.Bool(f"pigeon{i}_{j}") for j in range(n - 1)] for i in range(n)]
+    rows = [z3.Or(*x[i]) for i in range(n)]
+    holes = [z3.Not(z3.And(x[i][j], x[k][j]))
+             for j in range(n - 1) for i in range(n) for k in range(i + 1, n)]
+    return z3.And(*rows, *holes)
+
+
+def test_ctrl_c_stops_a_z3_query_within_a_second() -> None:
+    from proofs.runner import checked, solver
+
+    sv = solver(600_000, rlimit=0)
+    sv.add(_pigeons(12))
+    ticks: list[float] = []
+    with _sigint_in(0.6) as sent, pytest.raises(KeyboardInterrupt):
+        checked(sv, ticks.append)
+    assert _answered(sent) < ANSWER
+    assert len(ticks) >= 2  # every 0.25 s while it ran
+    again = solver(10_000)
+    again.add(z3.Int("x") > 1)
+    assert checked(again)[0] == z3.sat  # the interrupt does not stay with Z3's context
+
+
+def test_ctrl_c_in_the_proofs_keeps_the_verdicts_so_far(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The runner answers a Ctrl-C inside a long query with ProofsInterrupted: the properties
+    checked so far, none claimed proved (not every instance was checked)."""
+    import proofs.runner as runner
+    from proofs.kernel import Transition
+
+    monkeypatch.setattr(runner, "RLIMIT", 0)  # the hard query must run until the SIGINT
+    step: Transition[None, int] = Transition(0, "step", lambda s, a: True, lambda s, a: s)
+
+    def goals(s: None, a: int, t: object, s2: None) -> list[runner.Goal]:
+        x = z3.Int("x")
+        if a == 0:
+            return [runner.Goal("easy", "toy", x == x)]
+        return [runner.Goal("hard", "toy", z3.Not(_pigeons(12)))]
+
+    case: runner.Case[None, int] = runner.Case("toy", None, True, lambda s: True, [(step, 0), (step, 1)],
+                                                 goals, describe=lambda *a: "", where=lambda a, t: "toy")
+    notes: list[tuple[int, int | None, str]] = []
+    with _sigint_in(0.6) as sent, pytest.raises(runner.ProofsInterrupted) as caught:
+        runner.run([case], 600_000, progress=lambda done, total, note: notes.append((done, total, note)))
+    assert _answered(sent) < ANSWER
+    got = [(r.id, r.status) for r in caught.value.results]
+    assert got == [("easy", "interrupted"), ("hard", "interrupted")]
+    assert (caught.value.done, caught.value.total) == (1, 2)
+    assert (1, 2, "hard (toy, step)") in notes and notes[-1][2].startswith("hard (toy, step): ")
