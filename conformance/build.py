@@ -11,6 +11,7 @@ from conformance.endgames import ENDGAMES, endgame_fixture
 from conformance.games import LEGAL, jsonl, legal_expect, played
 from conformance.mutations import ILLEGAL, illegal_fixture, verify_records
 from conformance.perft_cases import PERFT, perft_fixture
+from model.progress import ProgressFn
 from model.records import atomic_write_text
 
 # ---------------------------------------------------------------- the whole suite
@@ -30,33 +31,62 @@ The formats, the perft granularity and how to run the suite against another engi
 """
 
 
-def build(parts: tuple[str, ...] = PARTS, log: Callable[[str], None] | None = None) -> dict[str, str]:
-    """Every fixture file: relative path -> text (deterministic: the same bytes on every run)."""
+def build(parts: tuple[str, ...] = PARTS, log: Callable[[str], None] | None = None,
+          progress: ProgressFn | None = None) -> dict[str, str]:
+    """Every fixture file: relative path -> text (deterministic: the same bytes on every run).
+    ``progress(fixtures made, fixtures, note)`` as each starts, and the solvers' own reports while
+    an endgame is solved."""
     files: dict[str, str] = {"README.md": README}
     say = log or (lambda _: None)
+    records = "records/legal" in parts or "records/illegal" in parts
+    total = ((len(PERFT) if "perft" in parts else 0) + (len(LEGAL) + len(ILLEGAL) + 1 if records else 0)
+             + (len(ENDGAMES) if "endgames" in parts else 0))
+    done = 0
+
+    def start(what: str) -> None:
+        if progress is not None:
+            progress(done, total, what)
+
+    def solving(_done: int, _total: int | None, note: str) -> None:  # the solvers' reports
+        if progress is not None:
+            progress(done, total, note)
+
     if "perft" in parts:
         t0 = time.perf_counter()
         for ps in PERFT:
+            start(f"perft {ps.name}")
             files[f"perft/{ps.name}.json"] = dumps(perft_fixture(ps)) + "\n"
+            done += 1
         say(f"perft: {len(PERFT)} positions in {time.perf_counter() - t0:.1f} s")
-    if "records/legal" in parts or "records/illegal" in parts:
+    if records:
         t0 = time.perf_counter()
         for gs in LEGAL:
+            start(f"record {gs.name}")
             game = played(gs.name)
             files[f"records/legal/{gs.name}.jsonl"] = jsonl(game.lines)
             files[f"records/legal/{gs.name}.expect.json"] = dumps(legal_expect(game)) + "\n"
+            done += 1
         for ill in ILLEGAL:
+            start(f"record {ill.name}")
             text, expect = illegal_fixture(ill)
             files[f"records/illegal/{ill.name}.jsonl"] = text
             files[f"records/illegal/{ill.name}.expect.json"] = dumps(expect) + "\n"
+            done += 1
+        start("the referee checks the records")
         verify_records({k: v for k, v in files.items() if k.startswith("records/")})
+        done += 1
         say(f"records: {len(LEGAL)} legal, {len(ILLEGAL)} illegal, checked by the referee, in "
             f"{time.perf_counter() - t0:.1f} s")
     if "endgames" in parts:
         t0 = time.perf_counter()
         for eg in ENDGAMES:
-            files[f"endgames/{eg.name}.json"] = dumps(endgame_fixture(eg)) + "\n"
+            start(f"endgame {eg.name}")
+            fixture = endgame_fixture(eg, solving if progress is not None else None)
+            files[f"endgames/{eg.name}.json"] = dumps(fixture) + "\n"
+            done += 1
         say(f"endgames: {len(ENDGAMES)} positions solved in {time.perf_counter() - t0:.1f} s")
+    if progress is not None:
+        progress(done, total, "done")
     return files
 
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from conformance.common import GenerationError
 from model import GameState
+from model.progress import ProgressFn
 from model.state import state_to_json
 from model.validate import check_state
 
@@ -34,21 +35,26 @@ SOLVERS = {
 }
 
 
-def solve(s: GameState, objective: str, player: int, method: str = "exact") -> dict[str, Any]:
+EXACT_SECONDS = 900.0  # exact search's time limit per value (the node limit comes first today)
+
+
+def solve(s: GameState, objective: str, player: int, method: str = "exact",
+          progress: ProgressFn | None = None) -> dict[str, Any]:
     """The proved optimal value of ``objective`` for ``player``, by the solver SOLVERS names (or,
-    with ``method`` "cpsat", the flow solver: only a value it proves optimal is recorded)."""
+    with ``method`` "cpsat", the flow solver: only a value it proves optimal is recorded).
+    ``progress``: the solver's (solvers.api.solve)."""
     from solvers.api import Limits
     from solvers.api import solve as api_solve
     from solvers.expected import solve_expected
 
     if objective == "expected":  # a policy and an exact fraction, not a line: its own entry point
-        ans = solve_expected(s, player)
+        ans = solve_expected(s, player, time_limit=EXACT_SECONDS, progress=progress)
         return {"objective": objective, "player": player, "value": str(ans.value),
                 "approx": round(float(ans.value), 6), "open_average": str(ans.open_average),
                 "solver": SOLVERS[objective]}
     flow = method == "cpsat" and objective in ("coop", "best")
-    limits = Limits(time=120.0, workers=1) if flow else Limits(nodes=5_000_000)
-    sol = api_solve(s, objective, "cpsat" if flow else "exact", player, limits)
+    limits = Limits(time=120.0, workers=1) if flow else Limits(time=EXACT_SECONDS, nodes=5_000_000)
+    sol = api_solve(s, objective, "cpsat" if flow else "exact", player, limits, progress)
     if sol.status != "optimal":
         raise GenerationError(f"{objective} p{player}: {sol.status}, not proved optimal")
     return {"objective": objective, "player": player, "value": sol.value,
@@ -148,13 +154,13 @@ ENDGAMES: list[EndgameSpec] = [
 ]
 
 
-def endgame_fixture(spec: EndgameSpec) -> dict[str, Any]:
+def endgame_fixture(spec: EndgameSpec, progress: ProgressFn | None = None) -> dict[str, Any]:
     s = spec.build()
     check_state(s)
     values: list[dict[str, Any]] = []
     for objective, player in spec.objectives:
         seats = range(len(s.players)) if player is None else [s.to_move if player == -1 else player]
-        values.extend(solve(s, objective, p, spec.method) for p in seats)
+        values.extend(solve(s, objective, p, spec.method, progress) for p in seats)
     return {
         "format": "bohnanza-endgame",
         "version": 1,

@@ -5,8 +5,10 @@ the spec's (the decision followed by the spec's internal steps)."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
-from dataclasses import dataclass
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
 import z3
@@ -24,6 +26,7 @@ from model import (
     ruleset,
 )
 from model import engine as _engine  # winners() runs STEPS.winners, which a mutant may replace
+from model.progress import ProgressFn
 from model.rules import Ruleset
 from proofs.bridge import action_to_spec, observable, spec_key, state_to_spec
 from proofs.spec import (
@@ -46,6 +49,7 @@ from proofs.spec import (
 from proofs.symbolic import all_of, any_of, implies
 
 FIELD_KINDS = (PLANT_K, PLANT_ASIDE_K, PLANT_UP_K, HARVEST_K)
+TICK_EVERY = 100  # spec actions found between two ``tick`` calls of ``spec_legal``
 BEAN_KINDS = (PLANT_ASIDE_K, PLANT_UP_K, DISCARD_UP_K)
 
 
@@ -63,8 +67,12 @@ def canonical(a: SAction, k: int) -> Any:
     return all_of(*parts)
 
 
-def spec_legal(spec: Spec, ss: SState, limit: int = 200_000) -> set[tuple[Any, ...]]:
-    """Every decision the spec allows in ``ss``, by Z3 with blocking clauses."""
+def spec_legal(spec: Spec, ss: SState, limit: int = 200_000,
+               tick: Callable[[int], None] | None = None) -> set[tuple[Any, ...]]:
+    """Every decision the spec allows in ``ss``, by Z3 with blocking clauses; ``tick(found so
+    far)`` every TICK_EVERY actions. Each query is small (one action more), so Z3's own Ctrl-C
+    handler is off: Python's raises KeyboardInterrupt as the query returns (Z3's answered
+    "unknown", which ended the enumeration early and reported actions missing from the spec)."""
     k = spec.cfg.k
     a = action_var("a", k)
     guards = []
@@ -79,6 +87,7 @@ def spec_legal(spec: Spec, ss: SState, limit: int = 200_000) -> set[tuple[Any, .
     if not guards:
         return found
     solver = z3.Solver()
+    solver.set("ctrl_c", False)
     solver.add(any_of(*guards), canonical(a, k))
     variables = [a.kind, a.player, a.field, a.bean, a.pos, a.partner, a.ghn, a.gun, a.askn, a.accn,
                  *a.gh, *a.gu, *a.ask, *a.acc]
@@ -91,6 +100,8 @@ def spec_legal(spec: Spec, ss: SState, limit: int = 200_000) -> set[tuple[Any, .
             gh=tuple(vals[10:10 + k]), gu=tuple(vals[10 + k:10 + 2 * k]),
             ask=tuple(vals[10 + 2 * k:10 + 3 * k]), acc=tuple(vals[10 + 3 * k:10 + 4 * k]))
         found.add(spec_key(concrete))
+        if tick is not None and len(found) % TICK_EVERY == 0:
+            tick(len(found))
         solver.add(z3.Or([v != x for v, x in zip(variables, vals, strict=True)]))
         if len(found) > limit:
             raise RuntimeError("too many spec actions")
@@ -157,9 +168,10 @@ def minimize(d: Disagreement, mutant: str | None = None, budget: int = 60) -> Di
 
 
 def check_state(s: GameState, rng: random.Random | None = None, successors: int = 60,
-                mutant: str | None = None) -> list[Disagreement]:
+                mutant: str | None = None, tick: Callable[[int], None] | None = None) -> list[Disagreement]:
     """Compare engine and spec on ``s``: the legal sets, then successors (all non-proposals and a
-    deterministic sample of at most ``successors`` proposals). ``mutant`` breaks the spec."""
+    deterministic sample of at most ``successors`` proposals). ``mutant`` breaks the spec;
+    ``tick``: ``spec_legal``'s."""
     spec = Spec(SpecConfig.from_setup(s.setup), mutant)
     ss = state_to_spec(s)
     problems: list[Disagreement] = []
@@ -178,7 +190,7 @@ def check_state(s: GameState, rng: random.Random | None = None, successors: int 
         engine_keys = [spec_key(action_to_spec(s, a)) for a in actions]
         if len(set(engine_keys)) != len(engine_keys):
             problems.append(Disagreement(s, None, "engine lists the same action twice"))
-        spec_keys = spec_legal(spec, ss)
+        spec_keys = spec_legal(spec, ss, tick=tick)
         eng = set(engine_keys)
         for key in sorted(spec_keys - eng)[:5]:
             problems.append(Disagreement(s, None, f"spec allows {_describe(key)}; the engine does not"))
@@ -251,3 +263,46 @@ def sample_states(count: int, seed: int = 0) -> Iterator[GameState]:
                 made += 1
                 yield s
         game += 1
+
+
+@dataclass
+class SpecCheck:
+    """What ``check_states`` compared: states and legal actions, the states with disagreements
+    (each state's list), counts by phase, players and ruleset, and the seconds it took."""
+
+    states: int = 0
+    actions: int = 0
+    bad: list[list[Disagreement]] = field(default_factory=list)
+    by_phase: Counter[str] = field(default_factory=Counter)
+    by_players: Counter[int] = field(default_factory=Counter)
+    by_rules: Counter[str] = field(default_factory=Counter)
+    seconds: float = 0.0
+
+
+def check_states(count: int, seed: int = 0, progress: ProgressFn | None = None) -> SpecCheck:
+    """Engine against spec on ``count`` sampled states (``sample_states``): ``progress(states
+    done, count, note)`` before each state and every TICK_EVERY spec actions of a large one.
+    Ctrl-C raises KeyboardInterrupt within a second (no Z3 query here runs long)."""
+    out = SpecCheck()
+    t0 = time.perf_counter()
+    for s in sample_states(count, seed):
+        what = f"{s.setup.rules.name} {len(s.players)}p, {s.phase.name.lower()}"
+        if progress is not None:
+            progress(out.states, count, what)
+
+        def tick(found: int, what: str = what) -> None:
+            if progress is not None:
+                progress(out.states, count, f"{what}: {found} spec actions")
+
+        out.by_phase[s.phase.name.lower()] += 1
+        out.by_players[len(s.players)] += 1
+        out.by_rules[s.setup.rules.name] += 1
+        out.actions += len(legal_actions(s))
+        problems = check_state(s, tick=tick if progress is not None else None)
+        if problems:
+            out.bad.append(problems)
+        out.states += 1
+    out.seconds = time.perf_counter() - t0
+    if progress is not None:
+        progress(out.states, count, "done")
+    return out

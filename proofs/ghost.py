@@ -15,6 +15,8 @@ from dataclasses import dataclass
 
 import z3
 
+from model.progress import ProgressFn
+from proofs.runner import BACKSTOP_MS, checked, solver
 from proofs.symbolic import Seq, all_of, implies, int_var, neg, pick_seq, seq_var
 
 BEANS = 12  # tallies count bean ids 0..11
@@ -26,6 +28,7 @@ class Lemma:
     cap: int
     status: str  # proved / refuted
     seconds: float
+    rlimit: int = 0  # Z3's resource units the query took
 
 
 def _exact(q: Seq) -> z3.BoolRef:
@@ -65,20 +68,32 @@ def apply_op(op: str, q: Seq) -> tuple[Seq, list[Seq]]:
     raise ValueError(f"unknown sequence operation {op!r}")
 
 
-def prove_lemma(op: str, cap: int, timeout_ms: int = 30_000) -> Lemma:
+def prove_lemma(op: str, cap: int, timeout_ms: int = BACKSTOP_MS, progress: ProgressFn | None = None
+                ) -> Lemma:
     """UNSAT of: inputs in bounds with exact tallies, ``ok`` of the output, an inexact output tally.
-    """
+    Within the runner's resource limit (proofs/runner.py); Ctrl-C raises KeyboardInterrupt."""
     t0 = time.perf_counter()
     q = seq_var("q", cap, BEANS)
     out, others = apply_op(op, q)
-    solver = z3.SolverFor("QF_LIA")
-    solver.set("timeout", timeout_ms)
+    sv = solver(timeout_ms)
     for s in [q, *others]:
-        solver.add(s.in_bounds(), _exact(s))
-    solver.add(neg(implies(out.ok, _exact(out))))
-    status = "proved" if solver.check() == z3.unsat else "refuted"
-    return Lemma(op, cap, status, time.perf_counter() - t0)
+        sv.add(s.in_bounds(), _exact(s))
+    sv.add(neg(implies(out.ok, _exact(out))))
+
+    def tick(seconds: float) -> None:
+        if progress is not None:
+            progress(0, None, f"lemma {op} (capacity {cap}): {seconds:.0f} s")
+
+    answer, used = checked(sv, tick)
+    return Lemma(op, cap, "proved" if answer == z3.unsat else "refuted", time.perf_counter() - t0, used)
 
 
-def prove_lemmas(uses: set[tuple[str, int]]) -> list[Lemma]:
-    return [prove_lemma(op, cap) for op, cap in sorted(uses)]
+def prove_lemmas(uses: set[tuple[str, int]], progress: ProgressFn | None = None) -> list[Lemma]:
+    """Every lemma; ``progress(lemmas done, lemmas, note)`` as each starts."""
+    todo = sorted(uses)
+    out = []
+    for i, (op, cap) in enumerate(todo):
+        if progress is not None:
+            progress(i, len(todo), f"lemma {op} (capacity {cap})")
+        out.append(prove_lemma(op, cap, progress=progress))
+    return out

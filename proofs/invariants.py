@@ -29,6 +29,7 @@ from typing import Any
 import z3
 
 from model.cards import payout_table
+from model.progress import ProgressFn
 from model.rules import ruleset, setup
 from proofs.kernel import (
     ASIDE_NEXT,
@@ -55,7 +56,7 @@ from proofs.kernel import (
     fields_text,
     is_bean,
 )
-from proofs.runner import Case, Goal, Result, Triggers, evaluator, run, solver
+from proofs.runner import BACKSTOP_MS, Case, Goal, Result, Triggers, checked, evaluator, run, solver
 from proofs.spec import (
     ACCEPT_K,
     ALL_PHASES,
@@ -518,7 +519,7 @@ PROOF_CONFIGS: list[tuple[str, int, dict[str, Any]]] = [
 DUEL_ONLY = {"discard", "discard-up", "duel-match", "duel-match-done", "plant-up"}
 TRADING_ONLY = {"propose", "accept", "decline", "plant-aside", "phase3-next"}
 
-TIMEOUT_MS = 20_000  # per query; "unknown" counts as refuted
+TIMEOUT_MS = BACKSTOP_MS  # per query, a backstop to the resource limit (runner.RLIMIT); "unknown" is refuted
 
 
 def spec_config(name: str, players: int, options: dict[str, Any], k: int = 2) -> SpecConfig:
@@ -592,23 +593,30 @@ def prove(
     stop_at_first: bool = False,
     tick: Callable[[], None] | None = None,
     vacuity: bool = True,
+    progress: ProgressFn | None = None,
 ) -> list[Result]:
     """Prove every property for every transition instance of every configuration (proofs/runner.py:
     no transition and no property may hold vacuously); then the ghost-tally lemmas card
-    conservation rests on, and the bounded check of T1. ``tick`` is called once per instance."""
-    extras = [("ghost-tally-lemmas", _lemmas),
-              ("two-plantings-per-turn-T1", lambda: bmc_two_plantings(mutant))]
+    conservation rests on, and the bounded check of T1. ``tick`` is called once per instance;
+    ``progress(instances done, instances, note)`` as each proof starts and at least every 0.25 s
+    of a long query. Ctrl-C: ``proofs.runner.ProofsInterrupted`` with the verdicts so far."""
     todo = (case(name, players, options, mutant, caps)
             for name, players, options in (PROOF_CONFIGS if configs is None else configs))
-    return run(todo, TIMEOUT_MS, only, stop_at_first, tick, extras, vacuity=vacuity)
+    def bmc(progress: ProgressFn | None) -> Result:
+        return bmc_two_plantings(mutant, progress)
+
+    extras = [("ghost-tally-lemmas", _lemmas), ("two-plantings-per-turn-T1", bmc)]
+    return run(todo, TIMEOUT_MS, only, stop_at_first, tick, extras, vacuity=vacuity,
+               progress=progress)
 
 
-def _lemmas() -> Result:
+def _lemmas(progress: ProgressFn | None = None) -> Result:
     from proofs.ghost import prove_lemmas
     from proofs.symbolic import GHOST_USES
 
-    lemmas = prove_lemmas(set(GHOST_USES))
-    r = Result("ghost-tally-lemmas", f"{len(lemmas)} lemmas", "proved", sum(x.seconds for x in lemmas))
+    lemmas = prove_lemmas(set(GHOST_USES), progress)
+    r = Result("ghost-tally-lemmas", f"{len(lemmas)} lemmas", "proved", sum(x.seconds for x in lemmas),
+               rlimit=max((x.rlimit for x in lemmas), default=0))
     bad = [f"{x.op} (capacity {x.cap})" for x in lemmas if x.status != "proved"]
     if bad:
         r.status = "refuted"
@@ -632,9 +640,10 @@ def _instances(spec: Spec, cfg: SpecConfig, caps: Caps) -> list[tuple[Step, SAct
     return out
 
 
-def bmc_two_plantings(mutant: str | None = None, steps: int = 4) -> Result:
+def bmc_two_plantings(mutant: str | None = None, progress: ProgressFn | None = None,
+                      steps: int = 4) -> Result:
     """BMC: from the start of phase 1, no run of ``steps`` steps within one turn plants three cards
-    from the hand (T1)."""
+    from the hand (T1). ``progress``: the query's seconds, every 0.25 s."""
     t0 = time.perf_counter()
     cfg = spec_config("rio-grande", 4, {})
     spec = Spec(cfg, mutant)
@@ -660,10 +669,16 @@ def bmc_two_plantings(mutant: str | None = None, steps: int = 4) -> Result:
         plants.append(choice == 0)
         cur = nxt
     solver.add(count_if(plants) >= 3)
-    out = solver.check()
+
+    def tick(seconds: float) -> None:
+        if progress is not None:
+            progress(0, None, f"two-plantings-per-turn-T1: {seconds:.0f} s")
+
+    out, used = checked(solver, tick)
     status = "proved" if out == z3.unsat else "refuted"
     return Result("two-plantings-per-turn-T1", f"bmc {steps} steps", status, time.perf_counter() - t0,
-                  counterexample="" if status == "proved" else "a turn with three phase-1 plantings")
+                  counterexample="" if status == "proved" else "a turn with three phase-1 plantings",
+                  rlimit=used)
 
 
 _PHASE_NAMES = {PLANT: "plant (phase 1)", TRADE: "trade (phase 2)", PLANT_ASIDE: "plant set-aside (phase 3)",

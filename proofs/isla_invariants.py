@@ -24,6 +24,7 @@ from typing import Any
 
 import z3
 
+from model.progress import ProgressFn
 from model.rules import ruleset, setup
 from proofs.isla_spec import (
     ALL_PHASES,
@@ -45,7 +46,7 @@ from proofs.isla_spec import (
     iff,
 )
 from proofs.kernel import CHANCE, DISCARD, NF, OVER, TRADE, bean_name, decision_phase, fields_text
-from proofs.runner import Case, Goal, Result, Triggers, evaluator, run
+from proofs.runner import BACKSTOP_MS, Case, Goal, Result, Triggers, evaluator, run
 from proofs.symbolic import Cond, Seq, Val, all_of, any_of, implies, ite, neg, seq_var, total
 
 # ------------------------------------------------------------------ the symbolic state
@@ -387,7 +388,7 @@ EXTRA_CONFIGS: list[Config] = [  # also proved by ``scripts/prove_rules.py --isl
     ("rio-grande", 4, {"isla": True}),
     ("amigo", 3, {"isla": True, "harvest": "strict"}),  # H4's strict reading, the amigo deck
 ]
-TIMEOUT_MS = 30_000  # per query; "unknown" counts as refuted
+TIMEOUT_MS = BACKSTOP_MS  # per query, a backstop to the resource limit (runner.RLIMIT); "unknown" is refuted
 
 
 def config(name: str, players: int, options: dict[str, Any]) -> IslaConfig:
@@ -434,12 +435,16 @@ def prove(
     stop_at_first: bool = False,
     caps: Caps = Caps(),
     vacuity: bool = True,
+    progress: ProgressFn | None = None,
 ) -> list[Result]:
     """Prove every property for every transition instance of every configuration; then that every
-    transition is satisfiable somewhere and that no property holds vacuously (proofs/runner.py)."""
+    transition is satisfiable somewhere and that no property holds vacuously (proofs/runner.py).
+    ``progress(instances done, instances, note)`` as each proof starts and at least every 0.25 s of a
+    long query. Ctrl-C: ``proofs.runner.ProofsInterrupted`` with the verdicts so far."""
     todo = (case(name, players, options, mutant, caps)
             for name, players, options in (PROOF_CONFIGS if configs is None else configs))
-    return run(todo, TIMEOUT_MS, only, stop_at_first, premise_rule="I1-I9", vacuity=vacuity)
+    return run(todo, TIMEOUT_MS, only, stop_at_first, premise_rule="I1-I9", vacuity=vacuity,
+               progress=progress)
 
 
 def _action_text(a: IAction) -> str:

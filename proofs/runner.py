@@ -10,10 +10,17 @@ an attack is made, ...) must be reached by some step (SAT), or the property is r
 premises (facts proved elsewhere, e.g. ghost tallies equal real counts); "unknown" after that counts
 as refuted. Extra checks (lemmas, bounded model checking) run after the loop as ``extras``.
 This module knows no rule; it imports only z3 and the hybrid values of proofs/symbolic.py.
+
+Budgets: every query has a deterministic resource limit (``RLIMIT``, Z3's ``rlimit``: the same
+answer on a loaded machine as on an idle one) and a generous wall-clock timeout as a backstop.
+Ctrl-C: a query runs in a helper thread (``checked``) while the caller waits in short slices, so
+a Ctrl-C interrupts Z3 and raises within a second (Z3's own handler would answer "unknown" and
+the run would go on); ``run`` then raises ``ProofsInterrupted`` with the verdicts so far.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -21,6 +28,7 @@ from typing import Any, Generic, TypeVar
 
 import z3
 
+from model.progress import ProgressFn
 from proofs.kernel import Transition
 from proofs.symbolic import Cond
 
@@ -45,6 +53,17 @@ class Result:
     counterexample: str = ""
     rule: str = ""
     witnessed: dict[str, bool] = field(default_factory=dict)
+    rlimit: int = 0  # the most resource units (Z3's rlimit count) one query of this property took
+
+
+class ProofsInterrupted(KeyboardInterrupt):
+    """Ctrl-C during ``run``: ``results`` are the verdicts so far. A refutation is final; a
+    property not refuted yet has status "interrupted" (its proof did not cover every instance);
+    ``done`` instances of ``total`` (None: not counted) were checked."""
+
+    def __init__(self, results: list[Result], done: int, total: int | None) -> None:
+        super().__init__(f"interrupted after {done} of {total if total is not None else '?'} instances")
+        self.results, self.done, self.total = results, done, total
 
 
 @dataclass(frozen=True)
@@ -77,23 +96,78 @@ class Case(Generic[S, A]):
     must_fire: Callable[[Transition[S, A]], bool] = lambda t: True
 
 
-def solver(timeout_ms: int) -> z3.Solver:
-    """Linear integer arithmetic with a per-query timeout (every spec's queries are in QF_LIA)."""
+# Resource units per query (Z3's rlimit; 0: none). Calibrated on the proofs of scripts/prove_rules.py
+# (base and --isla, with EXTRA_CONFIGS): the largest query takes 45,045,368 units (card conservation,
+# base; about 6 s on a loaded 2-core machine, some 8 million units a second), the largest of --isla
+# 12,724,080; each property's largest is ``Result.rlimit``. The budget is ten times the largest.
+RLIMIT = 450_000_000
+BACKSTOP_MS = 300_000  # the wall-clock timeout per query: only a machine far slower than today's
+TICK_SECONDS = 0.25  # a query running longer reports its seconds this often
+Tick = Callable[[float], None]  # seconds a query has run
+
+
+def solver(timeout_ms: int, rlimit: int | None = None) -> z3.Solver:
+    """Linear integer arithmetic (every spec's queries are in QF_LIA) with a per-query resource
+    limit (default ``RLIMIT``) and wall-clock timeout; Z3's own Ctrl-C handler off (``checked``)."""
     out = z3.SolverFor("QF_LIA")
     out.set("timeout", timeout_ms)
+    out.set("rlimit", RLIMIT if rlimit is None else rlimit)
+    out.set("ctrl_c", False)
     return out
 
 
-def check(solver: z3.Solver, *extra: Cond) -> tuple[z3.CheckSatResult, z3.ModelRef | None, str]:
+def rlimit_count(solver: z3.Solver) -> int:
+    """Z3's resource counter (its context's, cumulative): a query used the difference."""
+    st = solver.statistics()
+    return int(st.get_key_value("rlimit count")) if "rlimit count" in st.keys() else 0
+
+
+def checked(solver: z3.Solver, tick: Tick | None = None) -> tuple[z3.CheckSatResult, int]:
+    """``solver.check()`` that Ctrl-C stops within a second: the query runs in a helper thread
+    while this one waits in TICK_SECONDS slices (calling ``tick(seconds so far)``); a
+    KeyboardInterrupt here interrupts the solver's context, waits for the query to return and is
+    raised again. Returns the answer and the resource units the query used."""
+    before = rlimit_count(solver)
+    box: dict[str, Any] = {}
+
+    def work() -> None:
+        try:
+            box["out"] = solver.check()
+        except BaseException as exc:  # handed to the caller below
+            box["error"] = exc
+
+    thread = threading.Thread(target=work, name="z3-check", daemon=True)
+    t0 = time.monotonic()
+    thread.start()
+    try:
+        while True:
+            thread.join(TICK_SECONDS)
+            if not thread.is_alive():
+                break
+            if tick is not None:
+                tick(time.monotonic() - t0)
+    except KeyboardInterrupt:
+        solver.ctx.interrupt()
+        thread.join()
+        raise
+    if "error" in box:
+        raise box["error"]
+    return box["out"], rlimit_count(solver) - before
+
+
+def check(solver: z3.Solver, *extra: Cond, tick: Tick | None = None
+          ) -> tuple[z3.CheckSatResult, z3.ModelRef | None, str, int]:
     """Is the solver's premise plus ``extra`` satisfiable? The answer, a model when sat, the reason
-    when unknown; the solver is left as it was."""
+    when unknown, the resource units used; the solver is left as it was. Ctrl-C: ``checked``."""
     solver.push()
-    solver.add(*[z3.BoolVal(x) if isinstance(x, bool) else x for x in extra])
-    out = solver.check()
-    model = solver.model() if out == z3.sat else None
-    why = solver.reason_unknown() if out == z3.unknown else ""
-    solver.pop()
-    return out, model, why
+    try:
+        solver.add(*[z3.BoolVal(x) if isinstance(x, bool) else x for x in extra])
+        out, used = checked(solver, tick)
+        model = solver.model() if out == z3.sat else None
+        why = solver.reason_unknown() if out == z3.unknown else ""
+    finally:
+        solver.pop()
+    return out, model, why, used
 
 
 def evaluator(m: z3.ModelRef) -> Callable[[Any], Any]:
@@ -117,65 +191,111 @@ def run(
     only: set[str] | None = None,
     stop_at_first: bool = False,
     tick: Callable[[], None] | None = None,
-    extras: Sequence[tuple[str, Callable[[], Result]]] = (),
+    extras: Sequence[tuple[str, Callable[[ProgressFn | None], Result]]] = (),
     premise_rule: str = "",
     vacuity: bool = True,
+    progress: ProgressFn | None = None,
+    total: int | None = None,
 ) -> list[Result]:
     """Prove every goal of every transition instance of every case; then ``transitions-satisfiable``
-    and the ``extras`` (each by its id). ``only``: these result ids; ``stop_at_first``: return after
-    the first instance that refutes a goal; ``tick`` once per instance; ``vacuity`` False: skip the
-    trigger checks (no property can then be reported vacuous)."""
+    and the ``extras`` (each by its id, given a progress function for its notes). ``only``: these
+    result ids; ``stop_at_first``: return after the first instance that refutes a goal; ``tick``
+    once per instance; ``vacuity`` False: skip the trigger checks (no property can then be
+    reported vacuous).
+
+    ``progress(instances done, total, note)`` as each instance and each goal starts (the note
+    names them) and every TICK_SECONDS while one query runs (its seconds so far); ``total``: the
+    number of instances (None with ``progress``: the cases are built first and counted). Ctrl-C:
+    ``ProofsInterrupted`` with the verdicts so far, within a second even inside a Z3 query."""
+    if progress is not None and total is None:
+        cases = list(cases)
+        total = sum(len(c.steps) for c in cases)
     results: dict[str, Result] = {}
     satisfiable: dict[str, bool] = {}
     premises = Result("transitions-satisfiable", "sat check", "proved", rule=premise_rule)
     only_premises = only is not None and only <= {premises.id}
-    for case in cases:
-        s = case.state
-        for t, a in case.steps:
-            if tick is not None:
-                tick()
-            guard = t.guard(s, a)
-            if guard is False:
-                continue  # e.g. buying a field where none is sold
-            if case.must_fire(t):
-                satisfiable.setdefault(t.name, False)
-            t0 = time.perf_counter()
-            s2 = t.after(s, a)
-            sv = solver(timeout_ms)
-            sv.add(case.premise, guard, case.bounded(s2))
-            reachable = sv.check()
-            premises.seconds += time.perf_counter() - t0
-            if reachable == z3.unsat:
-                continue  # e.g. seat 0 answering an offer: it is always the proposer
-            if reachable == z3.sat:
-                satisfiable[t.name] = True
-            if only_premises:
-                continue
-            for g in case.goals(s, a, t, s2):
-                if only is not None and g.id not in only:
+    done = 0
+    note = ""
+
+    def say(what: str) -> None:
+        nonlocal note
+        note = what
+        if progress is not None:
+            progress(done, total, what)
+
+    def ticking(seconds: float) -> None:
+        if progress is not None:
+            progress(done, total, f"{note}: {seconds:.0f} s")
+
+    def keep_count(_done: int, _total: int | None, what: str) -> None:  # an extra's notes
+        if progress is not None:
+            progress(done, total, what)
+
+    qtick = ticking if progress is not None else None
+    try:
+        for case in cases:
+            s = case.state
+            for t, a in case.steps:
+                if tick is not None:
+                    tick()
+                guard = t.guard(s, a)
+                if guard is False:
+                    done += 1
+                    continue  # e.g. buying a field where none is sold
+                if case.must_fire(t):
+                    satisfiable.setdefault(t.name, False)
+                say(f"{case.label}, {t.name}")
+                t0 = time.perf_counter()
+                s2 = t.after(s, a)
+                sv = solver(timeout_ms)
+                sv.add(case.premise, guard, case.bounded(s2))
+                reachable, used = checked(sv, qtick)
+                premises.seconds += time.perf_counter() - t0
+                premises.rlimit = max(premises.rlimit, used)
+                if reachable == z3.unsat:
+                    done += 1
+                    continue  # e.g. seat 0 answering an offer: it is always the proposer
+                if reachable == z3.sat:
+                    satisfiable[t.name] = True
+                if only_premises:
+                    done += 1
                     continue
-                r = results.setdefault(g.id, Result(g.id, g.method, "proved", rule=g.rule))
-                t1 = time.perf_counter()
-                if vacuity:
-                    for what, cond in g.triggers:
-                        if not r.witnessed.get(what):
-                            c = cond() if callable(cond) else cond
-                            if c is not False:
-                                r.witnessed[what] = check(sv, c)[0] == z3.sat
-                        r.witnessed.setdefault(what, False)
-                if g.goal is not True:
-                    outcome, model, why = check(sv, negate(g.goal))
-                    if outcome != z3.unsat and g.retry:
-                        outcome, model, why = check(sv, *g.retry, negate(g.goal))
-                    if outcome != z3.unsat and r.status == "proved":
-                        r.status = "refuted"
-                        r.counterexample = (case.describe(model, a, t, s2) if model is not None else
-                                            f"{case.where(a, t)}: the solver answered {outcome} ({why})")
-                dt = time.perf_counter() - t1
-                r.seconds += dt
-                r.per_kind[t.name] = r.per_kind.get(t.name, 0.0) + dt
-            if stop_at_first and any(r.status != "proved" for r in results.values()):
-                return list(results.values())  # every property refuted by this instance is reported
+                for g in case.goals(s, a, t, s2):
+                    if only is not None and g.id not in only:
+                        continue
+                    r = results.setdefault(g.id, Result(g.id, g.method, "proved", rule=g.rule))
+                    say(f"{g.id} ({case.label}, {t.name})")
+                    t1 = time.perf_counter()
+                    if vacuity:
+                        for what, cond in g.triggers:
+                            if not r.witnessed.get(what):
+                                c = cond() if callable(cond) else cond
+                                if c is not False:
+                                    answer, _, _, used = check(sv, c, tick=qtick)
+                                    r.witnessed[what] = answer == z3.sat
+                                    r.rlimit = max(r.rlimit, used)
+                            r.witnessed.setdefault(what, False)
+                    if g.goal is not True:
+                        outcome, model, why, used = check(sv, negate(g.goal), tick=qtick)
+                        r.rlimit = max(r.rlimit, used)
+                        if outcome != z3.unsat and g.retry:
+                            outcome, model, why, used = check(sv, *g.retry, negate(g.goal), tick=qtick)
+                            r.rlimit = max(r.rlimit, used)
+                        if outcome != z3.unsat and r.status == "proved":
+                            r.status = "refuted"
+                            r.counterexample = (case.describe(model, a, t, s2) if model is not None else
+                                                f"{case.where(a, t)}: the solver answered {outcome} ({why})")
+                    dt = time.perf_counter() - t1
+                    r.seconds += dt
+                    r.per_kind[t.name] = r.per_kind.get(t.name, 0.0) + dt
+                done += 1
+                if stop_at_first and any(r.status != "proved" for r in results.values()):
+                    return list(results.values())  # every property refuted by this instance is reported
+    except KeyboardInterrupt:
+        for r in results.values():
+            if r.status == "proved":
+                r.status = "interrupted"
+        raise ProofsInterrupted(list(results.values()), done, total) from None
     for r in results.values():
         missing = [w for w, ok in r.witnessed.items() if not ok]
         if r.status == "proved" and missing:
@@ -189,5 +309,9 @@ def run(
         results[premises.id] = premises
     for rid, extra in extras:
         if only is None or rid in only:
-            results[rid] = extra()
+            say(rid)
+            try:
+                results[rid] = extra(keep_count if progress is not None else None)
+            except KeyboardInterrupt:
+                raise ProofsInterrupted(list(results.values()), done, total) from None
     return list(results.values())

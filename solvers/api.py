@@ -17,72 +17,124 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from model import GameState, Phase, apply
-from solvers.exact import NodeLimitExceeded, Solution, SolveError
+from model.errors import UsageError
+from model.progress import ProgressFn
+from solvers.exact import (
+    NodeLimitExceeded,
+    SearchLimitExceeded,
+    Solution,
+    SolveError,
+    TimeLimitExceeded,
+)
 
-__all__ = ["Limits", "Progress", "Solution", "SolveError", "NodeLimitExceeded", "REGISTRY", "solve",
-           "verify_line", "methods"]
+__all__ = ["Limits", "Progress", "ProgressFn", "Solution", "SolveError", "SearchLimitExceeded",
+           "NodeLimitExceeded", "TimeLimitExceeded", "REGISTRY", "solve", "verify_line", "methods"]
 
 
 @dataclass(frozen=True)
 class Limits:
-    """How much a solver may spend: seconds (CP-SAT), nodes (exact search), CP-SAT workers
-    (1: deterministic search order)."""
+    """How much a solver may spend: ``time`` seconds (every method: CP-SAT's time limit; exact
+    search stops past it with TimeLimitExceeded, "too large"), ``nodes`` (exact search:
+    NodeLimitExceeded past it; None: no node limit), CP-SAT ``workers`` (1: deterministic search
+    order). A limit below one node, one worker or of no time is a UsageError."""
 
     time: float = 60.0
     nodes: int | None = 2_000_000
     workers: int = 1
 
+    def __post_init__(self) -> None:
+        if not self.time > 0:
+            raise UsageError(f"the time limit must be more than 0 seconds, got {self.time:g}")
+        if self.nodes is not None and self.nodes < 1:
+            raise UsageError(f"the node limit must be at least 1, got {self.nodes}")
+        if self.workers < 1:
+            raise UsageError(f"CP-SAT needs at least 1 worker, got {self.workers}")
+
 
 class Progress(Protocol):
-    """What a solver reports while it runs (both may be ignored)."""
+    """The older progress protocol (both may be ignored); ``solve`` takes a ``ProgressFn`` now
+    and still accepts this one."""
 
     def nodes(self, count: int) -> None: ...
 
     def improved(self, value: float, bound: float, seconds: float) -> None: ...
 
 
-Runner = Callable[[GameState, int | None, Limits, "Progress | None"], Solution]
+class _Report:
+    """What a runner reports through: ``fn`` (a ProgressFn: exact search's nodes, CP-SAT's
+    seconds) and ``tick`` (CP-SAT's improvements), from either kind of progress."""
+
+    def __init__(self, progress: ProgressFn | Progress | None) -> None:
+        self.fn: ProgressFn | None = None
+        self.old: Progress | None = None
+        if progress is None:
+            return
+        if hasattr(progress, "nodes") and hasattr(progress, "improved"):
+            old: Progress = progress
+            self.old = old
+            self.fn = lambda done, total, note: old.nodes(done)
+        else:
+            self.fn = progress
+
+    def tick(self, note: Callable[[str], None]) -> Callable[[float, float, float], None]:
+        def improved(value: float, bound: float, seconds: float) -> None:
+            note(f"best {value:g}, bound {bound:g}")
+            if self.old is not None:
+                self.old.improved(value, bound, seconds)
+        return improved
+
+    def cpsat_fn(self) -> ProgressFn | None:
+        return None if self.old is not None else self.fn
 
 
-def _exact_solo(s: GameState, p: int | None, lim: Limits, pr: Progress | None) -> Solution:
+Runner = Callable[[GameState, int | None, Limits, _Report], Solution]
+
+
+def _exact_solo(s: GameState, p: int | None, lim: Limits, pr: _Report) -> Solution:
     from solvers.exact import solve_solo
 
-    return solve_solo(s, p)
+    return solve_solo(s, p, lim.nodes, lim.time, pr.fn)
 
 
 def _exact_open(objective: str) -> Runner:
-    def run(s: GameState, p: int | None, lim: Limits, pr: Progress | None) -> Solution:
+    def run(s: GameState, p: int | None, lim: Limits, pr: _Report) -> Solution:
         from solvers.exact import solve_open
 
-        return solve_open(s, objective, p, lim.nodes, pr.nodes if pr else None)
+        return solve_open(s, objective, p, lim.nodes, lim.time, pr.fn)
     return run
 
 
-def _exact_duel(s: GameState, p: int | None, lim: Limits, pr: Progress | None) -> Solution:
+def _exact_duel(s: GameState, p: int | None, lim: Limits, pr: _Report) -> Solution:
     from solvers.duel import solve_duel
 
-    return solve_duel(s, p, lim.nodes, pr.nodes if pr else None)
+    return solve_duel(s, p, lim.nodes, pr.fn, lim.time)
 
 
-def _cpsat_solo(s: GameState, p: int | None, lim: Limits, pr: Progress | None) -> Solution:
+def _cpsat_solo(s: GameState, p: int | None, lim: Limits, pr: _Report) -> Solution:
     from solvers.cpsat import solve_solo_cpsat
+    from solvers.cpsat_run import ticking
 
-    return solve_solo_cpsat(s, p, lim.time, lim.workers, pr.improved if pr else None)
+    with ticking(pr.cpsat_fn(), lim.time, "CP-SAT solo") as note:
+        return solve_solo_cpsat(s, p, lim.time, lim.workers, pr.tick(note))
 
 
 def _flow(objective: str) -> Runner:
-    def run(s: GameState, p: int | None, lim: Limits, pr: Progress | None) -> Solution:
+    def run(s: GameState, p: int | None, lim: Limits, pr: _Report) -> Solution:
+        from solvers.cpsat_run import ticking
         from solvers.flow import solve_flow
 
-        return solve_flow(s, objective, p, lim.time, lim.workers, tick=pr.improved if pr else None)
+        with ticking(pr.cpsat_fn(), lim.time, f"flow solver {objective}") as note:
+            return solve_flow(s, objective, p, lim.time, lim.workers, tick=pr.tick(note))
     return run
 
 
 def _cards(objective: str) -> Runner:
-    def run(s: GameState, p: int | None, lim: Limits, pr: Progress | None) -> Solution:
+    def run(s: GameState, p: int | None, lim: Limits, pr: _Report) -> Solution:
         from solvers.cpsat_deals import solve_deals_cpsat
+        from solvers.cpsat_run import ticking
 
-        return solve_deals_cpsat(s, objective, p, lim.time, lim.workers, tick=pr.improved if pr else None)
+        with ticking(pr.cpsat_fn(), lim.time, f"CP-SAT {objective}") as note:
+            return solve_deals_cpsat(s, objective, p, lim.time, lim.workers, tick=pr.tick(note))
     return run
 
 
@@ -104,13 +156,18 @@ def methods(objective: str) -> list[str]:
 
 
 def solve(s: GameState, objective: str, method: str, player: int | None = None,
-          limits: Limits = Limits(), progress: Progress | None = None) -> Solution:
-    """The ``objective`` by ``method``; the line is verified once more before it is returned."""
+          limits: Limits = Limits(), progress: ProgressFn | Progress | None = None) -> Solution:
+    """The ``objective`` by ``method``; the line is verified once more before it is returned.
+
+    ``progress`` (model/progress.py) hears from exact search (nodes, None, note) and from CP-SAT
+    (seconds spent, the time limit, the best value and bound) at least twice a second. Ctrl-C:
+    CP-SAT returns its best line so far (status "feasible", ``stats["interrupted"]``), or raises
+    KeyboardInterrupt before it has one; exact search raises KeyboardInterrupt."""
     run = REGISTRY.get((objective, method))
     if run is None:
         have = ", ".join(methods(objective)) or "none"
         raise SolveError(f"--objective {objective} has no {method} solver (methods: {have})")
-    sol = run(s, player, limits, progress)
+    sol = run(s, player, limits, _Report(progress))
     verify_line(s, sol)
     return sol
 

@@ -48,7 +48,7 @@ from model import (
 )
 from solvers.bounds import gain_table, hull
 from solvers.cpsat_fields import Event, Seat, Step, read_step
-from solvers.cpsat_run import Run, interruptible, run_model
+from solvers.cpsat_run import Interrupt, Run, interruptible, run_model
 from solvers.exact import RESHUFFLE_AHEAD, Solution, SolveError, default_policy, open_player
 
 
@@ -310,38 +310,42 @@ def solve_deals_cpsat(s: GameState, objective: str, player: int | None = None, t
                       workers: int = 1, floors: list[int] | None = None,
                       tick: Callable[[float, float, float], None] | None = None) -> Solution:
     """``coop`` or ``best`` by CP-SAT; ``best`` first computes every other seat's ``solo`` optimum
-    (CP-SAT too) unless ``floors`` are given. The line is replayed through the engine."""
+    (CP-SAT too) unless ``floors`` are given. The line is replayed through the engine.
+
+    One Ctrl-C ends the run (cpsat_run.interruptible): during the main search, its best plan
+    (status "feasible", interrupted); during the search without trades, that plan; before any
+    plan (the floors, the models), KeyboardInterrupt."""
     if objective not in ("coop", "best"):
         raise SolveError(f"objective {objective!r}: this model solves coop and best")
     p = open_player(s, objective, player)
     t0 = time.perf_counter()
-    if objective == "best" and floors is None:
-        from solvers.cpsat import solve_solo_cpsat
-
-        floors = []
-        for q in range(len(s.players)):
-            sol = solve_solo_cpsat(s, q, time_limit, workers)
-            if sol.status != "optimal":
-                raise SolveError(f"p{q}'s solo optimum was not proved within {time_limit} s: best needs it")
-            floors.append(sol.value)
-    dm = DealsModel(s)
-    m = dm.model
-    finals = [seat.final() for seat in dm.seats]
-    if objective == "coop":
-        m.maximize(sum(finals))
-    else:
-        assert floors is not None
-        for q, v in enumerate(finals):
-            if q != p:
-                m.add(v >= floors[q])  # no one accepts less than their own solo optimum
-        m.maximize(finals[p])
-    _bean_bounds(dm, finals)
-    start = time.perf_counter()
-    with interruptible():  # one Ctrl-C ends both searches
-        fallback = _hint_no_trades(dm, time_limit * 0.3, workers)
-        left = max(time_limit - (time.perf_counter() - start), 0.1)
-        run = run_model(m, left, workers, tick, bound_only=fallback is not None)
-    bound: float | None = run.solver.best_objective_bound
+    with interruptible() as stop:
+        if objective == "best" and floors is None:
+            floors = _floors(s, time_limit, workers, stop)
+        dm = DealsModel(s)
+        m = dm.model
+        finals = [seat.final() for seat in dm.seats]
+        if objective == "coop":
+            m.maximize(sum(finals))
+        else:
+            assert floors is not None
+            for q, v in enumerate(finals):
+                if q != p:
+                    m.add(v >= floors[q])  # no one accepts less than their own solo optimum
+            m.maximize(finals[p])
+        _bean_bounds(dm, finals)
+        start = time.perf_counter()
+        fallback = _no_trade_plan(dm, time_limit * 0.3, workers, stop)
+        try:
+            if fallback is not None:
+                _hint(m, fallback)
+            left = max(time_limit - (time.perf_counter() - start), 0.1)
+            run = run_model(m, left, workers, tick, bound_only=fallback is not None)
+        except KeyboardInterrupt:
+            if fallback is None:
+                raise
+            run = Run(fallback, "none", 0, True)  # stopped before the main search had a plan
+    bound: float | None = run.solver.best_objective_bound if run.solver is not fallback else None
     if run.status == "none":  # no plan with trades in time: the one without is the answer so far
         assert fallback is not None
         run = Run(fallback, "feasible", 1, run.interrupted)
@@ -389,10 +393,26 @@ def _bean_bounds(dm: DealsModel, finals: list[cp_model.IntVar]) -> None:
         m.add(v <= len(pl.coins) + sum(terms))
 
 
-def _hint_no_trades(dm: DealsModel, time_limit: float, workers: int) -> cp_model.CpSolver | None:
-    """Hint every variable with the best plan without trades (each seat's own best, a legal
-    start that ``best``'s floors also allow), found by the same model with every trade fixed
-    off; the search then improves on it. Returns that solver (its plan is the fallback answer)."""
+def _floors(s: GameState, time_limit: float, workers: int, stop: Interrupt) -> list[int]:
+    """Every seat's proved ``solo`` optimum by CP-SAT (``best``'s floors); KeyboardInterrupt
+    when Ctrl-C stops one before its proof (no later one starts)."""
+    from solvers.cpsat import solve_solo_cpsat
+
+    floors = []
+    for q in range(len(s.players)):
+        sol = solve_solo_cpsat(s, q, time_limit, workers)
+        if sol.status != "optimal":
+            stop.check()
+            raise SolveError(f"p{q}'s solo optimum was not proved within {time_limit} s: best needs it")
+        floors.append(sol.value)
+    return floors
+
+
+def _no_trade_plan(dm: DealsModel, time_limit: float, workers: int, stop: Interrupt
+                   ) -> cp_model.CpSolver | None:
+    """The best plan without trades (each seat's own best, a legal start that ``best``'s floors
+    also allow), found by the same model with every trade fixed off: the solver holding it, or
+    None when none was found in time. Its plan is the fallback answer and the main search's hint."""
     m = dm.model
     off = [lit for lits in dm.uses.values() for (_, kind, _), lit in lits.items() if kind == "give"]
     off += [lit for k, ups in enumerate(dm.up_to) for to in ups for r, lit in to.items()
@@ -401,15 +421,18 @@ def _hint_no_trades(dm: DealsModel, time_limit: float, workers: int) -> cp_model
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = time_limit
     solver.parameters.num_workers = workers
-    with interruptible() as stop:
+    try:
         status = stop.solve(solver, m)
-    m.clear_assumptions()
-    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return None
+    finally:
+        m.clear_assumptions()
+    return solver if status in (cp_model.OPTIMAL, cp_model.FEASIBLE) else None
+
+
+def _hint(m: cp_model.CpModel, solver: cp_model.CpSolver) -> None:
+    """Hint every variable with the solver's solution: the search then improves on it."""
     for i in range(len(m.proto.variables)):
         v = m.get_int_var_from_proto_index(i)
         m.add_hint(v, solver.value(v))
-    return solver
 
 
 def replay(s: GameState, dm: DealsModel, plan: Plan) -> tuple[list[Action], GameState]:

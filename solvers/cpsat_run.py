@@ -4,6 +4,7 @@ its proved bound)."""
 
 from __future__ import annotations
 
+import math
 import os
 import signal
 import threading
@@ -15,9 +16,11 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
+from model.progress import ProgressFn
 from solvers.exact import SolveError
 
 Tick = Callable[[float, float, float], None]  # (objective, bound, seconds) at each improvement
+TICK_SECONDS = 0.25  # ``ticking`` reports this often while CP-SAT searches
 
 
 class _Progress(cp_model.CpSolverSolutionCallback):
@@ -38,27 +41,42 @@ class Interrupt:
     Python's C-level handler still runs during a solve and writes to a wakeup pipe, and a watcher
     thread reading it calls ``stop_search`` while that search is live (never after it ended:
     that crashed the process once, a malloc abort). So ``hit`` is exact: a search that ran out of
-    time is never taken for an interrupted one."""
+    time is never taken for an interrupted one.
+
+    Between searches (Python code: building a model, replaying a plan) Ctrl-C raises
+    KeyboardInterrupt at once, ``hit`` set; once ``hit``, no new search starts (``solve`` and
+    ``check`` raise KeyboardInterrupt). The owner of the block catches it and returns its best
+    answer so far, marked interrupted, or lets it through when it has none."""
 
     def __init__(self) -> None:
         self.hit = False
         self.watching = False
         self._lock = threading.Lock()
         self._live: cp_model.CpSolver | None = None
+        self._in_solve = False  # the main thread is inside ``solve`` (only it changes this)
+
+    def check(self) -> None:
+        """KeyboardInterrupt once interrupted: the next phase of a run does not start."""
+        if self.hit:
+            raise KeyboardInterrupt
 
     def solve(self, solver: cp_model.CpSolver, model: cp_model.CpModel,
               callback: cp_model.CpSolverSolutionCallback | None = None) -> Any:
+        """``solver.solve`` that Ctrl-C stops (the status and best solution are kept); raises
+        KeyboardInterrupt instead of starting when interrupted already."""
+        self.check()
         if self.watching:
             solver.parameters.catch_sigint_signal = False
-        if self.hit:
-            solver.parameters.max_time_in_seconds = 0.0  # interrupted already: return at once
-        with self._lock:
-            self._live = solver
+        self._in_solve = True
         try:
+            with self._lock:
+                self._live = solver
+            self.check()  # a Ctrl-C just before: the watcher found no live search to stop
             return solver.solve(model, callback)
         finally:
             with self._lock:
                 self._live = None
+            self._in_solve = False
 
     def stop(self) -> None:
         self.hit = True
@@ -70,14 +88,22 @@ class Interrupt:
                 live.stop_search()
             time.sleep(0.02)
 
+    def on_sigint(self) -> None:
+        """The Python-level handler (main thread): inside ``solve`` the watcher stops the search;
+        anywhere else in the block the run stops here."""
+        self.hit = True
+        if not self._in_solve:
+            raise KeyboardInterrupt
+
 
 _current: Interrupt | None = None
 
 
 @contextmanager
 def interruptible() -> Iterator[Interrupt]:
-    """Ctrl-C inside this block ends the CP-SAT search in progress and sets ``hit``; nested
-    blocks share one Interrupt. Off the main thread there is no handler (``hit`` stays False)."""
+    """Ctrl-C inside this block ends the CP-SAT search in progress and sets ``hit`` (outside a
+    search it raises KeyboardInterrupt, ``hit`` set too); nested blocks share one Interrupt. Off
+    the main thread there is no handler (``hit`` stays False)."""
     global _current
     if _current is not None:
         yield _current
@@ -85,7 +111,7 @@ def interruptible() -> Iterator[Interrupt]:
     stop = Interrupt()
 
     def handler(signum: int, frame: Any) -> None:
-        stop.hit = True
+        stop.on_sigint()
 
     try:
         old_handler = signal.signal(signal.SIGINT, handler)
@@ -117,6 +143,41 @@ def interruptible() -> Iterator[Interrupt]:
         watcher.join()
 
 
+@contextmanager
+def ticking(progress: ProgressFn | None, seconds: float, what: str) -> Iterator[Callable[[str], None]]:
+    """Progress while the block runs (the main thread waits in CP-SAT, in C): a thread reports
+    ``progress(whole seconds spent, the limit in seconds, note)`` every TICK_SECONDS, and once at
+    the end. The note is ``what`` and the text last given to the yielded function (e.g. the best
+    value and bound so far). Without ``progress`` nothing runs."""
+    if progress is None:
+        yield lambda text: None
+        return
+    limit = max(1, math.ceil(seconds))
+    t0 = time.monotonic()
+    state = {"text": ""}
+    done = threading.Event()
+
+    def report() -> None:
+        text = state["text"]
+        progress(int(time.monotonic() - t0), limit, f"{what}: {text}" if text else what)
+
+    def tick() -> None:
+        while not done.wait(TICK_SECONDS):
+            report()
+
+    def note(text: str) -> None:
+        state["text"] = text
+
+    thread = threading.Thread(target=tick, name="cpsat-progress", daemon=True)
+    thread.start()
+    try:
+        yield note
+    finally:
+        done.set()
+        thread.join()
+        report()
+
+
 @dataclass
 class Run:
     solver: cp_model.CpSolver
@@ -133,7 +194,8 @@ class Run:
 def run_model(model: cp_model.CpModel, time_limit: float, workers: int, tick: Tick | None = None,
               bound_only: bool = False) -> Run:
     """Solve; a model with no solution (or none before the limit) is a SolveError, unless
-    ``bound_only``: then the Run has status "none" and only its proved bound means anything."""
+    ``bound_only``: then the Run has status "none" and only its proved bound means anything.
+    Ctrl-C keeps the best solution (``interrupted``); with none, KeyboardInterrupt."""
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = time_limit
     solver.parameters.num_workers = workers
@@ -143,6 +205,8 @@ def run_model(model: cp_model.CpModel, time_limit: float, workers: int, tick: Ti
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE) and bound_only and status != cp_model.INFEASIBLE:
         return Run(solver, "none", 0, stop.hit)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        why = "interrupted" if stop.hit else solver.status_name(status).lower()
-        raise SolveError(f"CP-SAT found no solution ({why}, {solver.wall_time:.1f} s)")
+        if stop.hit:
+            raise KeyboardInterrupt
+        raise SolveError(f"CP-SAT found no solution ({solver.status_name(status).lower()}, "
+                         f"{solver.wall_time:.1f} s)")
     return Run(solver, "optimal" if status == cp_model.OPTIMAL else "feasible", progress.found, stop.hit)

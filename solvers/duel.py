@@ -17,7 +17,6 @@ This module never changes a rule: the line is replayed through ``model.apply`` w
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from functools import cache
 from typing import NamedTuple
 
@@ -35,13 +34,13 @@ from model import (
     apply,
     legal_actions,
 )
-from solvers.exact import NodeLimitExceeded, Solution, SolveError
+from model.progress import ProgressFn
+from solvers.exact import Budget, Solution, SolveError
 from solvers.positions import in_final_pass
 
 INF = 10**6
 EXACT, LOWER, UPPER = 0, 1, 2
 OVER, OFFER, PLANT, DISCARD, TURNED = Phase.OVER, Phase.OFFER, Phase.PLANT, Phase.DISCARD, Phase.TURNED
-PROGRESS_EVERY = 10_000
 
 Key = tuple[object, ...]
 
@@ -108,12 +107,11 @@ class DuelSearch:
     The caches assume every state searched descends from ``root`` (its draw pile is a suffix of
     the root's, so its length names it)."""
 
-    def __init__(self, root: GameState, node_limit: int | None = None,
-                 progress: Callable[[int], None] | None = None) -> None:
+    def __init__(self, root: GameState, node_limit: int | None = None, time_limit: float | None = None,
+                 progress: ProgressFn | None = None) -> None:
         su = root.setup
         self.root = root
-        self.node_limit = node_limit
-        self.progress = progress
+        self.budget = Budget("duel search", node_limit, time_limit, progress)
         self.table: dict[Key, tuple[int, int, Action | None]] = {}
         self.nodes = 0
         self.cost = su.third_cost
@@ -353,11 +351,7 @@ class DuelSearch:
                 self.table[key] = (ub, UPPER, hint)
                 return ub
         self.nodes += 1
-        if self.node_limit is not None and self.nodes > self.node_limit:
-            raise NodeLimitExceeded(f"more than {self.node_limit} nodes: too large for exact search "
-                             "(raise the node limit or cut a smaller position)")
-        if self.progress is not None and self.nodes % PROGRESS_EVERY == 0:
-            self.progress(self.nodes)
+        self.budget.node()
         me = s.to_move
         m0 = len(s.players[me].coins) if solo else margin(s, me)
         a0 = alpha
@@ -412,12 +406,13 @@ class DuelSearch:
 
 
 def solve_duel(s: GameState, player: int | None = None, node_limit: int | None = 5_000_000,
-               progress: Callable[[int], None] | None = None) -> Solution:
+               progress: ProgressFn | None = None, time_limit: float | None = None) -> Solution:
     """The minimax ``duel`` value for P (default: the seat to move): P's final coins minus the
-    opponent's, and the principal line of both seats' moves to the end of the game."""
+    opponent's, and the principal line of both seats' moves to the end of the game; within
+    ``node_limit`` nodes and ``time_limit`` seconds (None: no limit; solvers.exact ``Budget``)."""
     p = duel_player(s, player)
     t0 = time.perf_counter()
-    search = DuelSearch(s, node_limit, progress)
+    search = DuelSearch(s, node_limit, time_limit, progress)
     g = search.gain(s, -INF, INF)
     line = search.line(s, g)
     value = margin(s, s.to_move) + g

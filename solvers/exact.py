@@ -22,7 +22,8 @@ from itertools import combinations
 from model import Action, EndPhase, GameState, Phase, apply, legal_actions
 from model.actions import Accept, Decline, Harvest, Plant, PlantAside, Propose
 from model.engine import give_options
-from model.errors import BohnanzaError
+from model.errors import BohnanzaError, UsageError
+from model.progress import ProgressFn
 from solvers.bounds import gain_table
 from solvers.positions import in_final_pass
 
@@ -34,8 +35,85 @@ class SolveError(BohnanzaError):
 RESHUFFLE_AHEAD = "a reshuffle lies ahead: open endgames need the final pass (E2)"
 
 
-class NodeLimitExceeded(SolveError):
-    """An exact search passed its node limit: the position is too large for it (no answer)."""
+class SearchLimitExceeded(SolveError):
+    """An exact search passed its node or time limit: the position is too large for it (no answer)."""
+
+
+class NodeLimitExceeded(SearchLimitExceeded):
+    """An exact search passed its node limit."""
+
+
+class TimeLimitExceeded(SearchLimitExceeded):
+    """An exact search passed its time limit."""
+
+
+PROGRESS_SECONDS = 0.2  # an exact search reports its progress at least this often
+
+
+class Budget:
+    """What one exact search may spend: ``node_limit`` nodes and ``time_limit`` seconds (None: no
+    limit). ``node()`` counts a node and raises NodeLimitExceeded or TimeLimitExceeded past a
+    limit (one line: the limit, the nodes searched); every PROGRESS_SECONDS it reports
+    ``progress(nodes, None, note)``. A limit below one node or of no time is a UsageError."""
+
+    def __init__(self, what: str, node_limit: int | None = None, time_limit: float | None = None,
+                 progress: ProgressFn | None = None) -> None:
+        if node_limit is not None and node_limit < 1:
+            raise UsageError(f"the node limit must be at least 1, got {node_limit}")
+        if time_limit is not None and not time_limit > 0:
+            raise UsageError(f"the time limit must be more than 0 seconds, got {time_limit:g}")
+        self.what = what
+        self.node_limit = node_limit
+        self.time_limit = time_limit
+        self.progress = progress
+        self.nodes = 0
+        self.t0 = time.monotonic()
+        self.deadline = None if time_limit is None else self.t0 + time_limit
+        self.report_at = self.t0 + PROGRESS_SECONDS
+
+    def node(self) -> None:
+        self.nodes += 1
+        if self.node_limit is not None and self.nodes > self.node_limit:
+            raise NodeLimitExceeded(f"{self.what} passed its node limit (more than {self.node_limit:,} "
+                                    "nodes): too large for exact search")
+        self.check()
+
+    def check(self) -> None:
+        """The time limit and the progress report, without counting a node (for long work inside
+        one node: a trading phase lists and sorts tens of thousands of deals)."""
+        if self.deadline is None and self.progress is None:
+            return
+        now = time.monotonic()
+        if self.deadline is not None and now > self.deadline:
+            raise self._timed_out()
+        if self.progress is not None and now >= self.report_at:
+            self.report_at = now + PROGRESS_SECONDS
+            self.report(now)
+
+    def same_clock(self, what: str) -> Budget:
+        """A budget with this one's deadline and progress and no node limit (a search the node
+        limit does not count)."""
+        out = Budget(what, None, None, self.progress)
+        out.t0, out.deadline, out.time_limit = self.t0, self.deadline, self.time_limit
+        return out
+
+    def seconds_left(self) -> float | None:
+        """The time left (None: no time limit); TimeLimitExceeded when none is."""
+        if self.deadline is None:
+            return None
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            raise self._timed_out()
+        return left
+
+    def _timed_out(self) -> TimeLimitExceeded:
+        return TimeLimitExceeded(f"{self.what} passed its time limit of {self.time_limit:g} s after "
+                                 f"{self.nodes:,} nodes: too large for exact search")
+
+    def report(self, now: float | None = None) -> None:
+        if self.progress is not None:
+            seconds = (time.monotonic() if now is None else now) - self.t0
+            self.progress(self.nodes, None, f"{self.what}: {self.nodes:,} nodes, {seconds:.1f} s")
 
 
 @dataclass
@@ -113,12 +191,13 @@ class SoloSearch:
     """Maximise seat ``player``'s final coins without trades."""
 
     def __init__(self, player: int, policy: Callable[[GameState], Action] = default_policy,
-                 node_limit: int | None = None) -> None:
+                 node_limit: int | None = None, budget: Budget | None = None) -> None:
         self.player = player
         self.policy = policy
         self.table: dict[tuple[object, ...], int] = {}
         self.nodes = 0
-        self.node_limit = node_limit  # SolveError past this many nodes (None: no limit)
+        # NodeLimitExceeded past ``node_limit`` nodes (None: no limit), or the shared ``budget``'s limits
+        self.budget = budget if budget is not None else Budget("solo search", node_limit)
 
     def choices(self, s: GameState) -> list[Action]:
         """P's moves: every legal action but deals; in trading, only ending it (T5)."""
@@ -139,8 +218,7 @@ class SoloSearch:
         if hit is not None:
             return hit
         self.nodes += 1
-        if self.node_limit is not None and self.nodes > self.node_limit:
-            raise NodeLimitExceeded(f"solo search passed {self.node_limit} nodes")
+        self.budget.node()
         best = max(self.value(apply(s, a, check=False)) for a in self.choices(s))
         self.table[key] = best
         return best
@@ -172,11 +250,15 @@ def open_player(s: GameState, objective: str, player: int | None) -> int:
     return p
 
 
-def solve_solo(s: GameState, player: int | None = None) -> Solution:
-    """The optimal ``solo`` value and line for ``player`` (default: the seat to move)."""
+def solve_solo(s: GameState, player: int | None = None, node_limit: int | None = None,
+               time_limit: float | None = None, progress: ProgressFn | None = None,
+               budget: Budget | None = None) -> Solution:
+    """The optimal ``solo`` value and line for ``player`` (default: the seat to move), within
+    ``node_limit`` nodes and ``time_limit`` seconds (None: no limit; ``Budget``), or a shared
+    ``budget`` instead."""
     p = open_player(s, "solo", player)
     t0 = time.perf_counter()
-    search = SoloSearch(p)
+    search = SoloSearch(p, budget=budget or Budget("solo search", node_limit, time_limit, progress))
     value = search.value(s)
     line, end = search.line(s)
     coins = [len(pl.coins) for pl in end.players]
@@ -193,11 +275,11 @@ def solve_solo(s: GameState, player: int | None = None) -> Solution:
 Move = tuple[Action, ...]  # one decision, or a whole deal (the proposal and its acceptance)
 
 
-def deals(s: GameState) -> list[tuple[Propose, Accept]]:
+def deals(s: GameState, check: Callable[[], None] | None = None) -> list[tuple[Propose, Accept]]:
     """Every deal the active player can make now (T3), each as one move: what the active player
     gives (hand positions and face-up cards, at most ``max_deal_cards``), to whom, and which of
     the partner's hand cards come back (at most ``max_deal_cards``). Declined offers change
-    nothing, so the search never makes one."""
+    nothing, so the search never makes one. ``check`` is called every so often (a budget)."""
     su = s.setup
     if su.duel or s.offers >= su.rules.max_offers:
         return []
@@ -211,6 +293,8 @@ def deals(s: GameState) -> list[tuple[Propose, Accept]]:
         qhand = s.players[q].hand
         backs = [qs for size in range(min(k, len(qhand)) + 1) for qs in combinations(range(len(qhand)), size)]
         for hs, us in gives:
+            if check is not None:
+                check()
             for qs in backs:
                 if hs or us or qs:
                     ask = tuple(sorted(qhand[i] for i in qs))
@@ -255,14 +339,13 @@ class OpenSearch:
     best bound first (``upper``); the table keeps exact values and upper bounds apart."""
 
     def __init__(self, objective: str, player: int, floors: list[int] | None = None,
-                 node_limit: int | None = None, tick: Callable[[int], None] | None = None) -> None:
+                 node_limit: int | None = None, budget: Budget | None = None) -> None:
         self.objective = objective
         self.player = player
         self.floors = floors
         self.table: dict[tuple[object, ...], tuple[int, bool]] = {}  # value, exact (else a bound)
         self.nodes = 0
-        self.node_limit = node_limit
-        self.tick = tick
+        self.budget = budget if budget is not None else Budget(f"{objective} search", node_limit)
         self._ub: dict[tuple[int, tuple[int, ...], int], int] = {}
 
     def score(self, s: GameState) -> int:
@@ -311,7 +394,7 @@ class OpenSearch:
             # nothing changes on the player's fields, so H4 allows the same harvests there (or
             # the final harvest comes, without H4), and coins only grow until spent (F1).
             out: list[tuple[Move, int]] = [((EndPhase(p),), -1)]
-            out += [(m, m[0].partner) for m in deals(s) if m[0].partner >= last]
+            out += [(m, m[0].partner) for m in deals(s, self.budget.check) if m[0].partner >= last]
             return out
         return [((a,), -1) for a in legal_actions(s)]
 
@@ -332,13 +415,13 @@ class OpenSearch:
         if hit is not None and (hit[1] or hit[0] <= alpha):
             return hit[0]
         self.nodes += 1
-        if self.node_limit is not None and self.nodes > self.node_limit:
-            raise NodeLimitExceeded(f"more than {self.node_limit} nodes: too large for exact search")
-        if self.tick is not None and self.nodes % 10_000 == 0:
-            self.tick(self.nodes)
+        self.budget.node()
         kids = []
         seen: set[tuple[object, ...]] = set()
-        for m, nxt in self.moves(s, last):
+        check = self.budget.check
+        for i, (m, nxt) in enumerate(self.moves(s, last)):
+            if i % 256 == 255:
+                check()
             t = self.child(s, m)
             k = (_full_key(t), nxt)
             if k not in seen:  # another move may reach the very same state
@@ -371,16 +454,20 @@ class OpenSearch:
 
 
 def solve_open(s: GameState, objective: str, player: int | None = None,
-               node_limit: int | None = 2_000_000, tick: Callable[[int], None] | None = None) -> Solution:
-    """The optimal ``coop`` or ``best`` value and line by exact search (small positions)."""
+               node_limit: int | None = 2_000_000, time_limit: float | None = None,
+               progress: ProgressFn | None = None) -> Solution:
+    """The optimal ``coop`` or ``best`` value and line by exact search (small positions), within
+    ``node_limit`` nodes and ``time_limit`` seconds for everything, ``best``'s floors included
+    (None: no limit): past either, NodeLimitExceeded or TimeLimitExceeded (``Budget``)."""
     if objective not in ("coop", "best"):
         raise SolveError(f"objective {objective!r}: exact search here solves coop and best")
     p = open_player(s, objective, player)
+    budget = Budget(f"{objective} search", node_limit, time_limit, progress)
     t0 = time.perf_counter()
     floors = None
     if objective == "best":
-        floors = [solve_solo(s, q).value for q in range(len(s.players))]
-    search = OpenSearch(objective, p, floors, node_limit, tick)
+        floors = [solve_solo(s, q, budget=budget).value for q in range(len(s.players))]
+    search = OpenSearch(objective, p, floors, budget=budget)
     value = search.value(s)
     line, end = search.line(s)
     coins = [len(pl.coins) for pl in end.players]

@@ -38,7 +38,8 @@ from functools import lru_cache
 from math import comb, factorial, prod
 
 from model import Action, EndPhase, GameState, Phase, Plant, apply
-from solvers.exact import NodeLimitExceeded, SoloSearch, SolveError, default_policy, solve_solo
+from model.progress import ProgressFn
+from solvers.exact import Budget, SoloSearch, SolveError, default_policy, solve_solo
 from solvers.positions import in_final_pass
 
 HIDDEN = -2  # an unseen card with no constraint; -2 - mask: an unseen card of none of mask's types
@@ -219,12 +220,12 @@ class ExpectedSearch:
     """Expectimax over P's information states: max at P's decisions, the exact posterior at
     every card P sees, the default policy elsewhere; a table keyed by the hidden state and pool."""
 
-    def __init__(self, player: int, node_limit: int | None = None) -> None:
+    def __init__(self, player: int, node_limit: int | None = None, budget: Budget | None = None) -> None:
         self.player = player
-        self.solo = SoloSearch(player)
+        self.solo = SoloSearch(player)  # its moves only (``choices``): it never searches
         self.table: dict[tuple[object, ...], Fraction] = {}
         self.nodes = 0
-        self.node_limit = node_limit
+        self.budget = budget if budget is not None else Budget("expected search", node_limit)
         self._turns: dict[tuple[int, int, int, bool], tuple[frozenset[int], bool]] = {}
 
     def _future(self, s: GameState) -> tuple[frozenset[int], bool]:
@@ -272,8 +273,7 @@ class ExpectedSearch:
         if hit is not None:
             return hit
         self.nodes += 1
-        if self.node_limit is not None and self.nodes > self.node_limit:
-            raise NodeLimitExceeded(f"more than {self.node_limit} nodes: too large for exact expectimax")
+        self.budget.node()
         v = self._value(s, pool)
         self.table[key] = v
         return v
@@ -409,11 +409,12 @@ def _multisets(pool: Pool, k: int, low: int) -> Iterator[tuple[int, ...]]:
                 yield (b,) * c + tail
 
 
-def open_average(s: GameState, p: int) -> tuple[Fraction, int]:
+def open_average(s: GameState, p: int, budget: Budget | None = None) -> tuple[Fraction, int]:
     """The exact average of the open ``solo`` optimum over the arrangements of the unseen cards,
     and how many open searches it took. The open value depends only on the cards in P's relevant
     pile positions (other seats cannot touch P's cards without trades), whose joint law is drawing
-    without replacement from the pool; the rest of the pool fills the other places in any order."""
+    without replacement from the pool; the rest of the pool fills the other places in any order.
+    Every open search counts against ``budget`` (None: no limit)."""
     _, pool = hide(s, p)
     groups = _relevant_slots(s, p)
     total = Fraction(0)
@@ -433,7 +434,7 @@ def open_average(s: GameState, p: int) -> tuple[Fraction, int]:
                 pl = pl._replace(hand=tuple(left.pop() for _ in pl.hand))
             players.append(pl)
         t = s._replace(draw=tuple(draw), players=tuple(players))
-        total += q * solve_solo(t, p).value
+        total += q * solve_solo(t, p, budget=budget).value
         runs += 1
     return total, runs
 
@@ -441,12 +442,15 @@ def open_average(s: GameState, p: int) -> tuple[Fraction, int]:
 # ------------------------------------------------------------------ the answer
 
 
-def solve_expected(s: GameState, player: int | None = None,
-                   node_limit: int | None = 2_000_000) -> ExpectedSolution:
-    """``expected solo P``: the value, P's best next action, and the open average (see module)."""
+def solve_expected(s: GameState, player: int | None = None, node_limit: int | None = 2_000_000,
+                   time_limit: float | None = None, progress: ProgressFn | None = None) -> ExpectedSolution:
+    """``expected solo P``: the value, P's best next action, and the open average (see module).
+    The expectimax stays within ``node_limit`` nodes, and with the open searches within
+    ``time_limit`` seconds (None: no limit; solvers.exact ``Budget``)."""
     p = check_expected(s, player)
     t0 = time.perf_counter()
-    search = ExpectedSearch(p, node_limit)
+    budget = Budget("expected search", node_limit, time_limit, progress)
+    search = ExpectedSearch(p, budget=budget)
     h, pool = hide(s, p)
     value = search.value(h, pool)
     t = search.first_decision(h)
@@ -455,7 +459,7 @@ def solve_expected(s: GameState, player: int | None = None,
         actions = [(a, search.value(apply(t, a, check=False), pool)) for a in search.solo.choices(t)]
     best = max(actions, key=lambda av: av[1])[0] if actions else None
     seconds = time.perf_counter() - t0
-    avg, runs = open_average(s, p)
+    avg, runs = open_average(s, p, budget.same_clock("open average"))
     stats = {"nodes": search.nodes, "seconds": seconds, "table": len(search.table),
              "open_runs": runs, "open_seconds": time.perf_counter() - t0 - seconds}
     return ExpectedSolution(p, value, best, actions, avg, _multiset_arrangements(pool), stats)

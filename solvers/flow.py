@@ -38,7 +38,7 @@ from model import (
 )
 from solvers.cpsat_deals import Card, Deal, deal_proposals, play_deal, track_draws
 from solvers.cpsat_run import Interrupt, interruptible
-from solvers.exact import SoloSearch, Solution, SolveError, open_player, solve_solo
+from solvers.exact import Budget, SoloSearch, Solution, SolveError, open_player, solve_solo
 from solvers.flow_master import Batch, FlowMaster
 from solvers.seat_plan import Op, SeatPlan
 
@@ -285,75 +285,78 @@ class FlowSolver:
         rounds = 0
         spent = {"master": 0.0, "seats": 0.0}
         target: int | None = None
-        while not self.interrupted:
-            left = until - time.perf_counter()
-            if left <= 0.05 or (soft is not None and self.best is not None and time.perf_counter() > soft):
-                break  # past ``soft``, only until a first plan is in hand
-            fm = FlowMaster(self.s)
-            obj = _objective(fm, fm.relaxed, self.objective, self.p, self.floors)
-            for i, (q, sched, v) in enumerate(cuts):
-                self._cut(fm, q, sched, v, i)
-            start = time.perf_counter()
-            if target is None:
-                fm.m.maximize(obj)
-                solver, status = self._solve(fm.m, left, lb_tree=True)
-            else:
-                fm.m.add(obj >= target)
-                solver, status = self._solve(fm.m, min(left, 2.0 + 0.1 * rounds))
-            spent["master"] += time.perf_counter() - start
-            rounds += 1
-            if status == cp_model.INFEASIBLE:
+        try:
+            while not self.interrupted:
+                now = time.perf_counter()
+                left = until - now
+                if left <= 0.05 or (soft is not None and self.best is not None and now > soft):
+                    break  # past ``soft``, only until a first plan is in hand
+                fm = FlowMaster(self.s)
+                obj = _objective(fm, fm.relaxed, self.objective, self.p, self.floors)
+                for i, (q, sched, v) in enumerate(cuts):
+                    self._cut(fm, q, sched, v, i)
+                start = time.perf_counter()
                 if target is None:
-                    raise SolveError("internal error: the counts master has no solution")
-                self.bound = target - 1  # no schedule left worth the target
-                self._report()
-                if self.best is not None and self.best.value >= self.bound:
+                    fm.m.maximize(obj)
+                    solver, status = self._solve(fm.m, left, lb_tree=True)
+                else:
+                    fm.m.add(obj >= target)
+                    solver, status = self._solve(fm.m, min(left, 2.0 + 0.1 * rounds))
+                spent["master"] += time.perf_counter() - start
+                rounds += 1
+                if status == cp_model.INFEASIBLE:
+                    if target is None:
+                        raise SolveError("internal error: the counts master has no solution")
+                    self.bound = target - 1  # no schedule left worth the target
+                    self._report()
+                    if self.best is not None and self.best.value >= self.bound:
+                        break
+                    target = self.bound
+                    continue
+                if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+                    break
+                if target is None:
+                    jb = int(solver.best_objective_bound + 1e-6)
+                    self.bound = jb if self.bound is None else min(self.bound, jb)
+                    self._report()
+                if self.best is not None and self.bound is not None and self.best.value >= self.bound:
+                    break
+                value = _reader(solver)
+                finals: list[int] = []
+                ops: list[list[Op]] = []
+                complete = True
+                start = time.perf_counter()
+                for q in range(fm.n):
+                    sched = tuple((k, kind, tuple(sorted(c.items())))
+                                  for k, kind, c in fm.fixed_batches(solver, q))
+                    if (q, sched) not in cache:
+                        cache[(q, sched)] = self._seat(fm, q, sched, until)
+                    got, most, seat_ops = cache[(q, sched)]
+                    finals.append(got if got is not None else 0)
+                    ops.append(seat_ops)
+                    complete = complete and got is not None
+                    if most < value(fm.relaxed[q]):
+                        cuts.append((q, sched, most))
+                spent["seats"] += time.perf_counter() - start
+                if complete:
+                    floors = self.floors or []
+                    ok = self.objective == "coop" or all(
+                        f >= fl for q, (f, fl) in enumerate(zip(finals, floors, strict=False)) if q != self.p)
+                    if ok:
+                        total = sum(finals) if self.objective == "coop" else finals[self.p]
+                        deals = _identities(fm, _fronts(fm, value), _read_flows(fm, value))
+                        if self._accept(fm, deals, ops, total, "decomposition"):
+                            self.hint = _solution(fm.m, solver)
+                            for q in range(fm.n):
+                                sched = tuple((k, kind, tuple(sorted(c.items())))
+                                              for k, kind, c in fm.fixed_batches(solver, q))
+                                self.hint.update(self.seat_values.get((q, sched), {}))
+                if self.best is not None and self.bound is not None and self.best.value >= self.bound:
                     break
                 target = self.bound
-                continue
-            if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-                break
-            if target is None:
-                jb = int(solver.best_objective_bound + 1e-6)
-                self.bound = jb if self.bound is None else min(self.bound, jb)
-                self._report()
-            if self.best is not None and self.bound is not None and self.best.value >= self.bound:
-                break
-            value = _reader(solver)
-            finals: list[int] = []
-            ops: list[list[Op]] = []
-            complete = True
-            start = time.perf_counter()
-            for q in range(fm.n):
-                sched = tuple((k, kind, tuple(sorted(c.items())))
-                              for k, kind, c in fm.fixed_batches(solver, q))
-                if (q, sched) not in cache:
-                    cache[(q, sched)] = self._seat(fm, q, sched, until)
-                got, most, seat_ops = cache[(q, sched)]
-                finals.append(got if got is not None else 0)
-                ops.append(seat_ops)
-                complete = complete and got is not None
-                if most < value(fm.relaxed[q]):
-                    cuts.append((q, sched, most))
-            spent["seats"] += time.perf_counter() - start
-            if complete:
-                floors = self.floors or []
-                ok = self.objective == "coop" or all(
-                    f >= fl for q, (f, fl) in enumerate(zip(finals, floors, strict=False)) if q != self.p)
-                if ok:
-                    total = sum(finals) if self.objective == "coop" else finals[self.p]
-                    deals = _identities(fm, _fronts(fm, value), _read_flows(fm, value))
-                    if self._accept(fm, deals, ops, total, "decomposition"):
-                        self.hint = _solution(fm.m, solver)
-                        for q in range(fm.n):
-                            sched = tuple((k, kind, tuple(sorted(c.items())))
-                                          for k, kind, c in fm.fixed_batches(solver, q))
-                            self.hint.update(self.seat_values.get((q, sched), {}))
-            if self.best is not None and self.bound is not None and self.best.value >= self.bound:
-                break
-            target = self.bound
-        self.stages.update({"rounds": rounds, "master_seconds": spent["master"],
-                            "seats_seconds": spent["seats"], "seat_models": len(cache)})
+        finally:  # Ctrl-C (KeyboardInterrupt) too: the stats say how far the run came
+            self.stages.update({"rounds": rounds, "master_seconds": spent["master"],
+                                "seats_seconds": spent["seats"], "seat_models": len(cache)})
 
     def _seat(self, fm: FlowMaster, q: int, sched: Any, until: float) -> tuple[int | None, int, list[Op]]:
         """Seat q's exact fields on a schedule: (the value of the best plan found, None if none;
@@ -469,10 +472,12 @@ class FlowSolver:
         self.bound = jb if self.bound is None else min(self.bound, jb)
 
 
-def no_trade_line(s: GameState) -> tuple[list[Action], GameState]:
+def no_trade_line(s: GameState, budget: Budget | None = None) -> tuple[list[Action], GameState]:
     """The line where nobody trades and every seat plays its own solo optimum (exact search per
-    seat: without trades no seat's choices change another's cards), with the final state."""
-    searches = [SoloSearch(q) for q in range(len(s.players))]
+    seat: without trades no seat's choices change another's cards), with the final state; the
+    searches within ``budget``'s time limit (None: no limit)."""
+    searches = [SoloSearch(q, budget=budget.same_clock(f"p{q}'s solo search") if budget else None)
+                for q in range(len(s.players))]
     line: list[Action] = []
     while s.phase != Phase.OVER:
         q = s.to_move
@@ -495,33 +500,38 @@ def solve_flow(s: GameState, objective: str, player: int | None = None, time_lim
     if su.strict_harvest or su.rules.distinct_fields or su.rules.field_beans:
         raise SolveError("the flow solver covers H4's lenient reading without V2/V5 so far")
     t0 = time.perf_counter()
+    clock = Budget("the flow solver's solo searches", None, time_limit)  # no time past the limit
     if objective == "best" and floors is None:
-        floors = [solve_solo(s, q).value for q in range(len(s.players))]
+        floors = [solve_solo(s, q, budget=clock.same_clock(f"p{q}'s floor")).value
+                  for q in range(len(s.players))]
 
     def left() -> float:
         return time_limit - (time.perf_counter() - t0)
 
     with interruptible() as stop:  # Ctrl-C ends the run, keeping its best plan and bound
         run = FlowSolver(s, objective, p, floors, workers, tick, stop)
-        line, end = no_trade_line(s)  # a plan at once: every seat its own solo optimum
-        coins = [len(q.coins) for q in end.players]
-        got = run._score(coins)
-        assert got is not None  # every seat ends with exactly its solo optimum
-        run.best = _Found(got, line, coins)
-        now = time.perf_counter()
-        run.decompose(now + max(left() * DECOMPOSE_UNTIL, 0.1), soft=now + left() * DECOMPOSE_SHARE)
-        while (not run.interrupted and left() > 0.05 and run.best is not None
-               and (run.bound is None or run.best.value < run.bound)):
-            before = (run.best.value, run.bound)
-            run.joint(left() * JOINT_SHARE)  # improves the plan (warm-started), or proves it
-            if run.bound is not None and run.best.value >= run.bound:
-                break
-            run.above(left())  # a better plan, or the proof there is none
-            if (run.best.value, run.bound) == before:
-                break
+        try:
+            line, end = no_trade_line(s, clock)  # a plan at once: every seat its own solo optimum
+            coins = [len(q.coins) for q in end.players]
+            got = run._score(coins)
+            assert got is not None  # every seat ends with exactly its solo optimum
+            run.best = _Found(got, line, coins)
+            now = time.perf_counter()
+            run.decompose(now + max(left() * DECOMPOSE_UNTIL, 0.1), soft=now + left() * DECOMPOSE_SHARE)
+            while (not run.interrupted and left() > 0.05 and run.best is not None
+                   and (run.bound is None or run.best.value < run.bound)):
+                before = (run.best.value, run.bound)
+                run.joint(left() * JOINT_SHARE)  # improves the plan (warm-started), or proves it
+                if run.bound is not None and run.best.value >= run.bound:
+                    break
+                stop.check()
+                run.above(left())  # a better plan, or the proof there is none
+                if (run.best.value, run.bound) == before:
+                    break
+        except KeyboardInterrupt:  # between or before the searches: no further phase starts
+            if run.best is None:
+                raise
     if run.best is None:
-        if run.interrupted:
-            raise SolveError("interrupted before the flow solver had a plan")
         raise SolveError(f"no plan found within {time_limit:g} s")
     if run.bound is not None:  # the beanometer's bound holds too (solvers/bounds.py)
         from solvers.exact import OpenSearch

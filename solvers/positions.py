@@ -68,24 +68,35 @@ def game_seeds(seed: int) -> Iterator[int]:
         yield rng.randrange(10**6)
 
 
+MAX_SKIPS = 100  # ``sample_cuts``: seeds in a row whose games end too early before it gives up
+
+
 def sample_cuts(seeds: Iterable[int], players: int, cards_left: int, count: int | None = None,
                 rulesets: Sequence[str] = ("rio-grande", "amigo"), hand: int | None = None,
-                draw: int = 99) -> Iterator[GameState]:
+                draw: int = 99, max_skips: int = MAX_SKIPS) -> Iterator[GameState]:
     """``count`` positions (None: as many as ``seeds`` gives) cut from games of ``players`` at
     ``cards_left`` cards (``cut``), one seed per try; the k-th position comes from
     ``rulesets[k % len(rulesets)]``. A seed whose game ends too early is skipped (the next seed
-    tries the same ruleset). ``hand``: each position made ``small(s, hand, draw)``."""
-    made = 0
+    tries the same ruleset), at most ``max_skips`` in a row: then PositionInputError, one line.
+    ``hand``: each position made ``small(s, hand, draw)``."""
+    made = skipped = 0
     it = iter(seeds)
     while count is None or made < count:  # no seed drawn after the last position
         seed = next(it, None)
         if seed is None:
             return
+        name = rulesets[made % len(rulesets)]
         try:
-            s = cut(rulesets[made % len(rulesets)], players, seed, cards_left)
+            s = cut(name, players, seed, cards_left)
         except PositionInputError:
+            skipped += 1
+            if skipped > max_skips:
+                raise PositionInputError(
+                    f"{name} {players}p: {skipped} games in a row ended before a turn started with at most "
+                    f"{cards_left} cards left (the last seed {seed}): no position to cut") from None
             continue
         made += 1
+        skipped = 0
         yield s if hand is None else small(s, hand, draw)
 
 

@@ -39,10 +39,21 @@ import networkx as nx
 
 from model import Accept, Action, GameState, Phase, Propose, apply
 from model.cards import BEAN_NAMES
-from solvers.exact import SoloSearch, SolveError, deals, default_policy, hand_reach, open_player
+from model.progress import ProgressFn
+from solvers.exact import (
+    Budget,
+    SoloSearch,
+    SolveError,
+    TimeLimitExceeded,
+    deals,
+    default_policy,
+    hand_reach,
+    open_player,
+)
 
 CLIQUE_LIMIT = 60  # candidates above which the best matching is found by CP-SAT (the clique search
 # takes about 17 s on 180 candidates, CP-SAT a fraction of a second)
+PACKING_SECONDS = 60.0  # CP-SAT's limit on the set packing: not proved best by then is an error
 Value = int | Fraction
 
 
@@ -127,16 +138,20 @@ class TradeMap:
 
 
 class Valuer:
-    """Seat values, memoised: ``solo`` through one ``SoloSearch`` per seat, or ``expected``."""
+    """Seat values, memoised: ``solo`` through one ``SoloSearch`` per seat, or ``expected``; every
+    search within ``time_limit`` seconds from now (None: no limit), reporting to ``progress``."""
 
     def __init__(self, s: GameState, kind: str = "solo", node_limit: int | None = 2_000_000,
-                 memo: bool = True) -> None:
+                 memo: bool = True, time_limit: float | None = None,
+                 progress: ProgressFn | None = None) -> None:
         if kind not in ("solo", "expected"):
             raise SolveError(f"unknown value {kind!r}: solo or expected")
         self.kind = kind
         self.memo = memo  # False (benchmarks only): a new search for every value, nothing cached
         self.node_limit = node_limit
-        self.searches = [SoloSearch(q) for q in range(len(s.players))]
+        self.clock = Budget("the trade graph", None, time_limit, progress)
+        self.searches = [SoloSearch(q, budget=self.clock.same_clock(f"p{q}'s solo value"))
+                         for q in range(len(s.players))]
         self.cache: dict[tuple[object, ...], Value] = {}
         self.solves = 0
         self.hits = 0
@@ -145,7 +160,7 @@ class Valuer:
     def value(self, s: GameState, q: int, key: tuple[object, ...] | None = None) -> Value:
         if not self.memo:
             self.solves += 1
-            fresh = SoloSearch(q)
+            fresh = SoloSearch(q, budget=self.clock.same_clock(f"p{q}'s solo value"))
             got = fresh.value(s)
             self.fresh_nodes += fresh.nodes
             return got
@@ -160,7 +175,7 @@ class Valuer:
         else:
             from solvers.expected import solve_expected
 
-            v = solve_expected(s, q, self.node_limit).value
+            v = solve_expected(s, q, self.node_limit, self.clock.seconds_left(), self.clock.progress).value
         if key is not None:
             self.cache[key] = v
         return v
@@ -179,8 +194,13 @@ def _side_key(s: GameState, q: int, hand: tuple[int, ...], aside: tuple[int, ...
 
 def trade_map(s: GameState, max_cards: int | None = None, value: str = "solo",
               node_limit: int | None = 2_000_000, realise_nodes: int | None = 100_000,
-              memo: bool = True) -> TradeMap:
-    """Every deal the rules allow in ``s`` (a trading phase, no offer pending), valued for both sides."""
+              memo: bool = True, time_limit: float | None = None,
+              progress: ProgressFn | None = None) -> TradeMap:
+    """Every deal the rules allow in ``s`` (a trading phase, no offer pending), valued for both sides.
+
+    Within ``time_limit`` seconds for every search (None: no limit; past it TimeLimitExceeded, a
+    SolveError). ``progress(deals valued, deals, note)`` after every deal and at least every 0.2 s
+    while a search runs; Ctrl-C raises KeyboardInterrupt (a partial map is no answer)."""
     t0 = time.perf_counter()
     if s.isla is not None:
         raise SolveError("the trade graph covers the base game, not La Isla Bohnita (I3)")
@@ -196,13 +216,20 @@ def trade_map(s: GameState, max_cards: int | None = None, value: str = "solo",
     if k < 0:
         raise SolveError(f"--max-cards must be at least 0, got {k}")
     wide = s._replace(setup=_with_deal_cards(s, k))  # apply accepts any size; this lists up to k
-    valuer = Valuer(s, value, node_limit, memo)
+    listed = deals(wide)
+    done = 0
+
+    def report(nodes: int, total: int | None, note: str) -> None:
+        assert progress is not None
+        progress(done, len(listed), note)
+
+    valuer = Valuer(s, value, node_limit, memo, time_limit, report if progress is not None else None)
     n = len(s.players)
     a = s.active
     values = [valuer.value(s, q) for q in range(n)]
     out: list[Deal] = []
     hand_a = s.players[a].hand
-    for prop, acc in deals(wide):
+    for prop, acc in listed:
         q = prop.partner
         hand_q = s.players[q].hand
         give = tuple(hand_a[h] for h in prop.give_hand) + tuple(s.face_up[u] for u in prop.give_up)
@@ -218,6 +245,9 @@ def trade_map(s: GameState, max_cards: int | None = None, value: str = "solo",
         va = valuer.value(after, a, key_a) if after is not None else valuer.value(s, a, key_a)
         vq = valuer.value(after, q, key_q) if after is not None else valuer.value(s, q, key_q)
         out.append(Deal(len(out), prop, acc, give, take, va - values[a], vq - values[q]))
+        done += 1
+        if progress is not None:
+            progress(done, len(listed), "deals valued")
     t_deals = time.perf_counter() - t0
     pareto = [d for d in out if d.pareto]
     accepted = [d for d in out if d.gain_partner >= 0 and d.gain_active > 0]
@@ -309,6 +339,8 @@ def best_matching(s: GameState, pareto: list[Deal], values: list[Value], valuer:
     note = ""
     try:
         realised: dict[int, Value] | None = _realise(s, chosen, values, valuer, realise_nodes)
+    except TimeLimitExceeded:
+        raise
     except SolveError:
         realised, note = None, (f"not re-solved: the search after applying the {len(chosen)} deals "
                                 f"passed its budget of {realise_nodes:,} nodes")
@@ -319,6 +351,8 @@ def best_matching(s: GameState, pareto: list[Deal], values: list[Value], valuer:
 def _packing_cpsat(cands: list[Deal], offers_left: int) -> list[Deal]:
     """Weighted set packing: each card in at most one chosen deal, at most ``offers_left`` deals."""
     from ortools.sat.python import cp_model
+
+    from solvers.cpsat_run import interruptible
 
     scale = lcm(*(Fraction(d.total).denominator for d in cands))
     m = cp_model.CpModel()
@@ -334,7 +368,11 @@ def _packing_cpsat(cands: list[Deal], offers_left: int) -> list[Deal]:
     m.maximize(sum(int(Fraction(d.total) * scale) * x[d.id] for d in cands))
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
-    status = solver.solve(m)
+    solver.parameters.max_time_in_seconds = PACKING_SECONDS
+    with interruptible() as stop:
+        status = stop.solve(solver, m)
+    if stop.hit:
+        raise KeyboardInterrupt  # a packing not proved best is no answer
     if status != cp_model.OPTIMAL:
         raise SolveError(f"the best matching was not proved optimal (CP-SAT {solver.status_name(status)})")
     return [d for d in cands if solver.value(x[d.id])]
@@ -370,12 +408,12 @@ def _realise(s: GameState, chosen: list[Deal], values: list[Value], valuer: Valu
     after = apply_deals(s, chosen)
     seats = sorted({d.active for d in chosen} | {d.partner for d in chosen})
     for x in valuer.searches:
-        x.node_limit = None if budget is None else x.nodes + budget
+        x.budget.node_limit = None if budget is None else x.budget.nodes + budget
     try:
         return {q: valuer.value(after, q) - values[q] for q in seats}
     finally:
         for x in valuer.searches:
-            x.node_limit = None
+            x.budget.node_limit = None
 
 
 # ------------------------------------------------------------------ output

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Sequence, Sized
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,6 +41,7 @@ import networkx as nx
 from model import Accept, Action, GameState, apply, jsonio
 from model.cards import BEAN_NAMES
 from model.errors import InputError
+from model.progress import ProgressFn
 from model.records import IllegalStep, RecordFormatError, parse_record, replay_steps
 from model.rules import Ruleset
 
@@ -280,11 +281,16 @@ def summary(G: nx.MultiDiGraph, deals: Sequence[DealRecord], players: int,
     }
 
 
-def _games(items: Iterable[GameDeals | str | os.PathLike[str]]) -> dict[tuple[str, int], list[GameDeals]]:
-    """Games (record paths are read) grouped by (ruleset label, players), groups sorted."""
+def _games(items: Iterable[GameDeals | str | os.PathLike[str]], progress: ProgressFn | None = None
+           ) -> dict[tuple[str, int], list[GameDeals]]:
+    """Games (record paths are read) grouped by (ruleset label, players), groups sorted;
+    ``progress(games read, games or None, path)`` as each is read."""
     groups: dict[tuple[str, int], list[GameDeals]] = defaultdict(list)
     seen: set[str] = set()
-    for item in items:
+    total = len(items) if isinstance(items, Sized) else None
+    for i, item in enumerate(items):
+        if progress is not None:
+            progress(i, total, item.game if isinstance(item, GameDeals) else str(item))
         gd = item if isinstance(item, GameDeals) else read_game(item)
         if gd.game in seen:
             raise TradeRecordError(gd.game, 0, "this game is given twice")
@@ -301,21 +307,23 @@ def _group_network(games: Sequence[GameDeals]) -> tuple[nx.MultiDiGraph, dict[st
     return G, info
 
 
-def by_group(games: Iterable[GameDeals | str | os.PathLike[str]]) -> dict[str, dict[str, Any]]:
+def by_group(games: Iterable[GameDeals | str | os.PathLike[str]], progress: ProgressFn | None = None
+             ) -> dict[str, dict[str, Any]]:
     """Summaries (``summary`` plus ``ruleset``) per group "RULESET/Np", from games or record paths
-    (paths are read with ``read_game``: TradeRecordError on a bad record)."""
-    return {f"{r}/{n}p": _group_network(gs)[1] for (r, n), gs in _games(games).items()}
+    (paths are read with ``read_game``: TradeRecordError on a bad record); ``progress``: as
+    each game is read."""
+    return {f"{r}/{n}p": _group_network(gs)[1] for (r, n), gs in _games(games, progress).items()}
 
 
 def network_from_records(
-    paths: Iterable[str | os.PathLike[str]],
+    paths: Iterable[str | os.PathLike[str]], progress: ProgressFn | None = None,
 ) -> tuple[nx.MultiDiGraph | dict[str, nx.MultiDiGraph], dict[str, Any]]:
     """Read records and build their trade network: ``(G, summary)`` when all records share one
     (ruleset, players) group, else ``({group: G}, {group: summary})`` keyed "RULESET/Np".
 
     TradeRecordError (a ValueError, one line naming the file and line) on the first bad record;
-    also when no path is given."""
-    groups = _games(paths)
+    also when no path is given. ``progress(records read, records or None, path)`` as each is read."""
+    groups = _games(paths, progress)
     if not groups:
         raise TradeRecordError("(no path)", 0, "no records given")
     built = {f"{r}/{n}p": _group_network(gs) for (r, n), gs in groups.items()}

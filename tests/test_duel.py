@@ -15,6 +15,7 @@ from itertools import combinations
 import pytest
 
 import solvers.duel as duel
+import solvers.exact as exact
 from model import (
     EMPTY,
     Bean,
@@ -295,7 +296,7 @@ def test_duel_stops_past_the_node_limit_and_reports_progress(monkeypatch):
     s = cut("rio-grande", 2, 8, 12)
     with pytest.raises(SolveError, match="more than 100 nodes"):
         solve_duel(s, node_limit=100)
-    monkeypatch.setattr(duel, "PROGRESS_EVERY", 500)
+    monkeypatch.setattr(exact, "PROGRESS_SECONDS", 0.0)  # a report at every node
     seen: list[int] = []
-    sol = solve_duel(s, progress=seen.append)
-    assert seen and all(n % 500 == 0 for n in seen) and seen[-1] <= sol.stats["nodes"]
+    sol = solve_duel(s, progress=lambda done, total, note: seen.append(done))
+    assert seen == list(range(1, sol.stats["nodes"] + 1))

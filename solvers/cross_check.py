@@ -1,0 +1,134 @@
+"""Exact search against CP-SAT on seeded random endgame positions (the work behind
+scripts/cross_check.py): both must find the same optimum.
+
+solo: positions cut from seeded greedy games (rio-grande and amigo, 3-5 players) at a random number
+of cards left in the final pass (5-40), whole hands. coop and best: the same cuts made small enough
+for exact search (3 players with hands of 1-2 cards and 3-6 cards left, or 4 players with hands of
+one card and 2-5 cards left; ``solvers.positions.small``). P is a random seat. A position that exact
+search cannot finish within its node or time limit is counted and replaced by one from the next
+seed's batch, never silently dropped, and never without end: past ``max_replaced`` replacements the
+run stops with a SolveError. Never prints; reports through ``progress``.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import random
+import signal
+import time
+from collections.abc import Iterable, Iterator
+from functools import partial
+from typing import Any
+
+from model.progress import ProgressFn
+from solvers.api import Limits, SearchLimitExceeded, SolveError, solve
+from solvers.positions import PositionInputError, cut, small
+
+PLAN = [("rio-grande", 3), ("rio-grande", 4), ("rio-grande", 5), ("amigo", 3), ("amigo", 4), ("amigo", 5)]
+SMALL = [("rio-grande", 3), ("amigo", 3), ("rio-grande", 4), ("amigo", 4)]
+TRIES_PER_POSITION = 100  # games cut per position asked, at most (a cut fails when its game ends early)
+REPLACED_PER_POSITION = 100  # positions too large for exact search per position asked, at most
+CPSAT_SECONDS = 60.0  # CP-SAT's time limit per position (one worker)
+EXACT_SECONDS = 60.0  # exact search's time limit per position: past it the position is too large
+
+Item = tuple[str, Any, int]  # (label, position, P)
+
+
+def positions(objective: str, count: int, seed: int) -> list[Item]:
+    """(label, position, P) for ``count`` seeded positions; a game that ends too early for its cut
+    is skipped, at most ``TRIES_PER_POSITION * count`` games in all (then a PositionInputError)."""
+    rng = random.Random(seed)
+    out: list[Item] = []
+    tries = 0
+    while len(out) < count:
+        tries += 1
+        if tries > TRIES_PER_POSITION * count:
+            raise PositionInputError(f"cross-check: {tries - 1} games cut for {count} {objective} positions "
+                                     f"(seed {seed}) and only {len(out)} reached the cut")
+        plan = PLAN if objective == "solo" else SMALL
+        name, n = plan[len(out) % len(plan)]
+        game = rng.randrange(10**6)
+        try:
+            if objective == "solo":
+                s = cut(name, n, game, rng.randrange(5, 41))
+                what = ""
+            else:
+                hand = rng.choice((1, 2)) if n == 3 else 1
+                left = rng.randrange(3, 7) if n == 3 else rng.randrange(2, 6)
+                s = small(cut(name, n, game, 8), hand=hand, draw=left)
+                what = f" hands {hand}"
+        except PositionInputError:
+            continue
+        p = rng.randrange(n)
+        out.append((f"{name} {n}p game {game}{what} cards left {len(s.draw)} P=p{p}", s, p))
+    return out
+
+
+def check(item: Item, objective: str, node_limit: int, solver: str = "cpsat",
+          exact_seconds: float = EXACT_SECONDS) -> dict[str, Any]:
+    """Solve one position both ways; ``too_large`` when exact search passes its node or time limit."""
+    label, s, p = item
+    t0 = time.perf_counter()
+    try:
+        a = solve(s, objective, "exact", p, Limits(time=exact_seconds, nodes=node_limit))
+    except SearchLimitExceeded:
+        return {"label": label, "too_large": True}
+    t1 = time.perf_counter()
+    b = solve(s, objective, "cpsat" if objective == "solo" else solver, p,
+              Limits(time=CPSAT_SECONDS, workers=1))
+    t2 = time.perf_counter()
+    return {"label": label, "too_large": False, "exact": a.value, "cpsat": b.value, "status": b.status,
+            "exact_s": t1 - t0, "cpsat_s": t2 - t1, "nodes": a.stats.get("nodes", 0)}
+
+
+def _quiet_worker() -> None:
+    """Workers leave Ctrl-C to the main process, which ends them (no traceback from each)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _results(items: list[Item], jobs: int, **kw: Any) -> Iterator[dict[str, Any]]:
+    work = partial(check, **kw)
+    if jobs == 1:
+        yield from map(work, items)
+        return
+    pool = multiprocessing.Pool(jobs, initializer=_quiet_worker)
+    try:
+        yield from pool.imap(work, items)
+        pool.close()
+    finally:  # Ctrl-C (KeyboardInterrupt) or an error: the workers end now, not after their position
+        pool.terminate()
+        pool.join()
+
+
+def cross_check(objective: str, count: int, seed: int, node_limit: int, jobs: int = 1,
+                solver: str = "cpsat", progress: ProgressFn | None = None,
+                max_replaced: int | None = None, exact_seconds: float = EXACT_SECONDS) -> dict[str, Any]:
+    """``count`` positions solved both ways, in ``jobs`` processes: ``{"done": [check results],
+    "replaced": [labels too large for exact search]}``. Replacements come from the next seed's
+    batch (seed + 10**6, ...); more than ``max_replaced`` (default ``REPLACED_PER_POSITION *
+    count``) is a SolveError. ``progress(positions done, count, note)`` after each position.
+    Ctrl-C raises KeyboardInterrupt at once (the worker processes are ended)."""
+    if count < 1 or jobs < 1 or node_limit < 1:
+        raise SolveError(f"cross-check: positions, jobs and node limit must be at least 1, got "
+                         f"{count}, {jobs} and {node_limit}")
+    cap = REPLACED_PER_POSITION * count if max_replaced is None else max_replaced
+    done: list[dict[str, Any]] = []
+    replaced: list[str] = []
+    batch_seed = seed
+    while len(done) < count:
+        items = positions(objective, count - len(done), batch_seed)
+        batch_seed += 10**6
+        results: Iterable[dict[str, Any]] = _results(items, jobs, objective=objective, node_limit=node_limit,
+                                                     solver=solver, exact_seconds=exact_seconds)
+        for r in results:
+            if r["too_large"]:
+                replaced.append(r["label"])
+                if len(replaced) > cap:
+                    raise SolveError(f"cross-check: {len(replaced)} {objective} positions too large for "
+                                     f"exact search ({node_limit:,} nodes, {exact_seconds:g} s), more than "
+                                     f"{cap} replacements for {count} positions: raise the node limit")
+            else:
+                done.append(r)
+            if progress is not None:
+                progress(len(done), count, f"{len(replaced)} replaced")
+    return {"done": done, "replaced": replaced}
