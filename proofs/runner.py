@@ -20,6 +20,7 @@ the run would go on); ``run`` then raises ``ProofsInterrupted`` with the verdict
 
 from __future__ import annotations
 
+import gc
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -126,30 +127,45 @@ def checked(solver: z3.Solver, tick: Tick | None = None) -> tuple[z3.CheckSatRes
     """``solver.check()`` that Ctrl-C stops within a second: the query runs in a helper thread
     while this one waits in TICK_SECONDS slices (calling ``tick(seconds so far)``); a
     KeyboardInterrupt here interrupts the solver's context, waits for the query to return and is
-    raised again. Returns the answer and the resource units the query used."""
+    raised again. Returns the answer and the resource units the query used.
+
+    Python's cyclic garbage collector is off meanwhile: a Z3 object it frees (a solver left in a
+    traceback, say) releases its reference in the context the query is using, from this thread,
+    and Z3's contexts are not thread-safe (it crashed the process once, in the query)."""
     before = rlimit_count(solver)
     box: dict[str, Any] = {}
+    done = threading.Event()  # not Thread.join: a join that Ctrl-C interrupted can return early
 
     def work() -> None:
         try:
             box["out"] = solver.check()
         except BaseException as exc:  # handed to the caller below
             box["error"] = exc
+        finally:
+            done.set()
 
     thread = threading.Thread(target=work, name="z3-check", daemon=True)
-    t0 = time.monotonic()
-    thread.start()
+    collecting = gc.isenabled()
+    gc.disable()
     try:
-        while True:
-            thread.join(TICK_SECONDS)
-            if not thread.is_alive():
-                break
-            if tick is not None:
-                tick(time.monotonic() - t0)
-    except KeyboardInterrupt:
-        solver.ctx.interrupt()
-        thread.join()
-        raise
+        t0 = time.monotonic()
+        thread.start()
+        try:
+            while not done.wait(TICK_SECONDS):
+                if tick is not None:
+                    tick(time.monotonic() - t0)
+        except KeyboardInterrupt:
+            while True:  # the query ends before anything else touches Z3, a second Ctrl-C too
+                solver.ctx.interrupt()
+                try:
+                    done.wait()
+                    break
+                except KeyboardInterrupt:
+                    continue
+            raise
+    finally:
+        if collecting:
+            gc.enable()
     if "error" in box:
         raise box["error"]
     return box["out"], rlimit_count(solver) - before

@@ -257,3 +257,13 @@ def test_ctrl_c_in_the_proofs_keeps_the_verdicts_so_far(monkeypatch: pytest.Monk
     assert got == [("easy", "interrupted"), ("hard", "interrupted")]
     assert (caught.value.done, caught.value.total) == (1, 2)
     assert (1, 2, "hard (toy, step)") in notes and notes[-1][2].startswith("hard (toy, step): ")
+
+
+def test_cp_sat_reports_its_seconds_twice_a_second() -> None:
+    from solvers.api import solve
+
+    calls: list[tuple[int, int | None, str]] = []
+    sol = solve(LIBRARY["rio4-10"].position(), "coop", "cpsat", limits=Limits(time=1.5),
+                progress=lambda done, total, note: calls.append((done, total, note)))
+    assert len(calls) >= 3 and all(total == 2 for _, total, _ in calls)
+    assert calls[-1][2].startswith("flow solver coop") and sol.stats["seconds"] >= 1.0

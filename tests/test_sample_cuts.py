@@ -3,6 +3,7 @@ skipping the games that end too early, so every run measures the very same posit
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import pytest
@@ -51,3 +52,12 @@ def test_hand_makes_each_position_small() -> None:
     whole, short = (list(sample_cuts(game_seeds(3), 4, 10, 2, hand=h, draw=4)) for h in (None, 2))
     assert short == [positions.small(s, 2, 4) for s in whole]
     assert all(len(p.hand) <= 2 and len(s.draw) <= 4 for s in short for p in s.players)
+
+
+def test_it_gives_up_after_max_skips_games_in_a_row_end_too_early(monkeypatch: pytest.MonkeyPatch) -> None:
+    def never(name: str, players: int, seed: int, cards_left: int) -> Any:
+        raise PositionInputError("too early")
+
+    monkeypatch.setattr(positions, "cut", never)
+    with pytest.raises(PositionInputError, match="6 games in a row ended before a turn started"):
+        list(sample_cuts(itertools.count(), 3, 10, 2, max_skips=5))

@@ -12,7 +12,7 @@ import model.engine as engine
 from model import Harvest, Phase, new_game
 from model.steps import STEPS
 from proofs.bridge import state_to_spec
-from proofs.differential import check_state, sample_states, spec_legal
+from proofs.differential import check_state, check_states, sample_states, spec_legal
 from proofs.spec import Spec, SpecConfig
 
 
@@ -24,6 +24,13 @@ def test_engine_and_spec_agree_on_sampled_states():
     assert Phase.PLANT in phases and Phase.TRADE in phases
     problems = [p for s in states for p in check_state(s)]
     assert not problems, "\n".join(str(p) for p in problems[:3])
+
+
+def test_check_states_reports_each_state():
+    seen = []
+    out = check_states(3, seed=3, progress=lambda done, total, note: seen.append((done, total)))
+    assert out.states == 3 and not out.bad and sum(out.by_phase.values()) == 3
+    assert seen[0] == (0, 3) and seen[-1] == (3, 3)
 
 
 def test_spec_enumerates_the_same_number_of_actions_as_the_engine():

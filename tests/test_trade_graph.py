@@ -208,6 +208,20 @@ def test_applying_a_set_maps_positions_as_cards_leave() -> None:
         assert all(got.count(b) >= list(d.give).count(b) for b in d.give)
 
 
+def test_the_map_reports_its_progress_deal_by_deal() -> None:
+    s = trading(LIBRARY["trade-map"].position())
+    seen: list[tuple[int, int | None]] = []
+    tm = trade_map(s, progress=lambda done, total, note: seen.append((done, total)))
+    n = len(tm.deals)
+    assert seen[-1] == (n, n) and all(total == n for _, total in seen)
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen)
+
+
+def test_the_map_stops_at_its_time_limit() -> None:
+    with pytest.raises(tg.TimeLimitExceeded, match="passed its time limit of 0.001 s"):
+        trade_map(trading(LIBRARY["trade-map"].position()), time_limit=0.001)
+
+
 # ------------------------------------------------------------------ graphs and values
 
 
