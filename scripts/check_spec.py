@@ -14,8 +14,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
-from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repository, installed or not
@@ -34,29 +32,18 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _check(frame: cli.Frame, args: argparse.Namespace) -> int:
-    from model import legal_actions
-    from proofs.differential import check_state, minimize, sample_states
+    from proofs.differential import check_states, minimize
 
-    states = sample_states(args.states, args.seed)
     bar = frame.progress("states", total=args.states, unit="states")
-    t0 = time.perf_counter()
-    by_phase: Counter[str] = Counter()
-    by_players: Counter[int] = Counter()
-    by_rules: Counter[str] = Counter()
-    bad = []
-    actions = 0
-    for s in states:
-        by_phase[s.phase.name.lower()] += 1
-        by_players[len(s.players)] += 1
-        by_rules[s.setup.rules.name] += 1
-        actions += len(legal_actions(s))
-        problems = check_state(s)
-        if problems:
-            bad.append(problems)
-        bar(sum(by_phase.values()), None, f"{len(bad)} disagreements")
-        frame.kept = f"{len(bad)} disagreements in the {sum(by_phase.values())} states checked so far"
-    seconds = time.perf_counter() - t0
-    checked = sum(by_phase.values())
+
+    def report(done: int, total: int | None, note: str) -> None:
+        bar(done, total, note)
+        frame.kept = f"nothing: {done} states checked before the interrupt are not summarised"
+
+    run = check_states(args.states, args.seed, progress=report)
+    bar.close()
+    by_phase, by_players, by_rules, bad = run.by_phase, run.by_players, run.by_rules, run.bad
+    checked, actions, seconds = run.states, run.actions, run.seconds
     summary = {
         "states": checked, "disagreements": len(bad), "legal_actions_compared": actions,
         "seconds": round(seconds, 1), "by_phase": dict(by_phase),

@@ -6,7 +6,8 @@ running this twice gives byte-identical files. Each illegal record is checked, a
 against the rule its mutation breaks; each endgame value is proved by the repo's solvers.
 
 The target is checked before the (minute-long) build: a file, a read-only place, or a directory
-that already holds files (without --force) is refused. Ctrl-C stops with exit 130 and writes nothing.
+that already holds files (without --force) is refused. Ctrl-C stops with exit 130 and writes nothing
+(the files are written only once every one is made and checked).
 
 Examples:
   python scripts/make_conformance.py --force          # rewrite tests/conformance/
@@ -43,7 +44,7 @@ def _make(frame: cli.Frame, args: argparse.Namespace) -> int:
                          else args.out, args.force)
     t0 = time.perf_counter()
     try:
-        files = build(log=print)
+        files = build(log=print, progress=frame.progress("fixtures", unit="fixtures"))
     except GenerationError as e:
         frame.say(str(e))
         return 1

@@ -42,14 +42,6 @@ def _configs(name: str | None) -> list[tuple[str, int, dict[str, Any]]] | None:
     return [(name, n, {}) for n in counts]
 
 
-def _bar(total: int, quiet: bool, desc: str) -> Any:
-    if quiet or not sys.stderr.isatty():
-        return None
-    from tqdm import tqdm
-
-    return tqdm(total=total, desc=desc, file=sys.stderr, leave=False)
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = cli.parser(__doc__, progress=True)
     parser.add_argument("--ruleset", metavar="NAME", help="prove for this preset only (default: the built-in "
@@ -81,7 +73,7 @@ def _prove(frame: cli.Frame, args: argparse.Namespace) -> int:
     if args.isla:
         if args.ruleset is not None:
             raise UsageError("--isla proves its own configurations; drop --ruleset")
-        return _isla(args)
+        return _isla(frame, args)
     if isla_only:
         raise UsageError(f"{', '.join(isla_only)} only with --isla")
 
@@ -94,13 +86,20 @@ def _prove(frame: cli.Frame, args: argparse.Namespace) -> int:
     except RulesetError as exc:
         raise UsageError(f"--ruleset: {exc}") from None
 
-    from proofs.invariants import proof_instances, prove
+    from proofs.invariants import prove
+    from proofs.runner import ProofsInterrupted
 
     t0 = time.perf_counter()
-    bar = _bar(len(proof_instances(configs)), args.json, "proofs")
-    results = prove(configs, tick=bar.update if bar is not None else None)
-    if bar is not None:
+    bar = frame.progress("proofs", unit="instances")
+    try:
+        results = prove(configs, progress=bar)
+    except ProofsInterrupted as stop:  # the verdicts so far are printed, then exit 130
         bar.close()
+        _table(stop.results, [], time.perf_counter() - t0)
+        frame.kept = (f"the verdicts of {len(stop.results)} properties after {stop.done} instances are "
+                      "printed above (unfinished ones: INTERRUPTED)")
+        raise
+    bar.close()
     proof_seconds = time.perf_counter() - t0
     ok = all(r.status == "proved" for r in results)
 
@@ -109,17 +108,16 @@ def _prove(frame: cli.Frame, args: argparse.Namespace) -> int:
         from proofs.mutants import MUTANTS, judge, sample
 
         states = sample()
-        bar = _bar(len(MUTANTS), args.json, "mutants")
+        bar = frame.progress("mutants", total=len(MUTANTS), unit="mutants")
         try:
-            for m in MUTANTS.values():
+            for i, m in enumerate(MUTANTS.values()):
+                bar(i, None, m.id)
                 verdicts.append(judge(m, states))
-                if bar is not None:
-                    bar.update()
+                caught = sum(v.status == "caught" for v in verdicts)
+                frame.kept = f"{caught} of the {i + 1} mutants judged so far caught"
         except RuntimeError as exc:  # the test suite could not run: no verdict is possible
             raise UsageError(f"--mutants: {exc} (install the test extra: pip install -e '.[test]')") from None
-        finally:
-            if bar is not None:
-                bar.close()
+        bar.close()
         ok = ok and all(v.status == "caught" for v in verdicts)
 
     if args.json:
@@ -136,16 +134,7 @@ def _prove(frame: cli.Frame, args: argparse.Namespace) -> int:
         print(json.dumps(out))
         return 0 if ok else 1
 
-    width = max(len(r.id) for r in results)
-    if verdicts:
-        width = max(width, *(len(v.id) for v in verdicts))
-    print(f"{'property':<{width}}  {'method':<16} {'result':<8} {'seconds':>7}")
-    for r in results:
-        print(f"{r.id:<{width}}  {r.method:<16} {r.status.upper():<8} {r.seconds:7.2f}")
-    print(f"all proofs: {proof_seconds:.1f} s")
-    for r in results:
-        if r.status != "proved":
-            print(f"\n{r.id} {r.status}:\n  " + r.counterexample.replace("\n", "\n  "))
+    width = _table(results, verdicts, proof_seconds)
     if verdicts:
         print(f"\n{'mutant':<{width}}  {'rule':<5} {'result':<8} {'seconds':>7}  caught by")
         for v in verdicts:
@@ -156,16 +145,40 @@ def _prove(frame: cli.Frame, args: argparse.Namespace) -> int:
     return 0 if ok else 1
 
 
-def _isla(args: argparse.Namespace) -> int:
+def _table(results: list[Any], verdicts: list[Any], seconds: float) -> int:
+    """The proofs' table (and each refutation's counterexample); returns the id column's width."""
+    width = max((len(r.id) for r in results), default=8)
+    if verdicts:
+        width = max(width, *(len(v.id) for v in verdicts))
+    print(f"{'property':<{width}}  {'method':<16} {'result':<11} {'seconds':>7}")
+    for r in results:
+        print(f"{r.id:<{width}}  {r.method:<16} {r.status.upper():<11} {r.seconds:7.2f}")
+    print(f"all proofs: {seconds:.1f} s")
+    for r in results:
+        if r.status not in ("proved", "interrupted"):
+            print(f"\n{r.id} {r.status}:\n  " + r.counterexample.replace("\n", "\n  "))
+    return width
+
+
+def _isla(frame: cli.Frame, args: argparse.Namespace) -> int:
     """The expansion's proofs on its five configurations (three with ``--quick``), its spec mutants
     (``--mutants``) and the engine-vs-spec check (``--differential``)."""
     from proofs.isla_differential import differential
     from proofs.isla_invariants import EXTRA_CONFIGS, PROOF_CONFIGS, format_results, prove
     from proofs.isla_mutants import MUTANTS, judge_mutant
+    from proofs.runner import ProofsInterrupted
 
     configs = PROOF_CONFIGS if args.quick else PROOF_CONFIGS + EXTRA_CONFIGS
     t0 = time.perf_counter()
-    results = [] if args.no_proofs else prove(configs)
+    bar = frame.progress("proofs", unit="instances")
+    try:
+        results = [] if args.no_proofs else prove(configs, progress=bar)
+    except ProofsInterrupted as stop:
+        bar.close()
+        print("\n".join(format_results(stop.results)))
+        frame.kept = f"the verdicts of {len(stop.results)} properties so far are printed above"
+        raise
+    bar.close()
     seconds = time.perf_counter() - t0
     verdicts = [judge_mutant(m) for m in MUTANTS] if args.mutants else []
     t1 = time.perf_counter()
