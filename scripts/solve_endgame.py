@@ -9,11 +9,12 @@ Objectives (DESIGN.md): solo P (no trades; P's coins), coop (all deals; everyone
 duel, minimax on P's coin margin), expected (solo P with the unseen cards in a random order: the
 expected value and the best next action, not a line; per_player is null in --json).
 
-Solvers: exact search (all objectives; coop, best, duel and expected only on small positions: it
-stops with an error past --node-limit, and Ctrl-C gives no line) and CP-SAT (solo, coop, best,
-from the start of a turn; coop and best by the flow solver: a counts master that proves the bound,
-exact seat models, a joint model; docs/endgames.md). CP-SAT stops at --time-limit or on Ctrl-C with
-its best replayed line so far (status "feasible", with its proved bound and the gap).
+Solvers: exact search (all objectives; coop, best, duel and expected only on small positions: past
+--node-limit or --time-limit it stops with "too large", exit 2; Ctrl-C gives no line, exit 130) and
+CP-SAT (solo, coop, best, from the start of a turn; coop and best by the flow solver: a counts
+master that proves the bound, exact seat models, a joint model; docs/endgames.md). CP-SAT stops at
+--time-limit with its best replayed line so far (status "feasible", with its proved bound and the
+gap); on Ctrl-C it prints that line too and exits 130.
 --solver cpsat-cards is the older card-by-card CP-SAT model of coop and best. --solver both runs
 exact search and CP-SAT and exits 1 if they disagree.
 
@@ -169,7 +170,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--node-limit", type=cli.at_least(1, "--node-limit"), default=2_000_000,
                         help="exact search gives up past this many nodes (coop, best, duel, expected)")
     parser.add_argument("--time-limit", type=cli.positive(float, "--time-limit"), default=60.0,
-                        help="seconds: CP-SAT stops with its best line so far")
+                        help="seconds: CP-SAT stops with its best line so far; exact search stops with "
+                             "\"too large\"")
     parser.add_argument("--workers", type=cli.at_least(1, "--workers"), default=1,
                         help="CP-SAT workers (1: deterministic)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -191,7 +193,8 @@ def _solve(frame: cli.Frame, args: argparse.Namespace) -> int:
 
     agree = None
     progress = Progress(frame.progress("solving", unit="nodes"))
-    frame.kept = "nothing: exact search has no line before it ends (CP-SAT returns its best line on Ctrl-C)"
+    frame.kept = ("nothing: no line yet (exact search has none before it ends; CP-SAT prints its best "
+                  "line so far once it has one)")
     if args.solver is None:
         args.solver = "cpsat" if args.objective in ("coop", "best") else "exact"
     if args.solver == "cpsat-cards" and args.objective not in ("coop", "best"):
@@ -203,7 +206,7 @@ def _solve(frame: cli.Frame, args: argparse.Namespace) -> int:
     if args.objective == "expected":
         from solvers.expected import solve_expected
 
-        ans = solve_expected(s, args.player, args.node_limit)
+        ans = solve_expected(s, args.player, args.node_limit, args.time_limit, progress=progress.display)
         progress.close()
         return _print_expected(args, where, s, ans)
     from solvers.api import Limits, solve

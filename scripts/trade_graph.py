@@ -194,14 +194,15 @@ def _graphml(g: Any, path: str) -> None:
     _atomic(path, lambda tmp: nx.write_graphml(g, tmp))
 
 
-def _run_position(args: argparse.Namespace, name: str | None) -> int:
+def _run_position(frame: cli.Frame, args: argparse.Namespace, name: str | None) -> int:
     from solvers.exact import SolveError
     from solvers.trade_graph import deal_graph, to_json, trade_map
 
     s, where, moved = _position(name)
     k = s.setup.rules.max_deal_cards if args.max_cards is None else args.max_cards
     try:
-        tm = trade_map(s, k, args.value, args.node_limit, args.realise_nodes)
+        tm = trade_map(s, k, args.value, args.node_limit, args.realise_nodes, time_limit=args.time_limit,
+                       progress=frame.progress("deals valued", unit="deals"))
     except SolveError as e:
         raise UsageError(f"{name or DEFAULT}: {e}") from None
     if args.png:
@@ -222,11 +223,11 @@ def _run_position(args: argparse.Namespace, name: str | None) -> int:
 # ------------------------------------------------------------------ records
 
 
-def _run_records(args: argparse.Namespace, paths: list[str]) -> int:
+def _run_records(frame: cli.Frame, args: argparse.Namespace, paths: list[str]) -> int:
     from solvers.trade_network import collapse, network_from_records
 
     try:
-        graphs, summaries = network_from_records(paths)
+        graphs, summaries = network_from_records(paths, progress=frame.progress("records", unit="records"))
     except InputError as e:
         raise UsageError(str(e)) from None
     groups = graphs if isinstance(graphs, dict) else {None: graphs}
@@ -303,6 +304,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="expected: search nodes per solve")
     parser.add_argument("--realise-nodes", type=cli.at_least(1, "--realise-nodes"), default=100_000,
                         help="search nodes for re-solving after the best set of deals")
+    parser.add_argument("--time-limit", type=cli.positive(float, "--time-limit"), default=300.0,
+                        help="seconds a search for one value may take (past it the position is too large)")
     parser.add_argument("--png", metavar="FILE", help="write a drawing")
     parser.add_argument("--graphml", metavar="FILE", help="write the graph as GraphML")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -319,10 +322,10 @@ def _trade_graph(frame: cli.Frame, args: argparse.Namespace) -> int:
     if records:
         if len(records) != len(args.inputs):
             raise UsageError("give either game records (*.jsonl) or one position, not both")
-        return _run_records(args, records)
+        return _run_records(frame, args, records)
     if len(args.inputs) > 1:
         raise UsageError(f"give one position, not {len(args.inputs)}")
-    return _run_position(args, args.inputs[0] if args.inputs else None)
+    return _run_position(frame, args, args.inputs[0] if args.inputs else None)
 
 
 if __name__ == "__main__":

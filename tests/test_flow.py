@@ -160,10 +160,12 @@ def test_ctrl_c_returns_the_best_replayed_plan() -> None:
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=120)
     assert "Traceback" not in err
-    if proc.returncode == 2:  # no plan yet on a very slow machine: one line says so
-        assert "interrupted before the flow solver had a plan" in err and err.count("\n") == 1
+    assert proc.returncode == 130, err  # interrupted (issue 15), with or without a plan
+    if not out.strip():  # no plan yet on a very slow machine: one line says so
+        assert "interrupted; nothing: no line yet" in err and err.count("\n") == 1
         return
-    assert proc.returncode == 0, err
+    assert err.strip().endswith("interrupted; the best line found so far is printed above "
+                                "(feasible, not proved)")
     res = json.loads(out)
     assert res["stats"]["interrupted"] is True
     assert res["status"] in ("feasible", "optimal") and res["line"]
