@@ -31,6 +31,7 @@ from model import (
 )
 from model.actions import Attack, BuyShip, HarvestOnto, MoveCargo, PlantCargo, Sail, Sell, Yield
 from model.cards import BEAN_NAMES
+from model.progress import ProgressFn
 from model.rules import ruleset
 from model.steps import STEPS
 from proofs.isla_invariants import inv
@@ -386,11 +387,13 @@ DIFF_PLAN: Plan = [
 
 
 def differential(games: int = 10, seed: int = 0, max_states: int | None = None,
-                 plan: Plan | None = None, mutant: str | None = None) -> DiffReport:
+                 plan: Plan | None = None, mutant: str | None = None,
+                 progress: ProgressFn | None = None) -> DiffReport:
     """Replay ``games`` simulated Isla games (rulesets, players and bots from ``plan`` in turn) and
     check every state, turn end and game end; at most ``max_states`` states per game (a seeded
     sample). ``mutant`` breaks the spec (the check must then find disagreements). States of a
-    ruleset the spec does not model are counted as skipped, with the reason."""
+    ruleset the spec does not model are counted as skipped, with the reason. ``progress(games
+    done, games, note)`` at every step of a game."""
     from play.bots import BOTS
     from play.playout import play_game
 
@@ -412,6 +415,8 @@ def differential(games: int = 10, seed: int = 0, max_states: int | None = None,
         if max_states is not None and len(actions) > max_states:
             picks = set(rng.sample(range(len(actions)), max_states))
         for step, a in enumerate(actions):
+            if progress is not None:
+                progress(g, games, f"game {g + 1}: step {step} of {len(actions)}")
             if step in picks:
                 report.states += 1
                 if spec is None:
@@ -425,4 +430,6 @@ def differential(games: int = 10, seed: int = 0, max_states: int | None = None,
             if spec is not None:
                 for kind, x, y in log:
                     check_boundary(kind, x, y, spec, report)
+    if progress is not None:
+        progress(games, games, "done")
     return report

@@ -154,8 +154,8 @@ def checked(solver: z3.Solver, tick: Tick | None = None) -> tuple[z3.CheckSatRes
             while not done.wait(TICK_SECONDS):
                 if tick is not None:
                     tick(time.monotonic() - t0)
-        except KeyboardInterrupt:
-            while True:  # the query ends before anything else touches Z3, a second Ctrl-C too
+        except BaseException:  # Ctrl-C (or a failing ``tick``): the query ends before anything
+            while True:  # else touches Z3, through a second Ctrl-C too
                 solver.ctx.interrupt()
                 try:
                     done.wait()
