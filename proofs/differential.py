@@ -29,6 +29,7 @@ from model import engine as _engine  # winners() runs STEPS.winners, which a mut
 from model.progress import ProgressFn
 from model.rules import Ruleset
 from proofs.bridge import action_to_spec, observable, spec_key, state_to_spec
+from proofs.runner import catching_ctrl_c, stop_if_interrupted
 from proofs.spec import (
     ACCEPT_K,
     DECISION_KINDS,
@@ -86,12 +87,20 @@ def spec_legal(spec: Spec, ss: SState, limit: int = 200_000,
     found: set[tuple[Any, ...]] = set()
     if not guards:
         return found
+    with catching_ctrl_c():
+        return _enumerate(a, k, guards, limit, tick)
+
+
+def _enumerate(a: SAction, k: int, guards: list[Any], limit: int, tick: Callable[[int], None] | None
+               ) -> set[tuple[Any, ...]]:
+    found: set[tuple[Any, ...]] = set()
     solver = z3.Solver()
     solver.set("ctrl_c", False)
     solver.add(any_of(*guards), canonical(a, k))
     variables = [a.kind, a.player, a.field, a.bean, a.pos, a.partner, a.ghn, a.gun, a.askn, a.accn,
                  *a.gh, *a.gu, *a.ask, *a.acc]
     while solver.check() == z3.sat:
+        stop_if_interrupted()  # a Ctrl-C Python lost in a Z3 term's __del__ (proofs/runner.py)
         m = solver.model()
         vals = [m.eval(v, model_completion=True).as_long() for v in variables]
         concrete = SAction(
@@ -283,9 +292,15 @@ def check_states(count: int, seed: int = 0, progress: ProgressFn | None = None) 
     """Engine against spec on ``count`` sampled states (``sample_states``): ``progress(states
     done, count, note)`` before each state and every TICK_EVERY spec actions of a large one.
     Ctrl-C raises KeyboardInterrupt within a second (no Z3 query here runs long)."""
+    with catching_ctrl_c():
+        return _check_states(count, seed, progress)
+
+
+def _check_states(count: int, seed: int, progress: ProgressFn | None) -> SpecCheck:
     out = SpecCheck()
     t0 = time.perf_counter()
     for s in sample_states(count, seed):
+        stop_if_interrupted()
         what = f"{s.setup.rules.name} {len(s.players)}p, {s.phase.name.lower()}"
         if progress is not None:
             progress(out.states, count, what)

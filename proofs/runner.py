@@ -15,15 +15,20 @@ Budgets: every query has a deterministic resource limit (``RLIMIT``, Z3's ``rlim
 answer on a loaded machine as on an idle one) and a generous wall-clock timeout as a backstop.
 Ctrl-C: a query runs in a helper thread (``checked``) while the caller waits in short slices, so
 a Ctrl-C interrupts Z3 and raises within a second (Z3's own handler would answer "unknown" and
-the run would go on); ``run`` then raises ``ProofsInterrupted`` with the verdicts so far.
+the run would go on); ``run`` then raises ``ProofsInterrupted`` with the verdicts so far. Python
+ignores a KeyboardInterrupt raised inside a ``__del__``, and Z3 frees its terms in ``__del__``
+all the time: ``catching_ctrl_c`` also records the Ctrl-C, and ``stop_if_interrupted`` (called
+before and during every query) raises it again.
 """
 
 from __future__ import annotations
 
 import gc
+import signal
 import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
@@ -107,6 +112,42 @@ TICK_SECONDS = 0.25  # a query running longer reports its seconds this often
 Tick = Callable[[float], None]  # seconds a query has run
 
 
+_ctrl_c = threading.Event()  # set by ``catching_ctrl_c``'s handler
+_catching = False
+
+
+@contextmanager
+def catching_ctrl_c() -> Iterator[None]:
+    """While the block runs, Ctrl-C raises KeyboardInterrupt and is recorded for
+    ``stop_if_interrupted`` (the module docstring: a KeyboardInterrupt raised in a ``__del__`` is
+    lost; a Ctrl-C during the proofs was, one run in three). Nested blocks share the outer one; off
+    the main thread it does nothing."""
+    global _catching
+    if _catching or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum: int, frame: Any) -> None:
+        _ctrl_c.set()
+        raise KeyboardInterrupt
+
+    _ctrl_c.clear()
+    old = signal.signal(signal.SIGINT, handler)
+    _catching = True
+    try:
+        yield
+    finally:
+        _catching = False
+        signal.signal(signal.SIGINT, old)
+        _ctrl_c.clear()
+
+
+def stop_if_interrupted() -> None:
+    """KeyboardInterrupt if a Ctrl-C came in a ``catching_ctrl_c`` block (even one Python lost)."""
+    if _ctrl_c.is_set():
+        raise KeyboardInterrupt
+
+
 def solver(timeout_ms: int, rlimit: int | None = None) -> z3.Solver:
     """Linear integer arithmetic (every spec's queries are in QF_LIA) with a per-query resource
     limit (default ``RLIMIT``) and wall-clock timeout; Z3's own Ctrl-C handler off (``checked``)."""
@@ -132,6 +173,12 @@ def checked(solver: z3.Solver, tick: Tick | None = None) -> tuple[z3.CheckSatRes
     Python's cyclic garbage collector is off meanwhile: a Z3 object it frees (a solver left in a
     traceback, say) releases its reference in the context the query is using, from this thread,
     and Z3's contexts are not thread-safe (it crashed the process once, in the query)."""
+    with catching_ctrl_c():
+        return _checked(solver, tick)
+
+
+def _checked(solver: z3.Solver, tick: Tick | None) -> tuple[z3.CheckSatResult, int]:
+    stop_if_interrupted()
     before = rlimit_count(solver)
     box: dict[str, Any] = {}
     done = threading.Event()  # not Thread.join: a join that Ctrl-C interrupted can return early
@@ -152,6 +199,7 @@ def checked(solver: z3.Solver, tick: Tick | None = None) -> tuple[z3.CheckSatRes
         thread.start()
         try:
             while not done.wait(TICK_SECONDS):
+                stop_if_interrupted()
                 if tick is not None:
                     tick(time.monotonic() - t0)
         except BaseException:  # Ctrl-C (or a failing ``tick``): the query ends before anything
@@ -223,6 +271,14 @@ def run(
     names them) and every TICK_SECONDS while one query runs (its seconds so far); ``total``: the
     number of instances (None with ``progress``: the cases are built first and counted). Ctrl-C:
     ``ProofsInterrupted`` with the verdicts so far, within a second even inside a Z3 query."""
+    with catching_ctrl_c():
+        return _run(cases, timeout_ms, only, stop_at_first, tick, extras, premise_rule, vacuity, progress,
+                    total)
+
+
+def _run(cases: Iterable[Case[Any, Any]], timeout_ms: int, only: set[str] | None, stop_at_first: bool,
+         tick: Callable[[], None] | None, extras: Sequence[tuple[str, Callable[[ProgressFn | None], Result]]],
+         premise_rule: str, vacuity: bool, progress: ProgressFn | None, total: int | None) -> list[Result]:
     if progress is not None and total is None:
         cases = list(cases)
         total = sum(len(c.steps) for c in cases)
@@ -252,6 +308,7 @@ def run(
         for case in cases:
             s = case.state
             for t, a in case.steps:
+                stop_if_interrupted()
                 if tick is not None:
                     tick()
                 guard = t.guard(s, a)
