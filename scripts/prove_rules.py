@@ -180,10 +180,19 @@ def _isla(frame: cli.Frame, args: argparse.Namespace) -> int:
         raise
     bar.close()
     seconds = time.perf_counter() - t0
-    verdicts = [judge_mutant(m) for m in MUTANTS] if args.mutants else []
+    verdicts = []
+    if args.mutants:
+        bar = frame.progress("mutants", total=len(MUTANTS), unit="mutants")
+        for i, m in enumerate(MUTANTS):
+            bar(i, None, str(m))
+            verdicts.append(judge_mutant(m))
+            refuted = sum(v.status == "refuted" for v in verdicts)
+            frame.kept = f"{refuted} of the {i + 1} mutants judged so far refuted"
+        bar.close()
     t1 = time.perf_counter()
     games, seed = 22 if args.games is None else args.games, args.seed or 0
-    report = differential(games, seed, args.max_states) if args.differential else None
+    report = (differential(games, seed, args.max_states, progress=frame.progress("games", unit="games"))
+              if args.differential else None)
     diff_seconds = time.perf_counter() - t1
     ok = (all(r.status == "proved" for r in results) and all(v.status == "refuted" for v in verdicts)
           and (report is None or not report.problems))
