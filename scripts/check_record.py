@@ -65,7 +65,6 @@ def check_all(frame: cli.Frame, paths: list[str], z3: bool, json_out: bool) -> i
     counts: Counter[int] = Counter()
     bar = frame.progress("records", total=len(paths), unit="records")
     for i, path in enumerate(paths):
-        frame.kept = f"the verdicts of the first {i} of {len(paths)} records stand" if i else ""
         try:
             code, line, info = check(path, z3)
         except BohnanzaError as e:  # a user error the verdict did not cover: this file only
@@ -79,11 +78,12 @@ def check_all(frame: cli.Frame, paths: list[str], z3: bool, json_out: bool) -> i
             if frame.debug:
                 traceback.print_exc()
         counts[code] += 1
-        bar(i + 1)
         if json_out:
             print(json.dumps(info), flush=True)
         else:
             print(line, file=sys.stdout if code == 0 else sys.stderr, flush=True)
+        frame.kept = f"the verdicts of the first {i + 1} of {len(paths)} records stand"
+        bar(i + 1)
     if len(paths) > 1 and not json_out:
         tally = ", ".join(f"{counts[c]} {VERDICTS[c]}" for c in sorted(counts))
         print(f"{len(paths)} records: {tally}", file=sys.stderr)

@@ -132,7 +132,7 @@ def test_ctrl_c_in_best_s_floors_starts_no_further_search(monkeypatch: pytest.Mo
     monkeypatch.setattr(cpsat, "solve_solo_cpsat", long_floor)
     monkeypatch.setattr(deals, "DealsModel", built.append)
     with _sigint_in(0.5) as sent, pytest.raises(KeyboardInterrupt):
-        deals.solve_deals_cpsat(LIBRARY["rio4-10"].position(), "best", time_limit=120)
+        deals.solve_deals_cpsat(LIBRARY["rio4-8cards"].position(), "best", time_limit=120)
     assert _answered(sent) < ANSWER
     assert not built
 
@@ -155,7 +155,7 @@ def test_ctrl_c_in_the_search_without_trades_returns_its_plan(monkeypatch: pytes
         return real(*args)  # type: ignore[arg-type]
 
     monkeypatch.setattr(deals, "_no_trade_plan", plan)
-    s = LIBRARY["rio4-10"].position()
+    s = LIBRARY["rio4-8cards"].position()
     try:
         sol = deals.solve_deals_cpsat(s, "best", time_limit=60)
     except KeyboardInterrupt:  # no plan yet on a very slow machine
@@ -170,7 +170,7 @@ def test_ctrl_c_in_the_search_without_trades_returns_its_plan(monkeypatch: pytes
 
 
 def test_ctrl_c_ends_the_flow_solver_with_its_best_plan() -> None:
-    s = LIBRARY["rio4-10"].position()
+    s = LIBRARY["rio4-8cards"].position()
     from solvers.flow import solve_flow
 
     with _sigint_in(1.5) as sent:
@@ -183,7 +183,7 @@ def test_ctrl_c_ends_the_flow_solver_with_its_best_plan() -> None:
 
 def test_ctrl_c_stops_exact_search_within_a_second() -> None:
     with _sigint_in(0.5) as sent, pytest.raises(KeyboardInterrupt):
-        solve_open(LIBRARY["rio4-10"].position(), "coop", node_limit=None)
+        solve_open(LIBRARY["rio4-8cards"].position(), "coop", node_limit=None)
     assert _answered(sent) < ANSWER
 
 
@@ -191,7 +191,7 @@ def test_exact_search_stops_at_its_time_limit_and_reports_twice_a_second() -> No
     calls: list[tuple[int, int | None, str]] = []
     too_large = r"passed its time limit of 1.5 s after [\d,]+ nodes: too large for exact search"
     with pytest.raises(TimeLimitExceeded, match=too_large):
-        solve_open(LIBRARY["rio4-10"].position(), "coop", node_limit=None, time_limit=1.5,
+        solve_open(LIBRARY["rio4-8cards"].position(), "coop", node_limit=None, time_limit=1.5,
                    progress=lambda done, total, note: calls.append((done, total, note)))
     assert len(calls) >= 3  # at least twice a second over 1.5 s
     done = [c[0] for c in calls]
@@ -263,7 +263,7 @@ def test_cp_sat_reports_its_seconds_twice_a_second() -> None:
     from solvers.api import solve
 
     calls: list[tuple[int, int | None, str]] = []
-    sol = solve(LIBRARY["rio4-10"].position(), "coop", "cpsat", limits=Limits(time=1.5),
+    sol = solve(LIBRARY["rio4-8cards"].position(), "coop", "cpsat", limits=Limits(time=1.5),
                 progress=lambda done, total, note: calls.append((done, total, note)))
     assert len(calls) >= 3 and all(total == 2 for _, total, _ in calls)
     assert calls[-1][2].startswith("flow solver coop") and sol.stats["seconds"] >= 1.0

@@ -11,10 +11,11 @@ from builders import load_script
 
 from model import Phase, apply
 from solvers.cpsat import card_stream, solve_solo_cpsat
+from solvers.cross_check import positions as cross_check_positions
 from solvers.exact import SolveError, solve_solo
 from solvers.positions import LIBRARY
 
-POSITIONS = load_script("cross_check").positions("solo", 20, seed=7)
+POSITIONS = cross_check_positions("solo", 20, seed=7)
 
 
 @pytest.mark.parametrize(("label", "s", "p"), POSITIONS, ids=[x[0] for x in POSITIONS])
