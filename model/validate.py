@@ -92,6 +92,13 @@ def check_state(s: GameState) -> None:
         raise PositionError("pending", "every deal has the active player on one side", "T3")
     if s.pending is not None and not (0 <= s.pending.partner < n and s.pending.partner != s.active):
         raise PositionError("pending", f"p{s.pending.partner} is not another seat ({n} players)", "T3")
+    if s.pending is not None:  # the offer names cards the active player has (T3)
+        offer, held = s.pending, len(s.players[s.active].hand)
+        for name, idx, size in (("h", offer.give_hand, held), ("u", offer.give_up, len(s.face_up))):
+            if len(set(idx)) != len(idx) or any(not 0 <= i < size for i in idx):
+                where = f"p{s.active} holds {size}" if name == "h" else f"{size} are face up"
+                raise PositionError("pending", f"the offer gives {' '.join(f'{name}{i}' for i in idx)} but "
+                                    f"{where}", "T3")
     answering = su.hooks.adds_moves and su.hooks.blocked(s)  # e.g. an attacked seat (I7)
     if s.phase == Phase.TRADE and not answering:
         who = s.pending.partner if s.pending is not None else s.active

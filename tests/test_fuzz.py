@@ -276,3 +276,19 @@ def test_legal_actions_of_a_reachable_state_all_apply() -> None:
             seen.add(s.phase)
             fuzz.closure(s, random.Random(0))
             assert s.phase in (Phase.CHANCE, Phase.OVER) or legal_actions(s)
+
+
+
+@pytest.mark.rule("T3")
+def test_T3_a_pending_offer_of_cards_the_active_player_does_not_hold_is_refused() -> None:
+    """Found by ``scripts/fuzz.py --seed 1`` (case 1-states-952): with hand and set-aside swapped, the
+    pending offer named hand positions past the hand, and accepting it raised IndexError."""
+    import dataclasses
+
+    s = _mid_game(Phase.TRADE, pending=True)
+    held = len(s.players[s.active].hand)
+    assert s.pending is not None
+    past = dataclasses.replace(s.pending, give_hand=(held,), give_up=())
+    assert "the offer gives h" in str(_refused(s._replace(pending=past), "T3", "pending"))
+    twice = dataclasses.replace(s.pending, give_hand=(), give_up=(0, 0))
+    _refused(s._replace(pending=twice), "T3", "pending")
