@@ -85,6 +85,7 @@ class Frame:
 def run(name: str, args: argparse.Namespace, body: Callable[[Frame], int]) -> int:
     """``body(frame)``'s exit code; errors, interrupts and bugs become one line and their code."""
     frame = Frame(name, args)
+    sys.unraisablehook = _unraisable
     try:
         code = body(frame)
         frame.close()
@@ -94,6 +95,9 @@ def run(name: str, args: argparse.Namespace, body: Callable[[Frame], int]) -> in
         return BAD_INPUT
     except KeyboardInterrupt:
         frame.say("interrupted" + (f"; {frame.kept}" if frame.kept else ""))
+        # An object the interrupt caught half made (a Z3 term without its context) fails in its
+        # __del__ as the process ends; Python would print that as "Exception ignored in ...".
+        sys.unraisablehook = lambda unraisable: None
         return INTERRUPTED
     except BrokenPipeError:  # the reader went away (`| head`): stop quietly
         frame.close()
@@ -111,6 +115,14 @@ def run(name: str, args: argparse.Namespace, body: Callable[[Frame], int]) -> in
         frame.say(f"internal error: {type(e).__name__}: {e}{where}; please report it"
                   + ("" if frame.debug else " (rerun with --debug for the traceback)"))
         return INTERNAL
+
+
+def _unraisable(unraisable: sys.UnraisableHookArgs) -> None:
+    """A Ctrl-C that lands in a ``__del__`` (Z3 frees its terms there all the time) cannot be
+    raised; the interrupt handlers also record it, so it is not printed as "Exception ignored"."""
+    if unraisable.exc_type is not None and issubclass(unraisable.exc_type, KeyboardInterrupt):
+        return
+    sys.__unraisablehook__(unraisable)
 
 
 def _where(e: BaseException) -> str:
