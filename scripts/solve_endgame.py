@@ -38,26 +38,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from model import cli  # noqa: E402
 from model.errors import UsageError  # noqa: E402
-from model.progress import Progress as Display  # noqa: E402
 
 OBJECTIVES = ("solo", "coop", "best", "duel", "expected")
-
-
-class Progress:
-    """What the solvers report (solvers/api.py): exact search's node count, CP-SAT's best value and
-    bound so far, drawn by the frame's display."""
-
-    def __init__(self, display: Display) -> None:
-        self.display = display
-
-    def nodes(self, count: int) -> None:
-        self.display(count)
-
-    def improved(self, value: float, bound: float, seconds: float) -> None:
-        self.display(self.display.done, None, f"CP-SAT best {value:g}, bound {bound:g}, {seconds:.1f} s")
-
-    def close(self) -> None:
-        self.display.close()
 
 
 def _position(args: argparse.Namespace) -> tuple[Any, str]:
@@ -192,7 +174,7 @@ def _solve(frame: cli.Frame, args: argparse.Namespace) -> int:
     from model.display import describe
 
     agree = None
-    progress = Progress(frame.progress("solving", unit="nodes"))
+    progress = frame.progress("solving")  # nodes (exact search) or seconds (CP-SAT), with a note
     frame.kept = ("nothing: no line yet (exact search has none before it ends; CP-SAT prints its best "
                   "line so far once it has one)")
     if args.solver is None:
@@ -206,7 +188,7 @@ def _solve(frame: cli.Frame, args: argparse.Namespace) -> int:
     if args.objective == "expected":
         from solvers.expected import solve_expected
 
-        ans = solve_expected(s, args.player, args.node_limit, args.time_limit, progress=progress.display)
+        ans = solve_expected(s, args.player, args.node_limit, args.time_limit, progress=progress)
         progress.close()
         return _print_expected(args, where, s, ans)
     from solvers.api import Limits, solve

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
 
 from model import GameState, Phase, apply
 from model.errors import UsageError
@@ -27,7 +26,7 @@ from solvers.exact import (
     TimeLimitExceeded,
 )
 
-__all__ = ["Limits", "Progress", "ProgressFn", "Solution", "SolveError", "SearchLimitExceeded",
+__all__ = ["Limits", "ProgressFn", "Solution", "SolveError", "SearchLimitExceeded",
            "NodeLimitExceeded", "TimeLimitExceeded", "REGISTRY", "solve", "verify_line", "methods"]
 
 
@@ -51,40 +50,20 @@ class Limits:
             raise UsageError(f"CP-SAT needs at least 1 worker, got {self.workers}")
 
 
-class Progress(Protocol):
-    """The older progress protocol (both may be ignored); ``solve`` takes a ``ProgressFn`` now
-    and still accepts this one."""
-
-    def nodes(self, count: int) -> None: ...
-
-    def improved(self, value: float, bound: float, seconds: float) -> None: ...
-
-
 class _Report:
     """What a runner reports through: ``fn`` (a ProgressFn: exact search's nodes, CP-SAT's
-    seconds) and ``tick`` (CP-SAT's improvements), from either kind of progress."""
+    seconds) and ``tick`` (CP-SAT's improvements, as the note)."""
 
-    def __init__(self, progress: ProgressFn | Progress | None) -> None:
-        self.fn: ProgressFn | None = None
-        self.old: Progress | None = None
-        if progress is None:
-            return
-        if hasattr(progress, "nodes") and hasattr(progress, "improved"):
-            old: Progress = progress
-            self.old = old
-            self.fn = lambda done, total, note: old.nodes(done)
-        else:
-            self.fn = progress
+    def __init__(self, progress: ProgressFn | None) -> None:
+        self.fn = progress
 
     def tick(self, note: Callable[[str], None]) -> Callable[[float, float, float], None]:
         def improved(value: float, bound: float, seconds: float) -> None:
             note(f"best {value:g}, bound {bound:g}")
-            if self.old is not None:
-                self.old.improved(value, bound, seconds)
         return improved
 
     def cpsat_fn(self) -> ProgressFn | None:
-        return None if self.old is not None else self.fn
+        return self.fn
 
 
 Runner = Callable[[GameState, int | None, Limits, _Report], Solution]
@@ -156,7 +135,7 @@ def methods(objective: str) -> list[str]:
 
 
 def solve(s: GameState, objective: str, method: str, player: int | None = None,
-          limits: Limits = Limits(), progress: ProgressFn | Progress | None = None) -> Solution:
+          limits: Limits = Limits(), progress: ProgressFn | None = None) -> Solution:
     """The ``objective`` by ``method``; the line is verified once more before it is returned.
 
     ``progress`` (model/progress.py) hears from exact search (nodes, None, note) and from CP-SAT
