@@ -184,16 +184,30 @@ def _take_cards(s: GameState) -> GameState:
 
     E1: taking the last card exhausts the pile; a reshuffle follows (a chance node) unless this is
     the final exhaustion or the discard pile is empty (E2), which ends the game at once when drawing
-    and after this turn's trading and planting when turning up.
+    and after this turn's trading and planting when turning up. With ``reshuffle=on-demand`` the
+    pile is exhausted (and E2 applies) only when a card must be taken from it while it is empty, so
+    the cards discarded since its last card was taken join the new pile.
     """
     draw, todo = s.draw, s.todo
     face_up = s.face_up
     players = s.players
     exhaustions, final = s.exhaustions, s.final
     x = s.setup.hooks
+    on_demand = s.setup.on_demand
     over = False
     taken = 0  # cards taken from the top of the draw pile so far
     for k, dest in enumerate(todo):
+        if on_demand and taken == len(draw):  # E1 on-demand: a card is needed and the pile is empty
+            exhaustions += 1
+            s = x.exhausted(s)
+            if exhaustions >= s.setup.final_exhaustion or not s.discard:
+                if dest == Deal.FACE_UP:
+                    final = True  # E2: finish trading and planting, then end
+                else:
+                    over = True  # E2: drawing (or an expansion's dealing) ends the game at once
+                break
+            return _evolve(s, draw=(), face_up=tuple(sorted(face_up)), players=players,
+                           exhaustions=exhaustions, todo=todo[k:], phase=CHANCE, to_move=-1)
         card = draw[taken]
         taken += 1
         if dest == Deal.FACE_UP:
@@ -204,7 +218,7 @@ def _take_cards(s: GameState) -> GameState:
             players = players[:dest] + (drawn,) + players[dest + 1:]
         else:  # a place only the expansion deals to
             s = x.deal_card(s, dest, card)
-        if taken == len(draw):
+        if taken == len(draw) and not on_demand:
             exhaustions += 1
             s = x.exhausted(s)
             if exhaustions >= s.setup.final_exhaustion or not s.discard:

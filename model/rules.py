@@ -91,6 +91,7 @@ def _show(value: Any) -> str:
 
 TIE_BREAKS = ("hand", "seat", "none")  # E4: most cards in hand / farthest clockwise / shared win
 HARVEST_READINGS = ("lenient", "strict")  # H4
+RESHUFFLE_READINGS = ("at-exhaustion", "on-demand")  # E1: when the discard pile is shuffled
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +112,7 @@ class Ruleset:
     exhaustions: int | None = None  # the game ends at this exhaustion (E2), 1-10; None: table of S
     tie_break: str = "hand"  # E4
     harvest: str = "lenient"  # H4 reading
+    reshuffle: str = "at-exhaustion"  # E1 reading: at the last card, or when a card is next needed
     quick: bool = False  # V1: no reshuffle, the game ends at the first exhaustion
     distinct_fields: bool = False  # V2: the two phase-1 plantings go to different fields
     draw_each: bool = False  # V4: phase 4 is "every player draws 1, active player first"
@@ -210,8 +212,8 @@ def _coerce(key: str, value: Any, kind: Any) -> Any:
             return tuple(sorted((int(bean(k)), parse_meter(v)) for k, v in value.items()))
         except ValueError as e:
             raise RulesetError(f"option meters: {e}") from None
-    if key in ("tie_break", "harvest"):
-        allowed = TIE_BREAKS if key == "tie_break" else HARVEST_READINGS
+    if key in ("tie_break", "harvest", "reshuffle"):
+        allowed = {"tie_break": TIE_BREAKS, "harvest": HARVEST_READINGS, "reshuffle": RESHUFFLE_READINGS}[key]
         if value not in allowed:
             raise RulesetError(f"option {key}: {_show(value)} is not one of {', '.join(allowed)}")
         return value
@@ -319,6 +321,7 @@ class Setup:
     final_exhaustion: int  # E2
     duel: bool  # D1-D2
     strict_harvest: bool  # H4 reading
+    on_demand: bool  # E1 reading ``reshuffle=on-demand``: exhaust when a card is needed from an empty pile
     payout: tuple[tuple[int, ...], ...] = field(repr=False)  # payout[bean][n] (C1)
     meters: tuple[Meter, ...] = field(repr=False)
     hooks: Expansion = field(repr=False, compare=False)  # EXPANSIONS[expansion], kept at hand for the engine
@@ -400,6 +403,7 @@ def setup(rules: Ruleset, players: int) -> Setup:
         rules=rules, players=players, beans=beans, deck=deck, fields=fields,
         third_cost=cost if can_buy else None, hands=hands, face_up=face_up, draw=draw,
         final_exhaustion=final, duel=duel, strict_harvest=rules.harvest == "strict",
+        on_demand=rules.reshuffle == "on-demand",
         payout=payout_table(tuple(meters), max(COUNTS) + 8), meters=tuple(meters),
         isla=isla, ship_cost=(5 if duel else 4 if players <= 4 else 3) if isla else 0,
         pirate_cost=2 if isla else 0, expansion=name, hooks=EXPANSIONS[name],

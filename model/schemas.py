@@ -47,6 +47,7 @@ PortName = Literal["home", "bohnbay", "bohnaco"]
 ShipName = Literal["m0", "m1", "pirate"]
 TieBreak = Literal["hand", "seat", "none"]
 HarvestReading = Literal["lenient", "strict"]
+ReshuffleReading = Literal["at-exhaustion", "on-demand"]
 # The enums above are spelled out for the type checker; tests/test_schemas.py checks that they are
 # the model's own names (BEAN_NAMES, PRESETS, Phase, PORT_NAMES, SHIP_NAMES, TIE_BREAKS...).
 
@@ -103,6 +104,8 @@ class Options(TypedDict, total=False):
     exhaustions: Annotated[int, _option("exhaustions")] | None
     tie_break: Annotated[TieBreak, _says("E4: most cards in hand, farthest seat, or a shared win")]
     harvest: Annotated[HarvestReading, _says("the H4 reading")]
+    reshuffle: Annotated[ReshuffleReading, _says(
+        "the E1 reading: shuffle the discard pile at the last card, or when a card is next needed")]
     quick: Annotated[bool, _says("V1: no reshuffle, the game ends at the first exhaustion")]
     distinct_fields: Annotated[bool, _says("V2: the two phase-1 plantings go to different fields")]
     draw_each: Annotated[bool, _says("V4: every player draws 1 in phase 4, active player first")]

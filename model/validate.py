@@ -181,7 +181,7 @@ def _check_reachable(s: GameState) -> None:
     if s.final and not s.exhaustions:
         raise PositionError("final", "the game ends after this turn but the draw pile was never "
                             "exhausted", "E2")
-    if not s.draw and not s.final:
+    if not s.draw and not s.final and not s.setup.on_demand:  # on-demand: exhausted at the next need
         raise PositionError("draw", f"an empty draw pile in {where} without a reshuffle due (phase "
                             "chance) or the final pass (final: true)", "E1")
     if s.draw and s.final:
