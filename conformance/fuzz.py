@@ -76,7 +76,8 @@ from typing import Any
 
 from model import BEAN_NAMES, GameState, Phase, apply, chance_outcome, legal_actions, new_game, ruleset
 from model.errors import BohnanzaError
-from model.records import check_record, header, record_lines
+from model.records import header, record_lines
+from model.referee import check_record
 from model.rules import OPTION_NAMES, PRESETS, Ruleset, setup
 from model.state import state_to_json
 

@@ -36,7 +36,8 @@ from model import (
 from model.actions import PIRATE
 from model.cards import BEAN_NAMES
 from model.isla import HOME
-from model.records import action_line, check_record
+from model.records import action_line
+from model.referee import check_record
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ Indices are 0-based: seats ``p2``, hand positions ``h3``, face-up cards ``u1``, 
     p0 buy                        buy the third field (F1)
     p0 end                        end the current phase (T1, T5, D2)
     p0 offer p2 give h3,u1 ask red,red   propose a deal (T3); "give"/"ask" may be omitted
+                                  (a0: a set-aside card, which T4 forbids; records may say it)
     p2 accept h4,h0               accept, giving those hand cards (T3)
     p2 decline                    decline the pending proposal
     p0 discard h3 / p0 discard u1 discard a hand card / an offered card (duel, D2)
@@ -129,17 +130,23 @@ class EndPhase:
 
 @dataclass(frozen=True, slots=True)
 class Propose:
-    """The active player offers its own cards (hand positions, face-up indices) for bean types (T3)."""
+    """The active player offers its own cards (hand positions, face-up indices) for bean types (T3).
+
+    ``give_aside`` names set-aside cards (``a0``: the proposer's first set-aside card, in the sorted
+    order of the state). No rule allows it (T4: received cards are never traded again); it exists
+    so that a record from another engine can say so and the referee can name T4."""
 
     player: int
     partner: int
     give_hand: tuple[int, ...] = ()
     give_up: tuple[int, ...] = ()
     ask: tuple[int, ...] = ()  # bean types (legal_actions lists them sorted)
+    give_aside: tuple[int, ...] = ()  # never legal (T4); only records name them
 
     def __str__(self) -> str:
         text = f"p{self.player} offer p{self.partner}"
-        gives = [f"h{i}" for i in self.give_hand] + [f"u{i}" for i in self.give_up]
+        gives = ([f"h{i}" for i in self.give_hand] + [f"u{i}" for i in self.give_up]
+                 + [f"a{i}" for i in self.give_aside])
         if gives:
             text += " give " + ",".join(gives)
         if self.ask:
@@ -417,21 +424,24 @@ def parse_action(text: str) -> Action:
         rest = args[1:]
         give_hand: tuple[int, ...] = ()
         give_up: tuple[int, ...] = ()
+        give_aside: tuple[int, ...] = ()
         ask: tuple[int, ...] = ()
         if rest[:1] == ["give"] and len(rest) >= 2:
             hs: list[str] = []
             us: list[str] = []
+            aside: list[str] = []
             for item in rest[1].split(","):
-                (hs if item[:1] == "h" else us).append(item)
+                {"h": hs, "a": aside}.get(item[:1], us).append(item)
             give_hand = _indices(",".join(hs), "h", text) if hs else ()
             give_up = _indices(",".join(us), "u", text) if us else ()
+            give_aside = _indices(",".join(aside), "a", text) if aside else ()
             rest = rest[2:]
         if rest[:1] == ["ask"] and len(rest) >= 2:
             ask = _beans(rest[1], text)
             rest = rest[2:]
         if rest:
-            raise NotationError(f"{_clip(text)!r}: expected 'offer pN [give h0,u1] [ask BEAN,...]'")
-        return Propose(p, partner, give_hand, give_up, ask)
+            raise NotationError(f"{_clip(text)!r}: expected 'offer pN [give h0,u1,a0] [ask BEAN,...]'")
+        return Propose(p, partner, give_hand, give_up, ask, give_aside)
     raise NotationError(f"{_clip(text)!r}: unknown action {verb!r} or wrong arguments")
 
 

@@ -6,6 +6,8 @@ This module holds the only copy of the card counts and coin thresholds.
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Sequence
 from enum import IntEnum
 
 from model.errors import InputError
@@ -118,3 +120,12 @@ def parse_meter(text: str) -> Meter:
 
 def format_meter(meter: Meter) -> str:
     return "/".join("-" if v is None else str(v) for v in meter)
+
+
+def difference(have: Sequence[int | None], want: Sequence[int]) -> str:
+    """``+1 garden, -1 wax``: what ``have`` holds more (+) and less (-) than ``want``, by bean
+    (``None``, a card not seen, is not counted)."""
+    more = Counter(c for c in have if c is not None)
+    more.subtract(Counter(want))
+    parts = [f"{n:+d} {BEAN_NAMES[b]}" for b, n in sorted(more.items()) if n]
+    return ", ".join(parts) or "the same cards"

@@ -31,7 +31,7 @@ from model.actions import (
     Propose,
     Reshuffle,
 )
-from model.cards import BEAN_NAMES, Bean
+from model.cards import BEAN_NAMES, Bean, difference
 from model.core import evolve as _evolve
 from model.core import harvestable as _harvestable
 from model.core import pay as _pay
@@ -67,8 +67,12 @@ def new_game(
     players: int = 4,
     seed: int | None = 0,
     deck: Sequence[int] | None = None,
+    check: bool = True,
 ) -> GameState:
-    """Shuffle (or take ``deck``, top first), deal one card at a time in seat order (S2), start turn 0."""
+    """Shuffle (or take ``deck``, top first), deal one card at a time in seat order (S2), start turn 0.
+
+    With ``check=False`` a ``deck`` that is not the deck in play is dealt as it is (the referee's
+    unseen cards, model/unknown.py)."""
     from model.rules import ruleset as _ruleset
 
     r = _ruleset(rules) if isinstance(rules, str) else rules
@@ -78,7 +82,7 @@ def new_game(
         random.Random(seed).shuffle(cards)
     else:
         cards = [int(c) for c in deck]
-        if sorted(cards) != sorted(su.deck):
+        if check and sorted(cards) != sorted(su.deck):
             raise InputError(
                 f"deck is not the {len(su.deck)} cards of {r.name} with {players} players (S)")
     x = su.hooks
@@ -504,6 +508,9 @@ def apply(s: GameState, action: Action, check: bool = True) -> GameState:
             if not 0 <= p < len(s.players):
                 raise IllegalAction(f"there is no seat p{p}", "S")
             x = s.setup.hooks
+            if kind is Propose and p != s.active and s.phase == TRADE and not s.setup.duel:
+                raise IllegalAction(f"p{p} cannot propose a deal: only the active player, p{s.active}, "
+                                    "proposes", "T3")
             if p != s.to_move:
                 rule = "D1" if s.setup.duel and kind is Harvest else _turn_rule(s)
                 raise IllegalAction(f"p{p} cannot act now: it is p{s.to_move}'s move",
@@ -686,9 +693,18 @@ def _check_proposal(s: GameState, a: Propose) -> None:
     if s.offers >= s.setup.rules.max_offers:
         raise IllegalAction(f"p{p} has made the {s.setup.rules.max_offers} offers allowed this turn", "T3")
     x.check_offer(s, a)
+    if a.give_aside:
+        aside = s.players[p].aside
+        named = ", ".join(f"a{i} ({BEAN_NAMES[aside[i]]})" if 0 <= i < len(aside) else f"a{i}"
+                          for i in a.give_aside)
+        raise IllegalAction(f"p{p} offers set-aside cards {named}: cards received in a trade are set "
+                            "aside to be planted, never traded again", "T4")
     hand = s.players[p].hand
     if len(set(a.give_hand)) != len(a.give_hand) or any(not 0 <= h < len(hand) for h in a.give_hand):
-        raise IllegalAction(f"p{p} names hand cards {list(a.give_hand)} but holds {len(hand)}", "T3")
+        why = f"p{p} names hand cards {list(a.give_hand)} but holds {len(hand)}"
+        if s.planted:
+            why += f" (it planted {s.planted} this turn)"
+        raise IllegalAction(why, "T3")
     if len(set(a.give_up)) != len(a.give_up) or any(not 0 <= u < len(s.face_up) for u in a.give_up):
         raise IllegalAction(f"p{p} names face-up cards {list(a.give_up)} but has {len(s.face_up)}", "T3")
     if any(b not in s.setup.beans for b in a.ask):
@@ -714,12 +730,14 @@ def _do_accept(s: GameState, a: Accept, check: bool) -> GameState:
     assert offer is not None
     act, q = offer.player, offer.partner
     apl, qpl = s.players[act], s.players[q]
-    gh, gu, qh = set(offer.give_hand), set(offer.give_up), set(a.hand)
-    to_q = tuple(apl.hand[h] for h in sorted(gh)) + tuple(s.face_up[u] for u in sorted(gu))
+    gh, gu, qh, ga = set(offer.give_hand), set(offer.give_up), set(a.hand), set(offer.give_aside)
+    to_q = (tuple(apl.hand[h] for h in sorted(gh)) + tuple(s.face_up[u] for u in sorted(gu))
+            + tuple(apl.aside[i] for i in sorted(ga)))  # set-aside cards only unchecked (T4)
     to_a = tuple(qpl.hand[h] for h in sorted(qh))
+    kept = tuple(c for i, c in enumerate(apl.aside) if i not in ga)
     # H1: removing cards keeps the order of the rest; T4: received cards are set aside.
     new_a = PlayerState(tuple(c for h, c in enumerate(apl.hand) if h not in gh), apl.fields,
-                        apl.coins, tuple(sorted(apl.aside + to_a)))
+                        apl.coins, tuple(sorted(kept + to_a)))
     new_q = PlayerState(tuple(c for h, c in enumerate(qpl.hand) if h not in qh), qpl.fields,
                         qpl.coins, tuple(sorted(qpl.aside + to_q)))
     players = list(s.players)
@@ -736,9 +754,8 @@ def _do_decline(s: GameState, a: Decline, check: bool) -> GameState:
 
 def _do_reshuffle(s: GameState, a: Reshuffle, check: bool) -> GameState:
     if check and sorted(a.order) != sorted(s.discard):
-        raise IllegalAction(
-            f"the reshuffled pile must be the {len(s.discard)} discarded cards, "
-            f"got {len(a.order)} cards", "E1")
+        raise IllegalAction(f"the order has {difference(a.order, s.discard)} against the discard pile "
+                            f"({len(a.order)} cards for {len(s.discard)})", "E1")
     s = _evolve(s, draw=tuple(a.order), discard=(), phase=PLANT if s.resume == Resume.DRAWING else TRADE)
     return _S.take_cards(s)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,7 +19,7 @@ from typing import Any
 
 from model import jsonio
 from model.actions import Action, NotationError, Reshuffle, format_action, parse_action
-from model.cards import BEAN_INDEX, BEAN_NAMES
+from model.cards import BEAN_INDEX, BEAN_NAMES, difference
 from model.engine import IllegalAction, apply, new_game, scores, winners
 from model.errors import BohnanzaError, InputError
 from model.rules import Ruleset, ruleset, setup
@@ -50,20 +51,44 @@ class IllegalStep(BohnanzaError):
         super().__init__(f"line {line}: illegal {action}: {self.reason} [{self.rule}]")
 
 
+@dataclass(frozen=True)
+class Notes:
+    """What a record line says about the cards it moves (bean annotations, docs/records.md): the
+    referee checks each against its replay and names a mismatch as a desynchronised record."""
+
+    bean: int | None = None  # the card a plant, discard or harvest moves
+    give: tuple[int, ...] | None = None  # cards given: a proposal's (hand, face-up, set-aside), an answer's
+    take: tuple[int, ...] | None = None  # what the proposer asks / what the answering seat receives
+    up: tuple[int, ...] | None = None  # the face-up cards after the line, in any order
+    hands: tuple[tuple[int, tuple[int | None, ...]], ...] = ()  # (seat, hand front first) after the line
+
+
 @dataclass
 class Record:
     rules: Ruleset
     players: int
-    deck: tuple[int, ...]
+    deck: tuple[int | None, ...]  # top first; None: a card the writer did not see; () with ``start``
     seats: list[str] = field(default_factory=list)
     actions: list[Action] = field(default_factory=list)
     lines: list[int] = field(default_factory=list)  # source line of each action (1-based)
     end: dict[str, Any] | None = None
     end_line: int = 0
     extra: dict[str, Any] = field(default_factory=dict)  # header keys kept as they are (seed, ...)
+    start: GameState | None = None  # the header's state, for a record of a game segment
+    notes: dict[int, Notes] = field(default_factory=dict)  # action index -> its line's annotations
+    orders: dict[int, tuple[int | None, ...]] = field(default_factory=dict)  # reshuffles with unknowns
+
+    @property
+    def unknown(self) -> int:
+        """How many cards the writer did not see (``null`` in the deck and the reshuffle orders)."""
+        return self.deck.count(None) + sum(o.count(None) for o in self.orders.values())
 
     def initial_state(self) -> GameState:
-        return new_game(self.rules, self.players, deck=self.deck)
+        if self.start is not None:
+            return self.start
+        if self.unknown:
+            raise InputError("the record has unknown cards: model.unknown judges it")
+        return new_game(self.rules, self.players, deck=self.deck)  # type: ignore[arg-type]
 
 
 def header(s0: GameState, seats: Sequence[str] = (), **extra: Any) -> dict[str, Any]:
@@ -146,6 +171,10 @@ def _cards(names: list[str]) -> tuple[int, ...]:
     return tuple(BEAN_INDEX[x] for x in names)
 
 
+def _maybe_cards(names: list[str | None]) -> tuple[int | None, ...]:
+    return tuple(None if x is None else BEAN_INDEX[x] for x in names)
+
+
 def _lines(text: str) -> list[tuple[int, dict[str, Any]]]:
     """(line number, JSON object) for each line that is not blank (``model.jsonio`` reads them)."""
     objs: list[tuple[int, dict[str, Any]]] = []
@@ -165,7 +194,8 @@ def _lines(text: str) -> list[tuple[int, dict[str, Any]]]:
 
 def _header(no: int, head: dict[str, Any]) -> Record:
     """The record the header line starts: format and version first (which schema applies), then its
-    shape (``model.schemas.RecordHeader``), then the ruleset, the player count and the deck (S)."""
+    shape (``model.schemas.RecordHeader``), then the ruleset, the player count and the deck (S), or
+    the state it starts from."""
     from model.schemas import problem
 
     if head.get("format") != RECORD_FORMAT:
@@ -177,22 +207,90 @@ def _header(no: int, head: dict[str, Any]) -> Record:
     why = problem("record-header", head, "header")
     if why is not None:
         raise RecordFormatError(no, why)
+    extra = {k: v for k, v in head.items() if k not in _HEADER_KEYS}
+    seats = list(head.get("seats", []))
+    if "state" in head:
+        return _segment(no, head, seats, extra)
+    for key in ("ruleset", "players", "deck"):
+        if head.get(key) is None:
+            raise RecordFormatError(no, f"header.{key}: missing (or give the starting state as header.state)")
     players = head["players"]
     try:
         rules = ruleset(head["ruleset"], head.get("options", {}))
         su = setup(rules, players)
     except InputError as e:
         raise RecordFormatError(no, str(e)) from None
-    deck = _cards(head["deck"])
-    if sorted(deck) != sorted(su.deck):
+    deck = _maybe_cards(head["deck"])
+    if len(deck) != len(su.deck) or not _within(deck, su.deck):
+        seen = f"; its known cards have {difference(deck, su.deck)} against the deck" if None in deck else ""
         raise RecordFormatError(
             no, f"header.deck: not the {len(su.deck)} cards of {rules.name} with {players} players "
-                f"({len(deck)} given) [S]")
-    return Record(rules=rules, players=players, deck=deck, seats=list(head.get("seats", [])),
-                  extra={k: v for k, v in head.items() if k not in _HEADER_KEYS})
+                f"({len(deck)} given{seen or ': ' + difference(deck, su.deck)}) [S]")
+    return Record(rules=rules, players=players, deck=deck, seats=seats, extra=extra)
 
 
-_HEADER_KEYS = ("format", "version", "ruleset", "options", "players", "seats", "deck")
+def _within(cards: Sequence[int | None], deck: Sequence[int]) -> bool:
+    """Are the known ``cards`` part of ``deck`` (as many of each bean at most)?"""
+    have = Counter(c for c in cards if c is not None)
+    return not have - Counter(deck)
+
+
+def _segment(no: int, head: dict[str, Any], seats: list[str], extra: dict[str, Any]) -> Record:
+    """A record that starts from ``header.state`` (a game segment): the state is read and checked as
+    every state file is (docs/state-format.md); ruleset, options and players, if given, must agree."""
+    from model.position_io import PositionInputError, state_of
+
+    if head.get("deck") is not None:
+        raise RecordFormatError(no, "header: give a deck or a state, not both")
+    try:
+        s = state_of(head["state"], "header.state", fixtures=False)
+    except PositionInputError as e:
+        raise RecordFormatError(no, str(e)) from None
+    rules = s.setup.rules
+    for key, mine in (("ruleset", rules.name), ("players", len(s.players))):
+        if head.get(key) is not None and head[key] != mine:
+            raise RecordFormatError(no, f"header.{key}: {head[key]!r}, but header.state has {mine!r}")
+    if "options" in head:
+        try:
+            said = ruleset(rules.name, head["options"])
+        except InputError as e:
+            raise RecordFormatError(no, str(e)) from None
+        if said != rules:
+            raise RecordFormatError(no, "header.options: not the options of header.state")
+    return Record(rules=rules, players=len(s.players), deck=(), seats=seats, extra=extra, start=s)
+
+
+_HEADER_KEYS = ("format", "version", "ruleset", "options", "players", "seats", "deck", "state")
+
+# which annotations a line may carry, by what its action moves (docs/records.md)
+_BEAN_ACTIONS = ("Plant", "PlantAside", "PlantUp", "Discard", "DiscardUp", "Harvest", "HarvestOnto")
+_DEAL_ACTIONS = ("Propose", "Accept")
+
+
+def _notes(no: int, obj: dict[str, Any], action: Action | None) -> Notes | None:
+    """The annotations of one line (None if it has none); a key that cannot apply to the line's
+    action is malformed (``"bean"`` on ``p0 end``), unknown keys are ignored."""
+    if not any(k in obj for k in ("bean", "give", "take", "up", "hands")):
+        return None
+    kind = type(action).__name__ if action is not None else "Reshuffle"
+    if "bean" in obj and kind not in _BEAN_ACTIONS:
+        raise RecordFormatError(no, f"bean: names the card a plant, discard or harvest moves; "
+                                    f"{_said(action)} moves none")
+    for key in ("give", "take"):
+        if key in obj and kind not in _DEAL_ACTIONS:
+            raise RecordFormatError(no, f"{key}: names the cards of a proposal or an answer, not of "
+                                        f"{_said(action)}")
+    hands = [(int(seat[1:]), _maybe_cards(cards)) for seat, cards in sorted(obj.get("hands", {}).items())]
+    return Notes(
+        bean=BEAN_INDEX[obj["bean"]] if "bean" in obj else None,
+        give=_cards(obj["give"]) if "give" in obj else None,
+        take=_cards(obj["take"]) if "take" in obj else None,
+        up=_cards(obj["up"]) if "up" in obj else None,
+        hands=tuple(hands))
+
+
+def _said(action: Action | None) -> str:
+    return f"{format_action(action)!r}" if action is not None else "a reshuffle"
 
 
 def parse_record(text: str) -> Record:
@@ -218,14 +316,23 @@ def parse_record(text: str) -> Record:
             raise RecordFormatError(no, why)
         if kind == "action":
             try:
-                rec.actions.append(parse_action(obj["action"]))
+                action: Action = parse_action(obj["action"])
             except NotationError as e:
                 raise RecordFormatError(no, f"bad action: {e}") from None
         elif kind == "chance":
-            rec.actions.append(Reshuffle(_cards(obj["order"])))
+            order = _maybe_cards(obj["order"])
+            if None in order:
+                rec.orders[len(rec.actions)] = order
+                action = Reshuffle(())
+            else:
+                action = Reshuffle(order)  # type: ignore[arg-type]
         else:
             rec.end, rec.end_line = obj["end"], no
             continue
+        notes = _notes(no, obj, action if kind == "action" else None)
+        if notes is not None:
+            rec.notes[len(rec.actions)] = notes
+        rec.actions.append(action)
         rec.lines.append(no)
     return rec
 
@@ -235,8 +342,39 @@ def read_record(path: str | os.PathLike[str]) -> Record:
     return parse_record(jsonio.read_text(path))
 
 
+def where(s: GameState) -> str:
+    """Where a replay stands, for messages: turn, phase, seat to move, cards left, exhaustions (E1, E2)."""
+    if s.phase == Phase.OVER:
+        return "the replay's game is over"
+    mover = f"p{s.to_move} to move" if s.to_move >= 0 else "a reshuffle due"
+    final = ", the final pass" if s.final else ""
+    return (f"the replay is at turn {s.turn}, phase {s.phase.name.lower()}, {mover}, "
+            f"{len(s.draw)} cards in the draw pile, exhaustion {s.exhaustions} of "
+            f"{s.setup.final_exhaustion}{final}")
+
+
+def end_problems(rec: Record, s: GameState) -> list[tuple[str, str]]:
+    """(reason, rule ID) for each claim of the end line the replay's last state ``s`` denies: the
+    game must be over (E1, E2) with the coins (E3) and winners (E4) the record claims."""
+    if rec.end is None:
+        return []
+    if s.phase == Phase.CHANCE:
+        return [(f"the record ends where a reshuffle is due ({where(s)})", "E1")]
+    if s.phase != Phase.OVER:
+        return [(f"the record claims an end but the game is not over: {where(s)}", "E2")]
+    out = []
+    claimed = list(rec.end["coins"])
+    if claimed != list(scores(s)):
+        out.append((f"the record claims coins {claimed} but the replay gives {list(scores(s))}", "E3"))
+    if "winners" in rec.end and list(rec.end["winners"]) != list(winners(s)):
+        out.append((f"the record claims winners {rec.end['winners']} but the rules give "
+                    f"{list(winners(s))}", "E4"))
+    return out
+
+
 def replay_steps(rec: Record) -> Iterator[tuple[int, Action, GameState]]:
-    """Yield (line, action, state after it); IllegalStep at the first action the rules forbid."""
+    """Yield (line, action, state after it); IllegalStep at the first action the rules forbid.
+    Bean annotations are not checked here (``model.referee`` does)."""
     s = rec.initial_state()
     for line, action in zip(rec.lines, rec.actions, strict=True):
         try:
@@ -244,20 +382,8 @@ def replay_steps(rec: Record) -> Iterator[tuple[int, Action, GameState]]:
         except IllegalAction as e:
             raise IllegalStep(line, format_action(action), e) from None
         yield line, action, s
-    if s.phase == Phase.CHANCE and rec.end is not None:
-        raise IllegalStep(rec.end_line, "end", "the record ends where a reshuffle is due", "E1")
-    if rec.end is not None:
-        if s.phase != Phase.OVER:
-            raise IllegalStep(rec.end_line, "end", "the record claims an end but the game is not over", "E2")
-        claimed = list(rec.end["coins"])
-        if claimed != list(scores(s)):
-            raise IllegalStep(rec.end_line, "end",
-                              f"the record claims coins {claimed} but the replay gives "
-                              f"{list(scores(s))}", "E3")
-        if "winners" in rec.end and list(rec.end["winners"]) != list(winners(s)):
-            raise IllegalStep(rec.end_line, "end",
-                              f"the record claims winners {rec.end['winners']} but the rules give "
-                              f"{list(winners(s))}", "E4")
+    for reason, rule in end_problems(rec, s)[:1]:
+        raise IllegalStep(rec.end_line, "end", reason, rule)
 
 
 def replay(rec: Record) -> GameState:
@@ -266,77 +392,3 @@ def replay(rec: Record) -> GameState:
     for step in replay_steps(rec):
         s = step[2]
     return s
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """The referee's verdict on one record file: ``legal`` (every step replays; ``over`` says whether
-    the game ended), ``illegal`` (the first illegal step: line, action, reason, rule ID) or
-    ``malformed`` (the file cannot be read as a record)."""
-
-    path: str
-    status: str  # "legal", "illegal" or "malformed"
-    line: int | None = None
-    action: str | None = None
-    reason: str = ""
-    rule: str = ""
-    actions: int = 0
-    coins: tuple[int, ...] = ()
-    over: bool = False
-    winners: tuple[int, ...] = ()
-    record: Record | None = None  # parsed, unless malformed
-
-    @property
-    def code(self) -> int:
-        """The exit code: 0 legal, 1 illegal, 2 malformed."""
-        return {"legal": 0, "illegal": 1}.get(self.status, 2)
-
-    def text(self) -> str:
-        """One line: ``PATH: legal, ...``, ``PATH:LINE: illegal ACTION: REASON [RULE]`` or the
-        reason a file is malformed."""
-        if self.status == "malformed":
-            return f"{self.path}:{self.line}: malformed record: {self.reason}" if self.line else self.reason
-        if self.status == "illegal":
-            return f"{self.path}:{self.line}: illegal {self.action}: {self.reason} [{self.rule}]"
-        out = f"{self.path}: legal, {self.actions} actions, final coins {list(self.coins)}"
-        if self.over:
-            return out + f", winners {['p' + str(w) for w in self.winners]}"
-        return out + " (game in progress)"
-
-    def summary(self) -> dict[str, object]:
-        """The JSON object ``check_record.py --json`` prints (docs/records.md)."""
-        if self.status == "malformed":
-            if self.line is None:
-                return {"record": self.path, "status": "malformed"}
-            return {"record": self.path, "status": "malformed", "line": self.line, "reason": self.reason}
-        if self.status == "illegal":
-            return {"record": self.path, "status": "illegal", "line": self.line, "action": self.action,
-                    "reason": self.reason, "rule": self.rule}
-        info: dict[str, object] = {"record": self.path, "status": "legal", "actions": self.actions,
-                                   "coins": list(self.coins), "over": self.over}
-        if self.over:
-            info["winners"] = list(self.winners)
-        return info
-
-
-def check_record(path: str) -> Verdict:
-    """Referee one record file (docs/records.md): read, parse, replay to its first illegal step."""
-    try:
-        text = jsonio.read_text(path)
-    except jsonio.JSONInputError as e:
-        return Verdict(path, "malformed", reason=str(e))
-    try:
-        rec = parse_record(text)
-    except RecordFormatError as e:
-        return Verdict(path, "malformed", line=e.line, reason=e.reason)
-    state = rec.initial_state()
-    count = 0
-    try:
-        for step in replay_steps(rec):
-            state = step[2]
-            count += 1
-    except IllegalStep as e:
-        return Verdict(path, "illegal", e.line, e.action, e.reason, e.rule, record=rec)
-    over = state.phase == Phase.OVER
-    return Verdict(path, "legal", actions=count, coins=tuple(scores(state)), over=over,
-                   winners=tuple(winners(state)) if over else (), record=rec)

@@ -208,18 +208,40 @@ class State(BaseModel):
 # ---------------------------------------------------------------- game records
 
 
+MaybeCards = list[BeanName | None]  # ``null``: a card the writer did not see (docs/records.md)
+
+
 class RecordHeader(BaseModel):
     """The first line of a game record (docs/records.md): the ruleset and every option, the seats
-    and the whole deck before dealing, top card first. Other keys (seed, about...) are kept."""
+    and the whole deck before dealing, top card first (``null`` for a card the writer did not see);
+    or, for a game segment, the state it starts from (the state JSON) instead of the deck. Other
+    keys (seed, about...) are kept."""
 
-    model_config = ConfigDict(strict=True, extra="allow", title="Game record header")
+    model_config = ConfigDict(strict=True, extra="allow", title="Game record header", json_schema_extra={
+        "oneOf": [{"required": ["ruleset", "players", "deck"], "not": {"required": ["state"]}},
+                  {"required": ["state"], "not": {"required": ["deck"]}}]})
     format: Literal["bohnanza-record"]
     version: Literal[1]
-    ruleset: PresetName
+    ruleset: PresetName | None = None
     options: Options = {}
-    players: Annotated[int, Field(ge=2, le=SEATS)]
+    players: Annotated[int, Field(ge=2, le=SEATS)] | None = None
     seats: list[str] = []
-    deck: Cards
+    deck: MaybeCards | None = None
+    state: dict[str, Any] | None = Field(None, description="the state JSON the record starts from "
+                                         "(docs/state-format.md), instead of a deck")
+
+
+@with_config(ConfigDict(strict=True, extra="forbid"))
+class Hands(TypedDict, total=False):
+    """Hands the writer saw after the line, front first, by seat (``null``: a card not seen)."""
+
+    p0: MaybeCards
+    p1: MaybeCards
+    p2: MaybeCards
+    p3: MaybeCards
+    p4: MaybeCards
+    p5: MaybeCards
+    p6: MaybeCards
 
 
 # The lines after the header are TypedDicts, not models: a record has thousands of them, and the
@@ -228,9 +250,15 @@ class RecordHeader(BaseModel):
 
 @with_config(ConfigDict(strict=True, extra="allow", title="Action line"))
 class ActionLine(TypedDict):
-    """One decision in the action notation, e.g. ``p0 plant 1``."""
+    """One decision in the action notation, e.g. ``p0 plant 1``, with what the writer believes it
+    moves (bean annotations, checked by the referee: a mismatch is a desynchronised record)."""
 
     action: str
+    bean: NotRequired[BeanName]  # the card planted, discarded or harvested
+    give: NotRequired[Cards]  # a proposal's or an answer's cards given
+    take: NotRequired[Cards]  # the cards received
+    up: NotRequired[Cards]  # the face-up cards after this line
+    hands: NotRequired[Hands]
 
 
 @with_config(ConfigDict(strict=True, extra="allow", title="Chance line",
@@ -239,7 +267,9 @@ class ChanceLine(TypedDict):
     """A reshuffle (E1): the new draw pile, top first, a permutation of the discard pile."""
 
     chance: Literal["reshuffle"]
-    order: Cards
+    order: MaybeCards
+    up: NotRequired[Cards]  # the face-up cards after this line (a reshuffle while turning up)
+    hands: NotRequired[Hands]
 
 
 @with_config(ConfigDict(strict=True, extra="allow", title="End"))

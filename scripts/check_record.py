@@ -1,11 +1,17 @@
-"""Referee: replay game records and name the first illegal step.
+"""Referee: replay game records and name the first illegal step, or (--all) every deviation.
 
 Every file given is checked, whatever the verdicts before it; with more than one, a count per
 verdict ends the output. The exit code is the worst verdict: 0 every record is legal, 1 an illegal
-step (RECORD:LINE: illegal <action>: <reason> [rule ID]), 2 malformed input (bad JSON, unknown
+step (RECORD:LINE: illegal <action>: <reason> [rule ID]) or a desynchronised line (RECORD:LINE:
+desync: <what the record says and what the replay has>), 2 malformed input (bad JSON, unknown
 ruleset or bean, wrong format version), 3 when --z3 is given and the two referees disagree on the
-first illegal line, 70 an internal error on some file (a bug; please report it), 130 interrupted
-(the verdicts printed so far stand). See docs/records.md.
+first illegal line, 4 unknown cards left undecided by --time-limit, 70 an internal error on some
+file (a bug; please report it), 130 interrupted (the verdicts printed so far stand). See
+docs/records.md and docs/verify-your-engine.md.
+
+--all goes on after a deviation wherever the record can still be followed (the recorded action is
+applied without the rule checks; a reshuffle order that is not the discard pile is adopted) and
+prints every deviation, then a count per rule ID and where the replay stopped, if it did.
 
 --z3 replays each record a second time with the independent spec (proofs/spec.py, the transition
 relation the Z3 proofs are about) and requires both referees to name the same first illegal line.
@@ -13,6 +19,7 @@ relation the Z3 proofs are about) and requires both referees to name the same fi
 Example:
   python scripts/simulate.py --players 4 --games 3 --seed 1 --record out/games
   python scripts/check_record.py --z3 out/games/*.jsonl
+  python scripts/check_record.py --all tests/conformance/records/referee/three-deviations.jsonl
 """
 
 from __future__ import annotations
@@ -29,15 +36,20 @@ from model import cli  # noqa: E402
 from model.errors import BohnanzaError  # noqa: E402
 
 
-def check(path: str, z3: bool = False) -> tuple[int, str, dict[str, object]]:
-    """(exit code, one line of text, JSON summary) for one record file."""
-    from model.records import check_record
+def check(path: str, z3: bool = False, every: bool = False,
+          time_limit: float = 60.0) -> tuple[int, str, dict[str, object]]:
+    """(exit code, the verdict's text (one line, or with ``every`` one per deviation and a
+    summary), JSON summary) for one record file."""
+    from model.referee import check_record
 
-    verdict = check_record(path)
-    code, line, info = verdict.code, verdict.text(), verdict.summary()
+    verdict = check_record(path, every=every, time_limit=time_limit)
+    code, line, info = verdict.code, "\n".join(verdict.lines()), verdict.summary()
     rec = verdict.record
     if not z3 or rec is None:
         return code, line, info
+    if rec.unknown:
+        info["z3"] = {"status": "not covered"}
+        return 2, f"{path}: --z3: the independent spec replays records without unknown cards", info
     from proofs.referee import spec_replay
 
     if rec.rules.isla:
@@ -57,16 +69,18 @@ def check(path: str, z3: bool = False) -> tuple[int, str, dict[str, object]]:
     return 3, f"{path}: the referees disagree: engine {said}, spec {theirs}", info
 
 
-VERDICTS = {0: "legal", 1: "illegal", 2: "malformed", 3: "referees disagree", 70: "internal error"}
+ORDER = ("legal", "illegal", "desync", "undecided", "malformed", "referees disagree", "internal error")
 
 
-def check_all(frame: cli.Frame, paths: list[str], z3: bool, json_out: bool) -> int:
+def check_all(frame: cli.Frame, paths: list[str], z3: bool, json_out: bool, every: bool = False,
+              time_limit: float = 60.0) -> int:
     """Check every file (one bad file never stops the batch); the worst verdict is the exit code."""
-    counts: Counter[int] = Counter()
+    counts: Counter[str] = Counter()
+    worst = 0
     bar = frame.progress("records", total=len(paths), unit="records")
     for i, path in enumerate(paths):
         try:
-            code, line, info = check(path, z3)
+            code, line, info = check(path, z3, every, time_limit)
         except BohnanzaError as e:  # a user error the verdict did not cover: this file only
             code, line, info = 2, f"{path}: {e}", {"record": path, "status": "malformed", "reason": str(e)}
         except (KeyboardInterrupt, MemoryError):
@@ -77,7 +91,8 @@ def check_all(frame: cli.Frame, paths: list[str], z3: bool, json_out: bool) -> i
             info = {"record": path, "status": "internal error", "reason": f"{type(e).__name__}: {e}"}
             if frame.debug:
                 traceback.print_exc()
-        counts[code] += 1
+        worst = max(worst, code)
+        counts["referees disagree" if code == cli.DISAGREE else str(info["status"])] += 1
         if json_out:
             print(json.dumps(info), flush=True)
         else:
@@ -85,9 +100,9 @@ def check_all(frame: cli.Frame, paths: list[str], z3: bool, json_out: bool) -> i
         frame.kept = f"the verdicts of the first {i + 1} of {len(paths)} records stand"
         bar(i + 1)
     if len(paths) > 1 and not json_out:
-        tally = ", ".join(f"{counts[c]} {VERDICTS[c]}" for c in sorted(counts))
+        tally = ", ".join(f"{counts[c]} {c}" for c in ORDER if counts[c])
         print(f"{len(paths)} records: {tally}", file=sys.stderr)
-    return max(counts) if counts else 0
+    return worst
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -96,8 +111,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="one JSON object per record on stdout")
     parser.add_argument("--z3", action="store_true",
                         help="also replay with the independent spec; both must agree")
+    parser.add_argument("--all", action="store_true", dest="every",
+                        help="go on after a deviation and list every one, then a count per rule ID")
+    parser.add_argument("--time-limit", type=cli.positive(float, "--time-limit"), default=60.0,
+                        metavar="SECONDS",
+                        help="for records with unknown cards: give up the search for an assignment "
+                             "after this long (verdict undecided, exit 4)")
     args = parser.parse_args(argv)
-    return cli.run("check_record.py", args, lambda frame: check_all(frame, args.records, args.z3, args.json))
+    return cli.run("check_record.py", args, lambda frame: check_all(
+        frame, args.records, args.z3, args.json, args.every, args.time_limit))
 
 
 if __name__ == "__main__":

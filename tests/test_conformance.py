@@ -24,7 +24,7 @@ import pytest
 
 from model.perft import divide, perft
 from model.position_io import state_of
-from model.records import check_record
+from model.referee import check_record
 from model.rules import PRESETS, ruleset, setup
 from model.state import GameState
 

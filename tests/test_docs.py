@@ -145,7 +145,7 @@ def _isla_state() -> dict[str, object]:
 
 
 def test_the_example_record_is_legal() -> None:
-    from model.records import check_record
+    from model.referee import check_record
 
     verdict = check_record(str(EXAMPLE_RECORD))
     assert verdict.status == "legal" and verdict.over, verdict

@@ -21,7 +21,7 @@ from model import EMPTY, Field, GameState, Phase, legal_actions, new_game, rules
 from model.actions import NotationError, parse_action
 from model.dealing import Deal, Resume
 from model.errors import PositionError
-from model.records import check_record
+from model.referee import check_record
 from model.state import state_from_json, state_to_json
 from model.validate import check_state
 from play.bots import BOTS

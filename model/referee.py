@@ -1,0 +1,251 @@
+"""The referee: judge a game record written by any implementation (docs/records.md).
+
+``check_record(path)`` replays a record to its first deviation: an illegal step (the rule it
+breaks) or a desynchronised line (a bean annotation that differs from the replay). With
+``every=True`` it goes on after a deviation wherever the record can still be followed: the recorded
+action is applied without the rule checks (``apply(..., check=False)``), a reshuffle order that is
+not the discard pile is adopted, and the check stops only where the record cannot be followed any
+more (an action that does not apply to the state, a reshuffle that is not due...), saying why.
+Records with unknown cards (``null``) are judged by ``model.unknown``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from model import jsonio
+from model.actions import Action, Reshuffle, format_action
+from model.annotations import after, before
+from model.engine import IllegalAction, apply, scores, winners
+from model.records import Record, RecordFormatError, end_problems, parse_record, where
+from model.state import GameState, Phase
+
+DESYNC = "desync"  # the status, and the summary's key, of a line whose annotation the replay contradicts
+
+
+@dataclass(frozen=True)
+class Deviation:
+    """One line where the record and the rules (``illegal``, with a rule ID) or the record and its
+    own annotations (``desync``) part."""
+
+    line: int
+    action: str
+    kind: str  # "illegal" or "desync"
+    reason: str
+    rule: str = ""
+
+    def text(self, path: str) -> str:
+        if self.kind == DESYNC:
+            return f"{path}:{self.line}: desync: {self.reason}"
+        return f"{path}:{self.line}: illegal {self.action}: {self.reason} [{self.rule}]"
+
+    def summary(self) -> dict[str, object]:
+        out: dict[str, object] = {"line": self.line, "action": self.action, "status": self.kind,
+                                  "reason": self.reason}
+        if self.rule:
+            out["rule"] = self.rule
+        return out
+
+
+def end_deviations(rec: Record, s: GameState) -> list[Deviation]:
+    """The end line's claims the replay's last state denies (``model.records.end_problems``)."""
+    return [Deviation(rec.end_line, "end", "illegal", why, rule) for why, rule in end_problems(rec, s)]
+
+
+def force(s: GameState, action: Action) -> tuple[GameState | None, str]:
+    """``action`` applied without the rule checks, or (None, why the record cannot be followed)."""
+    if s.phase == Phase.OVER:
+        return None, "the game is over and the record goes on"
+    if isinstance(action, Reshuffle) != (s.phase == Phase.CHANCE):
+        if s.phase == Phase.CHANCE:
+            return None, f"a reshuffle is due (E1) and the line is {format_action(action)!r}"
+        return None, f"no reshuffle is due (E1): {where(s)}"
+    p = getattr(action, "player", 0)
+    if not 0 <= p < len(s.players):
+        return None, f"there is no seat p{p}"
+    try:
+        return apply(s, action, check=False), ""
+    except IllegalAction as e:
+        return None, e.reason
+    except (IndexError, KeyError, ValueError, TypeError, AssertionError, AttributeError):
+        return None, f"{format_action(action)!r} does not apply to the state ({where(s)})"
+
+
+@dataclass
+class Followed:
+    """A replay of a whole record: its deviations, the line where it stopped (0: it reached the
+    end) and why, the last state and the number of lines replayed."""
+
+    deviations: list[Deviation] = field(default_factory=list)
+    stopped: int = 0
+    why: str = ""
+    state: GameState | None = None
+    steps: int = 0
+
+
+def follow(rec: Record, every: bool) -> Followed:
+    """Replay ``rec`` to its first deviation, or (``every``) as far as it can be followed."""
+    s = rec.initial_state()
+    out = Followed(state=s)
+    for i, (line, action) in enumerate(zip(rec.lines, rec.actions, strict=True)):
+        notes = rec.notes.get(i)
+        name = format_action(action)
+        if notes is not None:
+            _, why = before(s, action, notes)
+            if why is not None:
+                out.deviations.append(Deviation(line, name, DESYNC, why))
+                if not every:
+                    return out
+        try:
+            nxt = apply(s, action)
+        except IllegalAction as e:
+            out.deviations.append(Deviation(line, name, "illegal", e.reason, e.rule))
+            if not every:
+                return out
+            forced, why = force(s, action)
+            if forced is None:
+                out.stopped, out.why = line, why
+                return out
+            nxt = forced
+        s = out.state = nxt
+        out.steps += 1
+        if notes is not None:
+            _, why = after(s, notes)
+            if why is not None:
+                out.deviations.append(Deviation(line, name, DESYNC, why))
+                if not every:
+                    return out
+    out.deviations += end_deviations(rec, s)
+    return out
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The referee's verdict on one record file: ``legal`` (every step replays; ``over`` says whether
+    the game ended), ``illegal`` (an illegal step: line, action, reason, rule ID), ``desync`` (a line
+    whose annotation the replay contradicts), ``undecided`` (unknown cards the time limit left
+    undecided) or ``malformed`` (the file cannot be read as a record). ``deviations`` holds every one
+    found (one without ``every``)."""
+
+    path: str
+    status: str
+    line: int | None = None
+    action: str | None = None
+    reason: str = ""
+    rule: str = ""
+    actions: int = 0
+    coins: tuple[int, ...] = ()
+    over: bool = False
+    winners: tuple[int, ...] = ()
+    record: Record | None = None  # parsed, unless malformed
+    deviations: tuple[Deviation, ...] = ()
+    every: bool = False
+    stopped: int = 0  # with ``every``: the line where the record could not be followed (0: none)
+    why: str = ""
+    unknown: dict[str, object] | None = None  # the unknown cards' verdict (model/unknown.py)
+
+    @property
+    def code(self) -> int:
+        """The exit code: 0 legal, 1 illegal or desync, 2 malformed, 4 undecided."""
+        return {"legal": 0, "illegal": 1, DESYNC: 1, "undecided": 4}.get(self.status, 2)
+
+    def text(self) -> str:
+        """One line: ``PATH: legal, ...``, ``PATH:LINE: illegal ACTION: REASON [RULE]``,
+        ``PATH:LINE: desync: REASON`` or the reason a file is malformed."""
+        if self.status == "malformed":
+            return f"{self.path}:{self.line}: malformed record: {self.reason}" if self.line else self.reason
+        if self.status in ("illegal", DESYNC) and self.deviations:
+            return self.deviations[0].text(self.path)
+        if self.status == "undecided":
+            return f"{self.path}: undecided: {self.reason}"
+        out = f"{self.path}: legal"
+        if self.unknown is not None:
+            out += f" for some assignment of the {self.unknown['unknown']} unknown cards ({self.reason})"
+        out += f", {self.actions} actions, final coins {list(self.coins)}"
+        if self.over:
+            return out + f", winners {['p' + str(w) for w in self.winners]}"
+        return out + " (game in progress)"
+
+    def lines(self) -> list[str]:
+        """With ``every``: each deviation in the one-line format, then a summary line."""
+        if not self.every or self.status in ("malformed", "undecided") or self.unknown is not None:
+            return [self.text()]
+        out = [d.text(self.path) for d in self.deviations]
+        if not self.deviations:
+            return [self.text()]
+        tally = ", ".join(f"{k} {n}" for k, n in self.by_rule().items())
+        n = len(self.deviations)
+        end = (f"stopped at line {self.stopped}: the record cannot be followed: {self.why}" if self.stopped
+               else f"followed to the end, {self.actions} actions, final coins {list(self.coins)}")
+        out.append(f"{self.path}: {n} deviation{'s' if n > 1 else ''} ({tally}); {end}")
+        return out
+
+    def by_rule(self) -> dict[str, int]:
+        """How many deviations name each rule ID (``desync`` for desynchronised lines), most first."""
+        c = Counter(d.rule if d.kind != DESYNC else DESYNC for d in self.deviations)
+        return dict(sorted(c.items(), key=lambda kv: (-kv[1], kv[0])))
+
+    def summary(self) -> dict[str, object]:
+        """The JSON object ``check_record.py --json`` prints (docs/records.md)."""
+        if self.status == "malformed":
+            if self.line is None:
+                return {"record": self.path, "status": "malformed"}
+            return {"record": self.path, "status": "malformed", "line": self.line, "reason": self.reason}
+        info: dict[str, object] = {"record": self.path, "status": self.status}
+        if self.status in ("illegal", DESYNC):
+            first = self.deviations[0] if self.deviations else None
+            info.update(line=self.line, action=self.action, reason=self.reason)
+            if first is not None and first.rule:
+                info["rule"] = first.rule
+        elif self.status == "undecided":
+            info["reason"] = self.reason
+        else:
+            info.update(actions=self.actions, coins=list(self.coins), over=self.over)
+            if self.over:
+                info["winners"] = list(self.winners)
+        if self.unknown is not None:
+            info["unknown"] = self.unknown
+        if self.every and self.unknown is None:
+            info["deviations"] = [d.summary() for d in self.deviations]
+            info["by_rule"] = self.by_rule()
+            stopped = {"line": self.stopped, "reason": self.why} if self.stopped else None
+            info["followed"] = {"actions": self.actions, "coins": list(self.coins), "over": self.over,
+                                "stopped": stopped}
+        return info
+
+
+def verdict(path: str, rec: Record, every: bool = False) -> Verdict:
+    """The verdict on a parsed record (without unknown cards)."""
+    run = follow(rec, every)
+    s = run.state
+    assert s is not None
+    over = s.phase == Phase.OVER
+    result = dict(actions=run.steps, coins=tuple(scores(s)), over=over,
+                  winners=tuple(winners(s)) if over else (), record=rec, every=every,
+                  deviations=tuple(run.deviations), stopped=run.stopped, why=run.why)
+    if not run.deviations:
+        return Verdict(path, "legal", **result)  # type: ignore[arg-type]
+    first = run.deviations[0]
+    status = "illegal" if any(d.kind == "illegal" for d in run.deviations) else DESYNC
+    return Verdict(path, status, first.line, first.action, first.reason, first.rule,
+                   **result)  # type: ignore[arg-type]
+
+
+def check_record(path: str, every: bool = False, time_limit: float = 60.0) -> Verdict:
+    """Referee one record file: read, parse, replay to its first deviation (or, with ``every``, as far
+    as it can be followed). Unknown cards are judged by ``model.unknown.judge`` within ``time_limit``
+    seconds."""
+    try:
+        text = jsonio.read_text(path)
+    except jsonio.JSONInputError as e:
+        return Verdict(path, "malformed", reason=str(e))
+    try:
+        rec = parse_record(text)
+    except RecordFormatError as e:
+        return Verdict(path, "malformed", line=e.line, reason=e.reason)
+    if rec.unknown:
+        from model.unknown import judge
+
+        return judge(path, rec, time_limit)
+    return verdict(path, rec, every)
