@@ -155,11 +155,14 @@ class Judge:
             b.left[pool][bean] -= 1
             b.fixed[slot] = (bean, how)
 
-    def choices(self, b: Branch, slots: list[int]) -> Iterator[Fixes]:
-        """Every assignment of beans to ``slots`` within the pools' counts; slots of one pool get
-        beans in non-decreasing order (they are interchangeable where they lie: face-up cards are
-        sorted, one card is one card)."""
+    def choices(self, b: Branch, slots: list[int], within: tuple[int, ...] | None = None) -> Iterator[Fixes]:
+        """Every assignment of beans to ``slots`` within the pools' counts (and, if given, within
+        the beans ``within``); slots of one pool get beans in non-decreasing order (they are
+        interchangeable where they lie: face-up cards are sorted, one card is one card)."""
         left = [Counter(c) for c in b.left]
+        if within is not None:
+            cap = Counter(within)
+            left = [Counter({x: min(n, cap[x]) for x, n in c.items()}) for c in left]
 
         def go(k: int, low: dict[int, int]) -> Iterator[Fixes]:
             if k == len(slots):
@@ -229,8 +232,11 @@ class Judge:
         s = substitute(s, forced)
         if open_:
             return s, open_
-        while True:
+        for _ in range(3):  # the fixes after the line settle at the second replay
             nxt = self.apply(b, i, s, action)
+            turned = sorted(set(_unseen(nxt.face_up)) - set(_unseen(s.face_up)))
+            if turned and s.setup.duel and (s.discard or nxt.discard):
+                return s, turned  # D2 step 3: the matching discards need the turned-up beans
             pending: Fixes = {}
             if notes is not None:
                 pending, why = after(nxt, notes)
@@ -240,10 +246,8 @@ class Judge:
                 self.fix(b, pending, "record", name)
                 s = substitute(s, pending)
                 continue
-            turned = sorted(set(_unseen(nxt.face_up)) - set(_unseen(s.face_up)))
-            if turned and s.setup.duel and (s.discard or nxt.discard):
-                return s, turned  # D2 step 3: the matching discards need the turned-up beans
             return nxt, []
+        raise AssertionError(f"line {rec.lines[i]}: the annotations' fixes do not settle")
 
     def apply(self, b: Branch, i: int, s: GameState, action: Action) -> GameState:
         rec = self.rec
@@ -259,10 +263,16 @@ class Judge:
             if len(order) != len(s.discard) or any(n < 0 for n in left.values()):
                 raise Fail(f"the order has {difference(order, s.discard)} against the discard pile "
                            f"({len(order)} cards for {len(s.discard)})", "E1")
+            slots = self.order_slots[i]
+            fixed = [b.fixed[k][0] for k in slots if k in b.fixed]  # revealed by this line's annotations
+            left.subtract(Counter(fixed))
             b.left[self.order_pool[i]] = +left
-            slots = iter(self.order_slots[i])
-            cards = tuple(c if c is not None else UNSEEN + next(slots) for c in order)
-            return apply(s, Reshuffle(cards), check=False)
+            it = iter(slots)
+            cards = []
+            for c in order:
+                k = next(it) if c is None else -1
+                cards.append(c if c is not None else b.fixed[k][0] if k in b.fixed else UNSEEN + k)
+            return apply(s, Reshuffle(tuple(cards)), check=False)
         try:
             return apply(s, action)
         except IllegalAction as e:
@@ -273,7 +283,7 @@ class Judge:
     def run(self) -> tuple[str, GameState | None, Branch | None]:
         """("legal", last state, branch), ("illegal", None, None) or ("undecided", None, None)."""
         s, b = self.start()
-        stack: list[tuple[int, GameState, Branch, Iterator[Fixes]]] = []
+        stack: list[tuple[int, GameState, Branch, Iterator[Fixes], str]] = []
         i = 0
         n = len(self.rec.actions)
         while True:
@@ -286,21 +296,25 @@ class Judge:
                     return "legal", s, b
                 nxt, open_ = self.line(b, i, s)
                 if open_:
-                    stack.append((i, nxt, b, self.choices(b, open_)))
+                    notes = self.rec.notes.get(i)
+                    within = notes.up if notes is not None and s.setup.duel else None
+                    fits = self.survivors(b, i, nxt, self.choices(b, open_, within))
+                    how = "record" if len(fits) == 1 else "choice"  # the one bean the line allows
+                    stack.append((i, nxt, b, iter(fits), how))
                     raise Fail("", "")  # take the first choice below
                 s, i = nxt, i + 1
             except Fail as e:
                 if e.reason:
                     self.failed(i, e)
                 while stack:
-                    at, pre, base, options = stack[-1]
+                    at, pre, base, options, how = stack[-1]
                     pick = next(options, None)
                     if pick is None:
                         stack.pop()
                         continue
                     b = base.copy()
                     try:
-                        self.fix(b, pick, "choice", format_action(self.rec.actions[at]))
+                        self.fix(b, pick, how, format_action(self.rec.actions[at]))
                     except Fail as f:
                         self.failed(at, f)
                         continue
@@ -308,6 +322,20 @@ class Judge:
                     break
                 else:
                     return "illegal", None, None
+
+    def survivors(self, b: Branch, i: int, s: GameState, picks: Iterator[Fixes]) -> list[Fixes]:
+        """The picks with which line ``i`` replays (or needs yet more beans); the others fail here."""
+        out = []
+        for pick in picks:
+            trial = b.copy()
+            try:
+                self.fix(trial, pick, "choice", "")
+                self.line(trial, i, substitute(s, pick))
+            except Fail as e:
+                self.failed(i, e)
+                continue
+            out.append(pick)
+        return out
 
     def failed(self, i: int, e: Fail) -> None:
         if i > self.best[0]:
