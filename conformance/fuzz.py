@@ -47,6 +47,10 @@ The oracles (each sound: it fires only on a verdict the rules or the file format
   game record, is never legal.
 - SAY-WHY: a verdict other than legal is one line; an illegal step names its line (within the
   file) and a rule ID.
+- EVERY: ``--all`` begins with the plain check's deviation (same line, status, rule ID), each
+  deviation is one line and a summary line ends them. The base records include each base game
+  with bean annotations on every line and as one seat's engine logs it (unseen cards ``null``,
+  conformance/views.py); unknown-card records are searched for 1 s (``undecided`` after it).
 - SPEC: a mutated base-game record the engine judges legal is legal for the independent spec
   (``spec_replay``, a sample); on the ``--z3`` sample both referees name the same first illegal line.
 - REACH: the unchanged states of seeded games are accepted; an accepted state survives
@@ -88,6 +92,7 @@ HUGE_TEXT = "1" + "0" * 5000
 MAX_APPLY = 300  # legal actions applied per accepted state (a trading phase lists thousands)
 SPEC_EVERY = 4  # one legal mutated base record in SPEC_EVERY is replayed by the spec
 Z3_EVERY = 10  # one record case in Z3_EVERY runs the --z3 path
+UNKNOWN_SECONDS = 1.0  # the unknown-card search's time limit per record (undecided after it)
 MEMORY = 6 << 30  # a worker's address space: a runaway allocation is a MemoryError, not the machine's
 
 # ---------------------------------------------------------------- cases and outcomes
@@ -224,6 +229,8 @@ def pools(seed: int) -> Pools:
         label = f"{name} {n}p {options or ''} {bot} seed {game_seed}".replace("  ", " ")
         text = record_lines(header(s0, [bot] * n, seed=game_seed), actions, states[-1])
         out.records.append(BaseRecord(label, text.splitlines(), rules.isla, n))
+        if not rules.isla:  # the same game annotated, and as one seat's engine logs it (unseen: null)
+            out.records += _views(label, text.splitlines(), states, actions, n, rng.randrange(n))
         by_phase: dict[Phase, list[GameState]] = {}
         for s in states:
             by_phase.setdefault(s.phase, []).append(s)
@@ -245,6 +252,32 @@ def pools(seed: int) -> Pools:
             s = small(s, hand, 6) if left <= 10 else s
             out.positions.append((f"cut {name} {n}p seed {game_seed} left {left}", state_to_json(s)))
             out.states.append((f"cut {name} {n}p seed {game_seed}", state_to_json(s)))
+    return out
+
+
+def _views(label: str, lines: list[str], states: list[GameState], actions: list[Any], n: int,
+           seat: int) -> list[BaseRecord]:
+    """The record of a game with bean annotations on every line, and the public view of ``seat``
+    (conformance/views.py): both legal, so PREFIX and SAME hold for them too."""
+    from conformance.views import annotated, public_view
+
+    before = _states_before(states, actions)
+    head, end = json.loads(lines[0]), lines[-1] if lines[-1].startswith('{"end"') else None
+    tail = [end] if end is not None else []
+    notes = [dumps(x) for x in annotated(before, actions)]
+    public = [dumps(x) for x in public_view(head, before, actions, seat)]
+    return [BaseRecord(f"{label} annotated", [lines[0], *notes, *tail], False, n),
+            BaseRecord(f"{label} seen by p{seat}", [*public, *tail], False, n)]
+
+
+def _states_before(states: list[GameState], actions: list[Any]) -> list[GameState]:
+    """The state before each action and after the last, replayed (the playout's list may hold
+    states the record has no line for)."""
+    from model.engine import apply
+
+    out = [states[0]]
+    for a in actions:
+        out.append(apply(out[-1], a))
     return out
 
 
@@ -485,6 +518,11 @@ def _option_strict(key: str, old: Any, new: Any) -> str | None:
 def record_strict(path: JPath, old: Any, new: Any) -> str | None:
     """TYPE and RANGE for a record (``path`` starts with the line's role: header, action, chance or end)."""
     role, rest = path[0], path[1:]
+    unseen = len(rest) == 2 and rest[0] in ("deck", "order") or len(rest) == 3 and rest[0] == "hands"
+    if new is None and unseen:
+        return None  # a card the writer did not see (model/unknown.py)
+    if role in ("action", "chance") and rest[:1] and rest[0] in ("bean", "give", "take", "up", "hands"):
+        return "TYPE" if _is_type_change(old, new) and len(rest) <= 2 + (rest[0] == "hands") else None
     if role == "header":
         if rest in (("players",), ("version",), ("format",), ("deck",)) \
                 or len(rest) == 2 and rest[0] == "deck":
@@ -635,18 +673,19 @@ def run_record(case: Case, workdir: str) -> Outcome:
     data, m, base, kept = make_record(case)
     path = os.path.join(workdir, f"{case.id}.jsonl")
     Path(path).write_bytes(data)
-    verdict = check_record(path)
+    verdict = check_record(path, time_limit=UNKNOWN_SECONDS)
     code, text = verdict.code, verdict.text()
+    _every_agrees(verdict, check_record(path, every=True, time_limit=UNKNOWN_SECONDS))
     base_verdict = None
     if m.expect == "same":
         base_path = os.path.join(workdir, f"{case.id}.base.jsonl")
         Path(base_path).write_bytes(_text(base.lines[:kept]))
-        base_verdict = check_record(base_path)
+        base_verdict = check_record(base_path, time_limit=UNKNOWN_SECONDS)
         os.unlink(base_path)
     _record_oracles(verdict, m, base_verdict, data)
     rng = random.Random(f"fuzz-spec:{case.id}")
     rec = verdict.record
-    if rec is not None and not rec.rules.isla:
+    if rec is not None and not rec.rules.isla and not rec.unknown:
         if case.n % Z3_EVERY == 0:
             _z3_agrees(verdict)
         elif code == 0 and rng.randrange(SPEC_EVERY) == 0:
@@ -681,12 +720,30 @@ def _record_oracles(verdict: Any, m: Mutation, base: Any, data: bytes) -> None:
                                 f"the original exit {base.code} line {base.line}")
 
 
+def _every_agrees(first: Any, every: Any) -> None:
+    """EVERY: ``--all`` starts where the plain check stops: its first deviation is the plain verdict
+    (the same line, status and rule), each deviation is one line, and a summary line ends them."""
+    if first.status in ("illegal", "desync") and first.unknown is None:
+        d = every.deviations[0] if every.deviations else None
+        if d is None or (d.line, d.kind, d.rule) != (first.line, first.status, first.rule):
+            raise Wrong("EVERY", f"--all begins with {d} but the plain check says line {first.line} "
+                                 f"{first.status} [{first.rule}]")
+    elif every.status != first.status:
+        raise Wrong("EVERY", f"--all says {every.status}, the plain check {first.status}")
+    out = every.lines()
+    if any("\n" in x or not x.strip() for x in out):
+        raise Wrong("EVERY", f"a line of --all is not one line: {out!r}")
+    if every.deviations and every.unknown is None and len(out) != len(every.deviations) + 1:
+        raise Wrong("EVERY", f"{len(every.deviations)} deviations but {len(out)} lines")
+
+
 def _z3_agrees(verdict: Any) -> None:
     """scripts/check_record.py --z3: both referees name the same first illegal line."""
+    from model.referee import first_illegal
     from proofs.referee import spec_replay
 
     spec = spec_replay(verdict.record)
-    engine_line = verdict.line if verdict.status == "illegal" else None
+    engine_line = first_illegal(verdict.record)
     if spec.line != engine_line:
         said = f"line {engine_line}" if engine_line else "legal"
         theirs = f"line {spec.line}: {spec.action}: {spec.reason}" if spec.line else "legal"

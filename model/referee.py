@@ -53,6 +53,10 @@ def end_deviations(rec: Record, s: GameState) -> list[Deviation]:
     return [Deviation(rec.end_line, "end", "illegal", why, rule) for why, rule in end_problems(rec, s)]
 
 
+# what applying an action to a state it does not fit raises (the unchecked engine trusts its input)
+UNFOLLOWABLE = (IndexError, KeyError, ValueError, TypeError, AssertionError, AttributeError)
+
+
 def force(s: GameState, action: Action) -> tuple[GameState | None, str]:
     """``action`` applied without the rule checks, or (None, why the record cannot be followed)."""
     if s.phase == Phase.OVER:
@@ -68,7 +72,7 @@ def force(s: GameState, action: Action) -> tuple[GameState | None, str]:
         return apply(s, action, check=False), ""
     except IllegalAction as e:
         return None, e.reason
-    except (IndexError, KeyError, ValueError, TypeError, AssertionError, AttributeError):
+    except UNFOLLOWABLE:
         return None, f"{format_action(action)!r} does not apply to the state ({where(s)})"
 
 
@@ -88,32 +92,41 @@ def follow(rec: Record, every: bool) -> Followed:
     """Replay ``rec`` to its first deviation, or (``every``) as far as it can be followed."""
     s = rec.initial_state()
     out = Followed(state=s)
+    unchecked = False  # has a step been applied without the rule checks? (then the state may be
+    # one the rules cannot reach, e.g. a pending offer naming a face-up card planted since)
     for i, (line, action) in enumerate(zip(rec.lines, rec.actions, strict=True)):
         notes = rec.notes.get(i)
         name = format_action(action)
-        if notes is not None:
-            _, why = before(s, action, notes)
-            if why is not None:
-                out.deviations.append(Deviation(line, name, DESYNC, why))
-                if not every:
-                    return out
+        desync = before(s, action, notes)[1] if notes is not None else None
         try:
             nxt = apply(s, action)
-        except IllegalAction as e:
+        except IllegalAction as e:  # the rule first, then what the record believed (a desync)
             out.deviations.append(Deviation(line, name, "illegal", e.reason, e.rule))
+            if desync is not None:
+                out.deviations.append(Deviation(line, name, DESYNC, desync))
             if not every:
                 return out
             forced, why = force(s, action)
             if forced is None:
                 out.stopped, out.why = line, why
                 return out
-            nxt = forced
+            nxt, unchecked = forced, True
+        except UNFOLLOWABLE:  # after IllegalAction, which is a ValueError too
+            if not unchecked:
+                raise  # a legal state the engine cannot judge: a bug, not the record's
+            out.stopped, out.why = line, (f"{name!r} does not apply to the state the unchecked steps "
+                                          f"before it left ({where(s)})")
+            return out
+        if desync is not None and (not out.deviations or out.deviations[-1].line != line):
+            out.deviations.append(Deviation(line, name, DESYNC, desync))
+            if not every:
+                return out
         s = out.state = nxt
         out.steps += 1
         if notes is not None:
-            _, why = after(s, notes)
-            if why is not None:
-                out.deviations.append(Deviation(line, name, DESYNC, why))
+            seen = after(s, notes)[1]
+            if seen is not None:
+                out.deviations.append(Deviation(line, name, DESYNC, seen))
                 if not every:
                     return out
     out.deviations += end_deviations(rec, s)
@@ -213,6 +226,15 @@ class Verdict:
             info["followed"] = {"actions": self.actions, "coins": list(self.coins), "over": self.over,
                                 "stopped": stopped}
         return info
+
+
+def first_illegal(rec: Record) -> int | None:
+    """The first line the rules forbid, the annotations aside (what the independent spec, which
+    knows no annotations, must name too: ``check_record.py --z3``)."""
+    bare = Record(rec.rules, rec.players, rec.deck, actions=rec.actions, lines=rec.lines, end=rec.end,
+                  end_line=rec.end_line, start=rec.start)
+    run = follow(bare, every=False)
+    return run.deviations[0].line if run.deviations else None
 
 
 def verdict(path: str, rec: Record, every: bool = False) -> Verdict:

@@ -385,6 +385,7 @@ def judge(path: str, rec: Record, time_limit: float = 60.0) -> Verdict:
         "unknown": total, "determined": len(record_fixed), "chosen": len(chosen), "undetermined": len(hidden),
         "cards": {j.slots.name[k]: {"bean": show(b.fixed[k][0]), "by": b.fixed[k][1]}
                   for k in sorted(b.fixed)},
+        "undetermined_cards": [j.slots.name[k] for k in sorted(hidden)],
         "undetermined_at_end": {k: v for k, v in places.items() if v},
         "left": {j.slots.pools[p]: {BEAN_NAMES[x]: n for x, n in sorted(c.items()) if n > 0}
                  for p, c in enumerate(b.left) if sum(c.values())},

@@ -50,6 +50,7 @@ def check(path: str, z3: bool = False, every: bool = False,
     if rec.unknown:
         info["z3"] = {"status": "not covered"}
         return 2, f"{path}: --z3: the independent spec replays records without unknown cards", info
+    from model.referee import first_illegal
     from proofs.referee import spec_replay
 
     if rec.rules.isla:
@@ -59,7 +60,7 @@ def check(path: str, z3: bool = False, every: bool = False,
 
     spec = spec_replay(rec)
     info["z3"] = {"status": "legal" if spec.legal else "illegal", "line": spec.line, "reason": spec.reason}
-    engine_line = info.get("line")
+    engine_line = first_illegal(rec)  # the rules only: the spec knows no bean annotations
     if spec.line == engine_line:
         info["agree"] = True
         return code, line + " (the spec agrees)", info
