@@ -138,6 +138,9 @@ def spec_action(a: Action, face_up: tuple[int, ...], k: int) -> SAction:
     if isinstance(a, DiscardUp):
         return SAction(DISCARD_UP_K, a.player, bean=up(a.index), gh=z, gu=z, ask=z, acc=z)
     if isinstance(a, Propose):
+        if a.give_aside:
+            raise NoSpecAction("the spec's deals give hand and face-up cards only: set-aside cards "
+                               "are never traded (T4)")
         gu = tuple(sorted(up(u) for u in a.give_up))
         return SAction(PROPOSE_K, a.player, partner=a.partner,
                        gh=_pad(tuple(sorted(a.give_hand)), k), ghn=len(a.give_hand),
