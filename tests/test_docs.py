@@ -183,3 +183,78 @@ def test_every_key_of_the_state_json_is_explained() -> None:
 def test_the_state_format_is_linked_from_the_records_doc_and_the_readme() -> None:
     for path in (ROOT / "docs" / "records.md", ROOT / "README.md"):
         assert "state-format.md" in path.read_text(encoding="utf-8"), path
+
+
+# ---------------------------------------------------------------- the guide for other engines
+
+GUIDE = ROOT / "docs" / "verify-your-engine.md"
+CHECK = ROOT / "scripts" / "check_record.py"
+# a record of the guide: "`NAME.jsonl`:", a blank line, then a ```jsonl block
+GUIDE_RECORD = re.compile(r"^`([\w.-]+\.jsonl)`:\n\n```jsonl\n(.*?)^```$", re.MULTILINE | re.DOTALL)
+CONSOLE = re.compile(r"^```console\n(.*?)^```$", re.MULTILINE | re.DOTALL)
+SHOWN_COMMAND = "$ python scripts/check_record.py "
+
+
+def shown_runs(text: str, records: set[str]) -> list[tuple[list[str], list[str], int | None]]:
+    """The check_record.py runs the guide shows on its own records: (arguments, the output lines,
+    the exit code a following ``$ echo $?`` shows, or None)."""
+    runs: list[tuple[list[str], list[str], int | None]] = []
+    for block in CONSOLE.findall(text):
+        lines = block.splitlines()
+        k = 0
+        while k < len(lines):
+            line = lines[k]
+            k += 1
+            if not line.startswith(SHOWN_COMMAND):
+                continue
+            args = line.removeprefix(SHOWN_COMMAND).split()
+            out = []
+            while k < len(lines) and not lines[k].startswith("$ "):
+                out.append(lines[k])
+                k += 1
+            code = None
+            if k + 1 < len(lines) and lines[k] == "$ echo $?":
+                code = int(lines[k + 1])
+                k += 2
+            if {a for a in args if not a.startswith("--")} <= records:  # not RECORD.jsonl
+                runs.append((args, out, code))
+    return runs
+
+
+def test_the_guide_s_worked_example_gives_the_verdicts_it_shows(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    text = GUIDE.read_text(encoding="utf-8")
+    records = dict(GUIDE_RECORD.findall(text))
+    assert {"game.jsonl", "game-mistakes.jsonl", "game-p0.jsonl"} <= set(records)
+    for name, body in records.items():
+        (tmp_path / name).write_text(body, encoding="utf-8")
+    runs = shown_runs(text, set(records))
+    assert len(runs) >= 7 and {a for args, _, _ in runs for a in args} >= {"--all", "--json"} | set(records)
+    for args, shown, code in runs:
+        proc = subprocess.run([sys.executable, str(CHECK), *args], cwd=tmp_path, text=True, timeout=120,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        assert proc.stdout.splitlines() == shown, f"check_record.py {' '.join(args)}:\n{proc.stdout}"
+        if code is not None:
+            assert proc.returncode == code, (args, proc.returncode)
+
+
+def test_the_guide_s_mistakes_record_differs_from_the_example_where_it_says() -> None:
+    records = dict(GUIDE_RECORD.findall(GUIDE.read_text(encoding="utf-8")))
+    good, bad = records["game.jsonl"].splitlines(), records["game-mistakes.jsonl"].splitlines()
+    assert len(good) == len(bad) == 17
+    assert [n for n, (a, b) in enumerate(zip(good, bad), start=1) if a != b] == [3, 15, 16]
+    assert (bad[14], bad[15]) == (good[15], good[14])
+
+
+def test_rule_ids_cited_in_the_records_docs_are_explained() -> None:
+    known = documented_ids(RULES_DOC.read_text(encoding="utf-8"))
+    for path in (GUIDE, ROOT / "docs" / "records.md"):
+        cited = set(NUMBERED.findall(path.read_text(encoding="utf-8")))
+        assert cited and not cited - known, f"{path.name}: {sorted(cited - known)}"
+
+
+def test_the_guide_is_linked_from_the_readme_and_the_records_doc() -> None:
+    for path in (ROOT / "README.md", ROOT / "docs" / "records.md"):
+        assert "verify-your-engine.md" in path.read_text(encoding="utf-8"), path
