@@ -339,3 +339,18 @@ def test_the_guide_s_converter_mistakes_print_the_messages_it_shows(tmp_path: Pa
             verdict = check_record(name)
             assert verdict.status in ("illegal", "desync"), verdict
             assert _flat(_short(verdict.text())) in shown, verdict.text()
+
+
+def test_the_guide_s_record_from_a_state_is_legal(tmp_path: Path) -> None:
+    """Section 5: docs/examples/state.json as header.state, then lines 258-305 of the example record."""
+    from model.referee import check_record
+
+    head = {"format": "bohnanza-record", "version": 1,
+            "state": json.loads(EXAMPLE_STATE.read_text(encoding="utf-8"))}
+    rest = EXAMPLE_RECORD.read_text(encoding="utf-8").splitlines()[EXAMPLE_LINE:]
+    path = tmp_path / "segment.jsonl"
+    path.write_text("\n".join([json.dumps(head), *rest]) + "\n", encoding="utf-8")
+    verdict = check_record(str(path))
+    assert (verdict.status, verdict.actions, verdict.over) == ("legal", 47, True), verdict
+    guide = _flat(GUIDE.read_text(encoding="utf-8"))
+    assert "lines 258-305 of the record is a legal record of 47 actions" in guide
