@@ -9,6 +9,8 @@ from collections import defaultdict
 from functools import cache
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 RULES_DOC = ROOT / "docs" / "rules.md"
 PACKAGES = ("model", "proofs", "play", "solvers", "conformance", "adapters", "scripts")
@@ -183,3 +185,172 @@ def test_every_key_of_the_state_json_is_explained() -> None:
 def test_the_state_format_is_linked_from_the_records_doc_and_the_readme() -> None:
     for path in (ROOT / "docs" / "records.md", ROOT / "README.md"):
         assert "state-format.md" in path.read_text(encoding="utf-8"), path
+
+
+# ---------------------------------------------------------------- the guide for other engines
+
+GUIDE = ROOT / "docs" / "verify-your-engine.md"
+CHECK = ROOT / "scripts" / "check_record.py"
+# a record of the guide: "`NAME.jsonl`:", a blank line, then a ```jsonl block
+GUIDE_RECORD = re.compile(r"^`([\w.-]+\.jsonl)`:\n\n```jsonl\n(.*?)^```$", re.MULTILINE | re.DOTALL)
+CONSOLE = re.compile(r"^```console\n(.*?)^```$", re.MULTILINE | re.DOTALL)
+SHOWN_COMMAND = "$ python scripts/check_record.py "
+
+
+def shown_runs(text: str, records: set[str]) -> list[tuple[list[str], list[str], int | None]]:
+    """The check_record.py runs the guide shows on its own records: (arguments, the output lines,
+    the exit code a following ``$ echo $?`` shows, or None)."""
+    runs: list[tuple[list[str], list[str], int | None]] = []
+    for block in CONSOLE.findall(text):
+        lines = block.splitlines()
+        k = 0
+        while k < len(lines):
+            line = lines[k]
+            k += 1
+            if not line.startswith(SHOWN_COMMAND):
+                continue
+            args = line.removeprefix(SHOWN_COMMAND).split()
+            out = []
+            while k < len(lines) and not lines[k].startswith("$ "):
+                out.append(lines[k])
+                k += 1
+            code = None
+            if k + 1 < len(lines) and lines[k] == "$ echo $?":
+                code = int(lines[k + 1])
+                k += 2
+            if {a for a in args if not a.startswith("--")} <= records:  # not RECORD.jsonl
+                runs.append((args, out, code))
+    return runs
+
+
+def test_the_guide_s_worked_example_gives_the_verdicts_it_shows(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    text = GUIDE.read_text(encoding="utf-8")
+    records = dict(GUIDE_RECORD.findall(text))
+    assert {"game.jsonl", "game-mistakes.jsonl", "game-p0.jsonl"} <= set(records)
+    for name, body in records.items():
+        (tmp_path / name).write_text(body, encoding="utf-8")
+    runs = shown_runs(text, set(records))
+    assert len(runs) >= 7 and {a for args, _, _ in runs for a in args} >= {"--all", "--json"} | set(records)
+    for args, shown, code in runs:
+        proc = subprocess.run([sys.executable, str(CHECK), *args], cwd=tmp_path, text=True, timeout=120,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        assert proc.stdout.splitlines() == shown, f"check_record.py {' '.join(args)}:\n{proc.stdout}"
+        if code is not None:
+            assert proc.returncode == code, (args, proc.returncode)
+
+
+def test_the_guide_s_mistakes_record_differs_from_the_example_where_it_says() -> None:
+    records = dict(GUIDE_RECORD.findall(GUIDE.read_text(encoding="utf-8")))
+    good, bad = records["game.jsonl"].splitlines(), records["game-mistakes.jsonl"].splitlines()
+    assert len(good) == len(bad) == 17
+    assert [n for n, (a, b) in enumerate(zip(good, bad, strict=True), start=1) if a != b] == [3, 15, 16]
+    assert (bad[14], bad[15]) == (good[15], good[14])
+
+
+def test_rule_ids_cited_in_the_records_docs_are_explained() -> None:
+    known = documented_ids(RULES_DOC.read_text(encoding="utf-8"))
+    for path in (GUIDE, ROOT / "docs" / "records.md"):
+        cited = set(NUMBERED.findall(path.read_text(encoding="utf-8")))
+        assert cited and not cited - known, f"{path.name}: {sorted(cited - known)}"
+
+
+def test_the_guide_is_linked_from_the_readme_and_the_records_doc() -> None:
+    for path in (ROOT / "README.md", ROOT / "docs" / "records.md"):
+        assert "verify-your-engine.md" in path.read_text(encoding="utf-8"), path
+
+
+def _flat(text: str) -> str:
+    return re.sub(r"\s+", " ", text)
+
+
+def _short(message: str) -> str:
+    """A reshuffle's order cut as the guide shows it: ``wax,wax,green,...,blackeyed``."""
+    return re.sub(r"reshuffle (\w+),(\w+),(\w+),[\w,]*,(\w+):", r"reshuffle \1,\2,\3,...,\4:", message)
+
+
+def _annotated_example_record() -> list[str]:
+    """docs/examples/record.jsonl with every annotation (conformance/views.py), as lines."""
+    from conformance.views import annotated
+    from model.records import read_record, replay_steps
+
+    rec = read_record(str(EXAMPLE_RECORD))
+    states, actions = [rec.initial_state()], []
+    for _, a, t in replay_steps(rec):
+        states.append(t)
+        actions.append(a)
+    lines = EXAMPLE_RECORD.read_text(encoding="utf-8").splitlines()
+    return [lines[0], *(json.dumps(x) for x in annotated(states, actions)), lines[-1]]
+
+
+def test_the_guide_s_converter_mistakes_print_the_messages_it_shows(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    from model.records import header, record_lines
+    from model.referee import check_record
+    from model.rules import ruleset
+    from play.bots import greedy_bot
+    from play.playout import game_seed, play_game
+
+    text = GUIDE.read_text(encoding="utf-8")
+    shown = _flat(text[text.index("## 8. Common converter mistakes"):])
+    game = dict(GUIDE_RECORD.findall(text))["game.jsonl"].splitlines()
+    example = _annotated_example_record()
+    assert '"chance"' in example[221] and '"reshuffle":"at-exhaustion"' in example[0]
+
+    def edit(lines: list[str], no: int, old: str, new: str) -> list[str]:
+        out = list(lines)
+        assert old in out[no - 1], (no, old)
+        out[no - 1] = out[no - 1].replace(old, new)
+        return out
+
+    head = json.loads(game[0])
+    deck = head["deck"]
+    head["deck"] = [deck[k] for seat in range(3) for k in range(seat, 15, 3)] + deck[15:]  # in blocks
+    swapped = list(game)
+    swapped[14], swapped[15] = game[15], game[14]
+    s0, final, actions = play_game(ruleset("rio-grande", {"reshuffle": "on-demand"}), 3, game_seed(1, 0),
+                                   [greedy_bot] * 3)[1:]
+    on_demand = record_lines(header(s0), actions, final).splitlines()
+    cases = {
+        "game.jsonl": [
+            edit(game, 10, "give u0 ask", "give u2 ask"),
+            edit(game, 10, "give u0 ask", "give u1 ask"),
+            swapped,
+            edit(game, 11, "accept h5", "accept h0"),
+            [json.dumps(head), *game[1:]],
+            game[:11] + ['{"action": "p1 offer p2 give a0"}', '{"action": "p2 accept"}'] + game[11:],
+            edit(game, 2, "plant 0", "plant 3"),
+        ],
+        "record.jsonl": [
+            example[:221] + example[222:],  # no reshuffle line
+            example[:220] + [example[221], example[220]] + example[222:],  # one line early
+            example[:221] + [json.dumps({**json.loads(example[221]),
+                                         "order": json.loads(example[221])["order"][::-1]})] + example[222:],
+            edit(on_demand, 1, '"reshuffle":"on-demand"', '"reshuffle":"at-exhaustion"'),
+            edit(example, 1, '"reshuffle":"at-exhaustion"', '"reshuffle":"on-demand"'),
+        ],
+    }
+    monkeypatch.chdir(tmp_path)
+    for name, records in cases.items():
+        for lines in records:
+            Path(name).write_text("\n".join(lines) + "\n", encoding="utf-8")
+            verdict = check_record(name)
+            assert verdict.status in ("illegal", "desync"), verdict
+            assert _flat(_short(verdict.text())) in shown, verdict.text()
+
+
+def test_the_guide_s_record_from_a_state_is_legal(tmp_path: Path) -> None:
+    """Section 5: docs/examples/state.json as header.state, then lines 258-305 of the example record."""
+    from model.referee import check_record
+
+    head = {"format": "bohnanza-record", "version": 1,
+            "state": json.loads(EXAMPLE_STATE.read_text(encoding="utf-8"))}
+    rest = EXAMPLE_RECORD.read_text(encoding="utf-8").splitlines()[EXAMPLE_LINE:]
+    path = tmp_path / "segment.jsonl"
+    path.write_text("\n".join([json.dumps(head), *rest]) + "\n", encoding="utf-8")
+    verdict = check_record(str(path))
+    assert (verdict.status, verdict.actions, verdict.over) == ("legal", 47, True), verdict
+    guide = _flat(GUIDE.read_text(encoding="utf-8"))
+    assert "lines 258-305 of the record is a legal record of 47 actions" in guide

@@ -126,6 +126,7 @@ def test_notation_examples_from_the_docs() -> None:
         "p0 offer p2 give h3,u1 ask red,red": Propose(0, 2, (3,), (1,), (int(Bean.RED),) * 2),
         "p0 offer p2 ask blue": Propose(0, 2, (), (), (int(Bean.BLUE),)),
         "p0 offer p2 give u0": Propose(0, 2, (), (0,), ()),
+        "p0 offer p2 give a0": Propose(0, 2, (), (), (), (0,)),  # T4: only records name it
         "p2 accept h4,h0": Accept(2, (4, 0)),
         "p2 accept": Accept(2, ()),
         "p2 decline": Decline(2),
