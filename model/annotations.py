@@ -118,9 +118,10 @@ def before(s: GameState, action: Action, notes: Notes) -> tuple[Fixes, str | Non
         if notes.give is not None and cards is not None and not _match(notes.give, cards, fixes):
             why = f"the record says p{p} gives {shows(notes.give)}, the proposal names {shows(cards)}"
             missing = [x for x in notes.give if x not in pl.hand and x not in s.face_up]
-            if missing and s.planted:
-                why += (f" (p{p} holds no {show(missing[0])}; it planted {s.planted} "
-                        f"card{'s' if s.planted > 1 else ''} this turn)")
+            if missing and s.planted and any(f.count and f.bean == missing[0] for f in pl.fields):
+                bean = show(missing[0])
+                why += (f" (p{p} holds no {bean}: it planted {s.planted} "
+                        f"card{'s' if s.planted > 1 else ''} this turn, and a field holds {bean})")
             return fixes, why
     if isinstance(action, Accept) and s.pending is not None:
         offer = s.pending

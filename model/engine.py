@@ -500,7 +500,11 @@ def apply(s: GameState, action: Action, check: bool = True) -> GameState:
             raise IllegalAction(f"{name} cannot act: the game is over", "E2")
         if kind is Reshuffle:
             if s.phase != CHANCE:
-                raise IllegalAction("no reshuffle is due: the draw pile is not exhausted", "E1")
+                if s.draw:
+                    why = f"the draw pile still holds {len(s.draw)} cards"
+                else:  # reshuffle=on-demand: an empty pile waits for the next card needed
+                    why = "with reshuffle=on-demand the empty pile is reshuffled when a card is next needed"
+                raise IllegalAction(f"no reshuffle is due: {why}", "E1")
         elif s.phase == CHANCE:
             raise IllegalAction("the draw pile is exhausted: a reshuffle must come first", "E1")
         else:
@@ -691,7 +695,9 @@ def _check_proposal(s: GameState, a: Propose) -> None:
     if not 0 <= q < len(s.players) or q == p:
         raise IllegalAction(f"p{p} cannot trade with p{q}", "T3")
     if s.offers >= s.setup.rules.max_offers:
-        raise IllegalAction(f"p{p} has made the {s.setup.rules.max_offers} offers allowed this turn", "T3")
+        most = s.setup.rules.max_offers
+        plural = "s" if most != 1 else ""
+        raise IllegalAction(f"p{p} has made the {most} offer{plural} allowed this turn", "T3")
     x.check_offer(s, a)
     if a.give_aside:
         aside = s.players[p].aside
@@ -701,16 +707,31 @@ def _check_proposal(s: GameState, a: Propose) -> None:
                             "aside to be planted, never traded again", "T4")
     hand = s.players[p].hand
     if len(set(a.give_hand)) != len(a.give_hand) or any(not 0 <= h < len(hand) for h in a.give_hand):
-        why = f"p{p} names hand cards {list(a.give_hand)} but holds {len(hand)}"
+        why = f"p{p} names {_named('h', a.give_hand, 'hand card')} but holds {_held('h', len(hand))}"
         if s.planted:
             why += f" (it planted {s.planted} this turn)"
         raise IllegalAction(why, "T3")
     if len(set(a.give_up)) != len(a.give_up) or any(not 0 <= u < len(s.face_up) for u in a.give_up):
-        raise IllegalAction(f"p{p} names face-up cards {list(a.give_up)} but has {len(s.face_up)}", "T3")
+        raise IllegalAction(f"p{p} names {_named('u', a.give_up, 'face-up card')} but "
+                            f"{_held('u', len(s.face_up), 'face up')}", "T3")
     if any(b not in s.setup.beans for b in a.ask):
         raise IllegalAction(f"p{p} asks for a bean that is not in play", "T3")
     if not (a.give_hand or a.give_up or a.ask):
         raise IllegalAction(f"p{p} offers nothing and asks for nothing", "T3")
+
+
+def _named(prefix: str, idx: Sequence[int], what: str) -> str:
+    """``hand cards h3, h7`` / ``hand card h7``: indices as the notation writes them."""
+    return f"{what}{'s' if len(idx) != 1 else ''} {', '.join(f'{prefix}{i}' for i in idx)}"
+
+
+def _held(prefix: str, n: int, where: str = "") -> str:
+    """``5 (h0-h4)``, ``2 are face up (u0-u1)``, ``none``."""
+    if n == 0:
+        return f"none are {where}" if where else "none"
+    span = f"{prefix}0" if n == 1 else f"{prefix}0-{prefix}{n - 1}"
+    verb = (" is " if n == 1 else " are ") + where if where else ""
+    return f"{n}{verb} ({span})"
 
 
 def _do_accept(s: GameState, a: Accept, check: bool) -> GameState:
@@ -721,12 +742,13 @@ def _do_accept(s: GameState, a: Accept, check: bool) -> GameState:
             raise IllegalAction(f"p{p} has no offer to accept", "T3")
         hand = s.players[p].hand
         if len(set(a.hand)) != len(a.hand) or any(not 0 <= h < len(hand) for h in a.hand):
-            raise IllegalAction(f"p{p} names hand cards {list(a.hand)} but holds {len(hand)}", "T3")
+            raise IllegalAction(f"p{p} names {_named('h', a.hand, 'hand card')} but holds "
+                                f"{_held('h', len(hand))}", "T3")
         got = sorted(hand[h] for h in a.hand)
         if got != sorted(offer.ask):
             raise IllegalAction(
-                f"p{p} gives {[BEAN_NAMES[b] for b in got]} but "
-                f"{[BEAN_NAMES[b] for b in offer.ask]} was asked", "T3")
+                f"p{p} gives {', '.join(BEAN_NAMES[b] for b in got) or 'nothing'} but "
+                f"{', '.join(BEAN_NAMES[b] for b in offer.ask) or 'nothing'} was asked", "T3")
     assert offer is not None
     act, q = offer.player, offer.partner
     apl, qpl = s.players[act], s.players[q]

@@ -53,6 +53,13 @@ def end_deviations(rec: Record, s: GameState) -> list[Deviation]:
     return [Deviation(rec.end_line, "end", "illegal", why, rule) for why, rule in end_problems(rec, s)]
 
 
+def _name(action: Action) -> str:
+    """An action as messages name it; a reshuffle by its size (its order can be 100 bean names)."""
+    if isinstance(action, Reshuffle):
+        return f"chance reshuffle of {len(action.order)} cards"
+    return format_action(action)
+
+
 # what applying an action to a state it does not fit raises (the unchecked engine trusts its input)
 UNFOLLOWABLE = (IndexError, KeyError, ValueError, TypeError, AssertionError, AttributeError)
 
@@ -96,7 +103,7 @@ def follow(rec: Record, every: bool) -> Followed:
     # one the rules cannot reach, e.g. a pending offer naming a face-up card planted since)
     for i, (line, action) in enumerate(zip(rec.lines, rec.actions, strict=True)):
         notes = rec.notes.get(i)
-        name = format_action(action)
+        name = _name(action)
         desync = before(s, action, notes)[1] if notes is not None else None
         try:
             nxt = apply(s, action)

@@ -195,9 +195,11 @@ def expect_illegal(capsys: pytest.CaptureFixture[str], path: Path, line: int, ac
     text = err.rstrip("\n")
     assert "\n" not in text, err
     # The reason may itself contain ": ", so the action is matched exactly.
-    m = re.fullmatch(rf"{re.escape(str(path))}:(\d+): illegal {re.escape(format_action(action))}: "
+    name = f"chance reshuffle of {len(action.order)} cards" if isinstance(action, Reshuffle) \
+        else format_action(action)  # a reshuffle is named by its size, not its 100 bean names
+    m = re.fullmatch(rf"{re.escape(str(path))}:(\d+): illegal {re.escape(name)}: "
                      r"(.+) \[([A-Z]\d*)\]", text)
-    assert m, f"not RECORD:LINE: illegal {format_action(action)}: <reason> [RULE]: {text}"
+    assert m, f"not RECORD:LINE: illegal {name}: <reason> [RULE]: {text}"
     assert int(m.group(1)) == line
     assert m.group(2).strip()
     assert m.group(3) == rule, text
