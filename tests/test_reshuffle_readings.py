@@ -402,3 +402,64 @@ def test_E1_at_exhaustion_games_never_leave_an_empty_pile_outside_chance_before_
         for s, _ in playout(model.new_game(_rules(name, AT), n, seed), BOTS["greedy"], random.Random(seed)):
             if s.phase not in (Phase.CHANCE, Phase.OVER):
                 assert s.draw or s.final
+
+
+@pytest.mark.rule("E1")
+def test_E1_the_on_demand_conformance_record_reshuffles_cards_discarded_after_the_last_card():
+    """conformance/games.py's ``rio-grande-4p-on-demand``: some reshuffle order holds more cards
+    than the discard pile had when the last card was taken (what at-exhaustion would shuffle)."""
+    from conformance.games import played
+
+    game = played("rio-grande-4p-on-demand")
+    assert game.spec.rules().reshuffle == ON
+    grown, emptied = 0, None
+    for s, a in zip(game.states, game.actions, strict=False):
+        if not s.draw and emptied is None and s.phase != Phase.CHANCE:
+            emptied = len(s.discard)
+        if isinstance(a, Reshuffle):
+            grown += emptied is not None and len(a.order) > emptied
+            emptied = None
+    assert grown >= 1
+
+
+# ---------------------------------------------------------------- the endgame solvers
+
+
+def _final_pass(reading: str, n: int = 4) -> GameState:
+    """Phase 1 in the final pass (2 exhaustions of 3; the duel: none of 1) with a pile of one turn."""
+    seats = tuple(player(hand=[B.RED, B.SOY]) for _ in range(n))
+    su = model.setup(rs(reading), n)
+    s = position(rs(reading), n, seats=seats, phase=Phase.PLANT, active=0,
+                 draw=[B.GREEN] * (su.face_up + su.draw), discard=[B.WAX],
+                 exhaustions=su.final_exhaustion - 1)
+    check_state(s)
+    return s
+
+
+@pytest.mark.rule("E1")
+@pytest.mark.parametrize("n, objective", [(2, "duel"), (4, "expected")])
+def test_E1_duel_and_expected_solvers_refuse_the_on_demand_reading(n, objective):
+    """They count the turns left from the pile's length (the game ends at the last card)."""
+    from solvers.duel import solve_duel
+    from solvers.exact import SolveError
+    from solvers.expected import solve_expected
+
+    run = solve_duel if objective == "duel" else solve_expected
+    run(_final_pass(AT, n))  # answers at-exhaustion
+    with pytest.raises(SolveError, match="not reshuffle=on-demand"):
+        run(_final_pass(ON, n))
+
+
+@pytest.mark.rule("E1")
+def test_E1_on_demand_exact_bound_counts_the_cards_drawn_before_the_extra_turn():
+    """A pile of exactly one turn: at-exhaustion the drawn cards end the game in hand; on-demand
+    the next seat plays a turn in which they may be traded to it (T3), so the bound counts them."""
+    from solvers.exact import _live_draws
+
+    assert _live_draws(_final_pass(AT)) == 2  # the two face-up cards
+    assert _live_draws(_final_pass(ON)) == 5
+    coop = {r: model.apply(_final_pass(r), Plant(0, 0)) for r in (AT, ON)}
+    from solvers.api import solve
+
+    at, on = (solve(coop[r], "coop", "exact").value for r in (AT, ON))
+    assert on >= at
