@@ -179,6 +179,9 @@ GAMES: list[tuple[str, int, dict[str, Any], str]] = [
     ("rio-grande", 5, {"tie_break": "seat", "max_offers": 3}, "random-trader"),
     ("rio-grande", 4, {"isla": True}, "random"), ("rio-grande", 2, {"isla": True}, "random"),
     ("amigo", 3, {"isla": True}, "random-trader"), ("rio-grande", 6, {"isla": True}, "greedy"),
+    ("rio-grande", 4, {"reshuffle": "on-demand"}, "random-trader"),  # E1's other reading
+    ("rio-grande", 2, {"reshuffle": "on-demand"}, "greedy"),
+    ("rio-grande", 2, {"isla": True, "reshuffle": "on-demand"}, "random"),
 ]
 CUTS: list[tuple[str, int, int, int]] = [  # ruleset, players, cards left, hand size after small()
     ("rio-grande", 3, 8, 2), ("rio-grande", 4, 8, 1), ("rio-grande", 5, 10, 2), ("amigo", 3, 8, 2),
@@ -906,6 +909,7 @@ def run_position(case: Case, workdir: str) -> Outcome:
 
 SAFE_OPTIONS: dict[str, list[Any]] = {
     "tie_break": ["hand", "seat", "none"], "harvest": ["lenient", "strict"], "quick": [True, False],
+    "reshuffle": ["at-exhaustion", "on-demand"],
     "distinct_fields": [True, False], "draw_each": [True, False], "max_offers": [0, 1, 3, 10],
     "max_deal_cards": [0, 1, 2], "fields": [None, 2, 3], "third_field": [None, True, False],
     "third_field_cost": [None, 1, 3], "hand": [None, 3, 5], "face_up": [None, 1, 2, 3],

@@ -122,6 +122,9 @@ LEGAL: list[GameSpec] = [
              (("isla", True),)),
     GameSpec("isla-amigo-3p", "La Isla Bohnita with the amigo deck, 3 players, greedy bots", "amigo", 3,
              167, "greedy", (("isla", True),)),
+    GameSpec("rio-grande-4p-on-demand", "rio-grande, 4 players, reshuffle=on-demand (E1): each pile runs "
+             "out at the end of a draw and is reshuffled at the next turn-up, with the cards discarded "
+             "in between; greedy bots", "rio-grande", 4, 182, "greedy", (("reshuffle", "on-demand"),)),
     GameSpec("rio-grande-5p-stopped-pending", "rio-grande, 5 players, stopped while an offer is pending "
              "(a game in progress)", "rio-grande", 5, 171, "random-trader", stop=_stop_at_pending),
     GameSpec("amigo-4p-stopped-reshuffle", "amigo, 4 players, stopped where a reshuffle is due (E1; a "

@@ -333,6 +333,29 @@ def m_e1_not_due(g: Game) -> Any:
         "a reshuffle while the draw pile still holds cards")
 
 
+def _reading(g: Game, reshuffle: str) -> list[dict[str, Any]]:
+    """The record's lines with the header's E1 reading set to ``reshuffle`` (same deck, same actions)."""
+    head = dict(g.lines[0])
+    head["options"] = {**head["options"], "reshuffle": reshuffle}
+    return [head] + g.lines[1:]
+
+
+def m_e1_read_at_exhaustion(g: Game) -> Any:
+    """An on-demand game read at-exhaustion: where its pile runs out at the end of a draw, the
+    other reading wants the reshuffle at once, and the next action comes first."""
+    i = g.at(lambda s, a: _decision(s) and not s.draw and not s.final)
+    return _reading(g, "at-exhaustion"), i + 2, "the header's reshuffle on-demand changed to at-exhaustion", (
+        f"{g.actions[i]} is played where the pile, exhausted at its last card, must first be reshuffled")
+
+
+def m_e1_read_on_demand(g: Game) -> Any:
+    """An at-exhaustion game read on-demand: its first reshuffle after a pile that ran out with no
+    card still to take comes before any card is needed from the empty pile."""
+    i = g.at(lambda s, a: isinstance(a, Reshuffle) and not s.todo)
+    return _reading(g, "on-demand"), i + 2, "the header's reshuffle at-exhaustion changed to on-demand", (
+        "a reshuffle before a card is needed from the empty draw pile")
+
+
 def _end(g: Game, claim: dict[str, Any], change: str, why: str) -> Any:
     if g.final.phase != Phase.OVER:
         raise GenerationError(f"{g.spec.name}: the game is not over")
@@ -543,6 +566,8 @@ ILLEGAL: list[Illegal] = [
     Illegal("e1-reshuffle-wrong-cards", "rio-grande-4p", "E1", m_e1_wrong_cards),
     Illegal("e1-reshuffle-missing", "amigo-3p", "E1", m_e1_missing),
     Illegal("e1-reshuffle-not-due", "amigo-v2-5p", "E1", m_e1_not_due),
+    Illegal("e1-on-demand-read-at-exhaustion", "rio-grande-4p-on-demand", "E1", m_e1_read_at_exhaustion),
+    Illegal("e1-at-exhaustion-read-on-demand", "rio-grande-4p", "E1", m_e1_read_on_demand),
     Illegal("e3-wrong-coins", "amigo-v1-3p", "E3", m_e3_coins),
     Illegal("e4-wrong-winner", "rio-grande-6p", "E4", m_e4_winners),
     Illegal("e4-seat-tie-break", "rio-grande-4p-seat-tie-break", "E4", m_e4_tie_break),

@@ -57,6 +57,11 @@ def _pending_position() -> GameState:
     raise GenerationError("no pending offer with a choice of cards")
 
 
+def _empty_on_demand(s: GameState) -> bool:
+    """E1 on-demand: phase 1 before any planting, the draw pile empty but not yet exhausted."""
+    return s.phase == Phase.PLANT and s.planted == 0 and not s.draw and not s.final
+
+
 def _can(kind: type) -> Callable[[GameState], bool]:
     return lambda s: s.to_move >= 0 and any(isinstance(a, kind) for a in legal_actions(s, proposals=False))
 
@@ -140,6 +145,25 @@ PERFT: list[PerftSpec] = [
               lambda: find(rules_of("rio-grande", {"max_deal_cards": 1}), 3, 16, "greedy",
                            lambda s: s.phase != Phase.TRADE and reaches(s, (Phase.OVER,), 2)
                            and s.phase != Phase.OVER, "the end two actions ahead")),
+    PerftSpec("rio-grande-4p-on-demand-empty-pile", "rio-grande, 4 players, reshuffle=on-demand (E1): "
+              "phase 1 of turn 22 with an empty draw pile not yet exhausted (the last card was drawn "
+              "at the end of turn 21); harvests before the turn-up add to the pile the need then "
+              "reshuffles (a chance node, a leaf); seed 198, greedy bots, max_deal_cards=1",
+              lambda: find(rules_of("rio-grande", {"reshuffle": "on-demand", "max_deal_cards": 1}), 4, 198,
+                           "greedy", lambda s: _empty_on_demand(s) and s.exhaustions == 0,
+                           "phase 1 with an empty pile")),
+    PerftSpec("rio-grande-4p-on-demand-chance", "rio-grande, 4 players, reshuffle=on-demand (E1): the "
+              "chance node at the need, while turning up (both face-up cards still to come): a leaf at "
+              "every depth; seed 198, greedy bots, max_deal_cards=1",
+              lambda: find(rules_of("rio-grande", {"reshuffle": "on-demand", "max_deal_cards": 1}), 4, 198,
+                           "greedy", lambda s: s.phase == Phase.CHANCE and len(s.todo) == 2, "a need")),
+    PerftSpec("rio-grande-4p-on-demand-final-need", "rio-grande, 4 players, reshuffle=on-demand (E1, "
+              "E2): phase 1 in the final pass with an empty pile: the turn-up needs a card, which is "
+              "the final exhaustion, and the turn goes on to trading with no face-up card (at-exhaustion "
+              "the game ended at the last card); seed 198, greedy bots, max_deal_cards=1",
+              lambda: find(rules_of("rio-grande", {"reshuffle": "on-demand", "max_deal_cards": 1}), 4, 198,
+                           "greedy", lambda s: _empty_on_demand(s) and s.exhaustions == 2,
+                           "phase 1 with an empty final pile")),
     PerftSpec("duel-offer", "the bean duel (rio-grande, 2 players): step 1, cards left on offer to "
               "plant or discard (D2); seed 21, random bots",
               lambda: find(rules_of("rio-grande"), 2, 21, "random",

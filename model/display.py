@@ -23,7 +23,7 @@ def describe(s: GameState) -> str:
         f"{r.name}, {len(s.players)} players, turn {s.turn}, active p{s.active}, "
         f"phase {s.phase.name.lower()}, to move "
         + (f"p{s.to_move}" if s.to_move >= 0 else "nobody"),
-        f"draw pile {len(s.draw)} cards, discard {len(s.discard)} (top "
+        f"draw pile {len(s.draw)} cards{_pending_exhaustion(s)}, discard {len(s.discard)} (top "
         f"{BEAN_NAMES[s.discard[-1]] if s.discard else '-'}), exhaustions {s.exhaustions}"
         f"/{s.setup.final_exhaustion}" + (" (final)" if s.final else ""),
     ]
@@ -46,6 +46,15 @@ def describe(s: GameState) -> str:
             q, k = s.isla.attack
             lines.append(f"pirate attack on p{q} {SHIP_NAMES[k]}: p{q} sells or yields")
     return "\n".join(lines)
+
+
+def _pending_exhaustion(s: GameState) -> str:
+    """E1 on-demand: an empty pile outside a reshuffle is exhausted when a card is next needed."""
+    from model.state import Phase
+
+    if s.draw or not s.setup.on_demand or s.final or s.phase in (Phase.CHANCE, Phase.OVER):
+        return ""
+    return " (exhausted when a card is next needed, E1 on-demand)"
 
 
 def _ship(ship: Ship | None, k: int) -> str:

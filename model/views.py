@@ -1,6 +1,9 @@
 """What one player may see (H7): own hand and coins; others' hand sizes, never their cards or coins;
-the draw pile's size, never its order; only the top card of the discard pile. Fields, set-aside
-areas and the trade area are public; so are ships, their cargo and the island rows (I1-I4)."""
+the draw pile's size, never its order; only the top card of the discard pile. The ruleset's E1
+reading is public too: under ``reshuffle=on-demand`` an empty draw pile outside a reshuffle is not
+yet exhausted (that happens when a card is next needed), so ``draw_size`` 0 alone does not say it.
+Fields, set-aside areas and the trade area are public; so are ships, their cargo and the island
+rows (I1-I4)."""
 
 from __future__ import annotations
 
@@ -42,6 +45,7 @@ def view(s: GameState, player: int) -> dict[str, Any]:
         "offers": s.offers,
         "pending": str(s.pending) if s.pending is not None else None,
         "exhaustions": s.exhaustions,
+        "reshuffle": s.setup.rules.reshuffle,  # E1: when an empty pile is exhausted
         "draw_size": len(s.draw),
         "discard_size": len(s.discard),
         "discard_top": BEAN_NAMES[s.discard[-1]] if s.discard else None,

@@ -5,11 +5,14 @@ of cards left in the final pass (5-40), whole hands. coop and best: the same cut
 for exact search (3 players with hands of 1-2 cards and 3-6 cards left, or 4 players with hands of
 one card and 2-5 cards left; `solvers.positions.small`). P is a random seat. A position that exact
 search cannot finish within --node-limit nodes is counted and replaced, never silently dropped.
+--reshuffle on-demand plays and solves the games under E1's other reading (a pile that runs out at
+the end of a draw gives one more turn, with nothing turned up).
 Exit 1 on any disagreement or any CP-SAT answer not proved optimal.
 
 Examples:
   python scripts/cross_check.py --objective solo --positions 200 --seed 1
   python scripts/cross_check.py --objective coop --positions 200 --seed 1 --jobs 2
+  python scripts/cross_check.py --objective solo --positions 100 --reshuffle on-demand
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from model import cli  # noqa: E402
+from model.rules import RESHUFFLE_READINGS  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -39,6 +43,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="worker processes")
     parser.add_argument("--solver", default="cpsat", choices=("cpsat", "cpsat-cards"),
                         help="coop/best: the flow model (cpsat) or the older card-by-card model")
+    parser.add_argument("--reshuffle", default="at-exhaustion", choices=RESHUFFLE_READINGS,
+                        help="the E1 reading the games are played and solved under")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     return cli.run("cross_check.py", args, lambda frame: _cross_check(frame, args))
@@ -54,14 +60,15 @@ def _cross_check(frame: cli.Frame, args: argparse.Namespace) -> int:
         frame.kept = f"the {done} positions compared so far ({note}) are not summarised"
 
     run = cross_check(args.objective, args.positions, args.seed, args.node_limit, args.jobs, args.solver,
-                      progress=report)
+                      progress=report, reshuffle=args.reshuffle)
     done, skipped = run["done"], run["replaced"]
     bad = [f"{r['label']}: exact {r['exact']}, CP-SAT {r['cpsat']} ({r['status']})" for r in done
            if r["exact"] != r["cpsat"] or r["status"] != "optimal"]
     ex = [r["exact_s"] for r in done]
     cp = [r["cpsat_s"] for r in done]
     summary = {
-        "objective": args.objective, "positions": len(done), "disagreements": len(bad),
+        "objective": args.objective, "reshuffle": args.reshuffle, "positions": len(done),
+        "disagreements": len(bad),
         "too_large_for_exact": len(skipped),
         "exact_median_s": round(statistics.median(ex), 4), "exact_max_s": round(max(ex), 4),
         "cpsat_median_s": round(statistics.median(cp), 4), "cpsat_max_s": round(max(cp), 4),

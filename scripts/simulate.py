@@ -4,6 +4,7 @@ Example:
   python scripts/simulate.py --players 4 --games 600 --seed 1 --ruleset amigo --bots random --json
   python scripts/simulate.py --players 5 --games 50 --seed 7 --bots greedy --record out/games
   python scripts/simulate.py --players 4 --games 50 --seed 1 --option isla=true --bots greedy
+  python scripts/simulate.py --players 4 --games 50 --seed 1 --option reshuffle=on-demand  # E1 reading
 
 --record DIR is checked before the first game: an existing record file there is refused unless
 --force. Ctrl-C stops with exit 130; the records written so far are whole (written atomically).
@@ -31,7 +32,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ruleset", default="rio-grande",
                         help="rio-grande (default), amigo, amigo-1997, amigo-v1, amigo-v2")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                        help="override a ruleset option, e.g. tie_break=seat, quick=true (repeatable)")
+                        help="override a ruleset option, e.g. tie_break=seat, quick=true, "
+                        "reshuffle=on-demand (repeatable)")
     parser.add_argument("--bots", default="random",
                         help="one bot for every seat, or one per seat separated by commas: "
                              "random, random-trader, greedy")

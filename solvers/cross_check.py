@@ -7,7 +7,9 @@ for exact search (3 players with hands of 1-2 cards and 3-6 cards left, or 4 pla
 one card and 2-5 cards left; ``solvers.positions.small``). P is a random seat. A position that exact
 search cannot finish within its node or time limit is counted and replaced by one from the next
 seed's batch, never silently dropped, and never without end: past ``max_replaced`` replacements the
-run stops with a SolveError. Never prints; reports through ``progress``.
+run stops with a SolveError. ``reshuffle`` is the E1 reading the games are played and solved under
+(``on-demand``: a pile that runs out at the end of a draw gives one more turn, with nothing turned
+up). Never prints; reports through ``progress``.
 """
 
 from __future__ import annotations
@@ -34,9 +36,12 @@ EXACT_SECONDS = 60.0  # exact search's time limit per position: past it the posi
 Item = tuple[str, Any, int]  # (label, position, P)
 
 
-def positions(objective: str, count: int, seed: int) -> list[Item]:
+def positions(objective: str, count: int, seed: int, reshuffle: str = "at-exhaustion") -> list[Item]:
     """(label, position, P) for ``count`` seeded positions; a game that ends too early for its cut
-    is skipped, at most ``TRIES_PER_POSITION * count`` games in all (then a PositionInputError)."""
+    is skipped, at most ``TRIES_PER_POSITION * count`` games in all (then a PositionInputError).
+    The games use the E1 reading ``reshuffle``."""
+    options = {"reshuffle": reshuffle}
+    reading = "" if reshuffle == "at-exhaustion" else f" {reshuffle}"
     rng = random.Random(seed)
     out: list[Item] = []
     tries = 0
@@ -50,17 +55,17 @@ def positions(objective: str, count: int, seed: int) -> list[Item]:
         game = rng.randrange(10**6)
         try:
             if objective == "solo":
-                s = cut(name, n, game, rng.randrange(5, 41))
+                s = cut(name, n, game, rng.randrange(5, 41), options)
                 what = ""
             else:
                 hand = rng.choice((1, 2)) if n == 3 else 1
                 left = rng.randrange(3, 7) if n == 3 else rng.randrange(2, 6)
-                s = small(cut(name, n, game, 8), hand=hand, draw=left)
+                s = small(cut(name, n, game, 8, options), hand=hand, draw=left)
                 what = f" hands {hand}"
         except PositionInputError:
             continue
         p = rng.randrange(n)
-        out.append((f"{name} {n}p game {game}{what} cards left {len(s.draw)} P=p{p}", s, p))
+        out.append((f"{name}{reading} {n}p game {game}{what} cards left {len(s.draw)} P=p{p}", s, p))
     return out
 
 
@@ -102,7 +107,8 @@ def _results(items: list[Item], jobs: int, **kw: Any) -> Iterator[dict[str, Any]
 
 def cross_check(objective: str, count: int, seed: int, node_limit: int, jobs: int = 1,
                 solver: str = "cpsat", progress: ProgressFn | None = None,
-                max_replaced: int | None = None, exact_seconds: float = EXACT_SECONDS) -> dict[str, Any]:
+                max_replaced: int | None = None, exact_seconds: float = EXACT_SECONDS,
+                reshuffle: str = "at-exhaustion") -> dict[str, Any]:
     """``count`` positions solved both ways, in ``jobs`` processes: ``{"done": [check results],
     "replaced": [labels too large for exact search]}``. Replacements come from the next seed's
     batch (seed + 10**6, ...); more than ``max_replaced`` (default ``REPLACED_PER_POSITION *
@@ -116,7 +122,7 @@ def cross_check(objective: str, count: int, seed: int, node_limit: int, jobs: in
     replaced: list[str] = []
     batch_seed = seed
     while len(done) < count:
-        items = positions(objective, count - len(done), batch_seed)
+        items = positions(objective, count - len(done), batch_seed, reshuffle)
         batch_seed += 10**6
         results: Iterable[dict[str, Any]] = _results(items, jobs, objective=objective, node_limit=node_limit,
                                                      solver=solver, exact_seconds=exact_seconds)

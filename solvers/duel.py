@@ -85,6 +85,8 @@ def duel_player(s: GameState, player: int | None) -> int:
     """Check that ``s`` is an open duel position (D1, E2); P (default: the seat to move)."""
     if not s.setup.duel:
         raise SolveError("duel applies only to the bean duel (D1): use solo, coop or best")
+    if s.setup.on_demand:  # ``outlook`` counts the turns left from the pile, ending at the last card
+        raise SolveError("duel covers E1's at-exhaustion reading only, not reshuffle=on-demand")
     if not in_final_pass(s):
         raise SolveError(f"a reshuffle lies ahead (exhaustion {s.exhaustions} of "
                          f"{s.setup.final_exhaustion}): open endgames need the final pass (E2)")

@@ -159,8 +159,10 @@ def hand_reach(s: GameState, p: int) -> int:
 
     Only phase 1 takes hand cards, at most two a turn from the front (T1), and no turn starts after
     the final exhaustion (E2). Each turn takes ``face_up`` cards and draws (T2, T7): at most
-    ``ceil(len(draw) / per_turn) + 1`` more turns start, every n-th of them P's. The cards behind
-    this prefix never leave the hand and score nothing (E3), so the future does not depend on them.
+    ``ceil(len(draw) / per_turn) + 1`` more turns start, every n-th of them P's (also with E1
+    on-demand, whose one extra turn, when the pile runs out at the end of a draw, is in the + 1).
+    The cards behind this prefix never leave the hand and score nothing (E3), so the future does
+    not depend on them.
     """
     su = s.setup
     n = len(s.players)
@@ -315,7 +317,10 @@ NEG = -(10**9)
 
 def _live_draws(s: GameState) -> int:
     """How many of the top cards of the draw pile can still be planted: in the final pass the
-    cards drawn after the last turn-up stay in hand to the end (E2, E3)."""
+    cards drawn after the last turn-up stay in hand to the end (E2, E3). With E1 on-demand a pile
+    that runs out exactly at the end of a draw gives one more turn (phase 1 and trading, nothing
+    turned up), in which any hand card may be planted or traded to the active seat (T3): then
+    every card is live."""
     su = s.setup
     ups, draws = su.face_up, (len(s.players) if su.rules.draw_each else su.draw)
     taken, live = 0, 0
@@ -326,6 +331,8 @@ def _live_draws(s: GameState) -> int:
             live = taken
         else:
             taken += draws
+            if su.on_demand and taken == len(s.draw):
+                return taken
         turning = not turning
     return live
 

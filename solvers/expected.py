@@ -76,6 +76,8 @@ def check_expected(s: GameState, player: int | None) -> int:
     """P (default: the seat to move), after checking that ``s`` suits ``expected solo``."""
     if s.setup.duel:
         raise SolveError("expected solo does not apply to the bean duel (D1)")
+    if s.setup.on_demand:  # ``timeline`` ends the game at the last card
+        raise SolveError("expected solo covers E1's at-exhaustion reading only, not reshuffle=on-demand")
     if not in_final_pass(s):
         raise SolveError(f"a reshuffle lies ahead (exhaustion {s.exhaustions} of "
                          f"{s.setup.final_exhaustion}): expected solo needs the final pass (E2)")

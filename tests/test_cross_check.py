@@ -13,7 +13,8 @@ from solvers.exact import SolveError
 
 
 def test_replacements_are_capped(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(cc, "positions", lambda objective, count, seed: [(f"seed {seed}", None, 0)] * count)
+    monkeypatch.setattr(cc, "positions",
+                        lambda objective, count, seed, reshuffle: [(f"seed {seed}", None, 0)] * count)
     monkeypatch.setattr(cc, "check", lambda item, **kw: {"label": item[0], "too_large": True})
     seen: list[tuple[int, int | None, str]] = []
     with pytest.raises(SolveError, match="4 coop positions too large for exact search .* more than 3"):
@@ -23,7 +24,8 @@ def test_replacements_are_capped(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_every_position_done_ends_the_run(monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[Any] = []
-    monkeypatch.setattr(cc, "positions", lambda objective, count, seed: [(f"{seed}", None, 0)] * count)
+    monkeypatch.setattr(cc, "positions",
+                        lambda objective, count, seed, reshuffle: [(f"{seed}", None, 0)] * count)
 
     def check(item: Any, **kw: Any) -> dict[str, Any]:
         calls.append(item)
@@ -33,3 +35,11 @@ def test_every_position_done_ends_the_run(monkeypatch: pytest.MonkeyPatch) -> No
     out = cc.cross_check("solo", 2, 5, 1000)
     assert len(out["done"]) == 2 and out["replaced"] == ["5"]
     assert [c[0] for c in calls] == ["5", "5", "1000005"]  # the replacement from the next seed's batch
+
+
+def test_E1_on_demand_positions_are_cut_from_on_demand_games() -> None:
+    """``--reshuffle on-demand`` reaches the sampler: its positions play E1's other reading."""
+    items = cc.positions("solo", 3, 1, "on-demand")
+    assert [s.setup.on_demand for _, s, _ in items] == [True] * 3
+    assert all(" on-demand " in label for label, _, _ in items)
+    assert not any(s.setup.on_demand for _, s, _ in cc.positions("solo", 2, 1))

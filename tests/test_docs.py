@@ -187,6 +187,26 @@ def test_the_state_format_is_linked_from_the_records_doc_and_the_readme() -> Non
         assert "state-format.md" in path.read_text(encoding="utf-8"), path
 
 
+def test_every_ruleset_option_has_a_row_in_the_records_options_table() -> None:
+    """docs/records.md "Ruleset options" names every option a header may carry, with its values
+    (e.g. ``reshuffle``: ``at-exhaustion``, ``on-demand``, E1)."""
+    import model
+    from model.rules import HARVEST_READINGS, RESHUFFLE_READINGS, TIE_BREAKS
+
+    text = (ROOT / "docs" / "records.md").read_text(encoding="utf-8")
+    rows = {}
+    for line in text.split("## Ruleset options", 1)[1].split("\n## ", 1)[0].splitlines():
+        if line.startswith("| `"):
+            cells = line.split(" | ")
+            for name in re.findall(r"`([a-z_]+)`", cells[0]):
+                rows[name] = cells[1]
+    missing = [k for k in model.ruleset("rio-grande").options() if k not in rows]
+    assert not missing, f"options without a row in docs/records.md: {missing}"
+    for key, values in (("reshuffle", RESHUFFLE_READINGS), ("harvest", HARVEST_READINGS),
+                        ("tie_break", TIE_BREAKS)):
+        assert all(f"`{v}`" in rows[key] for v in values), (key, rows[key])
+
+
 # ---------------------------------------------------------------- the guide for other engines
 
 GUIDE = ROOT / "docs" / "verify-your-engine.md"

@@ -162,6 +162,8 @@ def test_core_engine_does_not_import_the_adapters():
     (7, "rio-grande", "", 1),
     (3, "rio-grande", "beans:red+blackeyed+soy;max_deal_cards:3", 5),
     (5, "amigo-v2", "quick:true;max_offers:2", 2),
+    (4, "rio-grande", "reshuffle:on-demand;max_offers:2", 2),  # E1: reshuffles at the need
+    (2, "rio-grande", "reshuffle:on-demand", 3),
 ])
 def test_random_sim_test_with_serialization(players, rules, options, sims):
     game = load(players, rules, options)

@@ -84,6 +84,7 @@ def test_pettingzoo_seed_test(players, options):
     (3, QUICK, 4),
     (2, {}, 5),  # the duel
     (7, QUICK, 6),
+    (4, {"max_offers": 2, "reshuffle": "on-demand"}, 7),  # E1: reshuffles at the need
 ])
 def test_random_game_is_zero_sum_and_matches_the_engine(players, options, seed):
     e = env(players=players, options=options)
