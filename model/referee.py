@@ -53,6 +53,10 @@ def end_deviations(rec: Record, s: GameState) -> list[Deviation]:
     return [Deviation(rec.end_line, "end", "illegal", why, rule) for why, rule in end_problems(rec, s)]
 
 
+# what the engine raises on a state no legal play reaches (one a forced line left): not a rule break
+BROKEN = (IndexError, KeyError, ValueError, TypeError, AssertionError, AttributeError)
+
+
 def force(s: GameState, action: Action) -> tuple[GameState | None, str]:
     """``action`` applied without the rule checks, or (None, why the record cannot be followed)."""
     if s.phase == Phase.OVER:
@@ -68,7 +72,7 @@ def force(s: GameState, action: Action) -> tuple[GameState | None, str]:
         return apply(s, action, check=False), ""
     except IllegalAction as e:
         return None, e.reason
-    except (IndexError, KeyError, ValueError, TypeError, AssertionError, AttributeError):
+    except BROKEN:
         return None, f"{format_action(action)!r} does not apply to the state ({where(s)})"
 
 
@@ -88,6 +92,7 @@ def follow(rec: Record, every: bool) -> Followed:
     """Replay ``rec`` to its first deviation, or (``every``) as far as it can be followed."""
     s = rec.initial_state()
     out = Followed(state=s)
+    forced_once = False  # a line was applied without the checks: the state may be one no play reaches
     for i, (line, action) in enumerate(zip(rec.lines, rec.actions, strict=True)):
         notes = rec.notes.get(i)
         name = format_action(action)
@@ -107,7 +112,12 @@ def follow(rec: Record, every: bool) -> Followed:
             if forced is None:
                 out.stopped, out.why = line, why
                 return out
-            nxt = forced
+            nxt, forced_once = forced, True
+        except BROKEN:
+            if not forced_once:
+                raise  # a legal state the engine cannot handle: a bug, not the record's fault
+            out.stopped, out.why = line, f"{name!r} does not apply to the state ({where(s)})"
+            return out
         s = out.state = nxt
         out.steps += 1
         if notes is not None:

@@ -148,6 +148,27 @@ def test_all_stops_at_an_action_that_does_not_apply(tmp_path: Path, action: str,
                              f"record cannot be followed: {v.why}")
 
 
+@pytest.mark.parametrize(("game", "plant"), [
+    ("rio-grande-4p", lambda a, q: [f"p{a} offer p{q} give u7", f"p{q} accept"]),  # T3, then the accept
+    ("isla-4p", lambda a, q: [f"p{a} attack p{q} m0", f"p{q} yield"]),  # I7 (no pirate ship), the yield
+])
+def test_all_stops_where_a_forced_line_left_a_state_the_next_line_cannot_use(
+        tmp_path: Path, game: str, plant: Callable[[int, int], list[str]]) -> None:
+    """A forced proposal naming a face-up card that is not there, or an attack without a pirate
+    ship, leaves a state the rules never reach; the answer to it cannot be followed: the referee
+    stops there (it once crashed: internal error, exit 70)."""
+    g = played(game)
+    i = at(g, lambda s, a: trading(s, a) and (s.isla is None or s.isla.fleets[s.active].pirate is None), 1)
+    a = g.states[i].active
+    q = (a + 1) % len(g.states[i].players)
+    lines = lines_of(g)
+    no = insert(lines, i, *({"action": x} for x in plant(a, q)))
+    v = judge(tmp_path, lines)
+    assert [d.line for d in v.deviations] == [no] and v.stopped == no + 1, v.lines()
+    assert v.why.startswith(f"'p{q} ") and " does not apply to the state (the replay is at turn " in v.why
+    assert run("--all", tmp_path / "r.jsonl").returncode == 1
+
+
 # ---------------------------------------------------------------- --all: text, JSON, without --all
 
 
