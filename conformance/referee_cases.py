@@ -348,7 +348,7 @@ def unknown_pool(g: Game) -> Planted:
     n = len(g.states[i + 1].players[2].hand)
     p.line(i)["hands"] = {**p.line(i).get("hands", {}), "p2": ["cocoa"] * n}
     p.mark(p.line(i), "illegal", "S", f"the line shows p2 holding {n} cocoa; the deck has "
-           f"{s.setup.deck.count(cocoa)}", "more than deck holds")
+           f"{s.setup.deck.count(cocoa)}", "more than the deck holds")
     p.changes.append(f"{g.actions[i]} annotated with p2's hand as {n} cocoa")
     return p
 

@@ -169,6 +169,14 @@ def test_all_stops_where_a_forced_line_left_a_state_the_next_line_cannot_use(
     assert run("--all", tmp_path / "r.jsonl").returncode == 1
 
 
+def test_all_stops_at_a_seat_that_does_not_exist(tmp_path: Path) -> None:
+    g = played("amigo-3p")
+    lines = lines_of(g)
+    no = insert(lines, 10, {"action": "p3 plant 0"})
+    v = judge(tmp_path, lines)
+    assert devs(v) == [(no, "illegal", "S")] and (v.stopped, v.why) == (no, "there is no seat p3")
+
+
 # ---------------------------------------------------------------- --all: text, JSON, without --all
 
 
@@ -626,7 +634,24 @@ def test_revealing_more_of_a_bean_than_the_deck_holds_names_S(tmp_path: Path) ->
     lines[i + 1]["hands"] = {**lines[i + 1].get("hands", {}), "p3": ["cocoa"] * 5}
     v = judge(tmp_path, lines)
     assert (v.status, v.line, v.rule) == ("illegal", i + 2, "S"), v.text()
-    assert "one cocoa more than" in v.reason
+    assert v.reason.endswith(f"{g.actions[i]}: the record would reveal one cocoa more than the deck holds "
+                             f"(deck[{v.reason.rsplit('deck[', 1)[-1]}")
+
+
+def test_revealing_more_of_a_bean_than_a_reshuffle_holds_names_E1(tmp_path: Path) -> None:
+    """The first turn-up after the first reshuffle (every card unseen, the order all null) shown
+    with a bean the discard pile did not hold at the reshuffle: no assignment (E1)."""
+    g = played("rio-grande-4p")
+    k = next(j for j, a in enumerate(g.actions) if isinstance(a, Reshuffle))
+    discard = g.states[k].discard
+    absent = next(b for b in g.states[k].setup.beans if b not in discard)
+    lines = view(g, 0)
+    i = next(j for j in range(k + 1, len(g.actions)) if not g.states[j].face_up and lines[j + 1].get("up"))
+    lines[i + 1]["up"] = [BEAN_NAMES[absent], *lines[i + 1]["up"][1:]]
+    v = judge(tmp_path, lines)
+    assert (v.status, v.line, v.rule) == ("illegal", i + 2, "E1"), v.text()
+    pool = f"the reshuffle of line {k + 2}"
+    assert f"one {BEAN_NAMES[absent]} more than {pool} holds (line {k + 2} order[" in v.reason
 
 
 def unannotated_plantings(name: str, seat: int) -> list[Line]:
