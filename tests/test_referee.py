@@ -262,6 +262,19 @@ def test_a_desync_alone_is_status_desync_exit_1(tmp_path: Path) -> None:
     assert json.loads(run("--json", tmp_path / "r.jsonl").stdout)["status"] == "desync"
 
 
+@pytest.mark.xfail(strict=True, reason="scripts/check_record.py --z3 compares the engine's first deviation, "
+                   "a desync, with the spec's first illegal line (the spec reads no annotations), and says "
+                   "'the referees disagree' (exit 3); the script is outside this branch's files")
+def test_z3_compares_the_first_illegal_line_not_a_desync(tmp_path: Path) -> None:
+    g = played("amigo-3p")
+    lines = lines_of(g)
+    i = at(g, lambda s, a: isinstance(a, Plant), 2)
+    s = g.states[i]
+    lines[i + 1]["bean"] = BEAN_NAMES[next(b for b in s.setup.beans if b != s.players[s.to_move].hand[0])]
+    proc = run("--z3", write(tmp_path, lines))
+    assert proc.returncode == 1 and "disagree" not in proc.stderr, proc.stderr
+
+
 def test_a_legal_record_with_all_is_one_line(tmp_path: Path) -> None:
     g = played("amigo-3p")
     v = judge(tmp_path, lines_of(g))
