@@ -11,6 +11,7 @@ from conformance.endgames import ENDGAMES, endgame_fixture
 from conformance.games import LEGAL, jsonl, legal_expect, played
 from conformance.mutations import ILLEGAL, illegal_fixture, verify_records
 from conformance.perft_cases import PERFT, perft_fixture
+from conformance.referee_cases import REFEREE, referee_fixture, verify_referee
 from model.progress import ProgressFn
 from model.records import atomic_write_text
 
@@ -27,6 +28,10 @@ The formats, the perft granularity and how to run the suite against another engi
 - `records/legal/NAME.jsonl`: legal game records; `NAME.expect.json` holds the result.
 - `records/illegal/NAME.jsonl`: records with one step changed; `NAME.expect.json` holds the first
   illegal line, the rule ID a referee must name, and why.
+- `records/referee/NAME.jsonl`: records with several planted deviations (illegal steps, desynchronised
+  bean annotations), records from a state (`header.state`) and records with unknown cards (`null`);
+  `NAME.expect.json` lists every deviation `check_record.py --all` must report (line, status, rule
+  ID), where the replay must stop, and for unknown cards the search's verdict.
 - `endgames/NAME.json`: a position and its proved optimal values per objective.
 """
 
@@ -39,8 +44,9 @@ def build(parts: tuple[str, ...] = PARTS, log: Callable[[str], None] | None = No
     files: dict[str, str] = {"README.md": README}
     say = log or (lambda _: None)
     records = "records/legal" in parts or "records/illegal" in parts
+    referee = "records/referee" in parts
     total = ((len(PERFT) if "perft" in parts else 0) + (len(LEGAL) + len(ILLEGAL) + 1 if records else 0)
-             + (len(ENDGAMES) if "endgames" in parts else 0))
+             + (len(REFEREE) + 1 if referee else 0) + (len(ENDGAMES) if "endgames" in parts else 0))
     done = 0
 
     def start(what: str) -> None:
@@ -73,9 +79,25 @@ def build(parts: tuple[str, ...] = PARTS, log: Callable[[str], None] | None = No
             files[f"records/illegal/{ill.name}.expect.json"] = dumps(expect) + "\n"
             done += 1
         start("the referee checks the records")
-        verify_records({k: v for k, v in files.items() if k.startswith("records/")})
+        verify_records({k: v for k, v in files.items() if k.startswith(("records/legal/", "records/illegal/"))
+                        })
         done += 1
         say(f"records: {len(LEGAL)} legal, {len(ILLEGAL)} illegal, checked by the referee, in "
+            f"{time.perf_counter() - t0:.1f} s")
+    if referee:
+        t0 = time.perf_counter()
+        says: dict[str, list[str]] = {}
+        for case in REFEREE:
+            start(f"record {case.name}")
+            text, expect, phrases = referee_fixture(case)
+            rel = f"records/referee/{case.name}.jsonl"
+            files[rel], says[rel] = text, phrases
+            files[rel.replace(".jsonl", ".expect.json")] = dumps(expect) + "\n"
+            done += 1
+        start("the referee checks every deviation")
+        verify_referee({k: v for k, v in files.items() if k.startswith("records/referee/")}, says)
+        done += 1
+        say(f"records: {len(REFEREE)} referee records, each deviation checked, in "
             f"{time.perf_counter() - t0:.1f} s")
     if "endgames" in parts:
         t0 = time.perf_counter()

@@ -15,7 +15,7 @@ from play.bots import BOTS
 from play.playout import playout
 
 PERFT_DEPTHS = (1, 2, 3)
-PARTS = ("perft", "records/legal", "records/illegal", "endgames")
+PARTS = ("perft", "records/legal", "records/illegal", "records/referee", "endgames")
 
 
 class GenerationError(RuntimeError):

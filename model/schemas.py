@@ -374,7 +374,45 @@ class IllegalVerdict(BaseModel):
     change: str
 
 
-Verdict = Annotated[LegalVerdict | IllegalVerdict, Field(discriminator="status")]
+class PlantedDeviation(BaseModel):
+    """One deviation planted in a referee record: its line, ``illegal`` (with the rule ID a referee
+    must name) or ``desync`` (an annotation the replay contradicts), and what was planted."""
+
+    model_config = STRICT
+    line: Annotated[int, Field(ge=1)]
+    status: Literal["illegal", "desync"]
+    rule: Annotated[str, Field(pattern=RULE_ID)] | None = None
+    why: str
+
+
+class RefereeVerdict(BaseModel):
+    """The sidecar of a referee record (records/referee/, docs/conformance.md): what was planted.
+    ``deviations`` lists every one ``check_record.py --all`` must report, in line order (for a record
+    with unknown cards, the first line no assignment replays); ``stopped`` the line past which the
+    record cannot be followed (null: followed to the end); the result when it is legal."""
+
+    model_config = STRICT
+    status: Literal["legal", "illegal", "desync"]
+    unknown: bool = Field(description="the record has unknown cards (null): the search's verdict")
+    deviations: list[PlantedDeviation]
+    stopped: Annotated[int, Field(ge=1)] | None
+    over: bool | None = None
+    coins: list[Count] | None = None
+    winners: list[Seat] = []
+    about: str
+    base: str
+    changes: list[str]
+
+
+def _expect_kind(value: Any) -> str | None:
+    """``referee`` for a referee record's sidecar (it lists deviations), else its status."""
+    if isinstance(value, dict):
+        return "referee" if "deviations" in value else value.get("status")
+    return None
+
+
+Verdict = Annotated[Annotated[LegalVerdict, Tag("legal")] | Annotated[IllegalVerdict, Tag("illegal")]
+                    | Annotated[RefereeVerdict, Tag("referee")], Discriminator(_expect_kind)]
 
 
 # ---------------------------------------------------------------- checking
@@ -390,6 +428,7 @@ ADAPTERS: dict[str, TypeAdapter[Any]] = {
     "perft": TypeAdapter(PerftFixture),
     "endgame": TypeAdapter(EndgameFixture),
     "record-expect": TypeAdapter(Verdict),
+    "referee-expect": TypeAdapter(RefereeVerdict),
 }
 
 

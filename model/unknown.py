@@ -150,8 +150,9 @@ class Judge:
             pool = self.slots.pool[slot]
             if b.left[pool][bean] <= 0:
                 rule = "S" if pool == 0 else "E1"
+                holder = "the deck" if pool == 0 else self.slots.pools[pool]
                 raise Fail(f"{what}: the record would reveal one {BEAN_NAMES[bean]} more than "
-                           f"{self.slots.pools[pool]} holds ({self.slots.name[slot]})", rule)
+                           f"{holder} holds ({self.slots.name[slot]})", rule)
             b.left[pool][bean] -= 1
             b.fixed[slot] = (bean, how)
 

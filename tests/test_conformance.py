@@ -4,7 +4,9 @@
   ``model.perft`` counts from the stored position (a divide is in the message on a mismatch);
 - records: ``model.records.check_record`` (behind ``scripts/check_record.py``) gives every record
   the verdict of its sidecar (legal with those coins and winners; illegal at that line with that
-  rule ID), in-process and in one run of the command over them all;
+  rule ID), in-process and in one run of the command over them all; every referee record gets, with
+  ``every=True`` and from ``check_record.py --all --json``, exactly the planted deviations (line,
+  status, rule ID), the stop line and the exit code of its status;
 - endgames: every stored value is re-solved by the solver the fixture names;
 - the suite is what ``scripts/make_conformance.py`` writes, byte for byte, and covers what the
   docs promise (every phase, preset, player count, objective and the listed rules).
@@ -34,6 +36,7 @@ CONF = ROOT / "tests" / "conformance"
 PERFT = sorted((CONF / "perft").glob("*.json"))
 LEGAL = sorted((CONF / "records" / "legal").glob("*.jsonl"))
 ILLEGAL = sorted((CONF / "records" / "illegal").glob("*.jsonl"))
+REFEREE = sorted((CONF / "records" / "referee").glob("*.jsonl"))
 ENDGAMES = sorted((CONF / "endgames").glob("*.json"))
 
 
@@ -140,6 +143,83 @@ def test_check_record_command_over_every_record() -> None:
         verdict_matches(v, 0 if v["status"] == "legal" else 1, expect)
 
 
+# ---------------------------------------------------------------- referee records (--all)
+
+
+EXIT = {"legal": 0, "illegal": 1, "desync": 1, "malformed": 2, "undecided": 4}  # docs/records.md
+
+
+def planted(expect: dict[str, Any]) -> list[tuple[int, str, str | None]]:
+    return [(d["line"], d["status"], d.get("rule")) for d in expect["deviations"]]
+
+
+def referee_matches(info: dict[str, Any], code: int, expect: dict[str, Any]) -> None:
+    """The JSON verdict of ``--all`` (``Verdict.summary``) is the sidecar's: status and exit code,
+    every deviation in line order, where the replay stopped; unknown cards: the first failing line."""
+    assert (info["status"], code) == (expect["status"], EXIT[expect["status"]]), (info, expect)
+    assert ("unknown" in info) == expect["unknown"], info
+    if expect["status"] == "legal":
+        assert (info["coins"], info["over"]) == (expect["coins"], expect["over"]), info
+        assert info.get("winners") == expect.get("winners"), info
+    if expect["unknown"]:
+        assert "deviations" not in info  # the search judges every line; --all does not apply
+        got = [(info["line"], info["status"], info.get("rule"))] if expect["deviations"] else []
+        assert got == planted(expect), info
+        return
+    assert [(d["line"], d["status"], d.get("rule")) for d in info["deviations"]] == planted(expect), info
+    stopped = info["followed"]["stopped"]
+    assert (stopped["line"] if stopped else None) == expect["stopped"], info
+    tally: dict[str, int] = {}
+    for _, status, rule in planted(expect):
+        key = rule if status == "illegal" and rule else status
+        tally[key] = tally.get(key, 0) + 1
+    assert info["by_rule"] == tally, info
+    if expect["deviations"]:
+        first = expect["deviations"][0]
+        assert (info["line"], info.get("rule")) == (first["line"], first.get("rule")), info
+
+
+@pytest.mark.parametrize("path", REFEREE, ids=lambda p: p.stem)
+def test_referee_record_every_deviation(path: Path) -> None:
+    """check_record(path, every=True) lists exactly the planted deviations; without every, the first."""
+    expect = sidecar(path)
+    verdict = check_record(str(path), every=True)
+    referee_matches(verdict.summary(), verdict.code, expect)
+    lines = verdict.lines()
+    if expect["deviations"] and not expect["unknown"]:
+        assert len(lines) == len(expect["deviations"]) + 1
+        for line, (no, status, rule) in zip(lines, planted(expect), strict=False):
+            assert line.startswith(f"{path}:{no}: {status}"), line
+            assert line.endswith(f"[{rule}]") if rule else line.startswith(f"{path}:{no}: desync: "), line
+        n = len(expect["deviations"])
+        assert lines[-1].startswith(f"{path}: {n} deviation{'s' if n > 1 else ''} ("), lines[-1]
+        stop = expect["stopped"]
+        assert (f"stopped at line {stop}:" if stop else "followed to the end") in lines[-1], lines[-1]
+    else:
+        assert len(lines) == 1
+    first = check_record(str(path))
+    if expect["deviations"]:
+        d = expect["deviations"][0]
+        assert (first.status, first.line, len(first.deviations)) == (d["status"], d["line"], 1)
+    else:
+        assert first.status == "legal" and first.code == 0
+
+
+def test_check_record_all_json_over_every_referee_record() -> None:
+    """One run of check_record.py --all --json: one object each, the sidecar's verdict, exit 1."""
+    paths = [str(p) for p in REFEREE]
+    proc = run("check_record.py", "--all", "--json", *paths)
+    assert proc.returncode == 1, proc.stderr
+    verdicts = [json.loads(x) for x in proc.stdout.splitlines()]
+    assert [v["record"] for v in verdicts] == paths
+    for v in verdicts:
+        expect = sidecar(Path(v["record"]))
+        referee_matches(v, EXIT[v["status"]], expect)
+    for path in REFEREE:  # each alone: its own exit code
+        if sidecar(path)["status"] == "legal":
+            assert run("check_record.py", "--all", str(path)).returncode == 0
+
+
 # ---------------------------------------------------------------- endgames
 
 
@@ -199,6 +279,13 @@ def test_suite_covers_what_the_docs_promise() -> None:
     rules = {sidecar(p)["rule"] for p in ILLEGAL}
     assert rules >= {"T1", "T3", "T6", "H3", "H4", "F1", "V2", "D1", "D2", "E1", "E2", "E3", "E4",
                      "I1", "I3", "I4", "I5", "I6", "I7", "I9"}
+    referee = [sidecar(p) for p in REFEREE]
+    assert {e["status"] for e in referee} == {"legal", "illegal", "desync"}
+    assert any(e["unknown"] for e in referee) and any(e["stopped"] for e in referee)
+    assert any(len(e["deviations"]) >= 3 for e in referee if not e["unknown"])
+    planted_rules = {d.get("rule") for e in referee for d in e["deviations"]}
+    assert planted_rules >= {"T3", "T4", "E1", "E2", "E3", "E4", "H3", "S"}
+    assert any("state" in load_head(p) for p in REFEREE)
     objectives = {v["objective"] for p in ENDGAMES for v in load(p)["values"]}
     assert objectives == {"solo", "coop", "best", "duel", "expected"}
 

@@ -95,6 +95,17 @@ def test_check_record_keeps_the_verdicts_printed(tmp_path: Path) -> None:
     assert out.count(": legal, ") >= 1
 
 
+def test_check_record_all_keeps_the_verdicts_printed() -> None:
+    """--all on a batch of referee records (every deviation of each): the verdicts so far stand."""
+    referee = ROOT / "tests" / "conformance" / "records" / "referee"
+    paths = [str(p) for p in sorted(referee.glob("*.jsonl"), key=lambda p: p.name != "three-deviations.jsonl")
+             if "unknown" not in p.name] * 300
+    seconds, out, err = interrupt(["check_record.py", "--all", "--progress", *paths], r"records: [1-9]")
+    assert seconds < 2
+    assert "verdicts of the first" in last_line(err, "check_record.py")
+    assert "3 deviations (T3 1, T4 1, desync 1); followed to the end" in err
+
+
 def test_check_spec_stops(tmp_path: Path) -> None:
     seconds, _, err = interrupt(["check_spec.py", "--states", "100000", "--progress"], r"states: [1-9]")
     assert seconds < 2
