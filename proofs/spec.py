@@ -92,6 +92,7 @@ class SpecConfig:
     k: int  # max_deal_cards: slots per side of a deal
     meters: tuple[Meter, ...]
     tie_break: str = "hand"  # E4: hand / seat / none
+    on_demand: bool = False  # E1 reading reshuffle=on-demand: exhausted when a card is needed
 
     @staticmethod
     def from_setup(su: Setup) -> SpecConfig:
@@ -101,7 +102,7 @@ class SpecConfig:
             face_up=su.face_up, draw=su.draw, final_exhaustion=su.final_exhaustion, duel=su.duel,
             strict=su.strict_harvest, distinct_fields=r.distinct_fields, draw_each=r.draw_each,
             field_beans=r.field_beans, max_offers=r.max_offers, k=r.max_deal_cards,
-            meters=tuple(su.meters), tie_break=r.tie_break,
+            meters=tuple(su.meters), tie_break=r.tie_break, on_demand=r.reshuffle == "on-demand",
         )
 
 
@@ -504,7 +505,10 @@ class Spec:
         return out
 
     def exhaust(self, s: SState, turning_up: bool) -> SState:
-        """E1-E2 after taking a card: at the last card, reshuffle (chance) or the final exhaustion."""
+        """E1-E2 after taking a card: at the last card, reshuffle (chance) or the final exhaustion.
+        On-demand (E1), taking the last card exhausts nothing: that waits for the next need."""
+        if self.cfg.on_demand and self.mutant != "on-demand-at-last-card":
+            return s
         exhausted = s.draw.n == 0
         exh = s.exh + ite(exhausted, 1, 0)
         is_final = all_of(exhausted, any_of(exh >= self.cfg.final_exhaustion, s.discard.n == 0))
@@ -521,6 +525,8 @@ class Spec:
         return _pick_state(shuffle, chance, _pick_state(is_final, ended, s))
 
     def g_up_done(self, s: SState) -> Cond:
+        if self.cfg.on_demand:  # E1 on-demand: an empty pile with cards to take is a need
+            return all_of(s.phase == TURNUP, s.todo == 0)
         return all_of(s.phase == TURNUP, any_of(s.todo == 0, s.draw.n == 0))
 
     def n_up_done(self, s: SState) -> SState:
@@ -586,7 +592,28 @@ class Spec:
         return self.exhaust(s, turning_up=False)
 
     def g_draw_done(self, s: SState) -> Cond:
+        if self.cfg.on_demand:
+            return all_of(s.phase == DRAW, s.todo == 0)
         return all_of(s.phase == DRAW, any_of(s.todo == 0, s.draw.n == 0))
+
+    def g_need(self, s: SState) -> Cond:
+        """E1 on-demand: a card must be taken (turning up or drawing) and the draw pile is empty."""
+        if not self.cfg.on_demand:
+            return False
+        return all_of(any_of(s.phase == TURNUP, s.phase == DRAW), s.todo > 0, s.draw.n == 0)
+
+    def n_need(self, s: SState) -> SState:
+        """E1-E2 on-demand: the pile is exhausted now (exh+1). The final exhaustion (the count of S,
+        or an empty discard pile) ends the turning up (the turn finishes with fewer face-up cards) or
+        the game at once (drawing); otherwise a reshuffle (chance) of the discard pile as it is now,
+        after which the same card is still to take (``todo`` unchanged)."""
+        exh = s.exh + 1
+        is_final = any_of(exh >= self.cfg.final_exhaustion, s.discard.n == 0)
+        up = s.phase == TURNUP
+        s = s.replace(exh=exh)
+        chance = s.replace(phase=CHANCE, resume=s.phase, to_move=-1)
+        ended = _pick_state(up, s.replace(final=True, todo=0), s.replace(phase=FINISH, todo=0))
+        return _pick_state(is_final, ended, chance)
 
     def n_draw_done(self, s: SState) -> SState:
         return s.replace(active=(s.active + 1) % self.n, turn=s.turn + 1, phase=START, todo=0,
@@ -673,7 +700,8 @@ class Spec:
             Transition(28, "turn-start", _i(self.g_start), _n(self.n_start), True),
             Transition(29, "final-harvest", self.g_finish, self.n_finish, True, per_field=True),
             Transition(30, "game-over", _i(self.g_over), _n(self.n_over), True),
-        ]
+        ] + ([Transition(31, "exhaust-at-need", _i(self.g_need), _n(self.n_need), True)]
+             if self.cfg.on_demand else [])
 
     def internal_args(self, t: Transition[SState, SAction]) -> list[SAction]:
         """The arguments an internal step is taken with: none, or each (seat, field)."""
