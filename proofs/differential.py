@@ -244,8 +244,8 @@ SAMPLE_PLAN: list[tuple[str, int, dict[str, Any]]] = [
 
 # E1's on-demand reading: every fourth sampled game (the duel, V1, V4 and V5 among them).
 _ON_DEMAND_GAMES: list[tuple[str, int, dict[str, Any]]] = [
-    ("rio-grande", 2, {}), ("rio-grande", 4, {}), ("amigo", 3, {}), ("rio-grande", 3, {"quick": True}),
-    ("amigo-v1", 4, {}), ("rio-grande", 5, {}), ("amigo-v2", 4, {}), ("rio-grande", 7, {"harvest": "strict"}),
+    ("rio-grande", 5, {}), ("rio-grande", 2, {}), ("amigo", 3, {}), ("rio-grande", 3, {"quick": True}),
+    ("amigo-v1", 4, {}), ("rio-grande", 4, {}), ("amigo-v2", 4, {}), ("rio-grande", 7, {"harvest": "strict"}),
     ("amigo", 5, {})]
 ON_DEMAND_PLAN: list[tuple[str, int, dict[str, Any]]] = [
     (name, n, {"max_deal_cards": 1, "reshuffle": "on-demand", **extra})

@@ -112,7 +112,7 @@ def test_a_need_while_drawing_reshuffles_or_ends_the_game_at_once(left, discard,
 
 def test_the_sampled_states_cover_the_on_demand_moments_and_satisfy_the_proved_invariants():
     # the invariants the proofs take as their premise hold on real engine states of both readings
-    states = list(sample_states(120, seed=3))
+    states = list(sample_states(200, seed=3))
     assert {s.setup.on_demand for s in states} == {False, True}
     assert any(waiting_for_need(s) for s in states)
     for s in states:
