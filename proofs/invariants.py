@@ -515,6 +515,7 @@ def _coins(p: SPlayer) -> Seq:
 
 
 Trigger = Callable[[SpecConfig, SState, SAction, Step, SState], Any]
+ON_DEMAND_ONLY = " (on-demand)"  # a situation of the on-demand reading, sought in its configurations only
 TRIGGERS: dict[str, list[tuple[str, Trigger]]] = {
     "field-homogeneity-H2": [("a field gains a card", lambda cfg, s, a, t, s2: _fields(
         s, s2, lambda c, c2: c2 > c))],
@@ -536,8 +537,8 @@ TRIGGERS: dict[str, list[tuple[str, Trigger]]] = {
             s2.exh > s.exh, s.phase == TURNUP, s2.phase != CHANCE)),
         ("the final exhaustion drawing", lambda cfg, s, a, t, s2: all_of(
             s2.exh > s.exh, s.phase == DRAW, s2.phase != CHANCE)),
-        ("the pile emptied with no exhaustion (on-demand)", lambda cfg, s, a, t, s2: all_of(
-            cfg.on_demand, s.draw.n > 0, s2.draw.n == 0, s2.exh == s.exh)
+        ("the pile emptied with no exhaustion" + ON_DEMAND_ONLY, lambda cfg, s, a, t, s2: all_of(
+            s.draw.n > 0, s2.draw.n == 0, s2.exh == s.exh)
             if s.draw is not s2.draw else False)],
     "hand-order-H1": [("a hand loses a card", lambda cfg, s, a, t, s2: _sizes(s, s2, _hand, False)),
                       ("a hand gains a card", lambda cfg, s, a, t, s2: _sizes(s, s2, _hand, True))],
@@ -598,7 +599,8 @@ def goals(cfg: SpecConfig, s: SState, a: SAction, t: Step, s2: SState) -> list[G
     ghost tallies tied to the real counts (the reshuffle's guard speaks of real counts)."""
     out: list[Goal] = []
     def triggers(pid: str) -> Triggers:
-        return [(what, partial(f, cfg, s, a, t, s2)) for what, f in TRIGGERS.get(pid, [])]
+        return [(what, partial(f, cfg, s, a, t, s2)) for what, f in TRIGGERS.get(pid, [])
+                if cfg.on_demand or not what.endswith(ON_DEMAND_ONLY)]
 
     for pid, f in STATE_INVARIANTS.items():
         out.append(Goal(pid, "induction", f(cfg, s2), triggers=triggers(pid)))
