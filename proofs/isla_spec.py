@@ -29,6 +29,11 @@ Ships are numbered 0, 1 (merchant ships) and 2 (the pirate ship); ports 0 (the o
 seat arguments are concrete numbers (the proofs instantiate each); the load count, the planted bean
 and the coins paid may be symbolic.
 
+E1's two readings (``IslaConfig.on_demand``): at-exhaustion, the draw or refill that takes the last
+card exhausts the pile (``took``); on-demand, the internal step ``exhaust-at-need`` does when a card
+must be drawn or dealt to a row from the empty pile (``n_need``); the duel's set-aside coins return
+then (I9). A reshuffle (phase CHANCE) is where the spec's steps stop.
+
 ``IslaSpec(cfg, mutant)`` breaks one rule on purpose when ``mutant`` names one of ``MUTANTS``.
 """
 

@@ -8,6 +8,10 @@ the player to move; internal steps (turn up one card, draw one card, start a tur
 themselves in the internal phases, exactly one at a time, until the next decision point, so one
 engine action equals one decision followed by the internal steps it triggers.
 
+E1 has two readings (``SpecConfig.on_demand``): at-exhaustion, the last card taken exhausts the
+pile (``exhaust``); on-demand, the pile may lie empty until a card must be taken from it, and the
+internal step ``exhaust-at-need`` exhausts it then (``n_need``). Both apply E2 at that moment.
+
 Bounds: a symbolic state has fixed capacities (``Caps``): hand, draw pile, discard pile and coin
 stack slots, 3 field slots, ``max_deal_cards`` slots per side of a deal. Proofs hold for every
 state and successor within those capacities; the engine-vs-spec check sizes the capacities to each
@@ -506,7 +510,8 @@ class Spec:
 
     def exhaust(self, s: SState, turning_up: bool) -> SState:
         """E1-E2 after taking a card: at the last card, reshuffle (chance) or the final exhaustion.
-        On-demand (E1), taking the last card exhausts nothing: that waits for the next need."""
+        On-demand (E1), taking the last card exhausts nothing: that waits for the next need
+        (``n_need``); the mutant on-demand-at-last-card keeps the at-exhaustion moment."""
         if self.cfg.on_demand and self.mutant != "on-demand-at-last-card":
             return s
         exhausted = s.draw.n == 0
@@ -596,6 +601,10 @@ class Spec:
             return all_of(s.phase == DRAW, s.todo == 0)
         return all_of(s.phase == DRAW, any_of(s.todo == 0, s.draw.n == 0))
 
+    def n_draw_done(self, s: SState) -> SState:
+        return s.replace(active=(s.active + 1) % self.n, turn=s.turn + 1, phase=START, todo=0,
+                         resume=0, drawer=0)
+
     def g_need(self, s: SState) -> Cond:
         """E1 on-demand: a card must be taken (turning up or drawing) and the draw pile is empty."""
         if not self.cfg.on_demand:
@@ -614,10 +623,6 @@ class Spec:
         chance = s.replace(phase=CHANCE, resume=s.phase, to_move=-1)
         ended = _pick_state(up, s.replace(final=True, todo=0), s.replace(phase=FINISH, todo=0))
         return _pick_state(is_final, ended, chance)
-
-    def n_draw_done(self, s: SState) -> SState:
-        return s.replace(active=(s.active + 1) % self.n, turn=s.turn + 1, phase=START, todo=0,
-                         resume=0, drawer=0)
 
     def g_start(self, s: SState) -> Cond:
         return s.phase == START
