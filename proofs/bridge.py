@@ -77,12 +77,15 @@ def state_to_spec(s: GameState) -> SState:
     pend = s.pending
     n = len(s.players)
     chance = s.phase == CHANCE
+    # T7 / V4: the cards phase 4 draws; at a reshuffle while drawing the rest are still in todo
+    # (at-exhaustion after the card that emptied the pile, on-demand from the card that is needed)
+    draws = n if s.setup.rules.draw_each and not s.setup.duel else s.setup.draw
     return SState(
         players=tuple(players), draw=seq_of(s.draw), discard=seq_of(s.discard),
         up=_counts(s.face_up), out=_counts(s.out), active=s.active, phase=int(s.phase),
         to_move=s.to_move, planted=s.planted, first=s.first_field, offers=s.offers,
         exh=s.exhaustions, final=bool(s.final), todo=len(s.todo) if chance else 0,
-        drawer=(n - len(s.todo)) if chance and s.resume == Resume.DRAWING else 0,
+        drawer=(draws - len(s.todo)) if chance and s.resume == Resume.DRAWING else 0,
         resume=(TURNUP if s.resume == Resume.TURNING_UP else DRAW) if chance else 0, turn=s.turn,
         pend=pend is not None, pp=pend.player if pend else 0, pq=pend.partner if pend else 0,
         pgh=_pad(tuple(sorted(pend.give_hand)), k) if pend else (0,) * k,

@@ -242,19 +242,50 @@ SAMPLE_PLAN: list[tuple[str, int, dict[str, Any]]] = [
     for opts in ({"max_deal_cards": 1}, {"max_deal_cards": 1, "harvest": "strict", "distinct_fields": True})
 ] + [("amigo", 3, {"max_deal_cards": 2}), ("rio-grande", 3, {"max_deal_cards": 2})]
 
+# E1's on-demand reading: every fourth sampled game (the duel, V1, V4 and V5 among them).
+_ON_DEMAND_GAMES: list[tuple[str, int, dict[str, Any]]] = [
+    ("rio-grande", 5, {}), ("rio-grande", 2, {}), ("amigo", 3, {}), ("rio-grande", 3, {"quick": True}),
+    ("amigo-v1", 4, {}), ("rio-grande", 4, {}), ("amigo-v2", 4, {}), ("rio-grande", 7, {"harvest": "strict"}),
+    ("amigo", 5, {})]
+ON_DEMAND_PLAN: list[tuple[str, int, dict[str, Any]]] = [
+    (name, n, {"max_deal_cards": 1, "reshuffle": "on-demand", **extra})
+    for name, n, extra in _ON_DEMAND_GAMES
+]
+ON_DEMAND_EVERY = 4
+
+
+def plan_of(game: int) -> tuple[str, int, dict[str, Any]]:
+    """The ruleset, players and options of sampled game ``game``: SAMPLE_PLAN in turn, and every
+    ON_DEMAND_EVERY-th game one of ON_DEMAND_PLAN."""
+    k = ON_DEMAND_EVERY
+    if game % k == k - 1:
+        return ON_DEMAND_PLAN[(game // k) % len(ON_DEMAND_PLAN)]
+    return SAMPLE_PLAN[(game - game // k) % len(SAMPLE_PLAN)]
+
+
+def waiting_for_need(s: GameState) -> bool:
+    """E1 on-demand: the draw pile is empty and the next card needed will exhaust it."""
+    return s.setup.on_demand and not s.draw and s.phase not in (Phase.CHANCE, Phase.OVER) and not s.final
+
+
+def near_exhaustion(s: GameState) -> bool:
+    """E1 on-demand: at most three cards left, so the next turning up or drawing may take the last
+    one (where the two readings part: on-demand waits for the next need)."""
+    return s.setup.on_demand and 0 < len(s.draw) <= 3 and s.phase != Phase.CHANCE
+
 
 def sample_states(count: int, seed: int = 0) -> Iterator[GameState]:
-    """``count`` decision states from seeded games over every preset, 2-7 players and option mixes,
-    with the random-trader and greedy bots (so trades, chance nodes and game ends all occur)."""
+    """``count`` decision states from seeded games over every preset, 2-7 players, option mixes and
+    both E1 readings, with the random-trader and greedy bots (so trades, chance nodes and game ends
+    all occur; on-demand games also give states whose empty pile waits for the next need)."""
     from play.bots import greedy_bot, random_trader_bot
     from play.playout import playout
 
     rng = random.Random(seed)
-    plan = SAMPLE_PLAN
     made = 0
     game = 0
     while made < count:
-        name, n, opts = plan[game % len(plan)]
+        name, n, opts = plan_of(game)
         rules: Ruleset = ruleset(name, opts)
         start = new_game(rules, n, seed * 7919 + game)
         bot = random_trader_bot if game % 2 else greedy_bot
@@ -268,7 +299,8 @@ def sample_states(count: int, seed: int = 0) -> Iterator[GameState]:
                     made += 1
                     yield s
                 break
-            if steps in picks or s.phase == Phase.CHANCE and rng.random() < 0.3:
+            if (steps in picks or s.phase == Phase.CHANCE and rng.random() < 0.3
+                    or (waiting_for_need(s) or near_exhaustion(s)) and rng.random() < 0.3):
                 made += 1
                 yield s
         game += 1
@@ -277,7 +309,8 @@ def sample_states(count: int, seed: int = 0) -> Iterator[GameState]:
 @dataclass
 class SpecCheck:
     """What ``check_states`` compared: states and legal actions, the states with disagreements
-    (each state's list), counts by phase, players and ruleset, and the seconds it took."""
+    (each state's list), counts by phase, players and ruleset, the on-demand states (E1) with those
+    waiting for a need and the reshuffles at a need, and the seconds it took."""
 
     states: int = 0
     actions: int = 0
@@ -285,6 +318,9 @@ class SpecCheck:
     by_phase: Counter[str] = field(default_factory=Counter)
     by_players: Counter[int] = field(default_factory=Counter)
     by_rules: Counter[str] = field(default_factory=Counter)
+    on_demand: int = 0
+    waiting: int = 0  # on-demand, an empty draw pile before the need
+    need_chance: int = 0  # on-demand, a reshuffle due at a need
     seconds: float = 0.0
 
 
@@ -312,6 +348,10 @@ def _check_states(count: int, seed: int, progress: ProgressFn | None) -> SpecChe
         out.by_phase[s.phase.name.lower()] += 1
         out.by_players[len(s.players)] += 1
         out.by_rules[s.setup.rules.name] += 1
+        if s.setup.on_demand:
+            out.on_demand += 1
+            out.waiting += waiting_for_need(s)
+            out.need_chance += s.phase == Phase.CHANCE
         out.actions += len(legal_actions(s))
         problems = check_state(s, tick=tick if progress is not None else None)
         if problems:

@@ -245,12 +245,27 @@ def inv_exhaustions(cfg: SpecConfig, s: SState) -> Any:
                           any_of(s.final, s.phase == FINISH, s.phase == OVER)))
 
 
+def inv_empty_pile(cfg: SpecConfig, s: SState) -> Any:
+    """E1-E2: a reshuffle is due only with cards to shuffle, and after the final exhaustion the pile
+    stays empty. At-exhaustion: outside a reshuffle an empty draw pile means the final pass (E2) or
+    the end. On-demand: the pile may lie empty until the next need, and a reshuffle is due only at a
+    need (a card still to take)."""
+    parts = [implies(s.phase == CHANCE, s.discard.n > 0), implies(s.final, s.draw.n == 0)]
+    if cfg.on_demand:
+        parts.append(implies(s.phase == CHANCE, s.todo > 0))
+    else:
+        parts.append(implies(all_of(s.draw.n == 0, s.phase != CHANCE),
+                             any_of(s.final, s.phase == FINISH, s.phase == OVER)))
+    return all_of(*parts)
+
+
 STATE_INVARIANTS: dict[str, Callable[[SpecConfig, SState], Any]] = {
     "field-homogeneity-H2": inv_homogeneous,
     "at-most-two-plantings-T1": inv_planted,
     "set-aside-planted-T6": inv_aside_planted,
     "final-harvest-E3": inv_final_harvest,
     "exhaustions-bounded-E2": inv_exhaustions,
+    "empty-draw-pile-E1": inv_empty_pile,
     "well-formed": well_formed,
 }
 
@@ -421,6 +436,33 @@ def p_two_plantings(cfg: SpecConfig, s: SState, a: SAction, t: Step, s2: SState)
     return all_of(s.planted < 2, s2.planted == s.planted + 1)
 
 
+def p_exhaustion_moment(cfg: SpecConfig, s: SState, a: SAction, t: Step, s2: SState) -> Any:
+    """E1-E2: the exhaustion count rises by one, only while turning up or drawing: at-exhaustion
+    exactly when a step takes the last card, on-demand exactly when a card must be taken from the
+    empty pile. Then a reshuffle is due unless this is the final exhaustion (the count of S, or an
+    empty discard pile); the final one ends the turning up (the turn finishes) or the game at once
+    (drawing)."""
+    if s.exh is s2.exh:
+        rise: Any = False
+    else:
+        rise = s2.exh == s.exh + 1
+    took_last = all_of(s.draw.n > 0, s2.draw.n == 0) if s.draw is not s2.draw else False
+    taking = any_of(s.phase == TURNUP, s.phase == DRAW)
+    if cfg.on_demand:
+        moment = all_of(taking, s.todo > 0, s.draw.n == 0)
+    else:
+        moment = all_of(taking, took_last)
+    chance = all_of(s2.phase == CHANCE, s.phase != CHANCE)
+    due = all_of(s2.exh < cfg.final_exhaustion, s.discard.n > 0)
+    return all_of(
+        any_of(s2.exh == s.exh, rise), rise == moment,
+        implies(rise, chance == due),
+        implies(all_of(rise, neg(due), s.phase == TURNUP),
+                all_of(s2.final, s2.phase == TURNUP, s2.todo == 0)),
+        implies(all_of(rise, neg(due), s.phase == DRAW), s2.phase == FINISH),
+    )
+
+
 TwoState = Callable[[SpecConfig, SState, SAction, Step, SState], Any]
 TWO_STATE: dict[str, TwoState] = {
     "hand-order-H1": p_hand_order,
@@ -430,6 +472,7 @@ TWO_STATE: dict[str, TwoState] = {
     "coins-by-harvest-or-purchase-C1-F1": p_coins,
     "deals-with-active-player-T3": p_active_deals,
     "plantings-counted-T1": p_two_plantings,
+    "exhaustion-moment-E1-E2": p_exhaustion_moment,
 }
 
 
@@ -472,6 +515,7 @@ def _coins(p: SPlayer) -> Seq:
 
 
 Trigger = Callable[[SpecConfig, SState, SAction, Step, SState], Any]
+ON_DEMAND_ONLY = " (on-demand)"  # a situation of the on-demand reading, sought in its configurations only
 TRIGGERS: dict[str, list[tuple[str, Trigger]]] = {
     "field-homogeneity-H2": [("a field gains a card", lambda cfg, s, a, t, s2: _fields(
         s, s2, lambda c, c2: c2 > c))],
@@ -482,6 +526,20 @@ TRIGGERS: dict[str, list[tuple[str, Trigger]]] = {
         s.phase != OVER, s2.phase == OVER))],
     "exhaustions-bounded-E2": [("the final exhaustion", lambda cfg, s, a, t, s2: all_of(
         s.exh < cfg.final_exhaustion, s2.exh == cfg.final_exhaustion))],
+    "empty-draw-pile-E1": [
+        ("the pile is emptied", lambda cfg, s, a, t, s2: all_of(s.draw.n > 0, s2.draw.n == 0)
+         if s.draw is not s2.draw else False),
+        ("a reshuffle becomes due", lambda cfg, s, a, t, s2: all_of(s.phase != CHANCE, s2.phase == CHANCE))],
+    "exhaustion-moment-E1-E2": [
+        ("a reshuffle at an exhaustion", lambda cfg, s, a, t, s2: all_of(
+            s2.exh > s.exh, s2.phase == CHANCE)),
+        ("the final exhaustion turning up", lambda cfg, s, a, t, s2: all_of(
+            s2.exh > s.exh, s.phase == TURNUP, s2.phase != CHANCE)),
+        ("the final exhaustion drawing", lambda cfg, s, a, t, s2: all_of(
+            s2.exh > s.exh, s.phase == DRAW, s2.phase != CHANCE)),
+        ("the pile emptied with no exhaustion" + ON_DEMAND_ONLY, lambda cfg, s, a, t, s2: all_of(
+            s.draw.n > 0, s2.draw.n == 0, s2.exh == s.exh)
+            if s.draw is not s2.draw else False)],
     "hand-order-H1": [("a hand loses a card", lambda cfg, s, a, t, s2: _sizes(s, s2, _hand, False)),
                       ("a hand gains a card", lambda cfg, s, a, t, s2: _sizes(s, s2, _hand, True))],
     "single-bean-harvest-H4": [("a one-card field is emptied", lambda cfg, s, a, t, s2: False
@@ -512,6 +570,8 @@ PROOF_CONFIGS: list[tuple[str, int, dict[str, Any]]] = [
     ("amigo", 3, {}),  # three fields from the start
     ("rio-grande", 2, {}),  # the bean duel: offers, discards, matches, coins out of the game
     ("amigo-v2", 4, {}),  # V4 draws and V5 field beans
+    ("rio-grande", 4, {"reshuffle": "on-demand"}),  # E1's on-demand reading
+    ("rio-grande", 2, {"reshuffle": "on-demand"}),  # the duel, on-demand: no reshuffle, final at the need
 ]
 
 # Transitions of one mode only (D1-D2): the invariant excludes their phases in the other mode, so
@@ -539,7 +599,8 @@ def goals(cfg: SpecConfig, s: SState, a: SAction, t: Step, s2: SState) -> list[G
     ghost tallies tied to the real counts (the reshuffle's guard speaks of real counts)."""
     out: list[Goal] = []
     def triggers(pid: str) -> Triggers:
-        return [(what, partial(f, cfg, s, a, t, s2)) for what, f in TRIGGERS.get(pid, [])]
+        return [(what, partial(f, cfg, s, a, t, s2)) for what, f in TRIGGERS.get(pid, [])
+                if cfg.on_demand or not what.endswith(ON_DEMAND_ONLY)]
 
     for pid, f in STATE_INVARIANTS.items():
         out.append(Goal(pid, "induction", f(cfg, s2), triggers=triggers(pid)))

@@ -31,6 +31,7 @@ from model import (
 )
 from model.actions import Attack, BuyShip, HarvestOnto, MoveCargo, PlantCargo, Sail, Sell, Yield
 from model.cards import BEAN_NAMES
+from model.dealing import Deal
 from model.progress import ProgressFn
 from model.rules import ruleset
 from model.steps import STEPS
@@ -75,8 +76,12 @@ def _tally(cfg: IslaConfig, cards: Sequence[int]) -> tuple[int, ...]:
     return tuple(c[b] for b in cfg.beans)
 
 
+REFILL_CODES = (Deal.ROW_0, Deal.ROW_1)  # the engine's todo codes of the two rows (I2)
+
+
 def to_spec_state(s: GameState, cfg: IslaConfig) -> IState:
-    """The spec's view of an engine state (concrete values)."""
+    """The spec's view of an engine state (concrete values). At a reshuffle (E1) the cards still to
+    take: ``refill`` those for each row, ``todo`` the rest (drawn or turned up)."""
     isla = s.isla
     assert isla is not None
     n = len(s.players)
@@ -101,7 +106,8 @@ def to_spec_state(s: GameState, cfg: IslaConfig) -> IState:
         captured=bool(isla.captured), sails=isla.sails,
         hits=tuple(tuple(int(x) for x in row) for row in attacked),
         active=s.active, to_move=s.to_move, phase=int(s.phase), pend=s.pending is not None,
-        final=bool(s.final), exh=s.exhaustions, todo=0, refill=(0, 0))
+        final=bool(s.final), exh=s.exhaustions, todo=sum(d not in REFILL_CODES for d in s.todo),
+        refill=tuple(s.todo.count(code) for code in REFILL_CODES))
 
 
 def _pay(cfg: IslaConfig, coins: tuple[int, ...], cost: int) -> tuple[int, ...]:
@@ -383,6 +389,9 @@ DIFF_PLAN: Plan = [
     ("rio-grande", 5, {}, "greedy"), ("rio-grande", 2, {}, "greedy"), ("rio-grande", 3, {}, "random-trader"),
     ("rio-grande", 6, {}, "greedy"), ("rio-grande", 4, {}, "random"), ("rio-grande", 7, {}, "random-trader"),
     ("amigo", 4, {"harvest": "strict"}, "greedy"), ("amigo-v2", 4, {}, "greedy"),  # skipped: V5
+    ("rio-grande", 3, {"reshuffle": "on-demand"}, "greedy"),  # E1 on-demand: exhausted at the need
+    ("rio-grande", 2, {"reshuffle": "on-demand"}, "greedy"),  # ... and the duel's coins back then (I9)
+    ("rio-grande", 4, {"reshuffle": "on-demand"}, "random-trader"),
 ]
 
 

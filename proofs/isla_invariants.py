@@ -45,7 +45,19 @@ from proofs.isla_spec import (
     Step,
     iff,
 )
-from proofs.kernel import CHANCE, DISCARD, NF, OVER, TRADE, bean_name, decision_phase, fields_text
+from proofs.kernel import (
+    CHANCE,
+    DISCARD,
+    DRAW,
+    FINISH,
+    NF,
+    OVER,
+    REFILL,
+    TRADE,
+    bean_name,
+    decision_phase,
+    fields_text,
+)
 from proofs.runner import BACKSTOP_MS, Case, Goal, Result, Triggers, evaluator, run
 from proofs.symbolic import Cond, Seq, Val, all_of, any_of, implies, ite, neg, seq_var, total
 
@@ -170,12 +182,30 @@ def well_formed(spec: IslaSpec, s: IState) -> Cond:
     return all_of(*parts)
 
 
+def inv_empty_pile(spec: IslaSpec, s: IState) -> Cond:
+    """E1-E2: a reshuffle is due only with cards to shuffle (the duel's set-aside coins have joined
+    the discard pile, I9), and after the final exhaustion came while turning up the pile stays
+    empty. At-exhaustion: outside a reshuffle an empty draw pile means the final pass or the end.
+    On-demand: the pile may lie empty until the next need, and a reshuffle is due only at a need
+    (a card still to draw or to deal to a row)."""
+    parts = [implies(s.phase == CHANCE, total(list(s.discard)) > 0), implies(s.final, s.draw.n == 0)]
+    if spec.cfg.duel:
+        parts.append(implies(s.phase == CHANCE, all_of(*[x == 0 for x in s.out])))
+    if spec.cfg.on_demand:
+        parts.append(implies(s.phase == CHANCE, any_of(s.todo > 0, s.refill[0] > 0, s.refill[1] > 0)))
+    else:
+        parts.append(implies(all_of(s.draw.n == 0, s.phase != CHANCE),
+                             any_of(s.final, s.phase == FINISH, s.phase == OVER)))
+    return all_of(*parts)
+
+
 StateInvariant = Callable[[IslaSpec, IState], Cond]
 STATE_INVARIANTS: dict[str, tuple[str, StateInvariant]] = {
     "ship-holds-one-type-I4": ("I4", inv_ships),
     "island-rows-I2": ("I2", inv_rows),
     "attacked-once-per-turn-I7": ("I7", inv_attacked_once),
     "cargo-sold-at-end-E3": ("E3", inv_sold_at_end),
+    "empty-draw-pile-E1": ("E1", inv_empty_pile),
     "well-formed": ("I1-I7", well_formed),
 }
 
@@ -356,6 +386,27 @@ def p_pirate(spec: IslaSpec, s: IState, a: IAction, t: Step, s2: IState) -> tupl
                             ("a pirate ship's cargo leaves", any_of(*losses))]
 
 
+def p_exhaustion(spec: IslaSpec, s: IState, a: IAction, t: Step, s2: IState) -> tuple[Cond, Triggers]:
+    """E1-E2, I8-I9: the exhaustion count rises by one, only while drawing or refilling a row:
+    at-exhaustion exactly when a step takes the last card, on-demand exactly when a card must be
+    taken from the empty pile. Then the duel's set-aside coins join the discard pile (I9), and a
+    reshuffle is due unless this is the final exhaustion (the count of S, or an empty discard
+    pile), which ends the game at once."""
+    cfg = spec.cfg
+    rise: Cond = False if s.exh is s2.exh else s2.exh == s.exh + 1
+    took_last = all_of(s.draw.n > 0, s2.draw.n == 0) if s.draw is not s2.draw else False
+    moment = all_of(spec.needs(s), s.draw.n == 0) if cfg.on_demand else all_of(
+        any_of(s.phase == DRAW, s.phase == REFILL), took_last)
+    back = [all_of(d2 == d + o, o2 == 0) for d, d2, o, o2 in zip(s.discard, s2.discard, s.out, s2.out,
+                                                                    strict=True)] if cfg.duel else []
+    due = all_of(s2.exh < cfg.final_exhaustion, total(list(s2.discard)) > 0)
+    goal = all_of(any_of(s2.exh == s.exh, rise), rise == moment, implies(rise, all_of(*back)),
+                  implies(rise, (s2.phase == CHANCE) == due),
+                  implies(all_of(rise, neg(due)), s2.phase == FINISH))
+    return goal, [("a reshuffle at an exhaustion", all_of(rise, s2.phase == CHANCE)),
+                  ("the final exhaustion", all_of(rise, s2.phase == FINISH))]
+
+
 TwoState = Callable[[IslaSpec, IState, IAction, Step, IState], tuple[Cond, Triggers]]
 TWO_STATE: dict[str, tuple[str, TwoState]] = {
     "card-conservation-I1": ("I1-I7", p_conservation),
@@ -363,6 +414,7 @@ TWO_STATE: dict[str, tuple[str, TwoState]] = {
     "island-beans-never-planted-I5": ("I5", p_island),
     "cargo-never-overboard-I6": ("I6", p_cargo),
     "pirate-cargo-I7": ("I7", p_pirate),
+    "exhaustion-moment-E1-E2": ("E1-E2", p_exhaustion),
 }
 
 INDUCTION_TRIGGERS: dict[str, Callable[[IState, IState], Triggers]] = {
@@ -372,6 +424,8 @@ INDUCTION_TRIGGERS: dict[str, Callable[[IState, IState], Triggers]] = {
     "island-rows-I2": lambda s, s2: [("a row is refilled", any_of(*[
         r2.n > r.n for r, r2 in zip(s.rows, s2.rows, strict=True) if r is not r2]))],
     "cargo-sold-at-end-E3": lambda s, s2: [("the game ends", all_of(s.phase != OVER, s2.phase == OVER))],
+    "empty-draw-pile-E1": lambda s, s2: [("a reshuffle becomes due", all_of(s.phase != CHANCE,
+                                                                              s2.phase == CHANCE))],
 }
 
 
@@ -383,10 +437,12 @@ PROOF_CONFIGS: list[Config] = [
     ("rio-grande", 3, {"isla": True}),  # 3 players: 3 fields, 6 bean types, ship 4 coins
     ("rio-grande", 3, {"isla": True, "fields": 2}),  # two fields: the third for sale (I1)
     ("rio-grande", 2, {"isla": True}),  # the Isla duel (I9): own-turn sales, paid coins set aside
+    ("rio-grande", 2, {"isla": True, "reshuffle": "on-demand"}),  # E1 on-demand; I9's coins at the need
 ]
 EXTRA_CONFIGS: list[Config] = [  # also proved by ``scripts/prove_rules.py --isla``
     ("rio-grande", 4, {"isla": True}),
     ("amigo", 3, {"isla": True, "harvest": "strict"}),  # H4's strict reading, the amigo deck
+    ("rio-grande", 3, {"isla": True, "reshuffle": "on-demand"}),  # E1 on-demand with row refills
 ]
 TIMEOUT_MS = BACKSTOP_MS  # per query, a backstop to the resource limit (runner.RLIMIT); "unknown" is refuted
 

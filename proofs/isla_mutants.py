@@ -1,7 +1,8 @@
 """La Isla Bohnita's spec mutants judged by the proofs: each deliberate breakage of
 ``proofs.isla_spec.IslaSpec(cfg, mutant)`` (the catalog ``MUTANTS`` lives there, beside the switches it
 names) must be refuted by the property it breaks (``MUTANT_PROPERTY``), proved on the first proof
-configuration of proofs/isla_invariants.py. The engine-side mutants of the base game are
+configuration of proofs/isla_invariants.py (or the one ``MUTANT_CONFIG`` names: an on-demand
+mutant needs an on-demand configuration). The engine-side mutants of the base game are
 proofs/mutants.py.
 """
 
@@ -10,7 +11,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from proofs.isla_invariants import PROOF_CONFIGS, prove
+from proofs.isla_invariants import PROOF_CONFIGS, Config, prove
 from proofs.isla_spec import MUTANTS as MUTANTS
 
 
@@ -35,15 +36,20 @@ MUTANT_PROPERTY: dict[str, str] = {
     "yield-overboard": "cargo-never-overboard-I6",
     "paid-coins-vanish": "card-conservation-I1",
     "refill-any-row": "island-rows-I2",
+    "on-demand-at-last-card": "exhaustion-moment-E1-E2",
+}
+MUTANT_CONFIG: dict[str, Config] = {
+    "on-demand-at-last-card": next(c for c in PROOF_CONFIGS if c[2].get("reshuffle") == "on-demand"),
 }
 
 
 def judge_mutant(mutant: str) -> MutantVerdict:
-    """Run the property the mutant breaks on the first proof configuration: it must be refuted."""
+    """Run the property the mutant breaks on its proof configuration: it must be refuted."""
     t0 = time.perf_counter()
     rule, what = MUTANTS[mutant]
     prop = MUTANT_PROPERTY[mutant]
-    results = prove(PROOF_CONFIGS[:1], mutant=mutant, only={prop}, stop_at_first=True)
+    configs = [MUTANT_CONFIG.get(mutant, PROOF_CONFIGS[0])]
+    results = prove(configs, mutant=mutant, only={prop}, stop_at_first=True)
     (r,) = [x for x in results if x.id == prop]
     status = "refuted" if r.status == "refuted" else "survived"
     return MutantVerdict(mutant, rule, what, prop, status, time.perf_counter() - t0,

@@ -29,6 +29,11 @@ Ships are numbered 0, 1 (merchant ships) and 2 (the pirate ship); ports 0 (the o
 seat arguments are concrete numbers (the proofs instantiate each); the load count, the planted bean
 and the coins paid may be symbolic.
 
+E1's two readings (``IslaConfig.on_demand``): at-exhaustion, the draw or refill that takes the last
+card exhausts the pile (``took``); on-demand, the internal step ``exhaust-at-need`` does when a card
+must be drawn or dealt to a row from the empty pile (``n_need``); the duel's set-aside coins return
+then (I9). A reshuffle (phase CHANCE) is where the spec's steps stop.
+
 ``IslaSpec(cfg, mutant)`` breaks one rule on purpose when ``mutant`` names one of ``MUTANTS``.
 """
 
@@ -91,7 +96,7 @@ ALL_PHASES = DECISION_PHASES + INTERNAL_PHASES + (CHANCE, OVER)
 SAIL, HARVEST_ONTO, HARVEST, SELL, SELL_DEFENCE, MOVE, ATTACK, YIELD = 1, 2, 3, 4, 5, 6, 7, 8
 BUY_SHIP, BUY_PIRATE, BUY_FIELD, PLANT_LAND, PLANT_CARGO = 9, 10, 11, 12, 13
 END_TURN, DRAW_CARD, DRAW_DONE, REFILL_CARD, REFILL_DONE, TURN_CHANGE = 20, 21, 22, 23, 24, 25
-FINAL_HARVEST, FINAL_SALE, GAME_OVER = 26, 27, 28
+FINAL_HARVEST, FINAL_SALE, GAME_OVER, NEED = 26, 27, 28, 29
 
 MUTANTS: dict[str, tuple[str, str]] = {
     "load-other-type": ("I4", "a ship sails to a row whose front card is of another type and loads it"),
@@ -103,6 +108,7 @@ MUTANTS: dict[str, tuple[str, str]] = {
     "yield-overboard": ("I6", "the card an attacked player yields goes to the discard pile"),
     "paid-coins-vanish": ("I1", "coins paid for a ship or field leave the game"),
     "refill-any-row": ("I2", "every row is refilled with 5 cards at the end of a turn, empty or not"),
+    "on-demand-at-last-card": ("E1", "with reshuffle=on-demand the pile is still exhausted at its last card"),
 }
 
 
@@ -126,6 +132,7 @@ class IslaConfig:
     final_exhaustion: int  # E2, I8
     duel: bool  # I9
     strict: bool  # H4 reading
+    on_demand: bool = False  # E1 reading reshuffle=on-demand: exhausted when a card is needed
 
     @staticmethod
     def from_setup(su: Setup) -> IslaConfig:
@@ -150,7 +157,7 @@ class IslaConfig:
             third_cost=third if fields < 3 else None,
             ship_cost=5 if duel else 4 if n <= 4 else 3, pirate_cost=2,  # I1, I9
             max_sails=r.max_sails, draw=draw, final_exhaustion=su.final_exhaustion, duel=duel,
-            strict=r.harvest == "strict")
+            strict=r.harvest == "strict", on_demand=r.reshuffle == "on-demand")
 
 
 @dataclass(frozen=True)
@@ -621,7 +628,10 @@ class IslaSpec:
     def took(self, s: IState) -> IState:
         """E1-E2, I9 after a card leaves the draw pile: at the last card the pile is exhausted; the
         duel's set-aside coins join the discard pile; a reshuffle follows (a chance node), or the
-        game ends at once at the final exhaustion or with an empty discard pile."""
+        game ends at once at the final exhaustion or with an empty discard pile. On-demand (E1),
+        taking the last card exhausts nothing: that waits for the next need (``n_need``)."""
+        if self.cfg.on_demand and self.mutant != "on-demand-at-last-card":
+            return s
         out = s.draw.n == 0
         exh = s.exh + ite(out, 1, 0)
         discard, spare = s.discard, s.out
@@ -645,6 +655,8 @@ class IslaSpec:
         return self.took(s.replace(draw=s.draw.drop_front(), todo=s.todo - 1))
 
     def g_draw_done(self, s: IState, a: IAction) -> Cond:
+        if self.cfg.on_demand:  # E1 on-demand: an empty pile with cards to draw is a need
+            return all_of(s.phase == DRAW, s.todo <= 0)
         return all_of(s.phase == DRAW, any_of(s.todo <= 0, s.draw.n == 0))
 
     def n_draw_done(self, s: IState, a: IAction) -> IState:
@@ -666,7 +678,32 @@ class IslaSpec:
         return self.took(s.replace(rows=rows, refill=refill, draw=s.draw.drop_front()))
 
     def g_refill_done(self, s: IState, a: IAction) -> Cond:
+        if self.cfg.on_demand:
+            return all_of(s.phase == REFILL, s.refill[0] <= 0, s.refill[1] <= 0)
         return all_of(s.phase == REFILL, any_of(all_of(s.refill[0] <= 0, s.refill[1] <= 0), s.draw.n == 0))
+
+    def needs(self, s: IState) -> Cond:
+        """A card must be taken from the draw pile: drawing (I3) or refilling a row (I2)."""
+        return any_of(all_of(s.phase == DRAW, s.todo > 0),
+                      all_of(s.phase == REFILL, any_of(s.refill[0] > 0, s.refill[1] > 0)))
+
+    def g_need(self, s: IState, a: IAction) -> Cond:
+        """E1 on-demand: a card must be drawn or dealt to a row and the draw pile is empty."""
+        if not self.cfg.on_demand:
+            return False
+        return all_of(self.needs(s), s.draw.n == 0)
+
+    def n_need(self, s: IState, a: IAction) -> IState:
+        """E1-E2, I9 on-demand: the pile is exhausted now; the duel's set-aside coins join the
+        discard pile; a reshuffle follows (the same card still to take), or the game ends at once
+        at the final exhaustion or with an empty discard pile."""
+        exh = s.exh + 1
+        discard, spare = s.discard, s.out
+        if self.cfg.duel:
+            discard = tuple(d + o for d, o in zip(discard, spare, strict=True))
+            spare = tuple(0 for _ in spare)
+        end = any_of(exh >= self.cfg.final_exhaustion, total(list(discard)) == 0)
+        return s.replace(exh=exh, discard=discard, out=spare, phase=ite(end, FINISH, CHANCE), to_move=-1)
 
     def n_refill_done(self, s: IState, a: IAction) -> IState:
         return s.replace(phase=START, refill=(0, 0))
@@ -736,6 +773,8 @@ class IslaSpec:
             Transition(FINAL_SALE, "final-sale", self.g_final_sale, self.n_final_sale, True, rule="E3"),
             Transition(GAME_OVER, "game-over", self.g_game_over, self.n_game_over, True, rule="E3"),
         ]
+        if self.cfg.on_demand:
+            out.append(Transition(NEED, "exhaust-at-need", self.g_need, self.n_need, True, rule="E1"))
         if self.mutant == "plant-cargo":
             out.append(Transition(PLANT_CARGO, "plant-cargo", self.g_plant_cargo, self.n_plant_cargo,
                                   rule="I5"))

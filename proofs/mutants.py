@@ -158,6 +158,11 @@ def _reshuffle_forever() -> dict[str, Any]:
                                       lambda su: dataclasses.replace(su, final_exhaustion=10**6))}
 
 
+def _on_demand_at_last_card() -> dict[str, Any]:
+    _SHIFTED.clear()  # E1 broken: an on-demand game exhausts and reshuffles at the last card
+    return {"take_cards": _with_setup(STEPS.take_cards, lambda su: dataclasses.replace(su, on_demand=False))}
+
+
 def _draw_to_front() -> dict[str, Any]:
     take = STEPS.take_cards
 
@@ -231,6 +236,8 @@ MUTANTS: dict[str, Mutant] = {m.id: m for m in [
     Mutant("lose-face-up", "T5", "face-up cards nobody took are discarded, not set aside", _lose_face_up),
     Mutant("reshuffle-forever", "E2", "the draw pile is reshuffled at every exhaustion",
            _reshuffle_forever),
+    Mutant("on-demand-at-last-card", "E1", "with reshuffle=on-demand the pile is still exhausted and "
+           "reshuffled when its last card is taken", _on_demand_at_last_card),
 ]}
 
 

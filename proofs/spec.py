@@ -8,6 +8,10 @@ the player to move; internal steps (turn up one card, draw one card, start a tur
 themselves in the internal phases, exactly one at a time, until the next decision point, so one
 engine action equals one decision followed by the internal steps it triggers.
 
+E1 has two readings (``SpecConfig.on_demand``): at-exhaustion, the last card taken exhausts the
+pile (``exhaust``); on-demand, the pile may lie empty until a card must be taken from it, and the
+internal step ``exhaust-at-need`` exhausts it then (``n_need``). Both apply E2 at that moment.
+
 Bounds: a symbolic state has fixed capacities (``Caps``): hand, draw pile, discard pile and coin
 stack slots, 3 field slots, ``max_deal_cards`` slots per side of a deal. Proofs hold for every
 state and successor within those capacities; the engine-vs-spec check sizes the capacities to each
@@ -92,6 +96,7 @@ class SpecConfig:
     k: int  # max_deal_cards: slots per side of a deal
     meters: tuple[Meter, ...]
     tie_break: str = "hand"  # E4: hand / seat / none
+    on_demand: bool = False  # E1 reading reshuffle=on-demand: exhausted when a card is needed
 
     @staticmethod
     def from_setup(su: Setup) -> SpecConfig:
@@ -101,7 +106,7 @@ class SpecConfig:
             face_up=su.face_up, draw=su.draw, final_exhaustion=su.final_exhaustion, duel=su.duel,
             strict=su.strict_harvest, distinct_fields=r.distinct_fields, draw_each=r.draw_each,
             field_beans=r.field_beans, max_offers=r.max_offers, k=r.max_deal_cards,
-            meters=tuple(su.meters), tie_break=r.tie_break,
+            meters=tuple(su.meters), tie_break=r.tie_break, on_demand=r.reshuffle == "on-demand",
         )
 
 
@@ -504,7 +509,11 @@ class Spec:
         return out
 
     def exhaust(self, s: SState, turning_up: bool) -> SState:
-        """E1-E2 after taking a card: at the last card, reshuffle (chance) or the final exhaustion."""
+        """E1-E2 after taking a card: at the last card, reshuffle (chance) or the final exhaustion.
+        On-demand (E1), taking the last card exhausts nothing: that waits for the next need
+        (``n_need``); the mutant on-demand-at-last-card keeps the at-exhaustion moment."""
+        if self.cfg.on_demand and self.mutant != "on-demand-at-last-card":
+            return s
         exhausted = s.draw.n == 0
         exh = s.exh + ite(exhausted, 1, 0)
         is_final = all_of(exhausted, any_of(exh >= self.cfg.final_exhaustion, s.discard.n == 0))
@@ -521,6 +530,8 @@ class Spec:
         return _pick_state(shuffle, chance, _pick_state(is_final, ended, s))
 
     def g_up_done(self, s: SState) -> Cond:
+        if self.cfg.on_demand:  # E1 on-demand: an empty pile with cards to take is a need
+            return all_of(s.phase == TURNUP, s.todo == 0)
         return all_of(s.phase == TURNUP, any_of(s.todo == 0, s.draw.n == 0))
 
     def n_up_done(self, s: SState) -> SState:
@@ -586,11 +597,32 @@ class Spec:
         return self.exhaust(s, turning_up=False)
 
     def g_draw_done(self, s: SState) -> Cond:
+        if self.cfg.on_demand:
+            return all_of(s.phase == DRAW, s.todo == 0)
         return all_of(s.phase == DRAW, any_of(s.todo == 0, s.draw.n == 0))
 
     def n_draw_done(self, s: SState) -> SState:
         return s.replace(active=(s.active + 1) % self.n, turn=s.turn + 1, phase=START, todo=0,
                          resume=0, drawer=0)
+
+    def g_need(self, s: SState) -> Cond:
+        """E1 on-demand: a card must be taken (turning up or drawing) and the draw pile is empty."""
+        if not self.cfg.on_demand:
+            return False
+        return all_of(any_of(s.phase == TURNUP, s.phase == DRAW), s.todo > 0, s.draw.n == 0)
+
+    def n_need(self, s: SState) -> SState:
+        """E1-E2 on-demand: the pile is exhausted now (exh+1). The final exhaustion (the count of S,
+        or an empty discard pile) ends the turning up (the turn finishes with fewer face-up cards) or
+        the game at once (drawing); otherwise a reshuffle (chance) of the discard pile as it is now,
+        after which the same card is still to take (``todo`` unchanged)."""
+        exh = s.exh + 1
+        is_final = any_of(exh >= self.cfg.final_exhaustion, s.discard.n == 0)
+        up = s.phase == TURNUP
+        s = s.replace(exh=exh)
+        chance = s.replace(phase=CHANCE, resume=s.phase, to_move=-1)
+        ended = _pick_state(up, s.replace(final=True, todo=0), s.replace(phase=FINISH, todo=0))
+        return _pick_state(is_final, ended, chance)
 
     def g_start(self, s: SState) -> Cond:
         return s.phase == START
@@ -673,7 +705,8 @@ class Spec:
             Transition(28, "turn-start", _i(self.g_start), _n(self.n_start), True),
             Transition(29, "final-harvest", self.g_finish, self.n_finish, True, per_field=True),
             Transition(30, "game-over", _i(self.g_over), _n(self.n_over), True),
-        ]
+        ] + ([Transition(31, "exhaust-at-need", _i(self.g_need), _n(self.n_need), True)]
+             if self.cfg.on_demand else [])
 
     def internal_args(self, t: Transition[SState, SAction]) -> list[SAction]:
         """The arguments an internal step is taken with: none, or each (seat, field)."""

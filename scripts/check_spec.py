@@ -1,6 +1,7 @@
 """Engine vs the independent Z3 spec (proofs/spec.py) on states sampled from seeded games.
 
-For each state: the engine's legal actions must be exactly the spec's satisfying actions
+The sampled games cover both E1 readings (reshuffle at-exhaustion and on-demand). For each state:
+the engine's legal actions must be exactly the spec's satisfying actions
 (enumerated by Z3 with blocking clauses, deals up to the ruleset's max_deal_cards), and the
 engine's successor must equal the spec's for every non-proposal action and a sample of proposals.
 Any disagreement is printed with the state and the action; exit 1 if there is one.
@@ -48,6 +49,8 @@ def _check(frame: cli.Frame, args: argparse.Namespace) -> int:
         "states": checked, "disagreements": len(bad), "legal_actions_compared": actions,
         "seconds": round(seconds, 1), "by_phase": dict(by_phase),
         "by_players": {str(k): v for k, v in sorted(by_players.items())}, "by_ruleset": dict(by_rules),
+        "on_demand": {"states": run.on_demand, "waiting_for_need": run.waiting,
+                      "reshuffle_at_need": run.need_chance},
         "skipped": 0,
     }
     if args.json:
@@ -62,6 +65,8 @@ def _check(frame: cli.Frame, args: argparse.Namespace) -> int:
         print("by phase: " + ", ".join(f"{k} {v}" for k, v in sorted(by_phase.items())))
         print("by players: " + ", ".join(f"{k}p {v}" for k, v in sorted(by_players.items())))
         print("by ruleset: " + ", ".join(f"{k} {v}" for k, v in sorted(by_rules.items())))
+        print(f"reshuffle=on-demand (E1): {run.on_demand} states, {run.waiting} with an empty draw pile "
+              f"before the need, {run.need_chance} with a reshuffle due at a need")
     return 1 if bad else 0
 
 

@@ -1,5 +1,6 @@
 """Prove the rule invariants with Z3 on the independent spec, and (--mutants) check that every
-deliberate rule breakage is caught by a proof, the engine-vs-spec check or the test suite.
+deliberate rule breakage is caught by a proof, the engine-vs-spec check or the test suite. The
+built-in configurations cover both E1 readings (reshuffle=at-exhaustion and reshuffle=on-demand).
 
 Prints a table: property or mutant, method, PROVED / REFUTED / VACUOUS / CAUGHT / SURVIVED,
 seconds; a refutation comes with a counterexample (state, action, next state). With --isla, La Isla

@@ -24,7 +24,8 @@ from proofs.isla_spec import MUTANTS, IslaSpec
 EXPECTED = {
     "ship-holds-one-type-I4", "island-rows-I2", "attacked-once-per-turn-I7", "cargo-sold-at-end-E3",
     "well-formed", "card-conservation-I1", "ship-type-kept-I4", "island-beans-never-planted-I5",
-    "cargo-never-overboard-I6", "pirate-cargo-I7", "transitions-satisfiable",
+    "cargo-never-overboard-I6", "pirate-cargo-I7", "transitions-satisfiable", "empty-draw-pile-E1",
+    "exhaustion-moment-E1-E2",
 }
 RIO3 = PROOF_CONFIGS[:1]
 SAMPLE = [("rio-grande", 3, {}, "greedy"), ("rio-grande", 2, {}, "greedy")]
@@ -41,6 +42,7 @@ def test_every_property_is_proved_on_every_configuration(results):
     assert not failed, failed
     assert {o.get("fields") for _, _, o in PROOF_CONFIGS} >= {None, 2}  # the third field for sale
     assert any(n == 2 for _, n, _ in PROOF_CONFIGS)  # the Isla duel
+    assert {o.get("reshuffle") for _, _, o in PROOF_CONFIGS} == {None, "on-demand"}  # both E1 readings
 
 
 def test_every_property_reaches_what_it_speaks_about(results):
@@ -54,8 +56,9 @@ def test_every_property_reaches_what_it_speaks_about(results):
 
 
 def test_proofs_cover_every_transition(results):
-    names = {t.name for t in IslaSpec(isla_invariants.config(*RIO3[0])).transitions()}
+    names = {t.name for c in PROOF_CONFIGS for t in IslaSpec(isla_invariants.config(*c)).transitions()}
     assert names == set(results["card-conservation-I1"].per_kind)
+    assert "exhaust-at-need" in names  # E1 on-demand
     assert {"sail", "harvest-onto-ship", "sell", "sell-attacked", "move-cargo", "attack", "yield", "buy-ship",
             "buy-pirate", "buy-field", "plant", "refill", "turn-change", "final-sale"} <= names
 

@@ -32,7 +32,8 @@ EXPECTED = {
     "exhaustions-bounded-E2", "well-formed", "hand-order-H1", "single-bean-harvest-H4",
     "single-bean-harvest-H4-strict", "traded-never-retraded-T4", "card-conservation",
     "coins-by-harvest-or-purchase-C1-F1", "deals-with-active-player-T3", "plantings-counted-T1",
-    "transitions-satisfiable", "ghost-tally-lemmas", "two-plantings-per-turn-T1",
+    "transitions-satisfiable", "ghost-tally-lemmas", "two-plantings-per-turn-T1", "empty-draw-pile-E1",
+    "exhaustion-moment-E1-E2",
 }
 
 
@@ -51,11 +52,14 @@ def test_proofs_cover_every_transition_kind_and_configuration(results):
     kinds = set(results["card-conservation"].per_kind)
     for name in ("plant", "plant-aside", "plant-up", "harvest", "buy-field", "end-phase", "propose",
                  "accept", "decline", "discard", "discard-up", "reshuffle", "turn-up", "draw",
-                 "phase3-next", "final-harvest", "game-over", "duel-match", "turn-start"):
+                 "phase3-next", "final-harvest", "game-over", "duel-match", "turn-start",
+                 "exhaust-at-need"):
         assert name in kinds
     assert {name for name, _, _ in PROOF_CONFIGS} == {"rio-grande", "amigo", "amigo-v2"}
     assert any(n == 2 for _, n, _ in PROOF_CONFIGS)  # the bean duel
     assert any(o.get("harvest") == "strict" for _, _, o in PROOF_CONFIGS)
+    on_demand = [(name, n) for name, n, o in PROOF_CONFIGS if o.get("reshuffle") == "on-demand"]
+    assert ("rio-grande", 4) in on_demand and ("rio-grande", 2) in on_demand  # E1's other reading
 
 
 @pytest.mark.parametrize(("mutant", "prop"), [
