@@ -268,7 +268,7 @@ def gift_planted(g: Game) -> Planted:
     p.mark(gift, DESYNC, "", f"the gift's annotation names the {name} p{a} planted this turn",
            "this turn")
     p.mark(past, "illegal", "T3", f"p{a} names h{n}, one past its {n} hand cards (it planted this turn)",
-           f"(it planted {s.planted} this turn)")
+           f"; it planted {s.planted} this turn")
     p.changes.append(f"inserted p{a} offer p{q} give h0 (give {name}), p{a} offer p{q} give h{n}, "
                      "each declined")
     return p

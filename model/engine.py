@@ -709,7 +709,7 @@ def _check_proposal(s: GameState, a: Propose) -> None:
     if len(set(a.give_hand)) != len(a.give_hand) or any(not 0 <= h < len(hand) for h in a.give_hand):
         why = f"p{p} names {_named('h', a.give_hand, 'hand card')} but holds {_held('h', len(hand))}"
         if s.planted:
-            why += f" (it planted {s.planted} this turn)"
+            why += f"; it planted {s.planted} this turn"
         raise IllegalAction(why, "T3")
     if len(set(a.give_up)) != len(a.give_up) or any(not 0 <= u < len(s.face_up) for u in a.give_up):
         raise IllegalAction(f"p{p} names {_named('u', a.give_up, 'face-up card')} but "

@@ -214,10 +214,9 @@ class Verdict:
             return {"record": self.path, "status": "malformed", "line": self.line, "reason": self.reason}
         info: dict[str, object] = {"record": self.path, "status": self.status}
         if self.status in ("illegal", DESYNC):
-            first = self.deviations[0] if self.deviations else None
             info.update(line=self.line, action=self.action, reason=self.reason)
-            if first is not None and first.rule:
-                info["rule"] = first.rule
+            if self.rule:
+                info["rule"] = self.rule
         elif self.status == "undecided":
             info["reason"] = self.reason
         else:
@@ -255,8 +254,8 @@ def verdict(path: str, rec: Record, every: bool = False) -> Verdict:
                   deviations=tuple(run.deviations), stopped=run.stopped, why=run.why)
     if not run.deviations:
         return Verdict(path, "legal", **result)  # type: ignore[arg-type]
-    first = run.deviations[0]
     status = "illegal" if any(d.kind == "illegal" for d in run.deviations) else DESYNC
+    first = next(d for d in run.deviations if d.kind == status)  # the first of the worst kind
     return Verdict(path, status, first.line, first.action, first.reason, first.rule,
                    **result)  # type: ignore[arg-type]
 
