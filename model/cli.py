@@ -83,6 +83,30 @@ class Frame:
         print(f"{self.name}: {text}", file=sys.stderr, flush=True)
 
 
+def _interrupted(frame: Frame) -> int:
+    frame.say("interrupted" + (f"; {frame.kept}" if frame.kept else ""))
+    # An object the interrupt caught half made (a Z3 term without its context) fails in its
+    # __del__ as the process ends; Python would print that as "Exception ignored in ...".
+    sys.unraisablehook = lambda unraisable: None
+    return INTERRUPTED
+
+
+def _is_ctrl_c(e: BaseException) -> bool:
+    """A Ctrl-C that landed inside a ctypes call (Z3's): ctypes hands it on as an ArgumentError."""
+    return type(e).__name__ == "ArgumentError" and "KeyboardInterrupt" in str(e)
+
+
+def exit(code: int) -> NoReturn:
+    """End a script with ``code``. After an interrupt the process ends at once, its output flushed:
+    the interpreter's teardown would free Z3 objects the interrupt left half made, which can crash
+    the process (exit -11 instead of 130) after the verdicts are printed."""
+    if code == INTERRUPTED:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    sys.exit(code)
+
+
 def run(name: str, args: argparse.Namespace, body: Callable[[Frame], int]) -> int:
     """``body(frame)``'s exit code; errors, interrupts and bugs become one line and their code."""
     frame = Frame(name, args)
@@ -95,11 +119,7 @@ def run(name: str, args: argparse.Namespace, body: Callable[[Frame], int]) -> in
         frame.say(str(e))
         return BAD_INPUT
     except KeyboardInterrupt:
-        frame.say("interrupted" + (f"; {frame.kept}" if frame.kept else ""))
-        # An object the interrupt caught half made (a Z3 term without its context) fails in its
-        # __del__ as the process ends; Python would print that as "Exception ignored in ...".
-        sys.unraisablehook = lambda unraisable: None
-        return INTERRUPTED
+        return _interrupted(frame)
     except BrokenPipeError:  # the reader went away (`| head`): stop quietly
         frame.close()
         devnull = os.open(os.devnull, os.O_WRONLY)
@@ -109,6 +129,8 @@ def run(name: str, args: argparse.Namespace, body: Callable[[Frame], int]) -> in
         frame.say("internal error: the input nests too deeply for this tool; please report it")
         return INTERNAL
     except Exception as e:  # a bug: one line, the traceback only on request
+        if _is_ctrl_c(e):
+            return _interrupted(frame)
         if frame.debug:
             frame.close()
             traceback.print_exc()

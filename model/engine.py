@@ -200,39 +200,33 @@ def _take_cards(s: GameState) -> GameState:
     on_demand = s.setup.on_demand
     over = False
     taken = 0  # cards taken from the top of the draw pile so far
-    for k, dest in enumerate(todo):
-        if on_demand and taken == len(draw):  # E1 on-demand: a card is needed and the pile is empty
-            exhaustions += 1
-            s = x.exhausted(s)
-            if exhaustions >= s.setup.final_exhaustion or not s.discard:
-                if dest == Deal.FACE_UP:
-                    final = True  # E2: finish trading and planting, then end
-                else:
-                    over = True  # E2: drawing (or an expansion's dealing) ends the game at once
-                break
-            return _evolve(s, draw=(), face_up=tuple(sorted(face_up)), players=players,
-                           exhaustions=exhaustions, todo=todo[k:], phase=CHANCE, to_move=-1)
-        card = draw[taken]
-        taken += 1
-        if dest == Deal.FACE_UP:
-            face_up = face_up + (card,)
-        elif dest >= 0:
-            pl = players[dest]
-            drawn = PlayerState(pl.hand + (card,), pl.fields, pl.coins, pl.aside)  # H1: to the back
-            players = players[:dest] + (drawn,) + players[dest + 1:]
-        else:  # a place only the expansion deals to
-            s = x.deal_card(s, dest, card)
-        if taken == len(draw) and not on_demand:
-            exhaustions += 1
-            s = x.exhausted(s)
-            if exhaustions >= s.setup.final_exhaustion or not s.discard:
-                if dest == Deal.FACE_UP:
-                    final = True  # E2: finish trading and planting, then end
-                else:
-                    over = True  # E2: drawing (or an expansion's dealing) ends the game at once
-                break
-            return _evolve(s, draw=(), face_up=tuple(sorted(face_up)), players=players,
-                           exhaustions=exhaustions, todo=todo[k + 1:], phase=CHANCE, to_move=-1)
+    k = 0  # the next card of ``todo`` to deal
+    while k < len(todo):
+        dest = todo[k]
+        if not (on_demand and taken == len(draw)):  # on-demand: a card is needed, the pile is empty
+            card = draw[taken]
+            taken += 1
+            k += 1
+            if dest == Deal.FACE_UP:
+                face_up = face_up + (card,)
+            elif dest >= 0:
+                pl = players[dest]
+                drawn = PlayerState(pl.hand + (card,), pl.fields, pl.coins, pl.aside)  # H1: to the back
+                players = players[:dest] + (drawn,) + players[dest + 1:]
+            else:  # a place only the expansion deals to
+                s = x.deal_card(s, dest, card)
+            if on_demand or taken < len(draw):
+                continue
+        exhaustions += 1  # E1: at the last card taken, or (on-demand) at the card needed now
+        s = x.exhausted(s)
+        if exhaustions >= s.setup.final_exhaustion or not s.discard:
+            if dest == Deal.FACE_UP:
+                final = True  # E2: finish trading and planting, then end
+            else:
+                over = True  # E2: drawing (or an expansion's dealing) ends the game at once
+            break
+        return _evolve(s, draw=(), face_up=tuple(sorted(face_up)), players=players,
+                       exhaustions=exhaustions, todo=todo[k:], phase=CHANCE, to_move=-1)
     s = _evolve(s, draw=draw[taken:], face_up=tuple(sorted(face_up)), players=players,
                    exhaustions=exhaustions, final=final, todo=())
     if over:

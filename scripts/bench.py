@@ -237,4 +237,4 @@ def _run(args: argparse.Namespace, show: bool) -> tuple[dict[str, Any], Callable
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    cli.exit(main())

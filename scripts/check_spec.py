@@ -71,4 +71,4 @@ def _check(frame: cli.Frame, args: argparse.Namespace) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    cli.exit(main())

@@ -87,4 +87,4 @@ def _cross_check(frame: cli.Frame, args: argparse.Namespace) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    cli.exit(main())

@@ -108,4 +108,4 @@ def _print(info: dict[str, Any], counts: dict[str, int]) -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    cli.exit(main())

@@ -56,4 +56,4 @@ def _make(frame: cli.Frame, args: argparse.Namespace) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    cli.exit(main())

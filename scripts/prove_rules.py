@@ -231,4 +231,4 @@ def _isla(frame: cli.Frame, args: argparse.Namespace) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    cli.exit(main())

@@ -138,4 +138,4 @@ def _print_summary(s: dict[str, Any], args: argparse.Namespace, name: str, bots:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    cli.exit(main())

@@ -262,4 +262,4 @@ def _exit(frame: cli.Frame, sols: list[tuple[str, Any]], agree: bool | None) -> 
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    cli.exit(main())

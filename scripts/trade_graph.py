@@ -329,4 +329,4 @@ def _trade_graph(frame: cli.Frame, args: argparse.Namespace) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    cli.exit(main())
