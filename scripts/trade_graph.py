@@ -12,8 +12,10 @@ RECORDS (game records, *.jsonl): the directed network of who gave which beans to
 per pair and bean, gifts and swaps, reciprocity, centrality and the hub of each game, grouped by
 ruleset and player count.
 
-Writes --png (a matplotlib drawing with edge labels) and --graphml (seats as nodes, deals or given
-cards as edges) atomically; --json prints one object. Exit 0 on success, 2 for bad input.
+Writes --png (a 300 dpi figure, solvers/trade_figures.py: for a position, every deal at its two
+gains with the Pareto frontier and the best compatible set; for records, the network beside a
+giver x receiver matrix) and --graphml (seats as nodes, deals or given cards as edges) atomically;
+--json prints one object. Exit 0 on success, 2 for bad input.
 
 Examples:
   python scripts/trade_graph.py
@@ -45,15 +47,11 @@ def _atomic(path: str, write: Any) -> None:
     atomic_write(path, write)
 
 
-def _pyplot() -> Any:
+def _need_matplotlib() -> None:
     try:
-        import matplotlib
+        import matplotlib  # noqa: F401
     except ImportError:
         raise UsageError("--png needs matplotlib: pip install '.[plots]'") from None
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
 
 
 # ------------------------------------------------------------------ a position
@@ -143,49 +141,10 @@ def _signed(v: Any) -> str:
     return f"+{x}" if x > 0 else str(x)
 
 
-def _draw_deals(tm: Any, path: str) -> None:
-    """Seats on a circle; per partner one arrow labelled with its deal counts and best Pareto deal;
-    the best matching's deals drawn thick with their gains."""
-    import networkx as nx
-
-    from solvers.trade_graph import number
-
-    plt = _pyplot()
-    s = tm.state
-    g = nx.DiGraph()
-    for q in range(len(s.players)):
-        g.add_node(q)
-    labels: dict[tuple[int, int], str] = {}
-    chosen = {d.id for d in tm.matching.deals}
-    for q in sorted({d.partner for d in tm.deals}):
-        mine = [d for d in tm.deals if d.partner == q]
-        par = [d for d in mine if d.pareto]
-        text = f"{len(mine)} deals, {len(par)} Pareto"
-        for d in (d for d in mine if d.id in chosen):
-            text += (f"\n{' '.join(_short(d.give)) or '-'} for {' '.join(_short(d.take)) or '-'}: "
-                     f"{_signed(d.gain_active)}/{_signed(d.gain_partner)}")
-        g.add_edge(s.active, q, chosen=any(d.id in chosen for d in mine))
-        labels[(s.active, q)] = text
-    pos = nx.circular_layout(g)
-    fig, ax = plt.subplots(figsize=(8, 7))
-    colors = ["#f4a261" if q == s.active else "#a8dadc" for q in g.nodes]
-    nx.draw_networkx_nodes(g, pos, node_color=colors, node_size=1800, ax=ax)
-    nx.draw_networkx_labels(g, pos, {q: f"p{q}\n{number(tm.values[q])}" for q in g.nodes}, ax=ax)
-    widths = [3.5 if g.edges[e]["chosen"] else 1.0 for e in g.edges]
-    nx.draw_networkx_edges(g, pos, width=widths, arrowsize=18, node_size=1800, ax=ax)
-    nx.draw_networkx_edge_labels(g, pos, labels, font_size=8, ax=ax)
-    ax.set_title(f"deals from p{s.active}'s trading phase ({tm.value_kind} values; thick: best "
-                 f"compatible set, gains active/partner)", fontsize=9)
-    ax.axis("off")
-    fig.tight_layout()
-    _atomic(path, lambda tmp: fig.savefig(tmp, format="png", dpi=110))
-    plt.close(fig)
-
-
-def _short(beans: tuple[int, ...]) -> list[str]:
-    from model.cards import BEAN_NAMES
-
-    return [BEAN_NAMES[b] for b in beans]
+def _position_title(name: str | None) -> str:
+    if name is None or name == "-":
+        return DEFAULT if name is None else "the position on stdin"
+    return Path(name).name
 
 
 def _graphml(g: Any, path: str) -> None:
@@ -206,7 +165,9 @@ def _run_position(frame: cli.Frame, args: argparse.Namespace, name: str | None) 
     except SolveError as e:
         raise UsageError(f"{name or DEFAULT}: {e}") from None
     if args.png:
-        _draw_deals(tm, args.png)
+        from solvers.trade_figures import deal_scatter
+
+        deal_scatter(tm, args.png, f"deals of {_position_title(name)}")
     if args.graphml:
         _graphml(deal_graph(tm), args.graphml)
     if args.json:
@@ -239,7 +200,10 @@ def _run_records(frame: cli.Frame, args: argparse.Namespace, paths: list[str]) -
     if args.png:
         if len(groups) > 1:
             raise UsageError("--png: the records mix rulesets or player counts; give one group")
-        _draw_network(collapse(next(iter(groups.values()))), next(iter(sums.values())), args.png)
+        from solvers.trade_figures import network_figure
+
+        network_figure(collapse(next(iter(groups.values()))), next(iter(sums.values())), args.png,
+                       f"trade network of {_records_title(paths)}")
     if args.json:
         print(json.dumps({"records": len(paths), "groups": {str(k): v for k, v in sums.items()}}
                          if len(sums) > 1 else {"records": len(paths), **next(iter(sums.values()))},
@@ -251,6 +215,12 @@ def _run_records(frame: cli.Frame, args: argparse.Namespace, paths: list[str]) -
         if path:
             print(f"{what} written to {path}")
     return 0
+
+
+def _records_title(paths: list[str]) -> str:
+    folders = sorted({str(Path(p).parent) for p in paths})
+    where = folders[0] if len(folders) == 1 else f"{len(folders)} folders"
+    return f"{len(paths):,} game record{'s' * (len(paths) != 1)} ({where})"
 
 
 def _network_text(label: str | None, sm: dict[str, Any]) -> str:
@@ -269,27 +239,6 @@ def _network_text(label: str | None, sm: dict[str, Any]) -> str:
     lines.append("hub of a game (most cards given + received): "
                  + ", ".join(f"{k} {v}" for k, v in sm["hub_counts"].items()))
     return "\n".join(lines)
-
-
-def _draw_network(g: Any, sm: dict[str, Any], path: str) -> None:
-    import networkx as nx
-
-    plt = _pyplot()
-    pos = nx.circular_layout(g)
-    fig, ax = plt.subplots(figsize=(8, 7))
-    weights = [g.edges[e]["weight"] for e in g.edges]
-    top = max(weights, default=1)
-    nx.draw_networkx_nodes(g, pos, node_color="#a8dadc", node_size=1600, ax=ax)
-    nx.draw_networkx_labels(g, pos, {q: f"p{q}" for q in g.nodes}, ax=ax)
-    nx.draw_networkx_edges(g, pos, width=[0.5 + 4 * w / top for w in weights], arrowsize=16,
-                           node_size=1600, connectionstyle="arc3,rad=0.12", ax=ax)
-    nx.draw_networkx_edge_labels(g, pos, {e: str(g.edges[e]["weight"]) for e in g.edges},
-                                 font_size=8, label_pos=0.3, connectionstyle="arc3,rad=0.12", ax=ax)
-    ax.set_title(f"cards given, {sm['games']} games, {sm['deals']} deals ({sm['gifts']} gifts)", fontsize=9)
-    ax.axis("off")
-    fig.tight_layout()
-    _atomic(path, lambda tmp: fig.savefig(tmp, format="png", dpi=110))
-    plt.close(fig)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -317,7 +266,7 @@ def _trade_graph(frame: cli.Frame, args: argparse.Namespace) -> int:
     for path in (args.png, args.graphml):  # refused before the work, not after it
         cli.output_file(path, args.force)
     if args.png:
-        _pyplot()
+        _need_matplotlib()
     records = [x for x in args.inputs if x.endswith(".jsonl")]
     if records:
         if len(records) != len(args.inputs):

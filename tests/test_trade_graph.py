@@ -301,7 +301,7 @@ def test_cli_records(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
     assert out["records"] == 3 and out["deals"] > 0 and out["cards"] == sum(out["pairs"].values())
-    assert png.exists()
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 20_000
 
 
 @pytest.mark.parametrize("args", [
