@@ -4,6 +4,7 @@ intact (records written so far are whole and legal)."""
 
 from __future__ import annotations
 
+import json
 import re
 import signal
 import subprocess
@@ -170,3 +171,29 @@ def test_every_script_has_help_with_defaults_and_an_example(script: str) -> None
     assert "python scripts/" in proc.stdout, f"{script} --help shows no example"
     assert "(default:" in proc.stdout, f"{script} --help shows no default"
     assert "--debug" in proc.stdout
+
+
+def test_study_keeps_the_finished_tasks_and_resumes(tmp_path: Path) -> None:
+    """Ctrl-C in a study on a pool of 2: the journal holds whole lines, results.jsonl the tasks
+    finished so far, and the next run skips them."""
+    study = tmp_path / "s.toml"
+    study.write_text('name = "s"\n[[simulations]]\nname = "g"\nrulesets = ["rio-grande"]\nplayers = [4]\n'
+                     'games = 4000\nbatch = 20\n')
+    out = tmp_path / "out"
+    seconds, _, err = interrupt(["study.py", "run", str(study), "--out", str(out), "--workers", "2",
+                                 "--progress"], r"study s: [1-9]")
+    assert seconds < 2
+    assert "run again to resume" in last_line(err, "study.py")
+    lines = (out / "journal.jsonl").read_text().splitlines()
+    assert lines and all(json.loads(x)["status"] == "ok" for x in lines)
+    head = json.loads((out / "results.jsonl").read_text().splitlines()[0])
+    assert head["tasks"] == 200 and 1 <= head["finished"] < 200
+    from solvers.study.executors import Inline
+    from solvers.study.runner import run_study
+    from solvers.study.spec import load
+    from solvers.study.tasks import expand
+
+    done = {json.loads(x)["key"] for x in lines}
+    spec = load(str(study))
+    again = run_study(spec, out, Inline(), tasks=[t for t in expand(spec) if t.key in done])
+    assert again.skipped == len(done) and again.ran == 0

@@ -1,0 +1,111 @@
+"""Run a study: expand it, skip what the store already holds, run the rest on an executor, and
+append each outcome to the journal as it arrives; at the end (or at Ctrl-C) write the results.
+
+Small tasks are sent ``chunk`` at a time (one submission, one worker, one reply), so an
+executor's fixed cost per submission is paid once per chunk (scripts/bench.py study measures it).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from model.progress import ProgressFn
+from solvers.study.executors import Executor
+from solvers.study.spec import Study
+from solvers.study.store import Store
+from solvers.study.tasks import Task, expand
+
+
+@dataclass
+class RunSummary:
+    """What one run did: ``tasks`` in the study (or the slice), ``skipped`` (finished before),
+    ``ran``, ``failed`` (of all finished), the results file, and seconds (wall, and summed over tasks
+    by group for the projection of a slice)."""
+
+    study: str
+    tasks: int
+    skipped: int
+    ran: int
+    failed: int
+    results: str
+    executor: str
+    workers: int
+    seconds: float
+    task_seconds: dict[str, float] = field(default_factory=dict)
+    complete: bool = True
+    errors: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"study": self.study, "tasks": self.tasks, "skipped": self.skipped, "ran": self.ran,
+                "failed": self.failed, "complete": self.complete, "results": self.results,
+                "executor": self.executor, "workers": self.workers, "seconds": round(self.seconds, 3),
+                "task_seconds": {k: round(v, 3) for k, v in self.task_seconds.items()},
+                "errors": self.errors}
+
+
+def sliced(tasks: list[Task], count: int | None) -> list[Task]:
+    """``count`` tasks spread evenly over the list (every group represented when count allows)."""
+    if count is None or count >= len(tasks):
+        return tasks
+    return [tasks[i * len(tasks) // count] for i in range(count)]
+
+
+def chunks(tasks: list[Task], size: int) -> list[list[dict[str, Any]]]:
+    return [[t.to_json() for t in tasks[i:i + size]] for i in range(0, len(tasks), size)]
+
+
+def group_of(key: str) -> str:
+    return key.rsplit("/", 1)[0]
+
+
+def run_study(study: Study, out: str | os.PathLike[str], executor: Executor, *, chunk: int = 1,
+              max_tasks: int | None = None, retry_failed: bool = False, force: bool = False,
+              progress: ProgressFn | None = None,
+              on_outcome: Callable[[dict[str, Any]], None] | None = None,
+              tasks: list[Task] | None = None) -> RunSummary:
+    """Run ``study`` into directory ``out`` (solvers/study/store.py); see the module docstring.
+    ``progress(done, total, note)`` after each chunk; ``tasks``: these instead of the study's own
+    (scripts/bench.py study: empty tasks). KeyboardInterrupt: the results so far are written, then
+    it propagates."""
+    t0 = time.perf_counter()
+    tasks = sliced(expand(study) if tasks is None else tasks, max_tasks)
+    store = Store(out, study, force)
+    finished = store.finished()
+    keys = {t.key for t in tasks}
+    finished = {k: o for k, o in finished.items() if k in keys}
+    todo = [t for t in tasks
+            if t.key not in finished or (retry_failed and finished[t.key]["status"] == "failed")]
+    skipped = len(tasks) - len(todo)
+    ran = 0
+    seconds: dict[str, float] = {}
+    complete = False
+    try:
+        if progress is not None:
+            progress(skipped, len(tasks), _note(finished))
+        for outcomes in executor.run(chunks(todo, max(1, chunk))):
+            store.append(outcomes)
+            for o in outcomes:
+                finished[o["key"]] = o
+                g = group_of(o["key"])
+                seconds[g] = seconds.get(g, 0.0) + float(o.get("seconds", 0.0))
+                if on_outcome is not None:
+                    on_outcome(o)
+            ran += len(outcomes)
+            if progress is not None:
+                progress(skipped + ran, len(tasks), _note(finished))
+        complete = True
+    finally:
+        path = store.write_results(tasks, finished)
+    failed = [o for o in finished.values() if o["status"] == "failed"]
+    return RunSummary(study.name, len(tasks), skipped, ran, len(failed), str(path), executor.name,
+                      executor.workers, time.perf_counter() - t0, seconds, complete,
+                      [f"{o['key']}: {o['error']}" for o in failed])
+
+
+def _note(finished: dict[str, dict[str, Any]]) -> str:
+    bad = sum(1 for o in finished.values() if o["status"] == "failed")
+    return f"{bad} failed" if bad else ""
