@@ -36,6 +36,11 @@ trades [--positions 3] [--runs 3]: the trade graph of trading phases 10 cards fr
 (3-5 players, hands cut to 1, 2, 3, 5 cards or whole): candidate deals (2 cards a side), the
 median and worst time to map them, deals valued per second, the value cache's hit rate, and on
 hands of up to 3 cards the time without the memo (a new search per value) and the ratio.
+
+study [--runs 3] [--no-ray]: the study runner (solvers/study/scaling.py): per executor (in-process,
+a pool of 1 and 2, local Ray with 1 and 2 CPUs) the start-up, the overhead per task (empty tasks
+through the whole runner, one a submission and 20 a chunk), tasks per second on real simulation
+tasks and the speed-up; then the projection for 10, 100 and 1,000 workers from those figures.
 """
 
 from __future__ import annotations
@@ -178,9 +183,28 @@ def print_trades(res: dict[str, Any]) -> None:
               + (f"; {unsolved} not re-solved (budget)" if unsolved else ""))
 
 
+def print_study(res: dict[str, Any]) -> None:
+    print(f"study runner: {res['empty_tasks']} empty tasks for the overhead; real tasks of "
+          f"{res['games_per_task']} games ({res['task_seconds']:.3f} s each in this process)")
+    print(f"{'executor':<11}{'workers':>8}{'start s':>9}{'ms/task':>9}{'chunk 20':>9}{'tasks':>7}"
+          f"{'wall s':>8}{'tasks/s':>9}{'speed-up':>9}")
+    for r in res["rows"]:
+        print(f"{r['executor']:<11}{r['workers']:>8}{r['startup_s']:>9.2f}{r['overhead_ms_chunk1']:>9.2f}"
+              f"{r['overhead_ms_chunk20']:>9.2f}{r['real_tasks']:>7}{r['real_s']:>8.2f}{r['tasks_per_s']:>9.2f}"
+              f"{r['speedup']:>8.2f}x")
+    print("\nprojection (on paper): W workers, c = the task's seconds, d = the driver's serial ms per task;"
+          "\nrate = min(W / (c + d), 1 / d); linear while W < c / d")
+    print(f"{'executor':<11}{'chunk':>6}{'d ms':>8}{'linear to W':>12}"
+          + "".join(f"{f'W={w} t/s':>13}{'eff':>6}" for w in (10, 100, 1000)))
+    for r in res["projection"]:
+        lin = "-" if r["linear_up_to"] is None else f"{r['linear_up_to']:,.0f}"
+        cells = "".join(f"{c['tasks_per_s']:>13,.1f}{c['efficiency']:>6.0%}" for c in r["cells"])
+        print(f"{r['executor']:<11}{r['chunk']:>6}{r['driver_ms_per_task']:>8.2f}{lin:>12}{cells}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = cli.parser(__doc__, progress=True)
-    parser.add_argument("suite", choices=["engine", "solvers", "trades"], help="which benchmark")
+    parser.add_argument("suite", choices=["engine", "solvers", "trades", "study"], help="which benchmark")
     parser.add_argument("--objective", default="solo", choices=["solo", "coop", "best", "duel"],
                         help="solvers: which objective")
     parser.add_argument("--positions", type=cli.at_least(1, "--positions"), default=10,
@@ -199,6 +223,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="solvers coop/best: the flow solver by cards left (5-30) and players (4, 5)")
     parser.add_argument("--real", action="store_true",
                         help="solvers coop/best: real hands, the flow solver beside the card-by-card model")
+    parser.add_argument("--no-ray", action="store_true", help="study: without the Ray executor")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     return cli.run("bench.py", args, lambda frame: _bench(frame, args))
@@ -222,6 +247,11 @@ def _run(args: argparse.Namespace, show: bool) -> tuple[dict[str, Any], Callable
     """The chosen suite's results and the function that prints them as a table."""
     if args.suite == "engine":
         return benchmarks.bench_engine(args.runs, args.games, show), print_engine
+    if args.suite == "study":
+        from solvers.study.scaling import bench_study
+
+        say = (lambda text: print(f"bench.py: {text}", file=sys.stderr, flush=True)) if show else None
+        return bench_study(min(args.runs, 3), ray=not args.no_ray, progress=say), print_study
     if args.suite == "trades":
         return benchmarks.bench_trades(min(args.positions, 5), min(args.runs, 3), show), print_trades
     if args.objective == "duel":

@@ -71,7 +71,7 @@ def _timed(make: Callable[[], Executor], study: Study, chunk: int, runs: int,
     return statistics.median(starts), statistics.median(walls), n
 
 
-def bench_study(runs: int = 3, empty_tasks: int = 400, real_games: int = 240, batch: int = 10,
+def bench_study(runs: int = 3, empty_tasks: int = 400, real_games: int = 800, batch: int = 25,
                 ray: bool = True, progress: Callable[[str], None] | None = None) -> dict[str, Any]:
     """The measurements of the module docstring, as one JSON-able dict."""
     say = progress or (lambda text: None)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,7 @@ from solvers.study.tasks import Task
 FORMAT = "bohnanza-study-results"
 VERSION = 1
 STUDY, JOURNAL, RESULTS = "study.json", "journal.jsonl", "results.jsonl"
+SYNC_SECONDS = 1.0  # the journal is forced to disk at most this often (and at the end of a run)
 
 
 def _dumps(obj: Any) -> str:
@@ -52,6 +54,8 @@ class Store:
                 for name in (JOURNAL, RESULTS):
                     (self.dir / name).unlink(missing_ok=True)
         self.dir.mkdir(parents=True, exist_ok=True)
+        self._fd: int | None = None
+        self._synced = time.monotonic()
         about = {"format": "bohnanza-study", "version": VERSION, "name": study.name, "digest": study.digest(),
                  "study": study.model_dump(mode="json")}
         atomic_write_text(meta, json.dumps(about, indent=1) + "\n")
@@ -78,17 +82,32 @@ class Store:
         return out
 
     def append(self, outcomes: Iterable[Outcome]) -> None:
-        """Add finished tasks to the journal, on disk before this returns."""
+        """Add finished tasks to the journal. The lines are in the operating system's hands when
+        this returns (a killed driver loses none of them); they are forced to the disk (fsync) at
+        most every SYNC_SECONDS and at the end, so that a study of many small tasks does not wait
+        for the disk after each one (a machine crash may lose the last second: those tasks rerun)."""
         text = "".join(_dumps(o) + "\n" for o in outcomes)
-        fd = os.open(self.dir / JOURNAL, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
-        try:
-            os.write(fd, text.encode("utf-8"))
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        if self._fd is None:
+            self._fd = os.open(self.dir / JOURNAL, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
+        os.write(self._fd, text.encode("utf-8"))
+        if time.monotonic() - self._synced >= SYNC_SECONDS:
+            self.sync()
+
+    def sync(self) -> None:
+        if self._fd is not None:
+            os.fsync(self._fd)
+        self._synced = time.monotonic()
+
+    def close(self) -> None:
+        if self._fd is not None:
+            self.sync()
+            os.close(self._fd)
+            self._fd = None
 
     def write_results(self, tasks: list[Task], finished: dict[str, Outcome]) -> Path:
-        """``results.jsonl`` (atomically): the header, then the finished tasks in task order."""
+        """``results.jsonl`` (atomically): the header, then the finished tasks in task order; the
+        journal is closed (synced to disk) first."""
+        self.close()
         lines = []
         failed = 0
         for t in tasks:
