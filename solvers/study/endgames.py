@@ -6,7 +6,8 @@ first ``t`` whose game reaches a turn start in the final pass with at most ``car
 problems"): ``solo`` for every seat (the no-trade optimum of each), ``coop`` (the table's total),
 ``best`` for the active player (its most coins while every other seat keeps its solo optimum),
 ``expected`` for the active player (its expected coins without seeing the unseen cards, H7, and
-the average open optimum over the same cards).
+the average open optimum over the same cards). ``solo`` is solved by exact search first, and by
+CP-SAT when that passes its node limit and the method is ``cpsat``.
 
 Each objective's answer is ``{"status", "value", "bound"}``: ``optimal`` (proved), ``feasible``
 (a value and a proved bound, CP-SAT out of time), ``too-large`` (exact search passed its node
@@ -58,7 +59,7 @@ def run_endgame(params: dict[str, Any], seed: int) -> dict[str, Any]:
     }
     for objective in params["objectives"]:
         if objective == "solo":
-            out["solo"] = [_answer(s, "solo", method, q, limits) for q in range(len(s.players))]
+            out["solo"] = [_solo(s, method, q, limits) for q in range(len(s.players))]
         elif objective == "expected":
             out["expected"] = _expected(s, s.to_move, params["node_limit"], params["time_limit"])
         else:
@@ -75,6 +76,15 @@ def _answer(s: GameState, objective: str, method: str, player: int | None, limit
         return {"status": "timeout", "value": None, "bound": None, "error": str(e)}
     status = "optimal" if sol.status == "optimal" else "feasible"
     return {"status": status, "value": sol.value, "bound": sol.bound}
+
+
+def _solo(s: GameState, method: str, q: int, limits: Limits) -> dict[str, Any]:
+    """Seat q's solo optimum: exact search first (milliseconds where CP-SAT takes a second), and
+    with ``method = "cpsat"`` CP-SAT when exact search passes its node limit (deterministic)."""
+    answer = _answer(s, "solo", "exact", q, limits)
+    if answer["status"] == "too-large" and method == "cpsat":
+        answer = _answer(s, "solo", "cpsat", q, limits)
+    return answer
 
 
 def _fraction(x: Fraction) -> str:
