@@ -118,7 +118,7 @@ def _tasks(study: Any, args: argparse.Namespace) -> int:
 
 def _run(frame: cli.Frame, study: Any, args: argparse.Namespace) -> int:
     from solvers.study.executors import executor
-    from solvers.study.runner import run_study
+    from solvers.study.runner import project, run_study
     from solvers.study.tasks import expand
 
     out = args.out or f"out/study-{study.name}"
@@ -133,7 +133,7 @@ def _run(frame: cli.Frame, study: Any, args: argparse.Namespace) -> int:
         ex.close()
     frame.close()
     total = len(expand(study))
-    projection = _projection(s.task_seconds, study, s.tasks, total) if s.tasks < total else None
+    projection = project(study, s.task_seconds, s.tasks) if s.tasks < total else None
     if args.json:
         out_json = s.to_json() | {"study_tasks": total}
         if projection is not None:
@@ -153,28 +153,6 @@ def _run(frame: cli.Frame, study: Any, args: argparse.Namespace) -> int:
     print(f"results: {s.results}")
     print(f"next: python scripts/study.py report {Path(s.results).parent}")
     return 0
-
-
-def _projection(seconds: dict[str, float], study: Any, ran: int, total: int) -> dict[str, Any]:
-    """Per group, the mean seconds per task of the slice times the group's task count."""
-    from solvers.study.runner import group_of
-    from solvers.study.tasks import expand
-
-    counts: dict[str, int] = {}
-    for t in expand(study):
-        counts[group_of(t.key)] = counts.get(group_of(t.key), 0) + 1
-    from solvers.study.runner import sliced
-
-    sliced_counts: dict[str, int] = {}
-    for t in sliced(expand(study), ran):
-        sliced_counts[group_of(t.key)] = sliced_counts.get(group_of(t.key), 0) + 1
-    mean_all = sum(seconds.values()) / max(1, sum(sliced_counts.values()))
-    cpu = 0.0
-    for g, n in counts.items():
-        k = sliced_counts.get(g, 0)
-        cpu += n * (seconds.get(g, 0.0) / k if k else mean_all)
-    return {"cpu_seconds": round(cpu, 1), "cpu_hours": cpu / 3600, "hours_on_2_cores": cpu / 7200,
-            "groups_measured": len(sliced_counts), "groups": len(counts)}
 
 
 def _report(args: argparse.Namespace) -> int:

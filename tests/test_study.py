@@ -277,3 +277,16 @@ def test_the_script_runs_lists_and_resumes(tmp_path: Path) -> None:
     r = run_script("run", str(study), "--out", str(tmp_path / "o"), "--workers", "1")
     assert r.returncode == 0, r.stderr
     assert "10 tasks (3 finished before, 7 run now in this process)" in r.stdout
+
+
+def test_a_slice_projects_the_whole_study() -> None:
+    """Worked by hand: the tiny study's 10 tasks are rio 3p, rio 4p, amigo 3p, amigo 4p (2 tasks
+    each) and 2 endgames. A slice of 2 runs tasks 0 and 5 (rio 3p, amigo 3p): 1 s and 3 s. The
+    other two simulation groups take the simulations' mean, 2 s; the endgames, measured nowhere in
+    their entry, the mean of all, 2 s: 2*1 + 2*2 + 2*3 + 2*2 + 2*2 = 20 s."""
+    from solvers.study.runner import project
+
+    sim = "sim/seats/{}/greedy," + "greedy,greedy"
+    seconds = {sim.format("rio-grande/3p"): 1.0, sim.format("amigo/3p"): 3.0}
+    p = project(tiny(), seconds, 2)
+    assert p["cpu_seconds"] == 20.0 and p["groups_measured"] == 2 and p["groups"] == 5

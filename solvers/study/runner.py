@@ -109,3 +109,32 @@ def run_study(study: Study, out: str | os.PathLike[str], executor: Executor, *, 
 def _note(finished: dict[str, dict[str, Any]]) -> str:
     bad = sum(1 for o in finished.values() if o["status"] == "failed")
     return f"{bad} failed" if bad else ""
+
+
+def project(study: Study, seconds: dict[str, float], ran: int) -> dict[str, Any]:
+    """The whole study's cost from a slice of ``ran`` tasks (``sliced``) whose task seconds summed
+    per group are ``seconds``: each group's task count times its mean seconds a task, or for a
+    group the slice missed, the mean of the measured groups of the same study entry (``end/NAME``,
+    ``sim/NAME``), else of all measured tasks."""
+    tasks = expand(study)
+    count: dict[str, int] = {}
+    for t in tasks:
+        count[group_of(t.key)] = count.get(group_of(t.key), 0) + 1
+    measured: dict[str, int] = {}
+    for t in sliced(tasks, ran):
+        measured[group_of(t.key)] = measured.get(group_of(t.key), 0) + 1
+    per_task = {g: seconds.get(g, 0.0) / k for g, k in measured.items()}
+
+    def entry(g: str) -> str:
+        return "/".join(g.split("/")[:2])
+
+    by_entry: dict[str, list[float]] = {}
+    for g, x in per_task.items():
+        by_entry.setdefault(entry(g), []).append(x)
+    overall = sum(per_task.values()) / max(1, len(per_task))
+    cpu = 0.0
+    for g, n in count.items():
+        near = by_entry.get(entry(g))
+        cpu += n * per_task.get(g, sum(near) / len(near) if near else overall)
+    return {"cpu_seconds": round(cpu, 1), "cpu_hours": round(cpu / 3600, 3),
+            "hours_on_2_cores": round(cpu / 7200, 3), "groups_measured": len(measured), "groups": len(count)}
