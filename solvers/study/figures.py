@@ -23,11 +23,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from solvers import trade_figures as tf
-from solvers.study.report import InformationGroup, NetworkGroup, Report, SeatStats, TradingGroup, mean_ci
+from solvers.study.analyses import InformationGroup, NetworkGroup, SeatStats, TradingGroup
+from solvers.study.stats import mean_ci
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
+
+    from solvers.study.report import Report
 
 __all__ = ["FIGURES", "information_figure", "seat_figure", "trade_matrix_figure", "trade_network_figure",
            "trading_figure", "write_figures"]
