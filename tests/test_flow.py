@@ -56,7 +56,10 @@ def _optimum(label: str, objective: str) -> int | None:
         raise
 
 
-_CUTS = _cuts(12, 7)
+# Seed 6: exact search finishes 23 of the 24 (cut, objective) pairs within its node budget, and deals
+# pay in 11 coop and 4 best optima (seed 7, used before, spent 19 s of exact search on 3 pairs past
+# the budget, then unused, and another 9 s on one at 58,000 nodes; deals paid in 8 and 3).
+_CUTS = _cuts(12, 6)
 
 
 def _replays(s: GameState, sol: Solution) -> None:
@@ -73,7 +76,7 @@ def _replays(s: GameState, sol: Solution) -> None:
 @pytest.mark.rule("T3")
 @pytest.mark.parametrize("objective", ["coop", "best"])
 def test_T3_flow_equals_exact_search(objective: str) -> None:
-    """Every cut exact search finishes (at least 9 of 12) gets the same proved optimum."""
+    """Every cut exact search finishes (at least 11 of 12) gets the same proved optimum."""
     compared = 0
     for label, s, p in _CUTS:
         want = _optimum(label, objective)
@@ -83,7 +86,7 @@ def test_T3_flow_equals_exact_search(objective: str) -> None:
         assert (sol.status, sol.value, sol.stats["bound"]) == ("optimal", want, want), label
         _replays(s, sol)
         compared += 1
-    assert compared >= 9
+    assert compared >= 11
 
 
 @pytest.mark.rule("T3")
@@ -116,9 +119,9 @@ def test_real_hands_bound_and_line(name: str) -> None:
     """Real hands (14-20 cards): the line replays, and the value is at least the best plan without
     deals (every seat's solo optimum) and at most the bound; on rio4-last-turn (one turn left) deals
     pay and the plan is proved optimal. (How close rio4-8cards comes depends on the time the machine
-    gives it: that is the benchmark's to measure, not a test's.)"""
+    gives it, 4 s here: that is the benchmark's to measure, not a test's.)"""
     s = LIBRARY[name].position()
-    sol = solve_flow(s, "coop", time_limit=60 if name == "rio4-last-turn" else 8, workers=1)
+    sol = solve_flow(s, "coop", time_limit=60 if name == "rio4-last-turn" else 4, workers=1)
     _replays(s, sol)
     from solvers.exact import solve_solo
 
@@ -156,7 +159,7 @@ def test_ctrl_c_returns_the_best_replayed_plan() -> None:
     proc = subprocess.Popen([sys.executable, str(ROOT / "scripts" / "solve_endgame.py"), "rio4-8cards",
                              "--objective", "coop", "--time-limit", "300", "--json"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(12)
+    time.sleep(6)  # a plan is in hand within 2 s on this machine, loaded (a better one by 6 s)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=120)
     assert "Traceback" not in err

@@ -3,7 +3,9 @@ its mutants (proofs/isla_mutants.py), and a small engine-vs-spec sample (proofs/
 
 Every property must be proved (and reach the situations it speaks about), every mutant of the spec
 must be refuted by the property it breaks, and the engine and the spec must agree on sampled states;
-the checks themselves must fail on a broken spec or a broken engine. The full run is
+the checks themselves must fail on a broken spec or a broken engine. The proofs run here on
+``COVERING``, three of the four configurations of ``PROOF_CONFIGS`` in which every branch of the
+spec is taken; the full run (``PROOF_CONFIGS`` and ``EXTRA_CONFIGS``) is
 ``scripts/prove_rules.py --isla --mutants --differential``.
 """
 
@@ -18,7 +20,7 @@ from model.isla.hooks import ISLA
 from proofs import isla_invariants
 from proofs.isla_differential import differential
 from proofs.isla_invariants import PROOF_CONFIGS, Result, format_results, prove
-from proofs.isla_mutants import MUTANT_PROPERTY, judge_mutant
+from proofs.isla_mutants import MUTANT_CONFIG, MUTANT_PROPERTY, judge_mutant
 from proofs.isla_spec import MUTANTS, IslaSpec
 
 EXPECTED = {
@@ -28,21 +30,34 @@ EXPECTED = {
     "exhaustion-moment-E1-E2",
 }
 RIO3 = PROOF_CONFIGS[:1]
+DUEL = [("rio-grande", 2, {"isla": True})]
+# Left out of PROOF_CONFIGS: rio-grande 3p with two fields (about 20 s of proofs): the third field
+# for sale is bought in both duels here, and each step's non-duel branch is taken in rio-grande 3p.
+COVERING = [
+    ("rio-grande", 3, {"isla": True}),  # 3 players: 3 fields, 6 bean types, ship 4 coins
+    DUEL[0],  # the Isla duel (I9), two fields and the third for sale (I1)
+    ("rio-grande", 2, {"isla": True, "reshuffle": "on-demand"}),  # E1 on-demand; I9's coins at the need
+]
 SAMPLE = [("rio-grande", 3, {}, "greedy"), ("rio-grande", 2, {}, "greedy")]
 
 
 @pytest.fixture(scope="module")
 def results() -> dict[str, Result]:
-    return {r.id: r for r in prove()}
+    return {r.id: r for r in prove(COVERING)}
 
 
-def test_every_property_is_proved_on_every_configuration(results):
+def test_every_property_is_proved_on_the_covering_configurations(results):
     assert set(results) == EXPECTED
     failed = {r.id: r.counterexample for r in results.values() if r.status != "proved"}
     assert not failed, failed
     assert {o.get("fields") for _, _, o in PROOF_CONFIGS} >= {None, 2}  # the third field for sale
     assert any(n == 2 for _, n, _ in PROOF_CONFIGS)  # the Isla duel
     assert {o.get("reshuffle") for _, _, o in PROOF_CONFIGS} == {None, "on-demand"}  # both E1 readings
+    # the configurations proved here are built-in ones, with 3 fields and 2 (the third for sale),
+    # the duel and both E1 readings in it
+    assert all(c in PROOF_CONFIGS for c in COVERING)
+    assert {isla_invariants.config(*c).third_cost is None for c in COVERING} == {True, False}
+    assert {o.get("reshuffle") for _, n, o in COVERING if n == 2} == {None, "on-demand"}
 
 
 def test_every_property_reaches_what_it_speaks_about(results):
@@ -56,7 +71,11 @@ def test_every_property_reaches_what_it_speaks_about(results):
 
 
 def test_proofs_cover_every_transition(results):
-    names = {t.name for c in PROOF_CONFIGS for t in IslaSpec(isla_invariants.config(*c)).transitions()}
+    def transitions(configs):
+        return {t.name for c in configs for t in IslaSpec(isla_invariants.config(*c)).transitions()}
+
+    names = transitions(COVERING)
+    assert names == transitions(PROOF_CONFIGS)
     assert names == set(results["card-conservation-I1"].per_kind)
     assert "exhaust-at-need" in names  # E1 on-demand
     assert {"sail", "harvest-onto-ship", "sell", "sell-attacked", "move-cargo", "attack", "yield", "buy-ship",
@@ -72,9 +91,21 @@ def test_result_lines_name_the_rule_and_the_status(results):
 
 @pytest.mark.parametrize("mutant", sorted(MUTANTS))
 def test_each_mutant_is_refuted_by_the_property_it_breaks(mutant):
-    v = judge_mutant(mutant)
+    """On the duel, where every mutant's rule is in play, or the configuration ``MUTANT_CONFIG``
+    names: the ten take 18 s there, 38 s on rio-grande 3p, where ``judge_mutant`` (and so
+    ``scripts/prove_rules.py --isla --mutants``) runs them."""
+    prop = MUTANT_PROPERTY[mutant]
+    config = MUTANT_CONFIG.get(mutant, DUEL[0])
+    (r,) = [x for x in prove([config], mutant=mutant, only={prop}, stop_at_first=True) if x.id == prop]
+    assert r.status == "refuted", r
+    assert "state:" in r.counterexample and "next:" in r.counterexample
+
+
+def test_judge_mutant_runs_the_property_a_mutant_breaks_on_its_configuration():
+    v = judge_mutant("load-other-type")  # on rio-grande 3p, refuted at its first sail
     assert v.status == "refuted", v
-    assert v.expected == MUTANT_PROPERTY[mutant] and v.rule == MUTANTS[mutant][0]
+    assert v.expected == MUTANT_PROPERTY["load-other-type"] == "ship-type-kept-I4"
+    assert v.rule == MUTANTS["load-other-type"][0] and v.detail.startswith("rio-grande 3p")
 
 
 def test_a_counterexample_shows_state_action_and_next_state():
@@ -94,7 +125,7 @@ def test_a_property_whose_situation_is_never_reached_is_vacuous(monkeypatch):
         return True, [("an impossible situation", z3.BoolVal(False))]
 
     monkeypatch.setitem(isla_invariants.TWO_STATE, "never-reached", ("I6", never))
-    (r,) = prove(RIO3, only={"never-reached"})
+    (r,) = prove(DUEL, only={"never-reached"})  # every transition of the smallest configuration
     assert r.status == "vacuous" and "an impossible situation" in r.counterexample
 
 
