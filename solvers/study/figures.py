@@ -20,7 +20,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from solvers import trade_figures as tf
 from solvers.study.analyses import InformationGroup, NetworkGroup, SeatStats, TradingGroup
@@ -30,7 +30,14 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-    from solvers.study.report import Report
+class Drawn(Protocol):
+    """What the figures read of a report (solvers/study/report.py ``Report`` has it)."""
+
+    seats: list[SeatStats]
+    trading: list[TradingGroup]
+    information: list[InformationGroup]
+    networks: list[NetworkGroup]
+
 
 __all__ = ["FIGURES", "information_figure", "seat_figure", "trade_matrix_figure", "trade_network_figure",
            "trading_figure", "write_figures"]
@@ -380,7 +387,7 @@ def trade_matrix_figure(networks: Sequence[NetworkGroup], width: float = tf.PAGE
 # ------------------------------------------------------------------ writing them
 
 
-def _why_empty(rep: Report) -> dict[str, str]:
+def _why_empty(rep: Drawn) -> dict[str, str]:
     """Per figure with nothing to draw, why."""
     out: dict[str, str] = {}
     if not rep.seats:
@@ -406,7 +413,7 @@ def _why_empty(rep: Report) -> dict[str, str]:
     return out
 
 
-def write_figures(rep: Report, out_dir: str | os.PathLike[str]) -> tuple[dict[str, Path], dict[str, str]]:
+def write_figures(rep: Drawn, out_dir: str | os.PathLike[str]) -> tuple[dict[str, Path], dict[str, str]]:
     """Write every figure of ``rep`` that has data into ``out_dir`` as ``NAME.png`` (``FIGURES``);
     returns (name -> path written, name -> why not written); removes ``NAME.png`` of a figure not
     written, left by an earlier report."""
