@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from model import Accept, Action, GameState, Phase, Ruleset, apply, chance_outcome, new_game, scores, winners
@@ -58,31 +58,37 @@ def playout(s: GameState, bots: Bots, rng: random.Random) -> Iterator[tuple[Game
 
 
 def play_game(
-    rules: Ruleset, players: int, seed: int, bots: Sequence[Bot]
+    rules: Ruleset, players: int, seed: int, bots: Sequence[Bot],
+    on_accept: Callable[[GameState, Accept], None] | None = None,
 ) -> tuple[GameResult, GameState, GameState, list[Action]]:
     """One game: the deck shuffled by ``seed``, bots and reshuffles drawn from a generator seeded by it.
 
     Returns the result, the first and last states and every action (reshuffles included), so the
     caller can write a record. Actions from the plain random bot come from ``legal_actions`` and
-    skip the legality checks; every other bot's actions are checked.
+    skip the legality checks; every other bot's actions are checked. ``on_accept(before, accept)``
+    hears each executed deal (T3) with the state it was accepted in, so a caller can read the
+    deals without replaying the game.
     """
     s0 = s = new_game(rules, players, seed)
     actions: list[Action] = []
     deals = reshuffles = 0
     isla_moves: Counter[type] = Counter()
     append = actions.append
-    s = s0
+    s = before = s0
     for s, a in playout(s0, bots, random.Random(seed ^ 0x5EED)):  # noqa: B007 (s: the last state)
         if a is None:
             continue
         kind = type(a)
         if kind is Accept:
             deals += 1
+            if on_accept is not None and isinstance(a, Accept):
+                on_accept(before, a)
         elif kind is Reshuffle:
             reshuffles += 1
         elif kind in ISLA_COUNTED:
             isla_moves[kind] += 1
         append(a)
+        before = s
     result = GameResult(seed, scores(s), winners(s), s.turn + 1, len(actions), deals, reshuffles,
                         isla_moves[Sell], isla_moves[Attack], isla_moves[Yield])
     return result, s0, s, actions

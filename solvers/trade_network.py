@@ -99,7 +99,7 @@ def group_label(rules: Ruleset) -> str:
     return rules.name + ("+isla" if rules.isla else "")
 
 
-def _deal(before: GameState, accept: Accept, game: str, line: int) -> DealRecord:
+def deal_at(before: GameState, accept: Accept, game: str = "game", line: int = 0) -> DealRecord:
     """The deal that ``accept`` executes in ``before`` (T3): the pending offer's cards and the partner's."""
     offer = before.pending
     if offer is None:  # only reachable with check=False on an illegal sequence
@@ -120,7 +120,7 @@ def deals_in_game(s0: GameState, actions: Iterable[Action], game: str = "game",
     s, out = s0, []
     for a in actions:
         if type(a) is Accept:
-            out.append(_deal(s, a, game, 0))
+            out.append(deal_at(s, a, game, 0))
         s = apply(s, a, check)
     return out
 
@@ -141,7 +141,7 @@ def read_game(path: str | os.PathLike[str]) -> GameDeals:
     try:
         for line, action, after in replay_steps(rec):
             if type(action) is Accept:
-                deals.append(_deal(s, action, name, line))
+                deals.append(deal_at(s, action, name, line))
             s = after
     except IllegalStep as e:
         raise TradeRecordError(name, e.line, f"illegal {e.action}: {e.reason}", e.rule) from None

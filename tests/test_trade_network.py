@@ -279,3 +279,20 @@ def test_illegal_record_one_line_error_names_file_line_and_rule(tmp_path: Path) 
         deals_in_record(bad)
     with pytest.raises(TradeRecordError, match="cannot read"):
         read_game(tmp_path / "missing.jsonl")
+
+
+@pytest.mark.rule("T3")
+def test_deals_heard_during_play_are_the_deals_of_the_replay() -> None:
+    """play_game's on_accept (the study's simulations read deals this way) sees each executed deal
+    with the state it was accepted in: the same DealRecords as replaying the game afterwards."""
+    from model import ruleset as _ruleset
+    from play.bots import BOTS
+    from play.playout import play_game
+    from solvers.trade_network import deal_at, deals_in_game
+
+    for seed in range(3):
+        heard: list[DealRecord] = []
+        _, s0, _, actions = play_game(_ruleset("amigo"), 4, seed, [BOTS["greedy"]] * 4,
+                                      on_accept=lambda before, a, out=heard: out.append(deal_at(before, a)))
+        replayed = deals_in_game(s0, actions)
+        assert heard == replayed and len(heard) > 5

@@ -7,13 +7,15 @@ from which the trade network of the games is rebuilt (solvers/trade_network.py).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+from model import Accept, GameState
 from model.cards import BEAN_NAMES
 from model.rules import ruleset
 from play.bots import BOTS
 from play.playout import play_game
-from solvers.trade_network import deals_in_game
+from solvers.trade_network import deal_at
 
 
 def run_simulation(params: dict[str, Any]) -> dict[str, Any]:
@@ -24,9 +26,17 @@ def run_simulation(params: dict[str, Any]) -> dict[str, Any]:
     bots = [BOTS[b] for b in params["bots"]]
     games = []
     for g, seed in zip(params["games"], params["seeds"], strict=True):
-        result, s0, _, actions = play_game(rules, n, seed, bots)
-        deals = [[d.active, d.partner, [BEAN_NAMES[b] for b in d.active_gave],
-                  [BEAN_NAMES[b] for b in d.partner_gave]] for d in deals_in_game(s0, actions, check=False)]
+        deals: list[list[Any]] = []
+        result, _, _, _ = play_game(rules, n, seed, bots, on_accept=_recorder(deals))
         games.append({"game": g, "seed": seed, "coins": list(result.coins), "winners": list(result.winners),
                       "turns": result.turns, "deals": deals})
     return {"games": games}
+
+
+def _recorder(out: list[list[Any]]) -> Callable[[GameState, Accept], None]:
+    """Each deal as it is accepted (no replay of the game afterwards)."""
+    def record(before: GameState, accept: Accept) -> None:
+        d = deal_at(before, accept)
+        out.append([d.active, d.partner, [BEAN_NAMES[b] for b in d.active_gave],
+                    [BEAN_NAMES[b] for b in d.partner_gave]])
+    return record
