@@ -30,6 +30,11 @@ solvers --objective coop|best --growth [--positions 3] [--time-limit 20]: the fl
 rio-grande cuts with real hands at 5, 10, 15, 20 and 30 cards left, 4 and 5 players: proved count,
 median and worst time, median and worst gap when not proved.
 
+seats [--time-limit 60]: the seat DP (solvers/seat_dp.py) beside the CP-SAT seat model on the
+seat problems of the first master round of each built-in real-hand position, coop and best: per
+position the problems, how many the DP answered within its state limit, the median and worst time
+of each (the DP's includes giving up at the limit) and the ratio of the medians.
+
 solvers --objective duel: bean-duel cuts at 5, 10, 12 and 15 cards left, alpha-beta search.
 
 trades [--positions 3] [--runs 3]: the trade graph of trading phases 10 cards from the end
@@ -183,6 +188,18 @@ def print_trades(res: dict[str, Any]) -> None:
               + (f"; {unsolved} not re-solved (budget)" if unsolved else ""))
 
 
+def print_seats(res: dict[str, Any]) -> None:
+    print(f"seat problems of the first master round: the seat DP (state limit {res['state_limit']:,}) "
+          f"beside the CP-SAT seat model ({res['seat_seconds']:g} s limit), one worker")
+    print(f"{'position':<16}{'obj':<6}{'seats':>6}{'DP ok':>6}{'DP med s':>10}{'DP max s':>10}"
+          f"{'SAT med s':>11}{'SAT max s':>11}{'ratio':>8}")
+    for r in res["rows"]:
+        ratio = "-" if r["ratio"] is None else f"{r['ratio']:.0f}x"
+        print(f"{r['position']:<16}{r['objective']:<6}{r['problems']:>6}{r['dp_answered']:>6}"
+              f"{r['dp_median_s']:>10.3f}{r['dp_worst_s']:>10.3f}{r['cpsat_median_s']:>11.3f}"
+              f"{r['cpsat_worst_s']:>11.3f}{ratio:>8}")
+
+
 def print_study(res: dict[str, Any]) -> None:
     print(f"study runner: {res['empty_tasks']} empty tasks for the overhead; real tasks of "
           f"{res['games_per_task']} games ({res['task_seconds']:.3f} s each in this process)")
@@ -204,7 +221,8 @@ def print_study(res: dict[str, Any]) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = cli.parser(__doc__, progress=True)
-    parser.add_argument("suite", choices=["engine", "solvers", "trades", "study"], help="which benchmark")
+    parser.add_argument("suite", choices=["engine", "solvers", "seats", "trades", "study"],
+                        help="which benchmark")
     parser.add_argument("--objective", default="solo", choices=["solo", "coop", "best", "duel"],
                         help="solvers: which objective")
     parser.add_argument("--positions", type=cli.at_least(1, "--positions"), default=10,
@@ -252,6 +270,8 @@ def _run(args: argparse.Namespace, show: bool) -> tuple[dict[str, Any], Callable
 
         say = (lambda text: print(f"bench.py: {text}", file=sys.stderr, flush=True)) if show else None
         return bench_study(min(args.runs, 3), ray=not args.no_ray, progress=say), print_study
+    if args.suite == "seats":
+        return benchmarks.bench_seats(args.time_limit, show), print_seats
     if args.suite == "trades":
         return benchmarks.bench_trades(min(args.positions, 5), min(args.runs, 3), show), print_trades
     if args.objective == "duel":

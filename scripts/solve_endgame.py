@@ -154,6 +154,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--time-limit", type=cli.positive(float, "--time-limit"), default=60.0,
                         help="seconds: CP-SAT stops with its best line so far; exact search stops with "
                              "\"too large\"")
+    parser.add_argument("--work-limit", type=cli.positive(float, "--work-limit"), default=None,
+                        help="coop and best (flow solver): CP-SAT deterministic work for the whole run; "
+                             "with --workers 1 the answer is the same on any machine as long as "
+                             "--time-limit does not bind first (the output says which limit stopped)")
     parser.add_argument("--workers", type=cli.at_least(1, "--workers"), default=1,
                         help="CP-SAT workers (1: deterministic)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -193,7 +197,7 @@ def _solve(frame: cli.Frame, args: argparse.Namespace) -> int:
         return _print_expected(args, where, s, ans)
     from solvers.api import Limits, solve
 
-    limits = Limits(time=args.time_limit, nodes=args.node_limit, workers=args.workers)
+    limits = Limits(time=args.time_limit, nodes=args.node_limit, workers=args.workers, work=args.work_limit)
     methods = ["exact", "cpsat"] if args.solver == "both" else [args.solver]
     sols = [("exact" if m == "exact" else "cpsat",
              solve(s, args.objective, m, args.player, limits, progress)) for m in methods]
@@ -232,10 +236,13 @@ def _solve(frame: cli.Frame, args: argparse.Namespace) -> int:
         if name == "exact":
             how = f"exact search, {xs['nodes']} nodes"
         elif "rounds" in xs:
-            how = f"CP-SAT flow solver, {xs['rounds']} master rounds, {xs['seat_models']} seat models"
+            how = (f"CP-SAT flow solver, {xs['rounds']} master rounds, {xs['seat_problems']} seat "
+                   f"problems ({xs['seats_by_dp']} by the seat DP), work {xs['work']:g}")
         else:
             how = f"CP-SAT, {xs['branches']} branches"
         stopped = " (interrupted)" if xs.get("interrupted") else ""
+        if str(xs.get("stopped_by")) in ("time", "work"):
+            stopped = f" (stopped by the {xs['stopped_by']} limit)"
         if x.status == "optimal":
             status = "proved optimal"
         elif xs.get("bound") is None:

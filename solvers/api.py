@@ -35,11 +35,14 @@ class Limits:
     """How much a solver may spend: ``time`` seconds (every method: CP-SAT's time limit; exact
     search stops past it with TimeLimitExceeded, "too large"), ``nodes`` (exact search:
     NodeLimitExceeded past it; None: no node limit), CP-SAT ``workers`` (1: deterministic search
-    order). A limit below one node, one worker or of no time is a UsageError."""
+    order), ``work`` (the flow solver: CP-SAT deterministic seconds for the whole run, which do
+    not depend on the machine's load, so that with one worker its answer reproduces; None: the
+    clock alone). A limit below one node, one worker or of no time or work is a UsageError."""
 
     time: float = 60.0
     nodes: int | None = 2_000_000
     workers: int = 1
+    work: float | None = None
 
     def __post_init__(self) -> None:
         if not self.time > 0:
@@ -48,6 +51,8 @@ class Limits:
             raise UsageError(f"the node limit must be at least 1, got {self.nodes}")
         if self.workers < 1:
             raise UsageError(f"CP-SAT needs at least 1 worker, got {self.workers}")
+        if self.work is not None and not self.work > 0:
+            raise UsageError(f"the work limit must be more than 0, got {self.work:g}")
 
 
 class _Report:
@@ -103,7 +108,8 @@ def _flow(objective: str) -> Runner:
         from solvers.flow import solve_flow
 
         with ticking(pr.cpsat_fn(), lim.time, f"flow solver {objective}") as note:
-            return solve_flow(s, objective, p, lim.time, lim.workers, tick=pr.tick(note))
+            return solve_flow(s, objective, p, lim.time, lim.workers, tick=pr.tick(note),
+                              work_limit=lim.work)
     return run
 
 

@@ -365,3 +365,65 @@ def _trading_phases(players: int, hand: int | None) -> Iterator[GameState]:
         s, _ = to_trading(cut)
         if s.phase == Phase.TRADE:
             yield s
+
+
+def bench_seats(seat_seconds: float, show: bool) -> dict[str, Any]:
+    """The seat DP beside the CP-SAT seat model on the same seat problems: those of the first
+    master round of each built-in real-hand position (coop, and best with the solo floors), one
+    worker. Per position: problems, how many the DP answered within its state limit, the median
+    and worst time of each, and the ratio of the medians; the values must agree where both are
+    proved (a Disagreement otherwise)."""
+    from ortools.sat.python import cp_model
+
+    from solvers.cpsat_run import interruptible
+    from solvers.exact import solve_solo
+    from solvers.flow import SEAT_STATES, FlowSolver, _objective, _solver
+    from solvers.flow_master import FlowMaster
+    from solvers.seat_dp import TooLarge, solve_seat_in
+
+    rows: list[dict[str, Any]] = []
+    cases = [(name, objective) for name in REAL_NAMES for objective in ("coop", "best")]
+    with progress(len(cases), "seat problems", show) as bar:
+        for name, objective in cases:
+            s = LIBRARY[name].position()
+            floors = ([solve_solo(s, q).value for q in range(len(s.players))]
+                      if objective == "best" else None)
+            fm = FlowMaster(s)
+            fm.m.maximize(_objective(fm, fm.relaxed, objective, 0, floors))
+            solver = _solver(1, lb_tree=True)
+            solver.parameters.max_time_in_seconds = 30.0
+            solver.solve(fm.m)
+            dp_t: list[float] = []
+            sat_t: list[float] = []
+            answered = 0
+            with interruptible() as stop:
+                run = FlowSolver(s, objective, 0, floors, 1, None, stop)
+                for q in range(fm.n):
+                    sched = tuple((k, kind, tuple(sorted(c.items())))
+                                  for k, kind, c in fm.fixed_batches(solver, q))
+                    t0 = time.perf_counter()
+                    try:
+                        dp: int | None = solve_seat_in(s, q, [(k, kd, dict(c)) for k, kd, c in sched],
+                                                       SEAT_STATES).value
+                        answered += 1
+                    except TooLarge:
+                        dp = None
+                    dp_t.append(time.perf_counter() - t0)
+                    m, sp = run._seat_model(fm, q, sched)
+                    m.maximize(sp.final)
+                    one = cp_model.CpSolver()
+                    one.parameters.num_workers = 1
+                    one.parameters.max_time_in_seconds = seat_seconds
+                    t0 = time.perf_counter()
+                    status = one.solve(m)
+                    sat_t.append(time.perf_counter() - t0)
+                    if dp is not None and status == cp_model.OPTIMAL and round(one.objective_value) != dp:
+                        raise Disagreement(f"{name} {objective} p{q}: seat DP {dp}, CP-SAT seat model "
+                                           f"{round(one.objective_value)}")
+            md, ms = statistics.median(dp_t), statistics.median(sat_t)
+            rows.append({"position": name, "objective": objective, "problems": len(dp_t),
+                         "dp_answered": answered, "dp_median_s": md, "dp_worst_s": max(dp_t),
+                         "cpsat_median_s": ms, "cpsat_worst_s": max(sat_t),
+                         "ratio": ms / md if md > 0 else None})
+            bar.update(1)
+    return {"seat_seconds": seat_seconds, "state_limit": SEAT_STATES, "rows": rows}

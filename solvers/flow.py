@@ -42,6 +42,7 @@ from solvers.exact import Budget, SoloSearch, Solution, SolveError, open_player,
 from solvers.flow_master import Batch, FlowMaster
 from solvers.seat_dp import TooLarge, solve_seat_in
 from solvers.seat_plan import Op, SeatPlan
+from solvers.work_limit import RunClock
 
 Tick = Callable[[float, float, float], None]
 DECOMPOSE_SHARE = 0.6  # of the time limit; the rest goes to the joint model warm-started from it,
@@ -57,11 +58,10 @@ class _Found:
     coins: list[int]
 
 
-def _solver(time_limit: float, workers: int, lb_tree: bool = False) -> cp_model.CpSolver:
+def _solver(workers: int, lb_tree: bool = False) -> cp_model.CpSolver:
     """CP-SAT as these models need it: the full LP (linearization 2); for the master, with one
     worker, the LP-guided tree search that proves its bound (rio4-8cards: 1 s instead of no proof in 20)."""
     solver = cp_model.CpSolver()
-    solver.parameters.max_time_in_seconds = max(time_limit, 0.05)
     solver.parameters.num_workers = workers
     solver.parameters.linearization_level = 2
     if lb_tree and workers == 1:
@@ -224,12 +224,12 @@ class FlowSolver:
     least its solo optimum ``floors``)."""
 
     def __init__(self, s: GameState, objective: str, p: int, floors: list[int] | None,
-                 workers: int, tick: Tick | None, stop: Interrupt) -> None:
+                 workers: int, tick: Tick | None, stop: Interrupt, clock: RunClock | None = None) -> None:
         self.s, self.objective, self.p, self.floors = s, objective, p, floors
         self.workers, self.tick, self.stop = workers, tick, stop
         self.best: _Found | None = None
         self.bound: int | None = None
-        self.t0 = time.perf_counter()
+        self.clock = clock or RunClock(3600.0, None)
         self.stages: dict[str, Any] = {}
         self.hint: dict[str, int] = {}  # the best plan's variable values, by name
         self.seat_values: dict[tuple[int, Any], dict[str, int]] = {}  # CP-SAT seat solutions
@@ -242,14 +242,18 @@ class FlowSolver:
     def _report(self) -> None:
         if self.tick is not None and self.best is not None:
             bound = self.bound if self.bound is not None else float("nan")
-            self.tick(self.best.value, bound, time.perf_counter() - self.t0)
+            self.tick(self.best.value, bound, self.clock.elapsed())
 
-    def _solve(self, m: cp_model.CpModel, seconds: float, lb_tree: bool = False, lns: bool = False
-               ) -> tuple[cp_model.CpSolver, Any]:
-        solver = _solver(seconds, self.workers, lb_tree)
+    def _solve(self, m: cp_model.CpModel, until: float, lb_tree: bool = False, lns: bool = False,
+               most: float | None = None) -> tuple[cp_model.CpSolver, Any]:
+        """Solve ``m`` within the run up to fraction ``until`` of its limits (RunClock)."""
+        solver = _solver(self.workers, lb_tree)
         if lns and self.workers == 1:
             solver.parameters.interleave_search = True
-        return solver, self.stop.solve(solver, m)
+        self.clock.limit(solver, until, most)
+        status = self.stop.solve(solver, m)
+        self.clock.charge(solver)
+        return solver, status
 
     def _score(self, coins: list[int]) -> int | None:
         if self.objective == "coop":
@@ -274,8 +278,9 @@ class FlowSolver:
         return False
 
     def decompose(self, until: float, soft: float | None = None) -> None:
-        """The master, the seats on its flows, and per-seat cuts, until ``until`` (perf_counter)
-        or a proof. A cut says: "if seat q plants exactly these batches, it ends with at most v"
+        """The master, the seats on its flows, and per-seat cuts, until fraction ``until`` of the
+        run's limits (past ``soft``, only until a first plan is in hand) or a proof. A cut says:
+        "if seat q plants exactly these batches, it ends with at most v"
         where v is the proved optimum of q's fields on them, so the master stays a relaxation and
         every bound it proves is an upper bound on the true optimum.
 
@@ -289,9 +294,8 @@ class FlowSolver:
         spent = {"master": 0.0, "seats": 0.0}
         try:
             while not self.interrupted:
-                now = time.perf_counter()
-                left = until - now
-                if left <= 0.05 or (soft is not None and self.best is not None and now > soft):
+                now = self.clock.fraction()
+                if now >= until or (soft is not None and self.best is not None and now > soft):
                     break  # past ``soft``, only until a first plan is in hand
                 fm = FlowMaster(self.s)
                 obj = _objective(fm, fm.relaxed, self.objective, self.p, self.floors)
@@ -303,7 +307,7 @@ class FlowSolver:
                     _hint(fm.m, self.hint)
                 fm.m.maximize(obj)
                 start = time.perf_counter()
-                solver, status = self._solve(fm.m, left, lb_tree=True)
+                solver, status = self._solve(fm.m, until, lb_tree=True)
                 spent["master"] += time.perf_counter() - start
                 rounds += 1
                 if status == cp_model.INFEASIBLE:
@@ -344,8 +348,7 @@ class FlowSolver:
                             for q in range(fm.n):
                                 sched = tuple((k, kind, tuple(sorted(c.items())))
                                               for k, kind, c in fm.fixed_batches(solver, q))
-                                self._seat_hint(fm, q, sched, finals[q],
-                                                min(2.0, until - time.perf_counter()))
+                                self._seat_hint(fm, q, sched, finals[q], until)
                                 self.hint.update(self.seat_values.get((q, sched), {}))
                 if self.best is not None and self.bound is not None and self.best.value >= self.bound:
                     break
@@ -367,10 +370,7 @@ class FlowSolver:
             self.seat_counts["cpsat"] += 1
         m, sp = self._seat_model(fm, q, sched)
         m.maximize(sp.final)
-        solver = cp_model.CpSolver()
-        solver.parameters.max_time_in_seconds = max(until - time.perf_counter(), 0.5)
-        solver.parameters.num_workers = self.workers
-        status = self.stop.solve(solver, m)
+        solver, status = self._cpsat(m, until)
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             self.seat_values[(q, sched)] = _solution(m, solver)
             return round(solver.objective_value), int(solver.best_objective_bound + 1e-6), sp.ops(solver)
@@ -389,7 +389,17 @@ class FlowSolver:
         m = cp_model.CpModel()
         return m, SeatPlan(m, self.s, q, batches, set(fm.beans))
 
-    def _seat_hint(self, fm: FlowMaster, q: int, sched: Any, value: int, seconds: float) -> None:
+    def _cpsat(self, m: cp_model.CpModel, until: float, most: float | None = None
+               ) -> tuple[cp_model.CpSolver, Any]:
+        """A plain CP-SAT solve (the seat and search models), within the run's limits."""
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = self.workers
+        self.clock.limit(solver, until, most)
+        status = self.stop.solve(solver, m)
+        self.clock.charge(solver)
+        return solver, status
+
+    def _seat_hint(self, fm: FlowMaster, q: int, sched: Any, value: int, until: float) -> None:
         """The joint model needs a complete hint (a partial one left it without any plan in 40 s
         on a real cut): for a seat the DP solved, the CP-SAT seat model's values at the DP's
         optimum, a feasibility search with the value known."""
@@ -397,10 +407,8 @@ class FlowSolver:
             return
         m, sp = self._seat_model(fm, q, sched)
         m.add(sp.final == value)
-        solver = cp_model.CpSolver()
-        solver.parameters.max_time_in_seconds = max(seconds, 0.1)
-        solver.parameters.num_workers = self.workers
-        if self.stop.solve(solver, m) in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        solver, status = self._cpsat(m, until, most=2.0)
+        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             self.seat_values[(q, sched)] = _solution(m, solver)
 
     def _cut(self, fm: FlowMaster, q: int, sched: Any, v: int, tag: int) -> None:
@@ -432,7 +440,7 @@ class FlowSolver:
             fm.m.add(sp.final <= r)  # redundant: the relaxation's per-bean cuts reach the LP
         return fm, seats, _objective(fm, [sp.final for sp in seats], self.objective, self.p, self.floors)
 
-    def above(self, seconds: float) -> None:
+    def above(self, until: float) -> None:
         """Is there a plan worth more than the best one? The joint model with ``objective >= best
         + 1`` and no objective, searched without the LP: "infeasible" proves the best plan
         optimal, a solution is a better plan. On hand-8 cuts this proves in 2-7 s what the
@@ -443,10 +451,11 @@ class FlowSolver:
         if self.bound is not None:
             fm.m.add(obj <= self.bound)
         solver = cp_model.CpSolver()
-        solver.parameters.max_time_in_seconds = max(seconds, 0.05)
         solver.parameters.num_workers = self.workers
         solver.parameters.linearization_level = 0
+        self.clock.limit(solver, until)
         status = self.stop.solve(solver, fm.m)
+        self.clock.charge(solver)
         self.stages["above_status"] = solver.status_name(status).lower()
         if status == cp_model.INFEASIBLE:
             self.bound = self.best.value  # nothing better exists: proved
@@ -457,7 +466,7 @@ class FlowSolver:
             if self._accept(fm, deals, [sp.ops(solver) for sp in seats], int(solver.value(obj)), "joint"):
                 self.hint = _solution(fm.m, solver)
 
-    def joint(self, seconds: float) -> None:
+    def joint(self, until: float) -> None:
         """The exact joint model (the master's flows with every seat's exact fields), warm-started
         from the best plan's values when the decomposition made it, else asked for a better plan
         than the one in hand; at most the proved bound either way."""
@@ -468,7 +477,7 @@ class FlowSolver:
             fm.m.add(obj <= self.bound)
         _hint(fm.m, self.hint)  # the best plan so far, complete: the search improves on it
         fm.m.maximize(obj)
-        solver, status = self._solve(fm.m, seconds, lns=True)
+        solver, status = self._solve(fm.m, until, lns=True)
         self.stages["joint_status"] = solver.status_name(status).lower()
         if status == cp_model.INFEASIBLE:
             if self.best is not None and not self.hint:
@@ -513,7 +522,8 @@ def no_trade_line(s: GameState, budget: Budget | None = None) -> tuple[list[Acti
 
 
 def solve_flow(s: GameState, objective: str, player: int | None = None, time_limit: float = 10.0,
-               workers: int = 1, floors: list[int] | None = None, tick: Tick | None = None) -> Solution:
+               workers: int = 1, floors: list[int] | None = None, tick: Tick | None = None,
+               work_limit: float | None = None) -> Solution:
     """``coop`` or ``best`` by the counts master and exact seats (module docstring). Status
     "optimal" only when the plan's value meets a proved bound; else "feasible" with the bound."""
     if objective not in ("coop", "best"):
@@ -522,33 +532,31 @@ def solve_flow(s: GameState, objective: str, player: int | None = None, time_lim
     su = s.setup
     if su.strict_harvest or su.rules.distinct_fields or su.rules.field_beans:
         raise SolveError("the flow solver covers H4's lenient reading without V2/V5 so far")
-    t0 = time.perf_counter()
+    run_clock = RunClock(time_limit, work_limit)
     clock = Budget("the flow solver's solo searches", None, time_limit)  # no time past the limit
     if objective == "best" and floors is None:
         floors = [solve_solo(s, q, budget=clock.same_clock(f"p{q}'s floor")).value
                   for q in range(len(s.players))]
 
-    def left() -> float:
-        return time_limit - (time.perf_counter() - t0)
-
     with interruptible() as stop:  # Ctrl-C ends the run, keeping its best plan and bound
-        run = FlowSolver(s, objective, p, floors, workers, tick, stop)
+        run = FlowSolver(s, objective, p, floors, workers, tick, stop, run_clock)
         try:
             line, end = no_trade_line(s, clock)  # a plan at once: every seat its own solo optimum
             coins = [len(q.coins) for q in end.players]
             got = run._score(coins)
             assert got is not None  # every seat ends with exactly its solo optimum
             run.best = _Found(got, line, coins)
-            now = time.perf_counter()
-            run.decompose(now + max(left() * DECOMPOSE_UNTIL, 0.1), soft=now + left() * DECOMPOSE_SHARE)
-            while (not run.interrupted and left() > 0.05 and run.best is not None
+            now = run_clock.fraction()
+            run.decompose(now + (1 - now) * DECOMPOSE_UNTIL, soft=now + (1 - now) * DECOMPOSE_SHARE)
+            while (not run.interrupted and run_clock.fraction() < 0.999 and run.best is not None
                    and (run.bound is None or run.best.value < run.bound)):
                 before = (run.best.value, run.bound)
-                run.joint(left() * JOINT_SHARE)  # improves the plan (warm-started), or proves it
+                now = run_clock.fraction()
+                run.joint(now + (1 - now) * JOINT_SHARE)  # improves the plan (warm-started), or proves it
                 if run.bound is not None and run.best.value >= run.bound:
                     break
                 stop.check()
-                run.above(left())  # a better plan, or the proof there is none
+                run.above(1.0)  # a better plan, or the proof there is none
                 if (run.best.value, run.bound) == before:
                     break
         except KeyboardInterrupt:  # between or before the searches: no further phase starts
@@ -565,7 +573,10 @@ def solve_flow(s: GameState, objective: str, player: int | None = None, time_lim
                              f"bound {upper}")
         run.bound = min(run.bound, upper)
     status = "optimal" if run.bound is not None and run.best.value >= run.bound else "feasible"
-    stats: dict[str, Any] = {"seconds": time.perf_counter() - t0, "bound": run.bound,
+    stopped = ("proved" if status == "optimal" else "interrupted" if run.interrupted
+               else run_clock.stopped_by())
+    stats: dict[str, Any] = {"seconds": run_clock.elapsed(), "work": round(run_clock.used, 3),
+                             "work_limit": work_limit, "stopped_by": stopped, "bound": run.bound,
                              "interrupted": run.interrupted, **run.stages}
     if floors is not None:
         stats["floors"] = floors

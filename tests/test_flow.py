@@ -246,3 +246,16 @@ def test_the_search_for_a_better_plan_alone_reaches_the_optimum(objective: str) 
         assert (run.best.value, run.bound) == (want, want), label
         compared += 1
     assert compared >= 3
+
+
+def test_a_work_limit_gives_the_same_answer_every_run() -> None:
+    """With a work limit (CP-SAT deterministic time) and one worker, the run is the same search
+    whatever the clock says: the same value, bound and line twice, and it says the work limit
+    stopped it (the wall-clock limit, 600 s, is far away)."""
+    s = LIBRARY["rio4-8cards"].position()
+    runs = [solve_flow(s, "coop", None, time_limit=600, workers=1, work_limit=2.0) for _ in range(2)]
+    a, b = runs
+    assert a.stats["stopped_by"] in ("work", "proved")
+    assert a.stats["work"] <= 2.0 * 1.05 + 1.0  # each solve ends at its share, give or take a step
+    assert (a.value, a.stats["bound"], a.line) == (b.value, b.stats["bound"], b.line)
+    assert a.stats["rounds"] == b.stats["rounds"]

@@ -186,7 +186,7 @@ def test_ctrl_c_ends_the_flow_solver_with_its_best_plan() -> None:
         sol = solve_flow(s, "coop", time_limit=60)
     assert _answered(sent) < ANSWER
     assert sol.stats["interrupted"] and sol.status == "feasible"
-    assert {"rounds", "seat_models"} <= set(sol.stats)
+    assert {"rounds", "seat_problems", "stopped_by"} <= set(sol.stats)
     verify_line(s, sol)
 
 
