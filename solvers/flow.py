@@ -47,7 +47,7 @@ from solvers.work_limit import RunClock
 Tick = Callable[[float, float, float], None]
 DECOMPOSE_SHARE = 0.6  # of the time limit; the rest goes to the joint model warm-started from it,
 DECOMPOSE_UNTIL = 0.8  # except that the decomposition may go on to here until it has a first plan
-SEAT_STATES = 20_000  # the seat DP's work limit (about a second), then the CP-SAT seat model
+SEAT_STATES = 20_000  # the seat DP's state limit (at most 2.4 s on bench.py seats), then CP-SAT
 JOINT_SHARE = 0.5  # of what is left then: the optimising joint model, before the search for any better plan
 
 
@@ -244,13 +244,13 @@ class FlowSolver:
             bound = self.bound if self.bound is not None else float("nan")
             self.tick(self.best.value, bound, self.clock.elapsed())
 
-    def _solve(self, m: cp_model.CpModel, until: float, lb_tree: bool = False, lns: bool = False,
-               most: float | None = None) -> tuple[cp_model.CpSolver, Any]:
+    def _solve(self, m: cp_model.CpModel, until: float, lb_tree: bool = False, lns: bool = False
+               ) -> tuple[cp_model.CpSolver, Any]:
         """Solve ``m`` within the run up to fraction ``until`` of its limits (RunClock)."""
         solver = _solver(self.workers, lb_tree)
         if lns and self.workers == 1:
             solver.parameters.interleave_search = True
-        self.clock.limit(solver, until, most)
+        self.clock.limit(solver, until)
         status = self.stop.solve(solver, m)
         self.clock.charge(solver)
         return solver, status
