@@ -11,6 +11,10 @@
    solution improves it, and its bound tightens the gap. The time limit or Ctrl-C returns the best
    replayed plan and the best proved bound.
 
+H4's strict reading: the master ignores H4 and the seat DP reads it either way, but the CP-SAT
+seat and joint models read it leniently, so a strict run is the decomposition alone (a bound
+from the master, plans from the DP's seats).
+
 A plan the engine refuses, or that replays to another value than the model's, is an error, never
 an answer.
 """
@@ -48,6 +52,7 @@ Tick = Callable[[float, float, float], None]
 DECOMPOSE_SHARE = 0.6  # of the time limit; the rest goes to the joint model warm-started from it,
 DECOMPOSE_UNTIL = 0.8  # except that the decomposition may go on to here until it has a first plan
 SEAT_STATES = 20_000  # the seat DP's state limit (at most 2.4 s on bench.py seats), then CP-SAT
+HARVEST = 20  # master solutions a round hands to the seats: its last ones, the optimum among them
 JOINT_SHARE = 0.5  # of what is left then: the optimising joint model, before the search for any better plan
 
 
@@ -214,9 +219,54 @@ def _hint(m: cp_model.CpModel, values: dict[str, int]) -> None:
             m.add_hint(var, values[var.name])
 
 
-def _reader(solver: cp_model.CpSolver) -> Callable[[Any], int]:
+def _reader(solver: cp_model.CpSolver | cp_model.CpSolverSolutionCallback) -> Callable[[Any], int]:
     """The value of a variable, expression or constant in the solver's solution."""
     return lambda v: v if isinstance(v, int) else int(solver.value(v))
+
+
+Schedule = tuple[tuple[int, str, tuple[tuple[int, int], ...]], ...]  # (turn, kind, (bean, count)...)
+
+
+def _schedule(fm: FlowMaster, value: Any, q: int) -> Schedule:
+    return tuple((k, kind, tuple(sorted(c.items()))) for k, kind, c in fm.fixed_batches(value, q))
+
+
+@dataclass
+class _Candidate:
+    """One master solution as the seats need it: every seat's schedule and relaxed value, the
+    fronts and flows that make its deals, and every named variable's value (a hint)."""
+
+    scheds: tuple[Schedule, ...]
+    relaxed: list[int]
+    fronts: list[tuple[Card, ...]]
+    flows: Flows
+    values: dict[str, int]
+
+
+class _Harvest(cp_model.CpSolverSolutionCallback):
+    """Every solution the master's search passes through, not only its last: each is a legal
+    schedule the seats can be solved on, and each gives its seats' cuts (at most ``most``)."""
+
+    def __init__(self, fm: FlowMaster, most: int) -> None:
+        super().__init__()
+        self.fm, self.most = fm, most
+        self.found: list[_Candidate] = []
+        self.seen: set[tuple[Schedule, ...]] = set()
+        m = fm.m
+        self.names = [(i, m.get_int_var_from_proto_index(i).name) for i in range(len(m.proto.variables))]
+
+    def on_solution_callback(self) -> None:
+        fm = self.fm
+        scheds = tuple(_schedule(fm, self, q) for q in range(fm.n))
+        if scheds in self.seen:
+            return
+        self.seen.add(scheds)
+        value = _reader(self)
+        sol = self.response_proto.solution
+        self.found.append(_Candidate(scheds, [value(r) for r in fm.relaxed], _fronts(fm, value),
+                                     _read_flows(fm, value), {n: int(sol[i]) for i, n in self.names if n}))
+        if len(self.found) > self.most:
+            self.found.pop(0)  # the latest solutions are the master's best
 
 
 class FlowSolver:
@@ -244,14 +294,14 @@ class FlowSolver:
             bound = self.bound if self.bound is not None else float("nan")
             self.tick(self.best.value, bound, self.clock.elapsed())
 
-    def _solve(self, m: cp_model.CpModel, until: float, lb_tree: bool = False, lns: bool = False
-               ) -> tuple[cp_model.CpSolver, Any]:
+    def _solve(self, m: cp_model.CpModel, until: float, lb_tree: bool = False, lns: bool = False,
+               callback: cp_model.CpSolverSolutionCallback | None = None) -> tuple[cp_model.CpSolver, Any]:
         """Solve ``m`` within the run up to fraction ``until`` of its limits (RunClock)."""
         solver = _solver(self.workers, lb_tree)
         if lns and self.workers == 1:
             solver.parameters.interleave_search = True
         self.clock.limit(solver, until)
-        status = self.stop.solve(solver, m)
+        status = self.stop.solve(solver, m, callback)
         self.clock.charge(solver)
         return solver, status
 
@@ -290,7 +340,8 @@ class FlowSolver:
         rounds, each cheap now that the seat DP answers in milliseconds, reached 61 / 62.)"""
         cuts: list[tuple[int, Any, int]] = []
         cache: dict[tuple[int, Any], tuple[int | None, int, list[Op]]] = {}
-        rounds = 0
+        cut_keys: set[tuple[int, Schedule]] = set()
+        rounds = candidates = 0
         spent = {"master": 0.0, "seats": 0.0}
         try:
             while not self.interrupted:
@@ -307,7 +358,8 @@ class FlowSolver:
                     _hint(fm.m, self.hint)
                 fm.m.maximize(obj)
                 start = time.perf_counter()
-                solver, status = self._solve(fm.m, until, lb_tree=True)
+                harvest = _Harvest(fm, HARVEST)
+                solver, status = self._solve(fm.m, until, lb_tree=True, callback=harvest)
                 spent["master"] += time.perf_counter() - start
                 rounds += 1
                 if status == cp_model.INFEASIBLE:
@@ -319,54 +371,62 @@ class FlowSolver:
                 self._report()
                 if self.best is not None and self.bound is not None and self.best.value >= self.bound:
                     break
-                value = _reader(solver)
-                finals: list[int] = []
-                ops: list[list[Op]] = []
-                complete = True
                 start = time.perf_counter()
-                for q in range(fm.n):
-                    sched = tuple((k, kind, tuple(sorted(c.items())))
-                                  for k, kind, c in fm.fixed_batches(solver, q))
-                    if (q, sched) not in cache:
-                        cache[(q, sched)] = self._seat(fm, q, sched, until)
-                    got, most, seat_ops = cache[(q, sched)]
-                    finals.append(got if got is not None else 0)
-                    ops.append(seat_ops)
-                    complete = complete and got is not None
-                    if most < value(fm.relaxed[q]):
-                        cuts.append((q, sched, most))
-                spent["seats"] += time.perf_counter() - start
-                if complete:
-                    floors = self.floors or []
-                    ok = self.objective == "coop" or all(
-                        f >= fl for q, (f, fl) in enumerate(zip(finals, floors, strict=False)) if q != self.p)
-                    if ok:
-                        total = sum(finals) if self.objective == "coop" else finals[self.p]
-                        deals = _identities(fm, _fronts(fm, value), _read_flows(fm, value))
-                        if self._accept(fm, deals, ops, total, "decomposition"):
-                            self.hint = _solution(fm.m, solver)  # the flows, and the seats CP-SAT solved
-                            for q in range(fm.n):
-                                sched = tuple((k, kind, tuple(sorted(c.items())))
-                                              for k, kind, c in fm.fixed_batches(solver, q))
+                known = len(cuts)
+                for i, cand in enumerate(reversed(harvest.found)):  # the master's optimum first
+                    finals: list[int] = []
+                    ops: list[list[Op]] = []
+                    for q, sched in enumerate(cand.scheds):
+                        if (q, sched) not in cache:
+                            got = self._seat(fm, q, sched, until, fallback=i == 0)
+                            if got is None:
+                                continue  # past the DP's limit, and not worth a CP-SAT solve
+                            cache[(q, sched)] = got
+                        value_q, most, seat_ops = cache[(q, sched)]
+                        if most < cand.relaxed[q] and (q, sched) not in cut_keys:
+                            cut_keys.add((q, sched))
+                            cuts.append((q, sched, most))
+                        if value_q is not None:
+                            finals.append(value_q)
+                            ops.append(seat_ops)
+                    if len(finals) < fm.n:
+                        continue
+                    score = self._score(finals)
+                    if score is not None and (self.best is None or score > self.best.value):
+                        deals = _identities(fm, cand.fronts, cand.flows)
+                        if self._accept(fm, deals, ops, score, "decomposition"):
+                            self.hint = dict(cand.values)  # the flows, and the seats CP-SAT solved
+                            for q, sched in enumerate(cand.scheds):
                                 self._seat_hint(fm, q, sched, finals[q], until)
                                 self.hint.update(self.seat_values.get((q, sched), {}))
+                spent["seats"] += time.perf_counter() - start
+                candidates += len(harvest.found)
+                if len(cuts) == known:
+                    break  # no new cut: the next round would repeat this one
                 if self.best is not None and self.bound is not None and self.best.value >= self.bound:
                     break
         finally:  # Ctrl-C (KeyboardInterrupt) too: the stats say how far the run came
-            self.stages.update({"rounds": rounds, "master_seconds": spent["master"],
+            self.stages.update({"rounds": rounds, "master_solutions": candidates,
+                                "master_seconds": spent["master"],
                                 "seats_seconds": spent["seats"], "seat_problems": len(cache),
                                 "seats_by_dp": self.seat_counts["dp"],
                                 "seats_by_cpsat": self.seat_counts["cpsat"]})
 
-    def _seat(self, fm: FlowMaster, q: int, sched: Any, until: float) -> tuple[int | None, int, list[Op]]:
+    def _seat(self, fm: FlowMaster, q: int, sched: Any, until: float, fallback: bool = True
+              ) -> tuple[int | None, int, list[Op]] | None:
         """Seat q's exact fields on a schedule: (the value of the best plan found, None if none;
         the proved bound on that value; the plan). The seat DP (solvers/seat_dp.py) answers
-        exactly within SEAT_STATES states; past them, the CP-SAT seat model (solvers/seat_plan.py)."""
+        exactly within SEAT_STATES states; past them, the CP-SAT seat model (solvers/seat_plan.py),
+        or None without ``fallback``."""
         try:
             got = solve_seat_in(self.s, q, [(k, kind, dict(c)) for k, kind, c in sched], SEAT_STATES)
             self.seat_counts["dp"] += 1
             return got.value, got.value, got.ops
         except TooLarge:
+            if not fallback:
+                return None
+            if self.s.setup.strict_harvest:  # the CP-SAT seat model reads H4 leniently: no answer
+                return None, 10_000, []
             self.seat_counts["cpsat"] += 1
         m, sp = self._seat_model(fm, q, sched)
         m.maximize(sp.final)
@@ -403,8 +463,8 @@ class FlowSolver:
         """The joint model needs a complete hint (a partial one left it without any plan in 40 s
         on a real cut): for a seat the DP solved, the CP-SAT seat model's values at the DP's
         optimum, a feasibility search with the value known."""
-        if (q, sched) in self.seat_values:
-            return
+        if (q, sched) in self.seat_values or self.s.setup.strict_harvest:
+            return  # (the joint model, which the hint is for, reads H4 leniently: not run then)
         m, sp = self._seat_model(fm, q, sched)
         m.add(sp.final == value)
         solver, status = self._cpsat(m, until, most=2.0)
@@ -530,8 +590,8 @@ def solve_flow(s: GameState, objective: str, player: int | None = None, time_lim
         raise SolveError(f"objective {objective!r}: the flow solver solves coop and best")
     p = open_player(s, objective, player)
     su = s.setup
-    if su.strict_harvest or su.rules.distinct_fields or su.rules.field_beans:
-        raise SolveError("the flow solver covers H4's lenient reading without V2/V5 so far")
+    if su.rules.distinct_fields or su.rules.field_beans:
+        raise SolveError("the flow solver does not cover V2 (distinct fields) or V5 (field beans) yet")
     run_clock = RunClock(time_limit, work_limit)
     clock = Budget("the flow solver's solo searches", None, time_limit)  # no time past the limit
     if objective == "best" and floors is None:
@@ -547,9 +607,12 @@ def solve_flow(s: GameState, objective: str, player: int | None = None, time_lim
             assert got is not None  # every seat ends with exactly its solo optimum
             run.best = _Found(got, line, coins)
             now = run_clock.fraction()
-            run.decompose(now + (1 - now) * DECOMPOSE_UNTIL, soft=now + (1 - now) * DECOMPOSE_SHARE)
-            while (not run.interrupted and run_clock.fraction() < 0.999 and run.best is not None
-                   and (run.bound is None or run.best.value < run.bound)):
+            if su.strict_harvest:  # the seat DP alone knows H4's strict reading: all of the run
+                run.decompose(1.0)
+            else:
+                run.decompose(now + (1 - now) * DECOMPOSE_UNTIL, soft=now + (1 - now) * DECOMPOSE_SHARE)
+            while (not su.strict_harvest and not run.interrupted and run_clock.fraction() < 0.999
+                   and run.best is not None and (run.bound is None or run.best.value < run.bound)):
                 before = (run.best.value, run.bound)
                 now = run_clock.fraction()
                 run.joint(now + (1 - now) * JOINT_SHARE)  # improves the plan (warm-started), or proves it

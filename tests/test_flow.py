@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SMALL = [("rio-grande", 3), ("amigo", 3), ("rio-grande", 4), ("amigo", 4)]
 
 
-def _cuts(count: int, seed: int) -> list[tuple[str, GameState, int]]:
+def _cuts(count: int, seed: int, options: dict[str, str] | None = None) -> list[tuple[str, GameState, int]]:
     rng = random.Random(seed)
     out: list[tuple[str, GameState, int]] = []
     while len(out) < count:
@@ -37,7 +37,7 @@ def _cuts(count: int, seed: int) -> list[tuple[str, GameState, int]]:
         hand = rng.choice((1, 2)) if n == 3 else 1
         left = rng.randrange(3, 7) if n == 3 else rng.randrange(2, 6)
         try:
-            s = small(cut(name, n, game, 8), hand=hand, draw=left)
+            s = small(cut(name, n, game, 8, options), hand=hand, draw=left)
         except PositionInputError:
             continue
         out.append((f"{name} {n}p game {game} hands {hand} left {len(s.draw)}", s, rng.randrange(n)))
@@ -87,6 +87,33 @@ def test_T3_flow_equals_exact_search(objective: str) -> None:
         _replays(s, sol)
         compared += 1
     assert compared >= 11
+
+
+@pytest.mark.rule("H4")
+@pytest.mark.parametrize("objective", ["coop", "best"])
+def test_H4_strict_flow_never_passes_exact_search(objective: str) -> None:
+    """H4 strict (the decomposition alone: the master ignores H4, the seat DP reads it strictly):
+    plan <= exact search's optimum <= bound on every cut, "optimal" only with the optimum, and most
+    cuts proved."""
+    compared = proved = 0
+    for label, s, p in _cuts(8, 3, {"harvest": "strict"}):
+        assert s.setup.strict_harvest
+        try:
+            want = solve_open(s, objective, p, node_limit=10_000).value
+        except SolveError as e:
+            if "nodes" in str(e):
+                continue
+            raise
+        sol = solve_flow(s, objective, p, time_limit=20, workers=1)
+        _replays(s, sol)
+        bound = sol.stats["bound"]
+        assert sol.value <= want <= bound, (label, sol.value, want, bound)
+        if sol.status == "optimal":
+            assert sol.value == want, label
+            proved += 1
+        compared += 1
+    assert compared >= 5
+    assert proved >= compared - 1, (proved, compared)
 
 
 @pytest.mark.rule("T3")

@@ -24,11 +24,13 @@ from solvers.seat_dp import SeatRules, TooLarge, solve_seat, solve_seat_in
 BLUE, CHILI, STINK, GREEN, SOY, BLACKEYED, RED, GARDEN = range(2, 10)
 
 
+EXAMPLES = settings.default.max_examples  # the loaded profile's (tests/conftest.py): 25 in CI
+
 def sched(batches: list[Batch]) -> list[tuple[int, str, dict[int, int]]]:
     return [(bt.turn, bt.kind, dict(bt.counts)) for bt in batches]
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=8 * EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(cases())
 def test_dp_matches_brute_force_and_replays(case: Case) -> None:
     rules, players, fields, coins, batches = case
@@ -40,7 +42,7 @@ def test_dp_matches_brute_force_and_replays(case: Case) -> None:
     assert replay(su.payout, fields, coins, batches, su.third_cost, got.ops) == want
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=2 * EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(cases())
 def test_dp_matches_the_cpsat_seat_model(case: Case) -> None:
     rules, players, fields, coins, batches = case
@@ -83,7 +85,7 @@ def strict_brute_force(payout: Any, fields: Fields, coins: int, batches: list[Ba
 
 
 @pytest.mark.rule("H4")
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=4 * EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(cases())
 def test_dp_strict_h4_matches_brute_force(case: Case) -> None:
     rules, players, fields, coins, batches = case
