@@ -49,7 +49,7 @@ CARD_W, CARD_H, STEP = 60, 42, 64  # a single card, and the pitch of a row of th
 STACK_W, STACK_H = 68, 64  # a field, a coin stack, a pile
 ROW_CARDS = 10  # hand cards per row before the row wraps
 
-_STYLE = (
+STYLE = (
     f"text{{font-family:{FONT};fill:#111}}"
     ".card>rect{stroke:#333;stroke-width:1}"
     ".back>rect{fill:#6b4f2a}.back text{fill:#fff}"
@@ -275,7 +275,7 @@ def header(h: int, title: str = "") -> str:
     """The ``<svg>`` opening tag and style for a picture ``h`` high (``parts`` fill it)."""
     t = f"<title>{escape(title)}</title>" if title else ""
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{h}" '
-            f'viewBox="0 0 {WIDTH} {h}" class="bohnanza">{t}<style>{_STYLE}</style>')
+            f'viewBox="0 0 {WIDTH} {h}" class="bohnanza">{t}<style>{STYLE}</style>')
 
 
 def svg(s: GameState, seat: int | None = None) -> str:
