@@ -8,7 +8,8 @@ INPUT is
   step, the coins each step earns, the objective's running value, each deal drawn as who gives what
   to whom;
 - a position (state JSON, a perft or endgame fixture, or a built-in name): its picture, and with
-  --trade-graph the deals the rules allow now (scripts/trade_graph.py's map), drawn on the page.
+  --trade-graph the deals the rules allow now (scripts/trade_graph.py's map), drawn on the page
+  (for a solved line: those of its starting position).
 
 The page needs no network: the pictures (model/svg.py) are computed once here, each distinct piece
 of a picture stored once, gzip-packed and base64-embedded; a small script unpacks them and steps
@@ -23,6 +24,7 @@ Examples:
   python scripts/solve_endgame.py --html line.html
   python scripts/show.py rio4-last-turn --seat 1 --out seat1.html
   python scripts/show.py trade-map --trade-graph --out deals.html
+  python scripts/show.py rio4-last-turn --svg position.svg
 """
 
 from __future__ import annotations
@@ -63,6 +65,7 @@ class Page:
     parts: dict[str, int] = field(default_factory=dict)
     extra: str = ""
     start: int = 0
+    states: list[GameState] = field(default_factory=list)  # each step's state (not in the page)
 
     def add(self, s: GameState, title: str, line: int, **more: Any) -> dict[str, Any]:
         from model.svg import height, parts
@@ -71,6 +74,7 @@ class Page:
         coins = [len(p.coins) if self.sees_coins(s, q) else None for q, p in enumerate(s.players)]
         step = {"t": title, "l": line, "p": ids, "h": height(s), "c": coins, **more}
         self.steps.append(step)
+        self.states.append(s)
         return step
 
     def sees_coins(self, s: GameState, q: int) -> bool:
@@ -298,44 +302,50 @@ def trade_graph_html(s: GameState, where: str) -> str:
 
 
 def graph_svg(tm: Any, moved: list[str], number: Any) -> str:
-    """Seats on a circle, the active one in the middle of its edges: one edge per partner (width by
-    its Pareto deals), labelled with the partner's best Pareto deal; the chosen set in bold."""
+    """The active seat in the middle, its partners around it: one edge per partner (its width by
+    the partner's Pareto deals, dashed with none, heavier when the best compatible set uses it), each
+    partner labelled with its deals and its best Pareto deal's total gain."""
     import math
 
     s = tm.state
     a, n = s.active, len(s.players)
-    w, h, r = 720, 420, 150
-    cx, cy = w / 2, h / 2 + 10
-    pos = {q: (cx + r * math.cos(2 * math.pi * q / n - math.pi / 2),
-               cy + r * math.sin(2 * math.pi * q / n - math.pi / 2)) for q in range(n)}
+    partners = [q for q in range(n) if q != a]
+    w, h, r = 760, 470, 165
+    cx, cy = w / 2, h / 2
+    pos = {a: (cx, cy)}
+    for k, q in enumerate(partners):
+        angle = 2 * math.pi * k / len(partners) - math.pi / 2
+        pos[q] = (cx + r * math.cos(angle), cy + r * math.sin(angle))
     chosen = {d.partner for d in tm.matching.deals}
     out = [f'<h2>Trade graph</h2><p>{len(tm.deals):,} legal deals; {len(tm.pareto):,} Pareto (no side worse, '
            f'one better); values ({escape(tm.value_kind)}) now: '
            + escape(", ".join(f"p{q} {number(v)}" for q, v in enumerate(tm.values))) + "."
            + (f" Advanced to trading by: {escape('; '.join(moved))}." if moved else "") + "</p>",
            f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" class="tradegraph">']
-    lines = []
-    for q in range(n):
-        if q == a:
-            continue
+    lines, labels = [], []
+    for q in partners:
         mine = [d for d in tm.deals if d.partner == q]
         par = [d for d in mine if d.pareto]
         top = max(par, key=lambda d: (d.total, -len(d.cards)), default=None)
         (x0, y0), (x1, y1) = pos[a], pos[q]
-        width = 1 + min(8, len(par) / 4)
+        width = 1 + min(8, len(par) / 4) + (3 if q in chosen else 0)
         dash = "" if par else ' stroke-dasharray="4 3"'
         out.append(f'<line x1="{x0:.1f}" y1="{y0:.1f}" x2="{x1:.1f}" y2="{y1:.1f}" stroke="#555" '
-                   f'stroke-width="{width + (2 if q in chosen else 0):.1f}"{dash}/>')
-        label = f"p{q}: {len(mine)} deals, {len(par)} Pareto"
-        lines.append(f"{label}" + (f"; best total {number(top.total):+}: {top.text()}" if top else ""))
-        mx, my = (x0 + x1) / 2, (y0 + y1) / 2
-        out.append(f'<text x="{mx:.1f}" y="{my - 4:.1f}" font-size="11" text-anchor="middle" '
-                   f'paint-order="stroke" stroke="#fff" stroke-width="3">{escape(label)}</text>')
+                   f'stroke-width="{width:.1f}"{dash}/>')
+        lines.append(f"p{q}: {len(mine)} deals, {len(par)} Pareto"
+                     + (f"; best total {number(top.total):+}: {top.text()}" if top else ""))
+        below = 1 if y1 >= cy else -1  # the label beyond the node, away from the middle
+        for m, text in enumerate((f"{len(mine)} deals, {len(par)} Pareto",
+                                  f"best total {number(top.total):+}" if top else "no Pareto deal")):
+            y = y1 + below * (40 + 14 * (m if below > 0 else 1 - m))
+            labels.append(f'<text x="{x1:.1f}" y="{y:.1f}" font-size="11" text-anchor="middle">'
+                          f'{escape(text)}</text>')
     for q, (x, y) in pos.items():
         fill = "#fff8dc" if q == a else "#eef3ee"
         out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="26" fill="{fill}" stroke="#333"/>'
                    f'<text x="{x:.1f}" y="{y + 5:.1f}" font-size="14" text-anchor="middle" '
                    f'font-weight="bold">p{q}</text>')
+    out += labels
     out.append("</svg><ul>")
     out += [f"<li>{escape(x)}</li>" for x in lines]
     b = tm.best_for_active
@@ -373,10 +383,11 @@ def build(source: str, seat: int | None = None, graph: bool = False) -> Page:
         raise UsageError(unknown_position(source))
     obj = read_json(source)
     if isinstance(obj, dict) and "line" in obj and "objective" in obj:
-        if graph:
-            raise UsageError("--trade-graph maps a position, not a solved line")
         s, where = _line_state(obj, source)
-        return line_page(obj, s, where, seat)
+        page = line_page(obj, s, where, seat)
+        if graph:  # the deals of the line's starting position
+            page.extra = trade_graph_html(s, where)
+        return page
     try:
         s = state_of(obj, source)
     except PositionInputError:
@@ -397,18 +408,38 @@ def main(argv: list[str] | None = None) -> int:
     parser = cli.parser(__doc__, force=True)
     parser.add_argument("input", metavar="INPUT", help="a record (*.jsonl), solve_endgame.py --json output, "
                         "a position file, - (stdin) or a built-in position")
-    parser.add_argument("--out", required=True, metavar="PAGE.html", help="the page to write")
+    parser.add_argument("--out", metavar="PAGE.html", help="the page to write")
+    parser.add_argument("--svg", metavar="PICTURE.svg",
+                        help="write one step's picture (model/svg.py) as an SVG file instead of a page")
+    parser.add_argument("--step", type=cli.at_least(0, "--step"), default=None, metavar="K",
+                        help="--svg: the step to draw (default: the one the page opens at: the position, "
+                             "a record's start or its first deviation)")
     parser.add_argument("--seat", type=cli.at_least(0, "--seat"), default=None, metavar="P",
                         help="show only what seat P may see (H7)")
     parser.add_argument("--trade-graph", action="store_true",
-                        help="a position: add its trade graph (every deal the rules allow now, T3-T5)")
+                        help="a position or a solved line: add the (starting) position's trade graph "
+                             "(solvers/trade_graph.py: every deal the rules allow, T3-T5)")
     args = parser.parse_args(argv)
     return cli.run("show.py", args, lambda frame: _show(args))
 
 
 def _show(args: argparse.Namespace) -> int:
-    cli.output_file(args.out, args.force)
+    if (args.out is None) == (args.svg is None):
+        raise UsageError("give --out PAGE.html or --svg PICTURE.svg")
+    if args.step is not None and args.svg is None:
+        raise UsageError("--step chooses the step --svg draws (the page holds every step)")
+    cli.output_file(args.out or args.svg, args.force)
     page = build(args.input, args.seat, args.trade_graph)
+    if args.svg:
+        from model.records import atomic_write_text
+        from model.svg import svg
+
+        k = page.start if args.step is None else args.step
+        if k >= len(page.states):
+            raise UsageError(f"--step {k}: {args.input} has steps 0-{len(page.states) - 1}")
+        atomic_write_text(args.svg, svg(page.states[k], args.seat))
+        print(f"{args.svg}: step {k} ({page.steps[k]['t']})")
+        return 0
     size = write(page, args.out)
     print(f"{args.out}: {len(page.steps)} steps, {len(page.devs)} deviations, {size / 1024:.0f} KB")
     return 0

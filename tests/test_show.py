@@ -20,7 +20,7 @@ import pytest
 from model import apply
 from model.records import parse_record
 from model.referee import check_record
-from model.svg import parts
+from model.svg import parts, svg
 
 ROOT = Path(__file__).resolve().parent.parent
 SHOW = ROOT / "scripts" / "show.py"
@@ -184,3 +184,37 @@ def test_seat_out_of_range_and_an_existing_page_are_refused(tmp_path: Path) -> N
     page.write_text("mine")
     proc = run(SHOW, REFEREE / "three-deviations.jsonl", "--out", page)
     assert proc.returncode == 2 and "--force" in proc.stderr and page.read_text() == "mine"
+
+
+def test_a_position_page_embeds_its_trade_graph() -> None:
+    """One edge per partner of the active player, labelled with the deals trade_map finds (T3-T5)."""
+    import xml.etree.ElementTree as ET
+
+    from solvers.positions import LIBRARY
+    from solvers.trade_graph import to_trading, trade_map
+
+    page = show.build("trade-ask", graph=True)
+    svg = re.search(r'<svg [^>]*class="tradegraph".*?</svg>', page.extra, re.DOTALL)
+    assert svg is not None
+    root = ET.fromstring(svg.group(0))
+    ns = "{http://www.w3.org/2000/svg}"
+    s, _ = to_trading(LIBRARY["trade-ask"].position())
+    tm = trade_map(s, s.setup.rules.max_deal_cards)
+    assert len(root.findall(f"{ns}line")) == len(s.players) - 1
+    texts = [t.text for t in root.iter(f"{ns}text")]
+    for q in range(len(s.players)):
+        if q != s.active:
+            mine = [d for d in tm.deals if d.partner == q]
+            assert f"{len(mine)} deals, {sum(d.pareto for d in mine)} Pareto" in texts
+    assert f"{len(tm.deals):,} legal deals" in page.extra
+    data = page_data(page.html())
+    assert len(data["steps"]) == 1 and "tradegraph" in page.html()
+
+
+def test_svg_writes_one_steps_picture(tmp_path: Path) -> None:
+    out = tmp_path / "p.svg"
+    proc = run(SHOW, REFEREE / "three-deviations.jsonl", "--svg", out, "--step", "20")
+    assert proc.returncode == 0, proc.stderr
+    assert out.read_text() == svg(replayed(REFEREE / "three-deviations.jsonl")[20])
+    proc = run(SHOW, REFEREE / "three-deviations.jsonl", "--svg", tmp_path / "q.svg", "--step", "9999")
+    assert proc.returncode == 2 and "--step 9999" in proc.stderr and not (tmp_path / "q.svg").exists()
