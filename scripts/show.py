@@ -428,6 +428,8 @@ def _show(args: argparse.Namespace) -> int:
         raise UsageError("give --out PAGE.html or --svg PICTURE.svg")
     if args.step is not None and args.svg is None:
         raise UsageError("--step chooses the step --svg draws (the page holds every step)")
+    if args.seat is not None and args.trade_graph:
+        raise UsageError("--trade-graph values deals of every seat's hand cards; not with --seat (H7)")
     cli.output_file(args.out or args.svg, args.force)
     page = build(args.input, args.seat, args.trade_graph)
     if args.svg:
