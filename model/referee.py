@@ -12,6 +12,7 @@ Records with unknown cards (``null``) are judged by ``model.unknown``.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from model import jsonio
@@ -53,7 +54,7 @@ def end_deviations(rec: Record, s: GameState) -> list[Deviation]:
     return [Deviation(rec.end_line, "end", "illegal", why, rule) for why, rule in end_problems(rec, s)]
 
 
-def _name(action: Action) -> str:
+def action_name(action: Action) -> str:
     """An action as messages name it; a reshuffle by its size (its order can be 100 bean names)."""
     if isinstance(action, Reshuffle):
         return f"chance reshuffle of {len(action.order)} cards"
@@ -95,15 +96,16 @@ class Followed:
     steps: int = 0
 
 
-def follow(rec: Record, every: bool) -> Followed:
-    """Replay ``rec`` to its first deviation, or (``every``) as far as it can be followed."""
+def follow(rec: Record, every: bool, on_step: Callable[[int, GameState], None] | None = None) -> Followed:
+    """Replay ``rec`` to its first deviation, or (``every``) as far as it can be followed;
+    ``on_step(k, state)`` hears the state after each action ``k`` replayed (the record viewer's)."""
     s = rec.initial_state()
     out = Followed(state=s)
     unchecked = False  # has a step been applied without the rule checks? (then the state may be
     # one the rules cannot reach, e.g. a pending offer naming a face-up card planted since)
     for i, (line, action) in enumerate(zip(rec.lines, rec.actions, strict=True)):
         notes = rec.notes.get(i)
-        name = _name(action)
+        name = action_name(action)
         desync = before(s, action, notes)[1] if notes is not None else None
         try:
             nxt = apply(s, action)
@@ -130,6 +132,8 @@ def follow(rec: Record, every: bool) -> Followed:
                 return out
         s = out.state = nxt
         out.steps += 1
+        if on_step is not None:
+            on_step(i, s)
         if notes is not None:
             seen = after(s, notes)[1]
             if seen is not None:

@@ -97,6 +97,12 @@ class GameState(NamedTuple):
 
         return describe(self)
 
+    def _repr_svg_(self) -> str:
+        """Jupyter shows a state as its picture (model/svg.py); ``describe`` is the text one."""
+        from model.svg import svg
+
+        return svg(self)
+
 
 def _names(cards: tuple[int, ...]) -> list[str]:
     return [BEAN_NAMES[c] for c in cards]

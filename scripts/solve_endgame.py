@@ -24,6 +24,7 @@ Examples:
   python scripts/solve_endgame.py --from-game 7 --players 4 --cards-left 20 --objective solo
   python scripts/solve_endgame.py rio3-6cards --objective coop --solver cpsat --time-limit 20 --workers 2
   python scripts/solve_endgame.py duel-9cards --objective duel
+  python scripts/solve_endgame.py --html line.html    # the line as a page (scripts/show.py)
 """
 
 from __future__ import annotations
@@ -167,6 +168,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cards-left", type=cli.at_least(0, "--cards-left"),
                         help="--from-game: cut at the first turn with at most this many cards left")
     parser.add_argument("--ruleset", default="rio-grande", help="--from-game: the ruleset played")
+    parser.add_argument("--html", metavar="PAGE", help="also write the line as a self-contained page "
+                        "(scripts/show.py: step by step, coins per step, deals)")
+    parser.add_argument("--force", action="store_true", help="overwrite the --html page if it exists")
     args = parser.parse_args(argv)
     return cli.run("solve_endgame.py", args, lambda frame: _solve(frame, args))
 
@@ -188,6 +192,9 @@ def _solve(frame: cli.Frame, args: argparse.Namespace) -> int:
     if args.objective in ("duel", "expected") and args.solver != "exact":
         raise UsageError(f"--objective {args.objective} is solved by exact search only "
                          "(CP-SAT models solo, coop and best): use --solver exact")
+    cli.output_file(args.html, args.force)  # refused before the work, not after it
+    if args.html and args.objective == "expected":
+        raise UsageError("--html draws a line; --objective expected gives a policy, not a line")
     s, where = _position(args)
     if args.objective == "expected":
         from solvers.expected import solve_expected
@@ -210,15 +217,17 @@ def _solve(frame: cli.Frame, args: argparse.Namespace) -> int:
 
     stats = {k: (round(v, 3) if isinstance(v, float) else v) for k, v in sol.stats.items()}
     bound = sol.bound
+    out = {
+        "position": where, "objective": sol.objective, "player": sol.player, "solver": args.solver,
+        "value": sol.value, "status": sol.status, "bound": bound,
+        "line": [format_action(a) for a in sol.line], "per_player": sol.per_player, "stats": stats,
+        "state": s.to_json(),
+    }
+    if agree is not None:
+        out["agree"] = agree
+        out["values"] = {name: x.value for name, x in sols}
+    page = _html(args.html, out, s, where)
     if args.json:
-        out = {
-            "position": where, "objective": sol.objective, "player": sol.player, "solver": args.solver,
-            "value": sol.value, "status": sol.status, "bound": bound,
-            "line": [format_action(a) for a in sol.line], "per_player": sol.per_player, "stats": stats,
-        }
-        if agree is not None:
-            out["agree"] = agree
-            out["values"] = {name: x.value for name, x in sols}
         print(json.dumps(out))
         return _exit(frame, sols, agree)
     print(f"position: {where}")
@@ -256,7 +265,23 @@ def _solve(frame: cli.Frame, args: argparse.Namespace) -> int:
     print("\nline:")
     for text in _line_text(s, sol.line):
         print(text)
+    if page:
+        print(page)
     return _exit(frame, sols, agree)
+
+
+def _html(path: str | None, out: dict[str, Any], s: Any, where: str) -> str:
+    """--html: the line as a page (scripts/show.py); what to say about it ('' without --html)."""
+    if path is None:
+        return ""
+    here = str(Path(__file__).resolve().parent)
+    if here not in sys.path:  # run as a script it is sys.path[0]; imported, it may not be
+        sys.path.insert(0, here)
+    from show import line_page, write
+
+    page = line_page(out, s, where, None)
+    size = write(page, path)
+    return f"page written to {path} ({len(page.steps)} steps, {size / 1024:.0f} KB)"
 
 
 def _exit(frame: cli.Frame, sols: list[tuple[str, Any]], agree: bool | None) -> int:

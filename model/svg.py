@@ -1,0 +1,286 @@
+"""One state as an SVG picture, for notebooks (``GameState._repr_svg_``) and the record viewer.
+
+Every card of the state is drawn exactly once as an element ``<g class="card" data-zone=Z
+data-n=N>``: one card (a hand, the face-up cards, a set-aside area, an island row) or a stack of
+``N`` cards (a field, a coin stack, the piles, a ship's cargo); ``data-bean`` names the bean when the
+picture shows it. Bean names are written on every card (the palette is colour-blind safe, but colour
+alone is never the only cue). In a seat's view (``seat=P``) what ``model.views.view`` hides is
+hidden (H7): other hands as card backs, other coin stacks without their count.
+
+The layout is fixed-width text in a monospace font, so each text's box is known from its length
+(``CHAR_W`` x font size) and no two texts overlap (tests/test_svg.py checks it on the SVG itself).
+``parts`` gives the picture as independent pieces (the table, each seat), which the record viewer
+(scripts/show.py) shares between steps. Standard library only, like the rest of ``model/``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+from xml.sax.saxutils import escape
+
+from model.actions import PORT_NAMES, SHIP_NAMES
+from model.cards import BEAN_NAMES
+from model.core import harvestable
+
+if TYPE_CHECKING:
+    from model.state import GameState
+
+FONT = "DejaVu Sans Mono, Menlo, Consolas, monospace"
+CHAR_W = 0.62  # advance of one monospace character, in font sizes (DejaVu Sans Mono: 0.602)
+WIDTH = 1000
+
+# Okabe-Ito and Paul Tol colours: distinguishable with the common colour-vision deficiencies.
+PALETTE: tuple[str, ...] = (
+    "#8c510a",  # coffee
+    "#f0e442",  # wax
+    "#0072b2",  # blue
+    "#d55e00",  # chili
+    "#999933",  # stink
+    "#009e73",  # green
+    "#e69f00",  # soy
+    "#332288",  # blackeyed
+    "#cc3311",  # red
+    "#44aa99",  # garden
+    "#aa4499",  # cocoa
+    "#ddcc77",  # field
+)
+
+CARD_W, CARD_H, STEP = 60, 42, 64  # a single card, and the pitch of a row of them
+STACK_W, STACK_H = 68, 64  # a field, a coin stack, a pile
+ROW_CARDS = 10  # hand cards per row before the row wraps
+
+STYLE = (
+    f"text{{font-family:{FONT};fill:#111}}"
+    ".card>rect{stroke:#333;stroke-width:1}"
+    ".back>rect{fill:#6b4f2a}.back text{fill:#fff}"
+    ".front>rect{stroke:#000;stroke-width:3}"
+    ".h4>rect{stroke-dasharray:4 2;stroke-width:2}"
+    ".cap{fill:#444}.hi{font-weight:bold}"
+    ".seat>rect.panel{fill:#fafafa;stroke:#bbb}.seat.move>rect.panel{fill:#fff8dc;stroke:#c90}"
+)
+
+
+def bean_colour(b: int) -> str:
+    return PALETTE[b] if 0 <= b < len(PALETTE) else "#888888"
+
+
+class _Canvas:
+    """SVG elements with every text placed through ``text`` (monospace: its box follows from it)."""
+
+    def __init__(self) -> None:
+        self.out: list[str] = []
+
+    def text(self, x: float, y: float, s: str, size: float = 11, cls: str = "", middle: bool = False) -> None:
+        attrs = f' class="{cls}"' if cls else ""
+        anchor = ' text-anchor="middle"' if middle else ""
+        self.out.append(f'<text x="{x:g}" y="{y:g}" font-size="{size:g}"{anchor}{attrs}>{escape(s)}</text>')
+
+    def rect(self, x: float, y: float, w: float, h: float, fill: str, cls: str = "", rx: float = 4) -> None:
+        attrs = f' class="{cls}"' if cls else ""
+        self.out.append(f'<rect x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" rx="{rx:g}" '
+                        f'fill="{fill}"{attrs}/>')
+
+    def open(self, tag: str, **attrs: object) -> None:
+        parts = " ".join(f'{k.rstrip("_").replace("_", "-")}="{escape(str(v), {chr(34): "&quot;"})}"'
+                         for k, v in attrs.items() if v is not None)
+        self.out.append(f"<{tag} {parts}>" if parts else f"<{tag}>")
+
+    def close(self, tag: str) -> None:
+        self.out.append(f"</{tag}>")
+
+    def card(self, x: float, y: float, zone: str, b: int | None, lines: tuple[str, ...] = (),
+             n: int = 1, cls: str = "", w: float = CARD_W, h: float = CARD_H) -> None:
+        """One card (``n`` 1) or a stack of ``n``; ``b`` None: its face is not shown (a back)."""
+        kind = "card" + (" back" if b is None else "") + (f" {cls}" if cls else "")
+        self.open("g", class_=kind, data_zone=zone, data_n=n,
+                  data_bean=None if b is None or b < 0 else BEAN_NAMES[b])
+        if n > 1:  # the stack's depth, drawn behind it
+            self.rect(x + 3, y + 3, w, h, "#ccc", rx=4)
+        if b is None or b < 0:
+            self.rect(x, y, w, h, "#6b4f2a")
+        else:
+            self.rect(x, y, w, h, "#fff")
+            self.out.append(f'<rect x="{x + 1:g}" y="{y + 1:g}" width="{w - 2:g}" height="8" '
+                            f'fill="{bean_colour(b)}"/>')
+        for k, line in enumerate(lines):
+            self.text(x + w / 2, y + 22 + 13 * k, line, 10, "hi" if k == 0 else "", middle=True)
+        self.close("g")
+
+
+def _ship_text(k: int) -> str:
+    """Ship ``k`` in words (``SHIP_NAMES`` are the notation's: m0, m1, pirate)."""
+    return ("merchant 1", "merchant 2", "pirate")[k] if 0 <= k < 3 else SHIP_NAMES[k]
+
+
+def _seat_height(s: GameState, i: int) -> int:
+    p = s.players[i]
+    rows = max(1, -(-len(p.hand) // ROW_CARDS))
+    h = 30 + max(STACK_H + 4, rows * (CARD_H + 18))
+    if p.aside:
+        h += 16 + CARD_H + 4
+    if s.isla is not None:
+        h += 16 + STACK_H + 4
+    return h + 6
+
+
+def _seat(c: _Canvas, s: GameState, i: int, y0: int, hand_shown: bool, coins_shown: bool) -> None:
+    """Seat ``i`` at height ``y0``: fields (H2-H4), coins (H5), hand in order (H1), set-aside cards
+    (T4), ships (I1-I6)."""
+    p = s.players[i]
+    su = s.setup
+    moving = s.to_move == i
+    c.open("g", class_="seat" + (" move" if moving else ""), data_seat=i, transform=f"translate(0,{y0})")
+    c.rect(2, 0, WIDTH - 4, _seat_height(s, i) - 4, "#fafafa", "panel")
+    marks = [f"p{i}"]
+    if s.active == i:
+        marks.append("active player")
+    if moving:
+        marks.append("to move")
+    c.text(10, 16, " · ".join(marks), 13, "hi")
+    c.text(270, 16, f"{len(p.hand)} cards in hand" + ("" if hand_shown else " (hidden, H7)"), 10, "cap")
+    y = 30
+    for j, f in enumerate(p.fields):
+        x = 10 + j * (STACK_W + 8)
+        if not f.count:
+            c.rect(x, y, STACK_W, STACK_H, "#f0f0f0", rx=4)
+            c.text(x + STACK_W / 2, y + 36, f"field {j + 1}", 10, "cap", middle=True)
+            continue
+        pays = su.payout[f.bean][f.count] if f.bean < len(su.payout) else 0
+        protected = f.count == 1 and not harvestable(p.fields, j, su.strict_harvest)
+        lines: tuple[str, ...] = (BEAN_NAMES[f.bean], f"{f.count} card" + ("s" if f.count > 1 else ""),
+                                  f"pays {pays}")
+        if protected:
+            lines = (*lines, "H4 kept")
+        c.card(x, y, f"p{i}.fields.{j}", f.bean, lines, n=f.count, cls="h4" if protected else "",
+               w=STACK_W, h=STACK_H)
+    x = 10 + 3 * (STACK_W + 8)
+    if coins_shown:
+        c.card(x, y, f"p{i}.coins", None, ("coins", str(len(p.coins))), n=len(p.coins), w=STACK_W, h=STACK_H)
+    else:
+        c.open("g", class_="card back hidden", data_zone=f"p{i}.coins")
+        c.rect(x, y, STACK_W, STACK_H, "#6b4f2a")
+        c.text(x + STACK_W / 2, y + 22, "coins", 10, middle=True)
+        c.text(x + STACK_W / 2, y + 35, "hidden", 10, middle=True)
+        c.close("g")
+    hx = 330
+    if p.hand:
+        c.text(hx, y - 2, "hand, front card first (H1)", 9, "cap")
+    for k, b in enumerate(p.hand):
+        cx = hx + (k % ROW_CARDS) * STEP
+        cy = y + 4 + (k // ROW_CARDS) * (CARD_H + 18)
+        face = BEAN_NAMES[b] if hand_shown else "back"
+        c.card(cx, cy, f"p{i}.hand", b if hand_shown else None, (face, "front") if k == 0 else (face,),
+               cls="front" if k == 0 else "")
+    rows = max(1, -(-len(p.hand) // ROW_CARDS))
+    y += max(STACK_H + 4, rows * (CARD_H + 18))
+    if p.aside:
+        c.text(10, y + 12, "set aside (T4): planted after trading (T6)", 9, "cap")
+        for k, b in enumerate(p.aside):
+            c.card(10 + k * STEP, y + 16, f"p{i}.aside", b, (BEAN_NAMES[b],))
+        y += 16 + CARD_H + 4
+    if s.isla is not None:
+        c.text(10, y + 12, "ships (I1): cargo and port", 9, "cap")
+        for n, (k, ship) in enumerate(s.isla.fleets[i].ships()):
+            x = 10 + n * (STACK_W + 50)
+            where = (_ship_text(k), f"at {PORT_NAMES[ship.at]}")
+            if ship.count:
+                c.card(x, y + 16, f"p{i}.ship.{k}", ship.bean,
+                       (BEAN_NAMES[ship.bean], f"{ship.count} cargo", *where), n=ship.count,
+                       w=STACK_W + 40, h=STACK_H + 4)
+            else:
+                c.rect(x, y + 16, STACK_W + 40, STACK_H + 4, "#e8f0f8")
+                for m, line in enumerate(("empty", *where)):
+                    c.text(x + (STACK_W + 40) / 2, y + 38 + 13 * m, line, 10, "cap", middle=True)
+    c.close("g")
+
+
+def _table_height(s: GameState) -> int:
+    h = 48 + STACK_H + 10
+    if s.isla is not None:
+        h += 2 * (16 + CARD_H + 4)
+    return h + 6
+
+
+def _table(c: _Canvas, s: GameState) -> None:
+    """The piles and their counts, the face-up cards, exhaustions (E1-E2), phase and seat to move."""
+    su = s.setup
+    c.open("g", class_="table")
+    c.rect(2, 0, WIDTH - 4, _table_height(s) - 4, "#eef3ee", rx=6)
+    who = f"p{s.to_move}" if s.to_move >= 0 else "nobody"
+    c.text(10, 18, f"{su.rules.name} · {len(s.players)} players · turn {s.turn} · active p{s.active} · "
+                   f"phase {s.phase.name.lower()} · to move {who}", 13, "hi")
+    ex = f"exhaustions {s.exhaustions} of {su.final_exhaustion} (E1-E2)"
+    if s.final:
+        ex += " · final pass"
+    if s.pending is not None:
+        ex += f" · pending offer: {s.pending}"
+    if s.isla is not None and s.isla.attack is not None:
+        q, k = s.isla.attack
+        ex += f" · pirate attack on p{q} {_ship_text(k)}: p{q} sells or yields (I7)"
+    c.text(10, 36, ex, 11)
+    y = 46
+    c.card(10, y, "draw", None, ("draw", str(len(s.draw))), n=len(s.draw), w=STACK_W, h=STACK_H)
+    top = s.discard[-1] if s.discard else -1
+    if s.discard:
+        c.card(90, y, "discard", top, (BEAN_NAMES[top], "discard", str(len(s.discard))), n=len(s.discard),
+               w=STACK_W, h=STACK_H)
+    else:
+        c.rect(90, y, STACK_W, STACK_H, "#f0f0f0")
+        c.text(90 + STACK_W / 2, y + 30, "discard", 10, "cap", middle=True)
+        c.text(90 + STACK_W / 2, y + 43, "0", 10, "cap", middle=True)
+    x = 170
+    if s.out:
+        c.card(x, y, "out", None, ("out", str(len(s.out))), n=len(s.out), w=STACK_W, h=STACK_H)
+        x += 80
+    c.text(x + 10, y + 10, "face up (T2)" if s.face_up else "face up: none", 9, "cap")
+    for k, b in enumerate(s.face_up):
+        c.card(x + 10 + k * STEP, y + 16, "face_up", b, (BEAN_NAMES[b],))
+    if s.isla is not None:
+        y += STACK_H + 10
+        for r, name in enumerate(("Bohnbay", "Bohnaco")):
+            c.text(10, y + 12, f"{name} row (I2), front card first", 9, "cap")
+            for k, b in enumerate(s.isla.rows[r]):
+                c.card(10 + k * STEP, y + 16, f"row.{r}", b, (BEAN_NAMES[b], "front") if k == 0
+                       else (BEAN_NAMES[b],), cls="front" if k == 0 else "")
+            y += 16 + CARD_H + 4
+    c.close("g")
+
+
+def parts(s: GameState, seat: int | None = None) -> list[str]:
+    """The picture's pieces: the table, then each seat (each placed by its own transform)."""
+    shown = [(True, True)] * len(s.players)
+    if seat is not None:
+        from model.views import view
+
+        v = view(s, seat)  # H7: what seat P may see
+        shown = [("hand" in x, "coins" in x) for x in v["seats"]]
+    out: list[str] = []
+    c = _Canvas()
+    _table(c, s)
+    out.append("".join(c.out))
+    y = _table_height(s)
+    for i in range(len(s.players)):
+        c = _Canvas()
+        _seat(c, s, i, y, *shown[i])
+        out.append("".join(c.out))
+        y += _seat_height(s, i)
+    return out
+
+
+def height(s: GameState) -> int:
+    return _table_height(s) + sum(_seat_height(s, i) for i in range(len(s.players)))
+
+
+def header(h: int, title: str = "") -> str:
+    """The ``<svg>`` opening tag and style for a picture ``h`` high (``parts`` fill it)."""
+    t = f"<title>{escape(title)}</title>" if title else ""
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{h}" '
+            f'viewBox="0 0 {WIDTH} {h}" class="bohnanza">{t}<style>{STYLE}</style>')
+
+
+def svg(s: GameState, seat: int | None = None) -> str:
+    """``s`` as an SVG document; with ``seat``, only what that seat may see (H7)."""
+    title = f"Bohnanza {s.setup.rules.name}, turn {s.turn}"
+    if seat is not None:
+        title += f", as p{seat} sees it"
+    return header(height(s), title) + "".join(parts(s, seat)) + "</svg>"

@@ -1,0 +1,160 @@
+"""The viewer (scripts/show.py) in a real browser: headless Chromium (Debian's ``chromium``, driven
+by Playwright through its ``executable_path``) opens the page of a conformance record, steps forward
+and back with the keyboard, moves the slider, jumps to a deviation, and the cards the page shows
+(its SVG's card elements, read from the DOM) are the engine's at that line; the rendered text boxes
+(the browser's own font metrics) do not overlap. Screenshots go to ``$BOHNANZA_SCREENS`` (default: the
+test's temporary folder) for the closing note. Skips, naming what is missing, without Playwright or
+Chromium."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_show import REFEREE, SOLVE, replayed, show
+from test_svg import expected_cards
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed: pip install "
+                               "'.[test]' (the browser tests drive Debian's chromium with it)")
+CHROMIUM = os.environ.get("BOHNANZA_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+if CHROMIUM is None:
+    pytest.skip("chromium is not installed: apt-get install chromium (.ci/run does)", allow_module_level=True)
+
+ROOT = Path(__file__).resolve().parent.parent
+
+SHOWN_CARDS = """() => {
+  const out = {};
+  for (const el of document.querySelectorAll('#picture svg .card[data-n]')) {
+    const z = el.dataset.zone, b = el.dataset.bean || '';
+    out[z] = out[z] || {};
+    out[z][b] = (out[z][b] || 0) + Number(el.dataset.n);
+  }
+  return out;
+}"""
+
+TEXT_OVERLAPS = """() => {
+  const boxes = [...document.querySelectorAll('#picture svg text')]
+    .map(t => [t.getBoundingClientRect(), t.textContent]);
+  const bad = [];
+  for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+    const [a, s] = boxes[i], [b, t] = boxes[j];
+    if (a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5)
+      bad.push(s + ' / ' + t);
+  }
+  return [boxes.length, bad];
+}"""
+
+
+def screens(tmp_path: Path) -> Path:
+    folder = Path(os.environ.get("BOHNANZA_SCREENS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+def open_page(browser: Any, path: Path) -> Any:
+    page = browser.new_page(viewport={"width": 1560, "height": 1000})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(path.as_uri())
+    page.wait_for_selector("body[data-ready='1']", timeout=15_000)
+    page.errors = errors
+    return page
+
+
+def shown(page: Any) -> dict[str, Counter[str]]:
+    got = page.evaluate(SHOWN_CARDS)
+    return {z: +Counter(v) for z, v in got.items() if +Counter(v)}
+
+
+def test_the_viewer_steps_through_a_record_with_deviations(browser: Any, tmp_path: Path) -> None:
+    path = REFEREE / "three-deviations.jsonl"
+    html = tmp_path / "three-deviations.html"
+    show.write(show.build(str(path)), str(html))
+    states = replayed(path)
+    data = show.build(str(path))
+    devs = data.devs
+    page = open_page(browser, html)
+    start = page.evaluate("viewer.step")
+    assert start == devs[0]["step"]  # the page opens at the first deviation
+    assert shown(page) == expected_cards(states[start])
+    page.keyboard.press("Home")
+    for _ in range(5):
+        page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowLeft")
+    assert page.evaluate("viewer.step") == 4
+    assert shown(page) == expected_cards(states[4])
+    line = data.steps[4]["l"]
+    assert page.locator("#info").get_attribute("data-line") == str(line)
+    assert page.locator("#lines div.cur").inner_text() == data.steps[4]["t"]
+    page.keyboard.press("b")  # the state before the line
+    assert shown(page) == expected_cards(states[3])
+    page.keyboard.press("b")
+    page.keyboard.press("n")  # the next deviation
+    k = devs[0]["step"]
+    assert page.evaluate("viewer.step") == k and shown(page) == expected_cards(states[k])
+    info = page.locator("#info").inner_text()
+    assert f"line {devs[0]['line']}" in info and f"[{devs[0]['rule']}]" in info
+    page.screenshot(path=str(screens(tmp_path) / "record-deviation.png"))
+    page.locator("#devs li").nth(2).click()  # the list of deviations
+    k = devs[2]["step"]
+    assert page.evaluate("viewer.step") == k and shown(page) == expected_cards(states[k])
+    assert "desync" in page.locator("#info").inner_text()
+    page.locator("#slider").fill("100")
+    assert page.evaluate("viewer.step") == 100 and shown(page) == expected_cards(states[100])
+    page.keyboard.press("End")
+    assert shown(page) == expected_cards(states[-1])
+    count, bad = page.evaluate(TEXT_OVERLAPS)
+    assert count > 50 and bad == []
+    assert page.errors == []
+
+
+def test_the_viewer_draws_the_default_endgames_line_with_its_deals(browser: Any, tmp_path: Path) -> None:
+    out = subprocess.run([sys.executable, str(SOLVE), "--json"], cwd=ROOT, capture_output=True, text=True,
+                         timeout=300)
+    assert out.returncode == 0, out.stderr
+    sol = json.loads(out.stdout)
+    (tmp_path / "line.json").write_text(out.stdout)
+    html = tmp_path / "line.html"
+    show.write(show.build(str(tmp_path / "line.json")), str(html))
+    page = open_page(browser, html)
+    deal = page.evaluate("viewer.data.steps.findIndex(s => s.d)")
+    assert deal > 0
+    page.evaluate(f"viewer.go({deal})")
+    assert page.locator("#info svg.dealsvg").count() == 1
+    page.screenshot(path=str(screens(tmp_path) / "endgame-deal.png"))
+    page.keyboard.press("End")
+    info = page.locator("#info").inner_text()
+    assert f"objective so far: {sol['value']}" in info
+    count, bad = page.evaluate(TEXT_OVERLAPS)
+    assert count > 50 and bad == []
+    page.screenshot(path=str(screens(tmp_path) / "endgame-end.png"))
+    assert page.errors == []
+
+
+@pytest.mark.rule("H7")
+def test_the_seat_view_in_the_browser_shows_backs(browser: Any, tmp_path: Path) -> None:
+    path = REFEREE / "three-deviations.jsonl"
+    html = tmp_path / "seat.html"
+    show.write(show.build(str(path), seat=1), str(html))
+    page = open_page(browser, html)
+    backs = page.evaluate("[...document.querySelectorAll('#picture svg .card.back')]"
+                          ".filter(e => /^p[023]\\.hand$/.test(e.dataset.zone)).length")
+    s = replayed(path)[page.evaluate("viewer.step")]
+    assert backs == sum(len(p.hand) for q, p in enumerate(s.players) if q != 1)
+    page.screenshot(path=str(screens(tmp_path) / "record-seat1.png"))
