@@ -26,9 +26,10 @@ seeded 4-player cuts with about 10 cards left, hands whole and cut to 5 and 8 ca
 proved count, median and worst time, median gap to the proved bound when not proved, and the
 median value of each.
 
-solvers --objective coop|best --growth [--positions 3] [--time-limit 20]: the flow solver on
-rio-grande cuts with real hands at 5, 10, 15, 20 and 30 cards left, 4 and 5 players: proved count,
-median and worst time, median and worst gap when not proved.
+solvers --objective coop|best --growth [--positions 3] [--time-limit 20] [--work-limit W]: the flow solver on
+rio-grande cuts with real hands at 2, 5, 10, 15, 20 and 30 cards left, 3, 4 and 5 players: proved
+count, median and worst time, median and worst gap when not proved, and on the proved positions how
+often the counts master's own bound (before any cut) was above the optimum.
 
 seats [--time-limit 60]: the seat DP (solvers/seat_dp.py) beside the CP-SAT seat model on the
 seat problems of the first master round of each built-in real-hand position, coop and best: per
@@ -125,13 +126,19 @@ def print_real(res: dict[str, Any]) -> None:
 def print_growth(res: dict[str, Any]) -> None:
     print(f"{res['objective']}: the flow solver on rio-grande cuts with real hands, one worker, "
           f"{res['time_limit']:g} s a position")
+    if res.get("work_limit") is not None:
+        print(f"work limit {res['work_limit']:g} (CP-SAT deterministic seconds a position)")
+    print("master above: of the proved positions, how many had the counts master's own bound (before "
+          "any cut) above the optimum, and by at most how much")
     print(f"{'players':>7}{'cut at':>7}{'left':>6}{'proved':>8}{'med s':>8}{'worst':>8}{'gap med':>8}"
-          f"{'worst':>6}{'no plan':>8}")
+          f"{'worst':>6}{'no plan':>8}{'master above':>14}")
     for r in res["rows"]:
         g = "-" if r["median_gap"] is None else format(r["median_gap"], "g")
         w = "-" if r["worst_gap"] is None else format(r["worst_gap"], "g")
+        m = (f"{r['master_above']}/{r['master_compared']}"
+             + (f" (+{r['master_worst_excess']})" if r["master_above"] else ""))
         print(f"{r['players']:>7}{r['cut_at']:>7}{r['median_left']:>6g}{r['proved']:>5}/{r['positions']:<2}"
-              f"{r['median_s']:>8.2f}{r['worst_s']:>8.2f}{g:>8}{w:>6}{r['no_plan']:>8}")
+              f"{r['median_s']:>8.2f}{r['worst_s']:>8.2f}{g:>8}{w:>6}{r['no_plan']:>8}{m:>14}")
 
 
 def print_open(res: dict[str, Any]) -> None:
@@ -233,6 +240,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="solvers: CP-SAT seconds per position")
     parser.add_argument("--workers", type=cli.at_least(1, "--workers"), default=1,
                         help="solvers coop/best: CP-SAT workers")
+    parser.add_argument("--work-limit", type=cli.positive(float, "--work-limit"), default=None,
+                        help="solvers --growth: CP-SAT deterministic seconds a position (reproducible)")
     parser.add_argument("--node-limit", type=cli.at_least(1, "--node-limit"), default=100_000,
                         help="solvers coop/best: exact search nodes")
     parser.add_argument("--runs", type=cli.at_least(1, "--runs"), default=5, help="timed runs (medians)")
@@ -279,7 +288,8 @@ def _run(args: argparse.Namespace, show: bool) -> tuple[dict[str, Any], Callable
     if args.objective == "solo":
         return benchmarks.bench_solvers(args.positions, show), print_solvers
     if args.growth:
-        return benchmarks.bench_growth(args.objective, args.positions, args.time_limit, show), print_growth
+        res = benchmarks.bench_growth(args.objective, args.positions, args.time_limit, show, args.work_limit)
+        return res, print_growth
     if args.real:
         return benchmarks.bench_real(args.objective, args.positions, args.time_limit, show), print_real
     return (benchmarks.bench_open(args.objective, args.positions, args.hand, args.time_limit,

@@ -29,7 +29,8 @@ ROOT = Path(__file__).resolve().parent.parent  # the repository: the acceptance 
 
 SIZES = (5, 10, 15, 20, 30, 40)  # solo: cards left in the final pass
 OPEN_SIZES = (5, 10, 15, 20)  # coop and best on shortened hands
-GROWTH_SIZES = (5, 10, 15, 20, 30)  # coop and best on real hands, 4 and 5 players
+GROWTH_SIZES = (2, 5, 10, 15, 20, 30)  # coop and best on real hands: cards left at the cut
+GROWTH_PLAYERS = (3, 4, 5)
 DUEL_SIZES = (5, 10, 12, 15)
 # built-in real-hand positions
 REAL_NAMES = ("rio4-last-turn", "rio4-8cards", "amigo4-6cards", "rio5-15cards", "rio4-18cards")
@@ -257,42 +258,52 @@ def bench_real(objective: str, positions: int, time_limit: float, show: bool) ->
     return {"rows": rows}
 
 
-def _solve_or_none(s: GameState, objective: str, method: str, time_limit: float) -> Solution | None:
+def _solve_or_none(s: GameState, objective: str, method: str, time_limit: float,
+                   work_limit: float | None = None) -> Solution | None:
     """CP-SAT on one worker; None when it finds no plan in time."""
     try:
-        return solve(s, objective, method, limits=Limits(time=time_limit, workers=1))
+        return solve(s, objective, method, limits=Limits(time=time_limit, workers=1, work=work_limit))
     except SolveError:
         return None
 
 
-def bench_growth(objective: str, positions: int, time_limit: float, show: bool) -> dict[str, Any]:
-    """How the flow solver's proofs and gaps grow with cards left and players (real hands)."""
-    plan = [(n, left) for n in (4, 5) for left in GROWTH_SIZES]
+def bench_growth(objective: str, positions: int, time_limit: float, show: bool,
+                 work_limit: float | None = None) -> dict[str, Any]:
+    """How the flow solver's proofs and gaps grow with cards left and players (real hands), and
+    how often the counts master's own bound (its first round, before any cut) is above an optimum
+    the run proved: the relaxation's looseness where the optimum is known."""
+    plan = [(n, left) for n in GROWTH_PLAYERS for left in GROWTH_SIZES]
     rows: list[dict[str, Any]] = []
     with progress(len(plan) * positions, f"bench {objective} growth", show) as bar:
         for n, size in plan:
             times: list[float] = []
             gaps: list[float] = []
             lefts: list[int] = []
+            above: list[int] = []  # master bound - optimum, on the proved positions
             proved = none = 0
             for s in sample_cuts(game_seeds(7000 + 10 * n + size), n, size, positions,
                                  rulesets=("rio-grande",)):
                 t0 = time.perf_counter()
-                sol = _solve_or_none(s, objective, "cpsat", time_limit)
+                sol = _solve_or_none(s, objective, "cpsat", time_limit, work_limit)
                 times.append(time.perf_counter() - t0)
                 lefts.append(len(s.draw))
                 if sol is None:
                     none += 1
-                else:
-                    proved += sol.status == "optimal"
-                    if sol.status != "optimal" and sol.bound is not None:
-                        gaps.append(sol.bound - sol.value)
+                elif sol.status == "optimal":
+                    proved += 1
+                    master = sol.stats.get("master_bound")
+                    if master is not None:
+                        above.append(int(master) - int(sol.value))
+                elif sol.bound is not None:
+                    gaps.append(sol.bound - sol.value)
                 bar.update()
             rows.append({"players": n, "cut_at": size, "median_left": statistics.median(lefts),
                          "positions": positions, "proved": proved, "no_plan": none,
                          "median_s": statistics.median(times), "worst_s": max(times),
-                         "median_gap": _median(gaps), "worst_gap": max(gaps) if gaps else None})
-    return {"objective": objective, "time_limit": time_limit, "rows": rows}
+                         "median_gap": _median(gaps), "worst_gap": max(gaps) if gaps else None,
+                         "master_compared": len(above), "master_above": sum(1 for x in above if x > 0),
+                         "master_worst_excess": max(above) if above else None})
+    return {"objective": objective, "time_limit": time_limit, "work_limit": work_limit, "rows": rows}
 
 
 def bench_duel(positions: int, node_limit: int, show: bool) -> dict[str, Any]:

@@ -367,6 +367,8 @@ class FlowSolver:
                 if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
                     break
                 jb = int(solver.best_objective_bound + 1e-6)  # the cuts keep it a relaxation
+                if rounds == 1:
+                    self.stages["master_bound"] = jb  # the counts master's own, before any cut
                 self.bound = jb if self.bound is None else min(self.bound, jb)
                 self._report()
                 if self.best is not None and self.bound is not None and self.best.value >= self.bound:

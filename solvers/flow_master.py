@@ -278,7 +278,8 @@ class FlowMaster:
     def front(self, solver: cp_model.CpSolver, k: int) -> Front:
         return next(f for f, lit in self.fronts[k] if solver.value(lit))
 
-    def fixed_batches(self, solver: cp_model.CpSolver | cp_model.CpSolverSolutionCallback, q: int) -> list[tuple[int, str, dict[int, int]]]:
+    def fixed_batches(self, solver: cp_model.CpSolver | cp_model.CpSolverSolutionCallback, q: int
+                      ) -> list[tuple[int, str, dict[int, int]]]:
         """Seat q's batches with the counts of a solution: (turn, kind, bean -> count)."""
         out = []
         for bt in self.batches[q]:

@@ -37,3 +37,31 @@ def test_duel_json_counts_every_position_by_size(
     res = json.loads(capsys.readouterr().out)
     assert [(r["cards_left"], r["solved"]) for r in res["rows"]] == [(n, 2) for n in benchmarks.DUEL_SIZES]
     assert all(r["median_cards_left"] <= r["cards_left"] for r in res["rows"])
+
+
+def test_growth_counts_where_the_master_bound_is_above_a_proved_optimum(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Proved positions compare the master's own bound with the optimum; unproved ones give gaps;
+    the work limit reaches the solver."""
+    seen: list[Any] = []
+
+    def solve(s: Any, objective: str, method: str, limits: Any) -> Any:
+        seen.append(limits.work)
+        k = len(seen)
+        if k % 2:  # proved, the master 2 above (every other one)
+            return SimpleNamespace(value=10, status="optimal", bound=10, stats={"master_bound": 12})
+        return SimpleNamespace(value=7, status="feasible", bound=9, stats={"master_bound": 9})
+
+    monkeypatch.setattr(benchmarks, "solve", solve)
+    monkeypatch.setattr(benchmarks, "GROWTH_PLAYERS", (4,))
+    monkeypatch.setattr(benchmarks, "GROWTH_SIZES", (10,))
+    argv = ["solvers", "--objective", "coop", "--growth", "--positions", "3", "--work-limit", "5", "--json"]
+    assert bench.main(argv) == 0
+    (row,) = json.loads(capsys.readouterr().out)["rows"]
+    assert seen == [5.0, 5.0, 5.0]
+    assert (row["proved"], row["master_compared"], row["master_above"]) == (2, 2, 2)
+    assert row["master_worst_excess"] == 2
+    assert (row["median_gap"], row["worst_gap"]) == (2, 2)
+    seen.clear()
+    assert bench.main(argv[:-1]) == 0
+    assert "2/2 (+2)" in capsys.readouterr().out
