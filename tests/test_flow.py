@@ -130,7 +130,7 @@ def test_bounds_are_bounds_at_every_time_limit(objective: str, time_limit: float
             try:
                 sol = solve(s, objective, p, time_limit=time_limit, workers=1)
             except SolveError as e:  # no plan at all in so little time: allowed, silently wrong is not
-                assert "no plan" in str(e) or "no solution" in str(e) or "not proved" in str(e)
+                assert any(w in str(e) for w in ("no plan", "no solution", "not proved", "time limit")), e
                 continue
             assert sol.value <= want, (label, solve.__name__)
             bound = sol.stats.get("bound")
@@ -145,10 +145,10 @@ def test_bounds_are_bounds_at_every_time_limit(objective: str, time_limit: float
 def test_real_hands_bound_and_line(name: str) -> None:
     """Real hands (14-20 cards): the line replays, and the value is at least the best plan without
     deals (every seat's solo optimum) and at most the bound; on rio4-last-turn (one turn left) deals
-    pay and the plan is proved optimal. (How close rio4-8cards comes depends on the time the machine
-    gives it, 4 s here: that is the benchmark's to measure, not a test's.)"""
+    pay and the plan is proved optimal. (How close rio4-8cards comes is the benchmark's to measure,
+    not a test's: a work limit here, not a clock, so a busy machine runs the same search.)"""
     s = LIBRARY[name].position()
-    sol = solve_flow(s, "coop", time_limit=60 if name == "rio4-last-turn" else 4, workers=1)
+    sol = solve_flow(s, "coop", time_limit=120, workers=1, work_limit=60 if name == "rio4-last-turn" else 2)
     _replays(s, sol)
     from solvers.exact import solve_solo
 
