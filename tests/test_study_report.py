@@ -180,7 +180,7 @@ def test_seat_advantage_shares_ties_and_states_seat_0(made: tuple[Path, Report])
     assert "| amigo | 3 | greedy | p0 | 2 | 0.5 | 0.250 [0.027, 0.802] |" in md
 
 
-def test_value_of_trading_counts_proved_positions_only(made: tuple[Path, Report]) -> None:
+def test_value_of_trading_counts_proved_positions_and_brackets_the_rest(made: tuple[Path, Report]) -> None:
     """coop − Σ solo: pos0 14 − (5+3+4) = 2, pos1 9 − (2+6+1) = 0; pos2 not proved (coop feasible,
     gap 13 − 10 = 3; solo p1 feasible): mean 1, max 2, share > 0: 1 of 2.
     best − solo[active]: pos0 7 − 5 = 2 (p0 active), pos1 excluded (best timed out), pos2 2 − 2 = 0
@@ -191,13 +191,22 @@ def test_value_of_trading_counts_proved_positions_only(made: tuple[Path, Report]
     assert (t.best_proved, t.best_gains) == (2, (Fraction(2), Fraction(0)))
     assert t.coop_gaps == (Fraction(3),)
     assert t.unproved == {"solo": {"feasible": 1}, "coop": {"feasible": 1}, "best": {"timeout": 1}}
+    # every position with bounds, as an interval: pos2's coop gain lies in
+    # [max(0, 10 − (4 + 5 + 2)), 13 − (4 + 3 + 2)] = [0, 4]; best: pos1 has no bound (timeout)
+    F = Fraction
+    assert t.coop_ranges == ((F(2), F(2)), (F(0), F(0)), (F(0), F(4)))
+    assert t.best_ranges == ((F(2), F(2)), (F(0), F(0)))
     (row,) = read_csv(out / "value_of_trading.csv")
     assert row == {"study": "trading", "group": E, "ruleset": "rio-grande", "players": "3", "cards_left": "4",
                    "positions": "3", "proved": "2", "coop_gain_mean": "1.000", "coop_gain_max": "2.000",
                    "coop_gain_share_positive": "0.500", "best_proved": "2", "best_gain_mean": "1.000",
                    "best_gain_max": "2.000", "best_gain_share_positive": "0.500", "solo_unproved": "1",
                    "coop_unproved": "1", "best_unproved": "1", "coop_feasible": "1", "coop_gap_max": "3.000",
-                   "unproved": "solo: 1 feasible; coop: 1 feasible; best: 1 timeout"}
+                   "unproved": "solo: 1 feasible; coop: 1 feasible; best: 1 timeout",
+                   "coop_ranged": "3", "coop_gain_low": "0.667", "coop_gain_high": "2.000",
+                   "best_ranged": "2", "best_gain_low": "1.000", "best_gain_high": "1.000"}
+    md = (out / "report.md").read_text(encoding="utf-8")
+    assert "[0.667, 2.000] (3)" in md and "[1.000, 1.000] (2)" in md
 
 
 def test_value_of_information_is_exact(made: tuple[Path, Report]) -> None:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from solvers.study.rows import PROVED, STATUSES, Group
+from solvers.study.rows import PROVED, STATUSES, Answer, Group
 from solvers.study.stats import mean_ci, wilson
 from solvers.trade_network import DealRecord, collapse, network, summary
 
@@ -84,7 +84,12 @@ class TradingGroup:
     ``coop − Σ solo`` (the table's gain from trading) and ``best − solo[active]`` (the active
     player's gain while every other seat keeps its solo optimum), in task order; the unproved
     answers counted by objective and status (a solo position counts once per status among its
-    seats); the bound − value gaps of feasible coop answers."""
+    seats); the bound − value gaps of feasible coop answers.
+
+    ``coop_ranges`` and ``best_ranges`` keep the unproved positions too: per position with every
+    answer it needs holding a value and a proved bound, the interval the gain lies in,
+    [max(0, value − Σ solo bounds), bound − Σ solo values] (0: the line without deals is a plan
+    for both objectives, so neither gain is negative); a proved position's interval is its gain."""
 
     group: str
     study: str
@@ -99,6 +104,18 @@ class TradingGroup:
     best_gains: tuple[Fraction, ...]
     unproved: dict[str, dict[str, int]]  # objective -> status -> positions
     coop_gaps: tuple[Fraction, ...]
+    coop_ranges: tuple[tuple[Fraction, Fraction], ...] = ()
+    best_ranges: tuple[tuple[Fraction, Fraction], ...] = ()
+
+
+def _range(a: Answer | None, solos: Sequence[Answer]) -> tuple[Fraction, Fraction] | None:
+    """The interval of ``a − Σ solos`` from their values and proved bounds (None if one lacks either)."""
+    if a is None or any(x.value is None or x.bound is None for x in (a, *solos)):
+        return None
+    assert a.value is not None and a.bound is not None
+    low = a.value - sum((x.bound for x in solos if x.bound is not None), Fraction(0))
+    high = a.bound - sum((x.value for x in solos if x.value is not None), Fraction(0))
+    return max(Fraction(0), low), high
 
 
 def _by_status(c: Counter[str]) -> dict[str, int]:
@@ -109,7 +126,14 @@ def trading_group(g: Group) -> TradingGroup:
     coop_gains, best_gains, gaps = [], [], []
     unproved: dict[str, Counter[str]] = {o: Counter() for o in ("solo", "coop", "best") if o in g.objectives}
     proved = best_proved = 0
+    coop_ranges: list[tuple[Fraction, Fraction]] = []
+    best_ranges: list[tuple[Fraction, Fraction]] = []
     for p in g.positions:
+        if p.solo is not None:
+            for got, a, solos in ((coop_ranges, p.coop, p.solo), (best_ranges, p.best, [p.solo[p.active]])):
+                r = _range(a, solos)
+                if r is not None:
+                    got.append(r)
         solo_ok = p.solo is not None and all(a.proved for a in p.solo)
         if p.solo is not None:
             unproved["solo"].update({a.status for a in p.solo if a.status != PROVED})
@@ -130,7 +154,8 @@ def trading_group(g: Group) -> TradingGroup:
             best_gains.append(p.best.value - mine)
     return TradingGroup(g.name, g.study, g.ruleset, g.players, g.cards_left, g.objectives, len(g.positions),
                         proved, tuple(coop_gains), best_proved, tuple(best_gains),
-                        {o: _by_status(c) for o, c in unproved.items()}, tuple(gaps))
+                        {o: _by_status(c) for o, c in unproved.items()}, tuple(gaps), tuple(coop_ranges),
+                        tuple(best_ranges))
 
 
 @dataclass(frozen=True, slots=True)

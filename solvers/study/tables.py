@@ -145,11 +145,27 @@ def _unproved_text(t: TradingGroup) -> str:
     return "; ".join(parts) if parts else "none"
 
 
+def _range_cells(ranges: Sequence[tuple[Fraction, Fraction]]) -> tuple[int, float | None, float | None]:
+    """(n, mean of the low ends, mean of the high ends)."""
+    lows, highs = [lo for lo, _ in ranges], [hi for _, hi in ranges]
+    return len(ranges), _float(exact_mean(lows)), _float(exact_mean(highs))
+
+
+def _interval(objective: str) -> Callable[[dict[str, Cell]], str]:
+    def f(r: dict[str, Cell]) -> str:
+        n = r[f"{objective}_ranged"]
+        if not n:
+            return "–"
+        return f"[{cell_text(r[f'{objective}_gain_low'])}, {cell_text(r[f'{objective}_gain_high'])}] ({n})"
+    return f
+
+
 def trading_table(groups: Sequence[TradingGroup]) -> Table:
     columns = ("study", "group", "ruleset", "players", "cards_left", "positions", "proved", "coop_gain_mean",
                "coop_gain_max", "coop_gain_share_positive", "best_proved", "best_gain_mean", "best_gain_max",
                "best_gain_share_positive", "solo_unproved", "coop_unproved", "best_unproved", "coop_feasible",
-               "coop_gap_max", "unproved")
+               "coop_gap_max", "unproved", "coop_ranged", "coop_gain_low", "coop_gain_high", "best_ranged",
+               "best_gain_low", "best_gain_high")
     rows = []
     for t in groups:
         def unproved(o: str, t: TradingGroup = t) -> int | None:
@@ -159,19 +175,27 @@ def trading_table(groups: Sequence[TradingGroup]) -> Table:
                      share_positive(t.coop_gains), t.best_proved, _float(exact_mean(t.best_gains)),
                      _float(max(t.best_gains, default=None)), share_positive(t.best_gains),
                      unproved("solo"), unproved("coop"), unproved("best"), len(t.coop_gaps),
-                     _float(max(t.coop_gaps, default=None)), _unproved_text(t)))
+                     _float(max(t.coop_gaps, default=None)), _unproved_text(t),
+                     *_range_cells(t.coop_ranges), *_range_cells(t.best_ranges)))
     shown = [("ruleset", _col("ruleset")), ("players", _col("players")), ("cards left", _col("cards_left")),
              ("positions", _col("positions")), ("proved", _col("proved")),
              ("coop − Σsolo: mean", _col("coop_gain_mean")), ("max", _col("coop_gain_max")),
              ("> 0", _col("coop_gain_share_positive")), ("best proved", _col("best_proved")),
              ("best − solo: mean", _col("best_gain_mean")), ("max", _col("best_gain_max")),
              ("> 0", _col("best_gain_share_positive")),
-             ("coop gap max", _col("coop_gap_max")), ("unproved", _col("unproved"))]
+             ("coop gap max", _col("coop_gap_max")), ("unproved", _col("unproved")),
+             ("coop − Σsolo, all: [mean low, mean high] (n)", _interval("coop")),
+             ("best − solo, all: [low, high] (n)", _interval("best"))]
     notes = ("proved: positions with the solo optimum of every seat and coop proved; coop − Σsolo over those "
              "only. best − solo[active] over the positions with best and the active seat's solo proved.",
              "> 0: the share of those positions where the gain is positive. coop gap max: the largest "
-             "bound − value of a feasible (unproved) coop answer; unproved answers are never averaged in.",
-             "unproved: positions by objective and status (a solo position once per status among its seats).")
+             "bound − value of a feasible (unproved) coop answer; an unproved value is never averaged in "
+             "as a gain.",
+             "unproved: positions by objective and status (a solo position once per status among its seats).",
+             "all: every position whose answers carry a value and a proved bound, proved or not: the gain "
+             "lies in [max(0, value − Σ solo bounds), bound − Σ solo values] (no gain is negative: the line "
+             "without deals is a plan); the means of those ends bracket the mean gain over those n "
+             "positions, and a position without a bound (timeout, too-large) is the only one left out.")
     return _table("value_of_trading", "Value of trading", columns, rows, shown, notes)
 
 
