@@ -42,6 +42,7 @@ from model import (
     scores,
     winners,
 )
+from model.errors import BohnanzaError
 from model.records import initial_deck
 from model.rules import Ruleset
 from model.state import state_from_json, state_to_json
@@ -103,6 +104,7 @@ class Divergence:
     played: tuple[Action, ...] = ()
     view: dict[str, Any] | None = None  # the engine's state reply, for a state or end divergence
     result: dict[str, Any] | None = None  # the engine's winners reply
+    next_actions: list[str] | None = None  # a state divergence: the engine's legal actions after it
     count: int = 1  # the same kind and rule at the same step (one action set can miss many)
 
     @property
@@ -379,8 +381,9 @@ class _Game:
         part, ours, theirs = diffs[0]
         more = f" (and {', '.join(sorted(set(keys[1:]) - {part}))})" if set(keys[1:]) - {part} else ""
         self._before = before
+        listed = self.engine.ask("legal", proposals=False)  # what the engine would do next
         self.diverge("state", rule, f"after {last}: {part} is {theirs}, ours {ours}{more}",
-                     format_action(last), back=1, view=view)
+                     format_action(last), back=1, view=view, next_actions=listed.get("actions"))
         return False
 
     def _winners(self) -> None:
@@ -401,7 +404,10 @@ def run_game(engine: Engine, spec: GameSpec, checks: Checks | None = None,
              stop: Callable[[Divergence], bool] | None = None) -> GameRun:
     """Play ``spec`` through our engine and ``engine``; an EngineFailure ends the game (noted in
     ``failure``, the engine closed: reopen it for the next game)."""
-    game = _Game(engine, spec, checks or Checks(), stop)
+    try:
+        game = _Game(engine, spec, checks or Checks(), stop)
+    except BohnanzaError as e:  # a reading or option the preset does not allow at this seat count
+        return GameRun(spec, skipped=f"not a game of ours: {e}")
     try:
         return game.play()
     except EngineFailure as e:

@@ -106,7 +106,7 @@ def state_rule(before: GameState, action: Action, after: GameState, keys: list[s
             ours_gain, theirs_gain = coin_gain
             f = before.players[action.player].fields[action.field]  # type: ignore[attr-defined]
             row = before.setup.payout[f.bean]
-            if theirs_gain == n_minus(f.count, ours_gain) and theirs_gain != row[min(f.count + 1, len(row) - 1)]:
+            if theirs_gain == f.count - ours_gain and theirs_gain != row[min(f.count + 1, len(row) - 1)]:
                 return "H5"  # the coins and the discarded cards swapped
             return "C1"
         return "H5"
@@ -138,8 +138,3 @@ def state_rule(before: GameState, action: Action, after: GameState, keys: list[s
     if "aside" in keys:
         return "T4"
     return {Phase.PLANT: "T1", Phase.TRADE: "T3", Phase.PLANT_ASIDE: "T6"}.get(after.phase, "T1")
-
-
-def n_minus(n: int, k: int) -> int:
-    """The cards of an ``n``-card harvest that go to the discard pile when ``k`` are coins (H5)."""
-    return n - k
