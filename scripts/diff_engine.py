@@ -82,7 +82,7 @@ def _play(frame: cli.Frame, engine: Any, specs: list[Any], checks: Any, found: F
                 frame.say(f"{spec.label()}: {e}")
                 continue
         run = run_game(engine, spec, checks())
-        found.games += 1
+        found.games += run.skipped is None
         found.steps += run.steps
         for part in run.unchecked:
             found.unchecked[part] += 1

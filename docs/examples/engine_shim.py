@@ -62,6 +62,8 @@ class ReferenceShim:
             return {"name": self.name, "protocol": 1, "presets": claims}
         if cmd == "start":
             return self._start(req)
+        if cmd not in ("legal", "apply", "reshuffle", "state", "winners"):
+            return {"unsupported": f"no command {cmd!r}"}
         if self.s is None:
             return {"error": "no game started"}
         if cmd == "legal":
@@ -77,7 +79,7 @@ class ReferenceShim:
             over = self.s.is_over
             return {"over": over, "coins": list(self.s.coins()),
                     "winners": list(winners(self.s)) if over else []}
-        return {"unsupported": f"no command {cmd!r}"}
+        raise AssertionError(cmd)
 
     def _start(self, req: dict[str, Any]) -> dict[str, Any]:
         try:
