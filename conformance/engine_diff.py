@@ -192,7 +192,8 @@ def compare_state(s: GameState, view: dict[str, Any]) -> list[tuple[str, Any, An
     return out
 
 
-def _coin_gain(before: GameState, after: GameState, action: Action, view: dict[str, Any]) -> tuple[int, int] | None:
+def _coin_gain(before: GameState, after: GameState, action: Action,
+               view: dict[str, Any]) -> tuple[int, int] | None:
     if not isinstance(action, Harvest):
         return None
     p = action.player
@@ -377,7 +378,8 @@ class _Game:
         if not diffs:
             return True
         keys = [k for k, _, _ in diffs]
-        rule = state_rule(before, last, self.s, keys, view.get("phase"), _coin_gain(before, self.s, last, view))
+        gain = _coin_gain(before, self.s, last, view)
+        rule = state_rule(before, last, self.s, keys, view.get("phase"), gain)
         part, ours, theirs = diffs[0]
         more = f" (and {', '.join(sorted(set(keys[1:]) - {part}))})" if set(keys[1:]) - {part} else ""
         self._before = before

@@ -87,7 +87,8 @@ def allowing(s: GameState, action: Action) -> str:
 
 def state_rule(before: GameState, action: Action, after: GameState, keys: list[str],
                engine_phase: str | None, coin_gain: tuple[int, int] | None = None) -> str:
-    """The rule behind a state that differs in ``keys`` (``hand`` (other cards), ``hand order`` (the same cards), ``fields``, ``coins``, ``aside``,
+    """The rule behind a state that differs in ``keys`` (``hand``: other cards, ``hand order``: the
+    same cards, ``fields``, ``coins``, ``aside``,
     ``face_up``, ``draw``, ``discard``, ``phase``, ``to_move``, ``active``) after ``action`` took our
     engine from ``before`` to ``after``. ``coin_gain`` is (ours, theirs) for the seat that harvested."""
     kind = type(action)
@@ -98,13 +99,13 @@ def state_rule(before: GameState, action: Action, after: GameState, keys: list[s
     if engine_phase == "over":
         return "E2"
     if engine_phase == "chance" and ours != "chance":
-        return "E2" if after.final or "coins" in keys and kind is Reshuffle else "E1"
+        return "E2" if after.final else "E1"  # a reshuffle where the final exhaustion ends the game
     if kind is Reshuffle:
         return "E1"
-    if kind is Harvest or kind is HarvestOnto:
+    if isinstance(action, (Harvest, HarvestOnto)):
         if "coins" in keys and coin_gain is not None:
             ours_gain, theirs_gain = coin_gain
-            f = before.players[action.player].fields[action.field]  # type: ignore[attr-defined]
+            f = before.players[action.player].fields[action.field]
             row = before.setup.payout[f.bean]
             if theirs_gain == f.count - ours_gain and theirs_gain != row[min(f.count + 1, len(row) - 1)]:
                 return "H5"  # the coins and the discarded cards swapped

@@ -82,7 +82,8 @@ def _replay_actions(d: Divergence) -> tuple[Action | None, ...]:
 
 
 class _Shrinker:
-    def __init__(self, engine: Engine, target: Divergence, checks: Checks, budget: int, seconds: float) -> None:
+    def __init__(self, engine: Engine, target: Divergence, checks: Checks, budget: int,
+                 seconds: float) -> None:
         self.engine, self.key, self.checks = engine, target.key, checks
         self.budget, self.deadline = budget, time.monotonic() + seconds
         self.evaluations = 0
@@ -128,7 +129,8 @@ class _Shrinker:
                 opts = dict(spec.options)
                 if all(opts.get(k) == v for k, v in change.items()) or not self.live():
                     continue
-                found = self.test(dataclasses.replace(spec, options=tuple(sorted({**opts, **change}.items()))))
+                changed = tuple(sorted({**opts, **change}.items()))
+                found = self.test(dataclasses.replace(spec, options=changed))
                 if found is not None and len(_replay_actions(found)) <= len(_replay_actions(best)):
                     best, spec, improved = found, self.replay(found.spec, found), True
             rules = spec.rules()
@@ -185,7 +187,8 @@ def record_of(d: Divergence) -> tuple[list[dict[str, Any]], int | None, str]:
     """The record of ``d``'s game up to its step, the line that shows it, and how it shows it."""
     s0 = d.spec.initial()
     if d.spec.position is not None:
-        head: dict[str, Any] = {"format": RECORD_FORMAT, "version": RECORD_VERSION, "state": state_to_json(s0)}
+        head: dict[str, Any] = {"format": RECORD_FORMAT, "version": RECORD_VERSION,
+                                "state": state_to_json(s0)}
     else:
         head = header(s0, seed=d.spec.seed, about=f"diff_engine reproducer: {d.kind} [{d.rule}]")
     lines = [head] + [action_line(a) for a in d.played]

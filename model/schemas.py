@@ -695,7 +695,8 @@ SCHEMAS: dict[str, tuple[str, str, str]] = {  # file: (ADAPTERS key, title, desc
         "(docs/conformance.md)."),
     "engine-request.schema.json": (
         "engine-request", "Bohnanza engine protocol request",
-        "One line the harness (scripts/diff_engine.py) writes to an engine's shim (docs/engine-protocol.md)."),
+        "One line the harness (scripts/diff_engine.py) writes to an engine's shim "
+        "(docs/engine-protocol.md)."),
     "engine-reply.schema.json": (
         "engine-reply", "Bohnanza engine protocol reply",
         "One line a shim writes back: the reply to the request of the same id, per command, or "

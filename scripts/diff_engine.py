@@ -128,7 +128,10 @@ def _write(found: Found, out: Path) -> None:
         atomic_write_text(out / f"{stem}.position.json", json.dumps(rep.position, indent=1) + "\n")
 
 
-def _summary(found: Found, hello: dict[str, Any], readings: list[tuple[dict[str, Any], int, int]]) -> dict[str, Any]:
+Ranked = list[tuple[dict[str, Any], int, int]]  # (reading, divergences, games)
+
+
+def _summary(found: Found, hello: dict[str, Any], readings: Ranked) -> dict[str, Any]:
     rules: dict[str, Any] = {}
     for rule, kinds in found.by_rule().items():
         entry: dict[str, Any] = {"count": sum(kinds.values()), "kinds": dict(kinds), "examples": []}
@@ -155,11 +158,13 @@ def _print(info: dict[str, Any]) -> None:
         kinds = ", ".join(f"{k} {n}" for k, n in entry["kinds"].items())
         print(f"{rule}: {entry['count']} ({kinds})")
         for ex in entry["examples"]:
-            print(f"  first: {ex['game']}, step {ex['step']}: {ex['what']} ({ex['seconds_to_first']} s into the run)")
+            print(f"  first: {ex['game']}, step {ex['step']}: {ex['what']} "
+                  f"({ex['seconds_to_first']} s into the run)")
             if "shrunk" in ex:
                 sh, cr = ex["shrunk"], ex["check_record"]
                 opts = "".join(f" {k}={json.dumps(v)}" for k, v in sh["options"].items())
-                verdict = (f"check_record: line {cr['line']} {cr['status']}" + (f" [{cr['rule']}]" if cr["rule"] else "")
+                rule = f" [{cr['rule']}]" if cr["rule"] else ""
+                verdict = (f"check_record: line {cr['line']} {cr['status']}{rule}"
                            if cr["status"] != "legal" else "check_record: legal (a record cannot show it)")
                 print(f"  shrunk: {sh['players']} players{opts}, {sh['actions']} actions, "
                       f"{sh['deck_used']} deck cards used; {verdict}; shown by {sh['shown_by']}")

@@ -25,10 +25,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent.parent))
 from conformance.engine_client import serve  # noqa: E402
 from model import (  # noqa: E402
     BEAN_NAMES,
+    PRESETS,
     GameState,
     IllegalAction,
     NotationError,
-    PRESETS,
     apply,
     format_action,
     legal_actions,
@@ -136,7 +136,8 @@ def factory(mutant: str | None = None) -> ReferenceShim:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--mutant", metavar="ID", help="swap in a mutant of proofs/mutants.py")
     args = parser.parse_args()
     try:

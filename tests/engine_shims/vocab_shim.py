@@ -22,8 +22,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent.parent))
 from conformance.engine_client import serve  # noqa: E402
 from model import (  # noqa: E402
     BEAN_NAMES,
-    IllegalAction,
     PRESETS,
+    IllegalAction,
     apply,
     legal_actions,
     new_game,
@@ -149,6 +149,11 @@ def to_notation(zug: str) -> str:
     return zug
 
 
+def _feld(feld: tuple[str, int] | None) -> list[Any] | None:
+    """A field of the engine (German bean, count) as the protocol's [bean, count] or null."""
+    return [ENGLISCH[feld[0]], feld[1]] if feld else None
+
+
 class Shim:
     def __init__(self, nur_streng: bool = False) -> None:
         self.nur_streng = nur_streng
@@ -183,8 +188,7 @@ class Shim:
         if cmd == "state":
             return {"state": {
                 "players": [{"hand": [ENGLISCH[k] for k in p["hand"]],
-                             "fields": [[ENGLISCH[p["felder"][i][0]], p["felder"][i][1]] if i in p["felder"] else None
-                                        for i in range(1, p["anzahl_felder"] + 1)],
+                             "fields": [_feld(p["felder"].get(i)) for i in range(1, p["anzahl_felder"] + 1)],
                              "coins": p["taler"], "aside": [ENGLISCH[k] for k in p["beiseite"]]}
                             for p in t["spieler"]],
                 "face_up": [ENGLISCH[k] for k in t["auslage"]], "draw": t["stapel"], "discard": t["ablage"],
