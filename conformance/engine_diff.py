@@ -74,6 +74,7 @@ class GameSpec:
     position: str | None = None
     actions: tuple[Action | None, ...] | None = None
     max_steps: int = MAX_STEPS
+    follow: bool = False  # go on after a state divergence, to the end (a reproducer's end line)
 
     def rules(self) -> Ruleset:
         return ruleset(self.preset, dict(self.options))
@@ -382,11 +383,13 @@ class _Game:
         rule = state_rule(before, last, self.s, keys, view.get("phase"), gain)
         part, ours, theirs = diffs[0]
         more = f" (and {', '.join(sorted(set(keys[1:]) - {part}))})" if set(keys[1:]) - {part} else ""
+        if self.spec.follow and any(d.kind == "state" for d in self.run.divergences):
+            return True  # following to the end: the first state divergence is noted
         self._before = before
         listed = self.engine.ask("legal", proposals=False)  # what the engine would do next
         self.diverge("state", rule, f"after {last}: {part} is {theirs}, ours {ours}{more}",
                      format_action(last), back=1, view=view, next_actions=listed.get("actions"))
-        return False
+        return self.spec.follow
 
     def _winners(self) -> None:
         reply = self.ask("winners", "winners")

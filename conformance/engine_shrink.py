@@ -168,8 +168,42 @@ def shrink(engine: Engine, d: Divergence, checks: Checks | None = None, budget: 
     if best is None:
         return None
     lines, flagged, note = record_of(best)
+    if _strength(best) == 0 and best.kind == "state":
+        lines, flagged, note = _followed(engine, sh, best, (lines, flagged, note))
     return Reproducer(best, sh.evaluations, time.monotonic() - t0, lines, flagged, note,
                       state_to_json(best.before), divide_difference(best))
+
+
+Shown = tuple[list[dict[str, Any]], int | None, str]  # a record, the line that shows it, how
+FOLLOW_DRAWS = (60, 40)  # larger draws end a followed game sooner
+
+
+def _followed(engine: Engine, sh: _Shrinker, d: Divergence, unflagged: Shown) -> Shown:
+    """A state divergence no line can show (coins, a pile): the game followed to its end in both
+    engines (with larger draws where the divergence stays), and the engine's end line (E3, E4)
+    if its result differs. The shortest such record."""
+    best: Shown | None = None
+    base = sh.replay(d.spec, d)
+    opts = dict(base.options)
+    for draw in (*FOLLOW_DRAWS, opts.get("draw")):
+        changed = tuple(sorted({**opts, "exhaustions": 1, "draw": draw}.items())) if draw else base.options
+        spec = dataclasses.replace(base, options=changed, follow=True, max_steps=len(d.played) + 400)
+        try:
+            spec.initial()
+        except BohnanzaError:
+            continue
+        if engine.proc is None:
+            engine.open()
+        run = run_game(engine, spec, dataclasses.replace(sh.checks, probes=False, legal=False))
+        first = next((x for x in run.divergences if x.kind == "state"), None)
+        end = next((x for x in run.divergences if x.kind == "end"), None)
+        if first is None or first.key != d.key or end is None:
+            continue
+        lines, flagged, _ = record_of(end)
+        if best is None or len(lines) < len(best[0]):
+            best = lines, flagged, (f"the engine's end line, the game followed to its end from the "
+                                    f"divergence (line {first.step + 2}) [{end.rule}]")
+    return best or unflagged
 
 
 # ---------------------------------------------------------------- the reproducer written out
@@ -205,11 +239,6 @@ def record_of(d: Divergence) -> tuple[list[dict[str, Any]], int | None, str]:
     line = action_line(action)
     view = d.view or {}
     after = apply(d.before, action, False)
-    if after.phase == Phase.OVER:
-        coins = [seat.get("coins") for seat in view.get("players") or []]
-        if coins and None not in coins and coins != list(after.coins()):
-            lines += [line, {"end": {"coins": coins, "winners": list(winners(after))}}]
-            return lines, len(lines), "the engine's final coins in the end line"
     for text in d.next_actions or ():
         try:
             nxt = parse_action(text)
@@ -219,6 +248,11 @@ def record_of(d: Divergence) -> tuple[list[dict[str, Any]], int | None, str]:
             return lines, len(lines), "the engine's next action, which the rules forbid here"
         except BohnanzaError:
             continue
+    if after.phase == Phase.OVER:
+        coins = [seat.get("coins") for seat in view.get("players") or []]
+        if coins and None not in coins and coins != list(after.coins()):
+            lines += [line, {"end": {"coins": coins, "winners": list(winners(after))}}]
+            return lines, len(lines), "the engine's final coins in the end line"
     if _hands(view):
         line["hands"] = _hands(view)
     if view.get("face_up") is not None:
