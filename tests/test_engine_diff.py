@@ -154,3 +154,19 @@ def test_a_replayed_game_plays_its_actions_where_legal() -> None:
         engine.open()
         run = run_game(engine, spec)
     assert run.steps == 3 and not run.divergences
+
+
+def test_ctrl_c_reports_what_was_found() -> None:
+    import signal
+    import time
+
+    engine = f"{SHIM} --mutant harvest-protected-single"
+    argv = [sys.executable, str(SCRIPT), "--engine", engine, "--games", "200", "--no-shrink"]
+    proc = subprocess.Popen(argv,
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(6)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "H4: " in out and "(extra " in out
+    assert "Traceback" not in err and "interrupted; " in err and "divergences found in" in err
