@@ -180,13 +180,13 @@ FOLLOW_DRAWS = (60, 40)  # larger draws end a followed game sooner
 
 def _followed(engine: Engine, sh: _Shrinker, d: Divergence, unflagged: Shown) -> Shown:
     """A state divergence no line can show (coins, a pile): the game followed to its end in both
-    engines (with larger draws where the divergence stays), and the engine's end line (E3, E4)
+    engines (with larger draws, where the divergence stays), and the engine's end line (E3, E4)
     if its result differs. The shortest such record."""
     best: Shown | None = None
     base = sh.replay(d.spec, d)
     opts = dict(base.options)
-    for draw in (*FOLLOW_DRAWS, opts.get("draw")):
-        changed = tuple(sorted({**opts, "exhaustions": 1, "draw": draw}.items())) if draw else base.options
+    candidates = [tuple(sorted({**opts, "draw": draw}.items())) for draw in FOLLOW_DRAWS]
+    for changed in (*candidates, base.options):
         spec = dataclasses.replace(base, options=changed, follow=True, max_steps=len(d.played) + 400)
         try:
             spec.initial()
