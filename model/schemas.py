@@ -415,6 +415,119 @@ Verdict = Annotated[Annotated[LegalVerdict, Tag("legal")] | Annotated[IllegalVer
                     | Annotated[RefereeVerdict, Tag("referee")], Discriminator(_expect_kind)]
 
 
+# ---------------------------------------------------------------- the engine driver protocol
+# docs/engine-protocol.md: JSON lines between scripts/diff_engine.py (the harness) and a shim that
+# drives another engine. Requests carry ``id`` and ``cmd``; every reply repeats the ``id``.
+
+Command = Literal["hello", "start", "legal", "apply", "reshuffle", "state", "winners", "quit"]
+PROTOCOL_COMMANDS = ("hello", "start", "legal", "apply", "reshuffle", "state", "winners", "quit")
+
+
+class Request(BaseModel):
+    """One request of the harness. ``start`` carries ``ruleset``, ``options``, ``players`` and
+    ``deck`` (top first), or ``state`` (a state JSON); ``legal`` carries ``proposals``; ``apply``
+    an ``action`` in the notation (docs/records.md); ``reshuffle`` the new draw pile ``order``."""
+
+    model_config = ConfigDict(strict=True, extra="forbid", title="Engine protocol request")
+    id: Count
+    cmd: Command
+    ruleset: PresetName | None = None
+    options: Options | None = None
+    players: Annotated[int, Field(ge=2, le=SEATS)] | None = None
+    deck: Cards | None = None
+    state: dict[str, Any] | None = Field(None, description="a state JSON (docs/state-format.md)")
+    proposals: bool | None = Field(None, description="legal: list the trading proposals too")
+    action: str | None = Field(None, description="apply: one action in the notation")
+    order: Cards | None = Field(None, description="reshuffle: the new draw pile, top first (E1)")
+
+
+class _Reply(BaseModel):
+    model_config = ConfigDict(strict=True, extra="allow")
+    id: Count
+
+
+class Unsupported(_Reply):
+    """The engine cannot answer this request; the harness checks less and says what."""
+
+    unsupported: str
+
+
+class Failed(_Reply):
+    """The engine failed on this request (a bug of the shim or the engine): the game stops."""
+
+    error: str
+
+
+class Hello(_Reply):
+    """Who the engine is and what it claims: presets with their player counts (all if omitted)."""
+
+    name: str
+    protocol: Literal[1]
+    presets: dict[PresetName, list[Annotated[int, Field(ge=2, le=SEATS)]]] | None = None
+
+
+class Started(_Reply):
+    """``ok`` false: the engine refuses this game (an option it does not have), with its reason."""
+
+    ok: bool
+    reason: str | None = None
+
+
+class Legal(_Reply):
+    """Every action the seat to move may take, in the notation, in any order; ``proposals`` false
+    when the list leaves the trading proposals out."""
+
+    actions: list[str]
+    proposals: bool = True
+
+
+class Applied(_Reply):
+    """The action (or reshuffle) accepted and done, or refused with the engine's reason."""
+
+    accepted: bool
+    reason: str | None = None
+
+
+class ViewPlayer(BaseModel):
+    """One seat as the engine sees it; a key left out is not compared."""
+
+    model_config = ConfigDict(strict=True, extra="allow")
+    hand: Cards | None = Field(None, description="front card first (H1)")
+    fields: list[FieldJSON | None] | None = Field(None, description="[bean, count] or null when empty")
+    coins: Count | None = Field(None, description="coins on the stack (H5)")
+    aside: Cards | None = Field(None, description="set-aside cards, in any order (T4, T5)")
+
+
+class View(BaseModel):
+    """The state as the engine sees it; piles as a card count or as their cards (draw top first)."""
+
+    model_config = ConfigDict(strict=True, extra="allow")
+    players: list[ViewPlayer] | None = None
+    face_up: Cards | None = Field(None, description="the trade area, in any order (T2)")
+    draw: Count | Cards | None = None
+    discard: Count | Cards | None = None
+    phase: PhaseName | None = None
+    to_move: Annotated[int, Field(ge=-1)] | None = None
+    active: Count | None = None
+
+
+class StateReply(_Reply):
+    state: View
+
+
+class Result(_Reply):
+    """Whether the game is over (E2), the coins per seat (E3) and the winners (E4)."""
+
+    over: bool
+    coins: list[Count] | None = None
+    winners: list[Count] | None = None
+
+
+REPLIES = {"hello": Hello, "start": Started, "legal": Legal, "apply": Applied, "reshuffle": Applied,
+           "state": StateReply, "winners": Result}
+Reply = Hello | Started | Legal | Applied | StateReply | Result | Unsupported | Failed
+
+
 # ---------------------------------------------------------------- checking
 
 
@@ -429,6 +542,11 @@ ADAPTERS: dict[str, TypeAdapter[Any]] = {
     "endgame": TypeAdapter(EndgameFixture),
     "record-expect": TypeAdapter(Verdict),
     "referee-expect": TypeAdapter(RefereeVerdict),
+    "engine-request": TypeAdapter(Request),
+    "engine-reply": TypeAdapter(Reply),
+    **{f"engine-{cmd}": TypeAdapter(model) for cmd, model in REPLIES.items()},
+    "engine-unsupported": TypeAdapter(Unsupported),
+    "engine-error": TypeAdapter(Failed),
 }
 
 
@@ -575,6 +693,14 @@ SCHEMAS: dict[str, tuple[str, str, str]] = {  # file: (ADAPTERS key, title, desc
         "record-expect", "Bohnanza record verdict",
         "tests/conformance/records/*/NAME.expect.json: the verdict a referee must give a record "
         "(docs/conformance.md)."),
+    "engine-request.schema.json": (
+        "engine-request", "Bohnanza engine protocol request",
+        "One line the harness (scripts/diff_engine.py) writes to an engine's shim "
+        "(docs/engine-protocol.md)."),
+    "engine-reply.schema.json": (
+        "engine-reply", "Bohnanza engine protocol reply",
+        "One line a shim writes back: the reply to the request of the same id, per command, or "
+        "unsupported, or error (docs/engine-protocol.md)."),
 }
 
 

@@ -1,0 +1,471 @@
+"""Another engine played step by step beside ours (docs/engine-protocol.md).
+
+``run_game`` plays one seeded game (a bot of play/ choosing among our legal actions, reshuffle
+orders drawn by the harness) through both engines at once and compares at every step: the legal
+action sets (missing and extra, each with its rule ID), the canonical breakages of
+``conformance/engine_probes.py`` (each one the engine accepts), whether the engine accepts the
+action played, the state after it, and at the end the coins and winners. A difference that leaves
+the two engines in different states ends the game; missing, extra and accepted ones do not (after
+an accepted probe the engine is put back, from the state or by replaying the game).
+
+``plan`` lists the games of a run: every preset and player count the engine claims, crossed with
+the documented readings and the bots, then the conformance perft positions.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from conformance.engine_client import Engine, EngineFailure
+from conformance.engine_probes import probes
+from conformance.engine_rules import allowing, canonical, illegal_rule, state_rule
+from model import (
+    BEAN_NAMES,
+    PRESETS,
+    Action,
+    GameState,
+    Harvest,
+    IllegalAction,
+    Phase,
+    Reshuffle,
+    apply,
+    chance_outcome,
+    format_action,
+    legal_actions,
+    new_game,
+    ruleset,
+    scores,
+    winners,
+)
+from model.errors import BohnanzaError
+from model.records import initial_deck
+from model.rules import Ruleset
+from model.state import state_from_json, state_to_json
+from play.bots import BOTS
+from play.playout import game_seed
+
+ROOT = Path(__file__).resolve().parent.parent
+PERFT_DIR = ROOT / "tests" / "conformance" / "perft"
+BOT_ORDER = ("random", "greedy", "random-trader")
+# The documented readings a run crosses the presets with (docs/rules.md, RULES.md E1, H4, E4).
+VARIANTS: tuple[dict[str, Any], ...] = (
+    {}, {"reshuffle": "on-demand"}, {"harvest": "strict"}, {"tie_break": "none"})
+MAX_STEPS = 5000
+KINDS = ("extra", "missing", "accepted", "refused", "state", "end")
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """One game of a run: a ruleset (a preset and option changes) and seat count, the seed of its
+    deck, bots and reshuffles, the bot; or a perft position to start from. ``actions`` replays a
+    game (shrinking): each is played where our engine allows it, else our first legal action."""
+
+    index: int
+    preset: str
+    players: int
+    options: tuple[tuple[str, Any], ...] = ()
+    seed: int = 0
+    bot: str = "random"
+    position: str | None = None
+    actions: tuple[Action | None, ...] | None = None
+    max_steps: int = MAX_STEPS
+    follow: bool = False  # go on after a state divergence, to the end (a reproducer's end line)
+
+    def rules(self) -> Ruleset:
+        return ruleset(self.preset, dict(self.options))
+
+    def label(self) -> str:
+        opts = "".join(f" {k}={json.dumps(v)}" for k, v in self.options)
+        where = f" from {self.position}" if self.position else ""
+        return f"game {self.index} ({self.preset} {self.players}p{opts}, {self.bot}, seed {self.seed}{where})"
+
+    def initial(self) -> GameState:
+        if self.position is not None:
+            return state_from_json(json.loads((PERFT_DIR / f"{self.position}.json").read_text())["state"])
+        return new_game(self.rules(), self.players, self.seed)
+
+
+@dataclass
+class Divergence:
+    """One difference: ``kind`` (``KINDS``), the rule ID, a one-line ``what``, where (the game,
+    ``step``: the actions played before it, ``before``: our state there) and the action at issue."""
+
+    kind: str
+    rule: str
+    what: str
+    spec: GameSpec
+    step: int
+    before: GameState
+    action: str | None = None
+    played: tuple[Action, ...] = ()
+    view: dict[str, Any] | None = None  # the engine's state reply, for a state or end divergence
+    result: dict[str, Any] | None = None  # the engine's winners reply
+    next_actions: list[str] | None = None  # a state divergence: the engine's legal actions after it
+    count: int = 1  # the same kind and rule at the same step (one action set can miss many)
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return self.kind, self.rule
+
+    def line(self) -> str:
+        return f"{self.spec.label()}, step {self.step}: {self.what} [{self.rule}]"
+
+
+@dataclass
+class Checks:
+    """What to compare: legal sets (with the trading proposals at the first trading state of every
+    ``proposals_every``-th turn, from turn 0; 0: never: they are thousands a state), probes,
+    states, winners."""
+
+    legal: bool = True
+    proposals_every: int = 20
+    probes: bool = True
+    state: bool = True
+    winners: bool = True
+
+
+@dataclass
+class GameRun:
+    spec: GameSpec
+    divergences: list[Divergence] = field(default_factory=list)
+    steps: int = 0
+    unchecked: set[str] = field(default_factory=set)
+    skipped: str | None = None  # the engine refused or could not start this game
+    failure: str | None = None  # EngineFailure: one line naming the request
+
+
+def _names(cards: tuple[int, ...]) -> list[str]:
+    return [BEAN_NAMES[c] for c in cards]
+
+
+def start_fields(spec: GameSpec, s0: GameState) -> dict[str, Any]:
+    if spec.position is not None:
+        return {"state": state_to_json(s0)}
+    return {"ruleset": spec.preset, "options": s0.setup.rules.options(), "players": len(s0.players),
+            "deck": _names(initial_deck(s0))}
+
+
+# ---------------------------------------------------------------- the state compared
+
+
+def compare_state(s: GameState, view: dict[str, Any]) -> list[tuple[str, Any, Any]]:
+    """(part, ours, theirs) for every part the engine's view gives and ours differs in. Hands in
+    order (``hand order``: the same cards in another order), face-up and set-aside cards as
+    multisets, coins as counts, piles as counts or (given as lists) their cards."""
+    out: list[tuple[str, Any, Any]] = []
+    seats = view.get("players")
+    if seats is not None:
+        if len(seats) != len(s.players):
+            return [("players", len(s.players), len(seats))]
+        for p, (pl, v) in enumerate(zip(s.players, seats, strict=True)):
+            hand = _names(pl.hand)
+            if v.get("hand") is not None and v["hand"] != hand:
+                part = "hand order" if sorted(v["hand"]) == sorted(hand) else "hand"
+                out.append((part, f"p{p} {hand}", f"p{p} {v['hand']}"))
+            fields = [[BEAN_NAMES[f.bean], f.count] if f.count else None for f in pl.fields]
+            theirs = v.get("fields")
+            if theirs is not None and [list(f) if f else None for f in theirs] != fields:
+                out.append(("fields", f"p{p} {fields}", f"p{p} {theirs}"))
+            if v.get("coins") is not None and v["coins"] != len(pl.coins):
+                out.append(("coins", f"p{p} {len(pl.coins)}", f"p{p} {v['coins']}"))
+            if v.get("aside") is not None and sorted(v["aside"]) != sorted(_names(pl.aside)):
+                out.append(("aside", f"p{p} {_names(pl.aside)}", f"p{p} {v['aside']}"))
+    if view.get("face_up") is not None and sorted(view["face_up"]) != sorted(_names(s.face_up)):
+        out.append(("face_up", _names(s.face_up), view["face_up"]))
+    for part, pile, ordered in (("draw", s.draw, True), ("discard", s.discard, False)):
+        theirs = view.get(part)
+        if isinstance(theirs, int):
+            if theirs != len(pile):
+                out.append((part, len(pile), theirs))
+        elif theirs is not None:
+            ours = _names(pile)
+            if (theirs != ours) if ordered else (sorted(theirs) != sorted(ours)):
+                out.append((part, f"{len(ours)} cards", f"{len(theirs)} cards, other cards"))
+    phase = s.phase.name.lower()
+    for part, ours_v in (("phase", phase), ("to_move", s.to_move), ("active", s.active)):
+        if view.get(part) is not None and view[part] != ours_v:
+            out.append((part, ours_v, view[part]))
+    return out
+
+
+def _coin_gain(before: GameState, after: GameState, action: Action,
+               view: dict[str, Any]) -> tuple[int, int] | None:
+    if not isinstance(action, Harvest):
+        return None
+    p = action.player
+    seats = view.get("players") or []
+    theirs = seats[p].get("coins") if p < len(seats) else None
+    if theirs is None:
+        return None
+    was = len(before.players[p].coins)
+    return len(after.players[p].coins) - was, theirs - was
+
+
+# ---------------------------------------------------------------- one game
+
+
+class _Game:
+    def __init__(self, engine: Engine, spec: GameSpec, checks: Checks,
+                 stop: Callable[[Divergence], bool] | None) -> None:
+        self.engine, self.spec, self.checks, self.stop = engine, spec, checks, stop
+        self.run = GameRun(spec)
+        self.s0 = self.s = spec.initial()
+        self.played: list[Action] = []
+        self._before = self.s
+        self.halt = False
+
+    def diverge(self, kind: str, rule: str, what: str, action: str | None = None, back: int = 0,
+                **more: Any) -> None:
+        """Note a divergence at this step (``back`` 1: at the step of the last action played)."""
+        step = len(self.played) - back
+        for d in self.run.divergences:
+            if d.step == step and d.key == (kind, rule):
+                d.count += 1
+                return
+        before = self._before if back else self.s
+        d = Divergence(kind, rule, what, self.spec, step, before, action, tuple(self.played[:step]), **more)
+        self.run.divergences.append(d)
+        if self.stop is not None and self.stop(d):
+            self.halt = True
+
+    def ask(self, cmd: str, what: str, **fields: Any) -> dict[str, Any] | None:
+        """The reply, or None (and the part noted unchecked) when the engine does not support it."""
+        reply = self.engine.ask(cmd, **fields)
+        if "unsupported" in reply:
+            self.run.unchecked.add(f"{what} ({reply['unsupported']})")
+            return None
+        return reply
+
+    def play(self) -> GameRun:
+        reply = self.engine.ask("start", **start_fields(self.spec, self.s0))
+        if "unsupported" in reply or not reply.get("ok"):
+            self.run.skipped = str(reply.get("unsupported") or reply.get("reason") or "refused")
+            return self.run
+        rng = random.Random(self.spec.seed ^ 0x5EED)
+        bot = BOTS[self.spec.bot]
+        before: GameState | None = None
+        last: Action | None = None
+        for _ in range(self.spec.max_steps):
+            if self.halt:
+                break
+            if before is not None and last is not None and self.checks.state:
+                if not self._same_state(before, last):
+                    break
+            if self.s.phase == Phase.OVER:
+                if self.checks.winners:
+                    self._winners()
+                if self.checks.probes:
+                    self._probe()
+                break
+            if self.s.phase == Phase.CHANCE:
+                a: Action = self._recorded() or chance_outcome(self.s, rng)
+                assert isinstance(a, Reshuffle)
+                reply = self.engine.ask("reshuffle", order=_names(a.order))
+            else:
+                listed = self._legal() if self.checks.legal else set()
+                if self.checks.probes:
+                    self._probe(listed)
+                if self.halt:
+                    break
+                a = self._recorded() or (bot(self.s, rng) if self.spec.actions is None else self._first())
+                reply = self.engine.ask("apply", action=format_action(a))
+            if "unsupported" in reply:
+                self.run.unchecked.add(f"{format_action(a)}: {reply['unsupported']}")
+                break
+            if not reply["accepted"]:
+                self.diverge("refused", allowing(self.s, a), f"the engine refuses {a}, which is legal: "
+                             f"{reply.get('reason') or 'no reason given'}", format_action(a))
+                break
+            before, last = self.s, a
+            self.s = apply(self.s, a, self.spec.actions is None and self.spec.bot != "random")
+            self.played.append(a)
+        self.run.steps = len(self.played)
+        return self.run
+
+    # ------------------------------------------------------------ choosing
+
+    def _recorded(self) -> Action | None:
+        """The replayed action of this step if our engine allows it here (shrinking)."""
+        acts = self.spec.actions
+        k = len(self.played)
+        if acts is None or k >= len(acts) or acts[k] is None:
+            return None
+        a = acts[k]
+        assert a is not None
+        if isinstance(a, Reshuffle) != (self.s.phase == Phase.CHANCE):
+            return None
+        try:
+            apply(self.s, a)
+        except (IllegalAction, IndexError, ValueError):
+            return None
+        return a
+
+    def _first(self) -> Action:
+        return legal_actions(self.s, proposals=False)[0]
+
+    # ------------------------------------------------------------ comparing
+
+    def _legal(self) -> set[str]:
+        s = self.s
+        every = self.checks.proposals_every
+        with_props = (s.phase == Phase.TRADE and s.pending is None and s.to_move == s.active
+                      and s.offers == 0 and every > 0 and s.turn % every == 0)
+        reply = self.ask("legal", "legal actions", proposals=with_props)
+        if reply is None:
+            self.checks.legal = False
+            return set()
+        mine = legal_actions(s, proposals=with_props)
+        ours = {format_action(a) for a in mine}
+        theirs = {x if x in ours else canonical(x) for x in reply["actions"]}
+        if not with_props or not reply.get("proposals", True):
+            if with_props:
+                self.run.unchecked.add("proposals in the legal actions (the engine does not list them)")
+            ours = {x for x in ours if " offer " not in x}
+            theirs = {x for x in theirs if " offer " not in x}
+        for x in sorted(theirs - ours):
+            rule = illegal_rule(s, x)
+            if rule is not None:
+                self.diverge("extra", rule, f"the engine lists {x}, which our engine refuses", x)
+        for x in sorted(ours - theirs):
+            a = next(a for a in mine if format_action(a) == x)
+            self.diverge("missing", allowing(s, a), f"the engine does not list {x}, which is legal", x)
+        return theirs
+
+    def _probe(self, listed: set[str] = frozenset()) -> None:  # type: ignore[assignment]
+        for action, rule in probes(self.s):
+            text = format_action(action)
+            if text in listed:
+                continue  # already an extra action
+            if isinstance(action, Reshuffle):
+                reply = self.engine.ask("reshuffle", order=_names(action.order))
+            else:
+                reply = self.engine.ask("apply", action=text)
+            if "unsupported" in reply or not reply["accepted"]:
+                continue
+            self.diverge("accepted", rule, f"the engine accepts {text}, which our engine refuses", text)
+            if self.halt or not self._resync():
+                self.halt = True
+                return
+
+    def _resync(self) -> bool:
+        """Put the engine back at our state after it accepted a probe: from the state, or by
+        replaying the game so far."""
+        reply = self.engine.ask("start", state=state_to_json(self.s))
+        if "unsupported" not in reply and reply.get("ok"):
+            return True
+        if "unsupported" in self.engine.ask("start", **start_fields(self.spec, self.s0)):
+            return False
+        for a in self.played:
+            if isinstance(a, Reshuffle):
+                reply = self.engine.ask("reshuffle", order=_names(a.order))
+            else:
+                reply = self.engine.ask("apply", action=format_action(a))
+            if "unsupported" in reply or not reply["accepted"]:
+                return False
+        return True
+
+    def _same_state(self, before: GameState, last: Action) -> bool:
+        reply = self.ask("state", "states")
+        if reply is None:
+            self.checks.state = False
+            return True
+        view = reply["state"]
+        diffs = compare_state(self.s, view)
+        if not diffs:
+            return True
+        keys = [k for k, _, _ in diffs]
+        gain = _coin_gain(before, self.s, last, view)
+        rule = state_rule(before, last, self.s, keys, view.get("phase"), gain)
+        part, ours, theirs = diffs[0]
+        more = f" (and {', '.join(sorted(set(keys[1:]) - {part}))})" if set(keys[1:]) - {part} else ""
+        if self.spec.follow and any(d.kind == "state" for d in self.run.divergences):
+            return True  # following to the end: the first state divergence is noted
+        self._before = before
+        listed = self.engine.ask("legal", proposals=False)  # what the engine would do next
+        self.diverge("state", rule, f"after {last}: {part} is {theirs}, ours {ours}{more}",
+                     format_action(last), back=1, view=view, next_actions=listed.get("actions"))
+        return self.spec.follow
+
+    def _winners(self) -> None:
+        reply = self.ask("winners", "winners")
+        if reply is None:
+            return
+        coins, best = list(scores(self.s)), list(winners(self.s))
+        if not reply["over"]:
+            self.diverge("end", "E2", "the game is over, the engine says it goes on", result=reply)
+        elif reply.get("coins") is not None and reply["coins"] != coins:
+            self.diverge("end", "E3", f"final coins {reply['coins']}, ours {coins}", result=reply)
+        elif reply.get("winners") is not None and sorted(reply["winners"]) != best:
+            self.diverge("end", "E4", f"winners {reply['winners']}, ours {best} (coins {coins})",
+                         result=reply)
+
+
+def run_game(engine: Engine, spec: GameSpec, checks: Checks | None = None,
+             stop: Callable[[Divergence], bool] | None = None) -> GameRun:
+    """Play ``spec`` through our engine and ``engine``; an EngineFailure ends the game (noted in
+    ``failure``, the engine closed: reopen it for the next game)."""
+    try:
+        game = _Game(engine, spec, checks or Checks(), stop)
+    except BohnanzaError as e:  # a reading or option the preset does not allow at this seat count
+        return GameRun(spec, skipped=f"not a game of ours: {e}")
+    try:
+        return game.play()
+    except EngineFailure as e:
+        game.run.failure = str(e)
+        game.run.steps = len(game.played)
+        return game.run
+
+
+# ---------------------------------------------------------------- the games of a run
+
+
+def claimed(hello: dict[str, Any]) -> list[tuple[str, int]]:
+    """(preset, players) for every preset and player count the engine claims and the preset allows."""
+    claims = hello.get("presets")
+    out = []
+    for name, rules in PRESETS.items():
+        counts = range(rules.min_players, rules.max_players + 1)
+        if claims is not None:
+            counts = [n for n in counts if n in (claims.get(name) or ())]  # type: ignore[assignment]
+        out += [(name, n) for n in counts]
+    return out
+
+
+def perft_positions() -> list[tuple[str, str, int]]:
+    """(fixture name, preset, players) of the conformance perft positions."""
+    out = []
+    for path in sorted(PERFT_DIR.glob("*.json")):
+        fixture = json.loads(path.read_text())
+        out.append((path.stem, fixture["ruleset"], fixture["players"]))
+    return out
+
+
+def plan(pairs: list[tuple[str, int]], games: int, seed: int, positions: bool = True,
+         readings: tuple[dict[str, Any], ...] = VARIANTS, bots: tuple[str, ...] = BOT_ORDER,
+         claimed_presets: set[str] | None = None) -> list[GameSpec]:
+    """``games`` seeded games over ``pairs`` x ``readings`` x ``bots`` (each cycled), then one game
+    from each perft position whose preset the engine claims."""
+    out: list[GameSpec] = []
+    if pairs:
+        for i in range(games):
+            preset, n = pairs[i % len(pairs)]
+            opts = tuple(sorted(readings[i % len(readings)].items()))
+            out.append(GameSpec(i, preset, n, opts, game_seed(seed, i), bots[i % len(bots)]))
+    if positions:
+        for k, (name, preset, n) in enumerate(perft_positions()):
+            if claimed_presets is None or preset in claimed_presets:
+                out.append(GameSpec(games + k, preset, n, (), game_seed(seed, games + k),
+                                    bots[k % len(bots)], position=name))
+    return out
+
+
+def with_reading(specs: list[GameSpec], reading: dict[str, Any]) -> list[GameSpec]:
+    """The same games under one reading (option values forced for every game, positions left out)."""
+    return [GameSpec(g.index, g.preset, g.players, tuple(sorted(reading.items())), g.seed, g.bot)
+            for g in specs if g.position is None]
+

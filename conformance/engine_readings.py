@@ -1,0 +1,25 @@
+"""Readings: which documented option values explain another engine best.
+
+RULES.md leaves some choices open and the engine offers them as options (docs/rules.md): when the
+discard pile is reshuffled (E1), the tie-break (E4), H4 lenient or strict, the starting fields and
+the third field's cost (F1). An engine built on one reading diverges from ours under the others;
+``rank`` plays the same games under each reading and orders them by the divergences found.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+READINGS: tuple[dict[str, Any], ...] = (
+    {}, {"reshuffle": "on-demand"}, {"tie_break": "hand"}, {"tie_break": "seat"}, {"tie_break": "none"},
+    {"harvest": "strict"}, {"fields": 2}, {"fields": 3}, {"third_field_cost": 2}, {"third_field_cost": 3},
+)
+
+
+def rank(count: Callable[[dict[str, Any]], tuple[int, int]],
+         readings: tuple[dict[str, Any], ...] = READINGS) -> list[tuple[dict[str, Any], int, int]]:
+    """(reading, divergences, games played) for each reading, fewest divergences first (ties: in
+    the order given). ``count(reading)`` plays the run's games with those option values forced."""
+    scored = [(reading, *count(reading)) for reading in readings]
+    return sorted(scored, key=lambda r: r[1])

@@ -1,0 +1,278 @@
+"""Test another Bohnanza engine live against ours, step by step (docs/engine-protocol.md).
+
+The engine is a process that speaks the driver protocol (JSON lines on stdin/stdout): a command
+line, or a Python entry point module:factory. Seeded games (the bots of play/, every preset and
+player count the engine claims, crossed with the documented readings, then the conformance perft
+positions) run through both engines at once. At every step the legal action sets are compared
+(missing and extra actions, each with its rule ID), the canonical breakages of each rule are
+offered (every one the engine accepts is reported), the action played must be accepted, and the
+state after it, the game's end and the winners must agree. The first divergence of each kind and
+rule is shrunk (fewer players, options that end the game sooner, fewer actions) to a record that
+scripts/check_record.py flags and a position with its perft divide; --out writes them.
+
+--readings also plays the games under each documented reading (E1 reshuffle, E4 tie-break, H4,
+fields, third-field cost) forced for every game, and names the one the engine diverges least under.
+
+An engine that fails a request (no reply within --timeout, a crash, a reply that is not the
+protocol's) gets one line naming the request; the run goes on with the next game, the engine
+restarted. Exit 0: no divergence; 1: divergences; 2: bad usage, or an engine that cannot be run
+or fails every game; 130: interrupted (what was found so far is reported).
+
+Examples:
+  python scripts/diff_engine.py --engine "python docs/examples/engine_shim.py" --games 50
+  python scripts/diff_engine.py --engine "python docs/examples/engine_shim.py --mutant mix-types" --out repro
+  python scripts/diff_engine.py --engine docs.examples.engine_shim:factory --games 20 --json
+  python scripts/diff_engine.py --engine "./my_shim" --readings --games 30
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from model import cli  # noqa: E402
+
+
+@dataclass
+class Found:
+    """What a run found: per (kind, rule) the count and the first divergence; failures, skips."""
+
+    counts: Counter[tuple[str, str]] = field(default_factory=Counter)
+    first: dict[tuple[str, str], Any] = field(default_factory=dict)
+    first_at: dict[tuple[str, str], float] = field(default_factory=dict)  # seconds into the run
+    games: int = 0
+    steps: int = 0
+    failures: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+    unchecked: Counter[str] = field(default_factory=Counter)
+    reproducers: dict[tuple[str, str], Any] = field(default_factory=dict)
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts.values())
+
+    def by_rule(self) -> dict[str, Counter[str]]:
+        out: dict[str, Counter[str]] = {}
+        for (kind, rule), n in self.counts.items():
+            out.setdefault(rule, Counter())[kind] += n
+        return dict(sorted(out.items()))
+
+
+def _play(frame: cli.Frame, engine: Any, specs: list[Any], checks: Any, found: Found, desc: str,
+          t0: float) -> None:
+    from conformance.engine_client import EngineFailure
+    from conformance.engine_diff import run_game
+
+    bar = frame.progress(desc, total=len(specs), unit="games")
+    for i, spec in enumerate(specs):
+        if engine.proc is None:
+            try:
+                engine.open()
+            except EngineFailure as e:
+                found.failures.append(f"{spec.label()}: {e}")
+                frame.say(f"{spec.label()}: {e}")
+                continue
+        run = run_game(engine, spec, checks())
+        found.games += run.skipped is None
+        found.steps += run.steps
+        for part in run.unchecked:
+            found.unchecked[part] += 1
+        if run.skipped is not None:
+            found.skipped.append(f"{spec.label()}: the engine does not play it: {run.skipped}")
+        if run.failure is not None:
+            found.failures.append(f"{spec.label()}, step {run.steps}: {run.failure}")
+            frame.say(f"{spec.label()}, step {run.steps}: {run.failure}")
+        for d in run.divergences:
+            found.counts[d.key] += d.count
+            if d.key not in found.first:
+                found.first[d.key] = d
+                found.first_at[d.key] = time.monotonic() - t0
+        frame.kept = (f"{found.total} divergences found in {found.games} of {len(specs)} games "
+                      "(reported above)")
+        bar(i + 1, note=f"{found.total} divergences")
+
+
+def _reproducers(frame: cli.Frame, engine: Any, found: Found, args: argparse.Namespace) -> None:
+    from conformance.engine_client import EngineFailure
+    from conformance.engine_shrink import check_reproducer, shrink
+
+    bar = frame.progress("shrinking", total=len(found.first), unit="kinds")
+    for k, (key, d) in enumerate(sorted(found.first.items())):
+        try:
+            if engine.proc is None:
+                engine.open()
+            rep = shrink(engine, d, seconds=args.shrink_time)
+        except EngineFailure as e:
+            frame.say(f"shrinking {key[0]} [{key[1]}]: {e}")
+            rep = None
+        if rep is not None:
+            found.reproducers[key] = (rep, check_reproducer(rep))
+        bar(k + 1)
+
+
+def _write(found: Found, out: Path) -> None:
+    from model.records import atomic_write_text
+
+    for (kind, rule), (rep, _) in found.reproducers.items():
+        stem = f"{rule}-{kind}"
+        atomic_write_text(out / f"{stem}.jsonl", "".join(json.dumps(x) + "\n" for x in rep.lines))
+        atomic_write_text(out / f"{stem}.position.json", json.dumps(rep.position, indent=1) + "\n")
+
+
+Ranked = list[tuple[dict[str, Any], int, int]]  # (reading, divergences, games)
+
+
+def _summary(found: Found, hello: dict[str, Any], readings: Ranked) -> dict[str, Any]:
+    rules: dict[str, Any] = {}
+    for rule, kinds in found.by_rule().items():
+        entry: dict[str, Any] = {"count": sum(kinds.values()), "kinds": dict(kinds), "examples": []}
+        for kind in kinds:
+            d = found.first[(kind, rule)]
+            ex: dict[str, Any] = {"kind": kind, "what": d.what, "game": d.spec.label(), "step": d.step,
+                                  "seconds_to_first": round(found.first_at[(kind, rule)], 2)}
+            if (kind, rule) in found.reproducers:
+                rep, verdict = found.reproducers[(kind, rule)]
+                ex["shrunk"] = rep.summary()
+                ex["check_record"] = {k: verdict.get(k) for k in ("status", "line", "rule", "reason")}
+            entry["examples"].append(ex)
+        rules[rule] = entry
+    return {"engine": hello.get("name"), "games": found.games, "steps": found.steps,
+            "divergences": found.total, "by_rule": rules, "failures": found.failures,
+            "skipped": found.skipped, "unchecked": dict(found.unchecked),
+            "readings": [{"options": o, "divergences": n, "games": g} for o, n, g in readings]}
+
+
+def _print(info: dict[str, Any]) -> None:
+    print(f"{info['engine']}: {info['games']} games, {info['steps']} steps, "
+          f"{info['divergences']} divergences")
+    for rule, entry in info["by_rule"].items():
+        kinds = ", ".join(f"{k} {n}" for k, n in entry["kinds"].items())
+        print(f"{rule}: {entry['count']} ({kinds})")
+        for ex in entry["examples"]:
+            print(f"  first: {ex['game']}, step {ex['step']}: {ex['what']} "
+                  f"({ex['seconds_to_first']} s into the run)")
+            if "shrunk" in ex:
+                sh, cr = ex["shrunk"], ex["check_record"]
+                opts = "".join(f" {k}={json.dumps(v)}" for k, v in sh["options"].items())
+                rule = f" [{cr['rule']}]" if cr["rule"] else ""
+                verdict = (f"check_record: line {cr['line']} {cr['status']}{rule}"
+                           if cr["status"] != "legal" else "check_record: legal (a record cannot show it)")
+                print(f"  shrunk: {sh['players']} players{opts}, {sh['actions']} actions, "
+                      f"{sh['deck_used']} deck cards used; {verdict}; shown by {sh['shown_by']}")
+                for line in sh["divide"]:
+                    print(f"  divide: {line}")
+    for part, n in info["unchecked"].items():
+        print(f"not checked in {n} games: {part}")
+    if info["skipped"]:
+        print(f"{len(info['skipped'])} games not played by the engine; the first: {info['skipped'][0]}")
+    if info["readings"]:
+        best = info["readings"][0]
+        print(f"readings: the engine diverges least under {_options(best['options'])} "
+              f"({best['divergences']} divergences in {best['games']} games); then "
+              + ", ".join(f"{_options(r['options'])} {r['divergences']}" for r in info["readings"][1:]))
+
+
+def _options(opts: dict[str, Any]) -> str:
+    return " ".join(f"{k}={v}" for k, v in opts.items()) or "the presets' own options"
+
+
+def _run(frame: cli.Frame, args: argparse.Namespace) -> int:
+    from conformance.engine_client import Engine, EngineFailure
+    from conformance.engine_diff import Checks, claimed, plan, with_reading
+    from conformance.engine_readings import READINGS, rank
+
+    out = cli.output_dir(args.out, args.force) if args.out else None
+    engine = Engine(args.engine, timeout=args.timeout)
+    try:
+        hello = engine.open()
+    except EngineFailure as e:
+        frame.say(f"{args.engine}: {e}")
+        return cli.BAD_INPUT
+    pairs = claimed(hello)
+    presets = {p for p, _ in pairs}
+    specs = plan(pairs, args.games, args.seed, positions=not args.no_positions, claimed_presets=presets)
+    if not specs:
+        frame.say(f"{args.engine}: the engine claims no preset and player count we know (hello: "
+                  f"{hello.get('presets')})")
+        return cli.BAD_INPUT
+
+    def checks() -> Checks:
+        return Checks(proposals_every=args.proposals_every, probes=not args.no_probes)
+
+    found = Found()
+    readings: list[tuple[dict[str, Any], int, int]] = []
+    t0 = time.monotonic()
+    try:
+        _play(frame, engine, specs, checks, found, "games", t0)
+        if found.first and not args.no_shrink:
+            _reproducers(frame, engine, found, args)
+        if args.readings:
+            base = [g for g in specs if g.position is None][:args.reading_games]
+            readings = rank(lambda reading: _count(frame, engine, with_reading(base, reading), checks),
+                            READINGS)
+    except KeyboardInterrupt:
+        frame.close()
+        _report(found, hello, readings, args)
+        raise
+    finally:
+        engine.close()
+    code = _report(found, hello, readings, args)
+    if out is not None:
+        _write(found, out)
+    return code
+
+
+def _count(frame: cli.Frame, engine: Any, specs: list[Any], checks: Any) -> tuple[int, int]:
+    found = Found()
+    _play(frame, engine, specs, checks, found, "readings", time.monotonic())
+    return found.total + len(found.failures), found.games
+
+
+def _report(found: Found, hello: dict[str, Any], readings: list[tuple[dict[str, Any], int, int]],
+            args: argparse.Namespace) -> int:
+    info = _summary(found, hello, readings)
+    if args.json:
+        print(json.dumps(info), flush=True)
+    else:
+        _print(info)
+    if found.failures and len(found.failures) >= found.games:
+        return cli.BAD_INPUT  # the engine failed every game it played: a broken engine
+    return cli.NO if found.total else cli.OK
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = cli.parser(__doc__, progress=True, force=True)
+    parser.add_argument("--engine", required=True, metavar="CMD",
+                        help='the engine\'s shim: a command line ("python my_shim.py") or module:factory')
+    parser.add_argument("--games", type=cli.at_least(0, "--games"), default=100, help="seeded games")
+    parser.add_argument("--seed", type=int, default=1, help="the run's seed (decks, bots, reshuffles)")
+    parser.add_argument("--timeout", type=cli.positive(float, "--timeout"), default=10.0, metavar="SECONDS",
+                        help="the longest wait for one reply")
+    parser.add_argument("--no-positions", action="store_true", help="leave out the perft positions")
+    parser.add_argument("--no-probes", action="store_true", help="offer no illegal actions")
+    parser.add_argument("--proposals-every", type=cli.at_least(0, "--proposals-every"), default=20,
+                        metavar="TURNS", help="compare the trading proposals every so many turns (0: never)")
+    parser.add_argument("--no-shrink", action="store_true", help="report divergences unshrunk")
+    parser.add_argument("--shrink-time", type=cli.positive(float, "--shrink-time"), default=30.0,
+                        metavar="SECONDS", help="the longest shrinking of one kind of divergence")
+    parser.add_argument("--readings", action="store_true",
+                        help="also rank the documented readings by the engine's divergences")
+    parser.add_argument("--reading-games", type=cli.at_least(1, "--reading-games"), default=20,
+                        metavar="N", help="games per reading with --readings")
+    parser.add_argument("--out", metavar="DIR", help="write each shrunk record and position here")
+    parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    args = parser.parse_args(argv)
+    return cli.run("diff_engine.py", args, lambda frame: _run(frame, args))
+
+
+if __name__ == "__main__":
+    cli.exit(main())

@@ -1,0 +1,172 @@
+"""The live harness (scripts/diff_engine.py, docs/engine-protocol.md): our engine behind the protocol
+in another process agrees with itself; each mutant of the catalog is found with its rule ID and
+shrunk to a record check_record.py flags; a shim with another vocabulary (1-based fields, German
+bean names) maps onto the protocol; a shim with one hard-wired reading is explained by that
+reading; shims that crash, hang or answer garbage get one line each and the run goes on."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conformance.engine_client import Engine, EngineFailure
+from conformance.engine_diff import GameSpec, claimed, plan, run_game, with_reading
+from conformance.engine_readings import rank
+from conformance.engine_shrink import check_reproducer, shrink
+from model.schemas import problem
+from proofs.mutants import MUTANTS
+
+ROOT = Path(__file__).resolve().parent.parent
+SHIM = f"{sys.executable} {ROOT / 'docs' / 'examples' / 'engine_shim.py'}"
+VOCAB = f"{sys.executable} {ROOT / 'tests' / 'engine_shims' / 'vocab_shim.py'}"
+SCRIPT = ROOT / "scripts" / "diff_engine.py"
+# H2 (a field holds one type) is broken by a planting that H3 forbids: our engine names H3.
+SAME_RULE = {"H2": {"H2", "H3"}}
+
+
+def _diff(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True,
+                          timeout=timeout, cwd=ROOT)
+
+
+def test_our_engine_in_another_process_has_no_divergence() -> None:
+    run = _diff("--engine", SHIM, "--games", "20", "--json")
+    assert run.returncode == 0, run.stderr
+    info = json.loads(run.stdout)
+    assert info["games"] >= 20 + 30  # the games and the perft positions
+    assert info["divergences"] == 0 and not info["failures"] and not info["skipped"]
+    assert info["steps"] > 2000
+
+
+def test_the_entry_point_form_runs_the_same_shim() -> None:
+    run = _diff("--engine", "docs.examples.engine_shim:factory", "--games", "3", "--no-positions")
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith("bohnanza-reference: 3 games")
+
+
+def test_protocol_replies_have_their_schema() -> None:
+    with Engine(SHIM) as engine:
+        hello = engine.open()
+        assert problem("engine-hello", hello) is None
+        assert ("amigo", 3) in claimed(hello) and ("rio-grande", 7) in claimed(hello)
+        assert engine.ask("frobnicate")["unsupported"]
+        with pytest.raises(EngineFailure, match="no game started"):
+            engine.ask("legal")
+
+
+@pytest.mark.parametrize("mutant", ["harvest-protected-single", "third-planting", "draw-to-front",
+                                    "skip-aside", "non-active-trade", "mix-types"])
+def test_a_mutant_is_found_with_its_rule_and_shrunk_to_a_flagged_record(mutant: str) -> None:
+    m = MUTANTS[mutant]
+    with Engine(f"{SHIM} --mutant {mutant}") as engine:
+        first = None
+        for spec in plan(claimed(engine.open()), 10, 1, positions=False):
+            if engine.proc is None:
+                engine.open()
+            run = run_game(engine, spec)
+            assert run.failure is None
+            if run.divergences:
+                first = run.divergences[0]
+                break
+        assert first is not None, f"{mutant} survived 10 games"
+        assert first.rule in SAME_RULE.get(m.rule, {m.rule}), first.line()
+        rep = shrink(engine, first, seconds=20)
+    assert rep is not None and rep.actions <= 40
+    verdict = check_reproducer(rep)
+    assert verdict["status"] in ("illegal", "desync") and verdict["line"] == rep.flagged, verdict
+    if verdict["status"] == "illegal":
+        assert verdict["rule"] in SAME_RULE.get(m.rule, {m.rule}) | {first.rule}
+    assert rep.divergence.spec.players <= first.spec.players and rep.divide
+
+
+def test_a_shim_with_another_vocabulary_agrees_and_says_what_it_cannot_answer() -> None:
+    run = _diff("--engine", VOCAB, "--games", "6", "--json")
+    assert run.returncode == 0, run.stderr
+    info = json.loads(run.stdout)
+    assert info["divergences"] == 0 and info["games"] == 6
+    assert any("proposals" in part for part in info["unchecked"])
+    assert info["skipped"] and "state" in info["skipped"][0] or "Stapel" in info["skipped"][0]
+
+
+def test_readings_name_the_reading_an_engine_is_built_on() -> None:
+    with Engine(f"{VOCAB} --nur-streng") as engine:
+        base = plan(claimed(engine.open()), 4, 1, positions=False)
+
+        def count(reading: dict[str, object]) -> tuple[int, int]:
+            n = 0
+            for spec in with_reading(base, reading):
+                run = run_game(engine, spec)
+                n += sum(d.count for d in run.divergences)
+            return n, len(base)
+
+        ranked = rank(count, ({}, {"tie_break": "none"}, {"harvest": "strict"}))
+    assert ranked[0][0] == {"harvest": "strict"} and ranked[0][1] == 0
+    assert all(n > 0 for _, n, _ in ranked[1:])
+
+
+BROKEN = {
+    "crash": "if req['cmd'] == 'start':\n        sys.stderr.write('boom\\n'); sys.exit(3)",
+    "hang": "if req['cmd'] == 'legal':\n        time.sleep(60)",
+    "garbage": "if req['cmd'] == 'start':\n        print('<<not json>>', flush=True); continue",
+}
+
+
+@pytest.mark.parametrize("kind", list(BROKEN))
+def test_a_broken_shim_gets_one_line_per_game_and_the_run_goes_on(kind: str, tmp_path: Path) -> None:
+    shim = tmp_path / f"{kind}.py"
+    shim.write_text(
+        "import json, sys, time\n"
+        "for line in sys.stdin:\n"
+        "    req = json.loads(line)\n"
+        f"    {BROKEN[kind]}\n"
+        "    if req['cmd'] == 'hello':\n"
+        "        out = {'name': 'broken', 'protocol': 1, 'presets': {'amigo': [3]}}\n"
+        "    elif req['cmd'] == 'start':\n"
+        "        out = {'ok': True}\n"
+        "    else:\n"
+        "        out = {'unsupported': 'no'}\n"
+        "    print(json.dumps({'id': req['id'], **out}), flush=True)\n")
+    run = _diff("--engine", f"{sys.executable} {shim}", "--games", "2", "--no-positions",
+                "--timeout", "1")
+    assert run.returncode == 2
+    assert "Traceback" not in run.stderr
+    lines = run.stderr.strip().splitlines()
+    assert len(lines) == 2 and all(line.startswith("diff_engine.py: game ") for line in lines), lines
+    want = {"crash": "engine failed on start amigo 3p: the engine exited with code 3; its last words: boom",
+            "hang": "engine failed on legal: no reply within 1 s",
+            "garbage": "engine failed on start amigo 3p: the reply is not JSON"}[kind]
+    assert want in lines[0] and want in lines[1]
+
+
+def test_an_engine_that_cannot_start_is_bad_usage(tmp_path: Path) -> None:
+    run = _diff("--engine", str(tmp_path / "missing-shim"), "--games", "1")
+    assert run.returncode == 2 and "Traceback" not in run.stderr
+    assert run.stderr.count("\n") == 1 and "cannot run" in run.stderr
+
+
+def test_a_replayed_game_plays_its_actions_where_legal() -> None:
+    spec = GameSpec(0, "amigo", 3, seed=5, actions=(None,) * 3, max_steps=3)
+    with Engine(SHIM) as engine:
+        engine.open()
+        run = run_game(engine, spec)
+    assert run.steps == 3 and not run.divergences
+
+
+def test_ctrl_c_reports_what_was_found() -> None:
+    import signal
+    import time
+
+    engine = f"{SHIM} --mutant harvest-protected-single"
+    argv = [sys.executable, str(SCRIPT), "--engine", engine, "--games", "200", "--no-shrink"]
+    proc = subprocess.Popen(argv,
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(6)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "H4: " in out and "(extra " in out
+    assert "Traceback" not in err and "interrupted; " in err and "divergences found in" in err
