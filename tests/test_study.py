@@ -290,3 +290,29 @@ def test_a_slice_projects_the_whole_study() -> None:
     seconds = {sim.format("rio-grande/3p"): 1.0, sim.format("amigo/3p"): 3.0}
     p = project(tiny(), seconds, 2)
     assert p["cpu_seconds"] == 20.0 and p["groups_measured"] == 2 and p["groups"] == 5
+
+
+def test_a_work_limit_reaches_the_flow_solver_and_reproduces(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``work_limit`` goes into the endgame tasks (and only when given: older studies keep their
+    tasks) and into the flow solver's limits, so the same task gives the same answer twice."""
+    from solvers.study import endgames
+    from solvers.study.endgames import run_endgame
+
+    seen: list[float | None] = []
+    real = endgames.solve
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        seen.append(args[4].work)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(endgames, "solve", spy)
+
+    text = TINY.format(batch=6).replace('objectives = ["solo", "expected"]',
+                                        'objectives = ["coop", "best"]\nmethod = "cpsat"\nwork_limit = 0.5')
+    tasks = [t for t in expand(parse(text, "w.toml")) if t.kind == "endgame"]
+    assert tasks and all(t.params["work_limit"] == 0.5 for t in tasks)
+    assert all("work_limit" not in t.params for t in expand(tiny()) if t.kind == "endgame")
+    first, again = (run_endgame(tasks[0].params, tasks[0].seed) for _ in range(2))
+    assert first == again
+    assert {first["coop"]["status"], first["best"]["status"]} <= {"optimal", "feasible"}
+    assert seen and set(seen) == {0.5}

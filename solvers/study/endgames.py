@@ -50,7 +50,8 @@ def position(params: dict[str, Any], seed: int) -> tuple[GameState, int]:
 def run_endgame(params: dict[str, Any], seed: int) -> dict[str, Any]:
     """The answers for one position (see the module docstring), with the position itself."""
     s, game = position(params, seed)
-    limits = Limits(time=params["time_limit"], nodes=params["node_limit"], workers=1)
+    limits = Limits(time=params["time_limit"], nodes=params["node_limit"], workers=1,
+                    work=params.get("work_limit"))
     method = params["method"]
     active = s.active
     out: dict[str, Any] = {

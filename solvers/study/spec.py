@@ -66,6 +66,7 @@ class Endgame(BaseModel):
     method: Literal["exact", "cpsat"] = "exact"
     node_limit: Annotated[int, Field(ge=1)] = 2_000_000
     time_limit: Annotated[float, Field(gt=0)] = 60.0
+    work_limit: Annotated[float, Field(gt=0)] | None = None  # the flow solver's, CP-SAT deterministic s
     options: dict[str, OptionValue] = {}
 
 

@@ -79,5 +79,7 @@ def _endgame_tasks(seed: int, end: Endgame) -> list[Task]:
                               "players": n, "cards_left": k, "hand": end.hand, "draw": end.draw,
                               "objectives": end.objectives, "method": end.method,
                               "node_limit": end.node_limit, "time_limit": end.time_limit}
+                    if end.work_limit is not None:  # absent otherwise: older studies keep their tasks
+                        params["work_limit"] = end.work_limit
                     out.append(Task(key, "endgame", derive(seed, key), params))
     return out
