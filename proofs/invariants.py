@@ -19,6 +19,7 @@ capacity) the proofs use; the queries are then linear integer arithmetic.
 from __future__ import annotations
 
 import dataclasses
+import multiprocessing
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -56,7 +57,21 @@ from proofs.kernel import (
     fields_text,
     is_bean,
 )
-from proofs.runner import BACKSTOP_MS, Case, Goal, Result, Triggers, checked, evaluator, run, solver
+from proofs.runner import (
+    BACKSTOP_MS,
+    Case,
+    Goal,
+    Part,
+    ProofsInterrupted,
+    Query,
+    Result,
+    Triggers,
+    checked,
+    evaluator,
+    merge,
+    run,
+    solver,
+)
 from proofs.spec import (
     ACCEPT_K,
     ALL_PHASES,
@@ -404,13 +419,35 @@ def p_coins(cfg: SpecConfig, s: SState, a: SAction, t: Step, s2: SState) -> Any:
         parts.append(implies(grew, all_of(harvesting, a.player == i)))
         parts.append(implies(shrank, all_of(t.kind == BUY_K, a.player == i, q.coins.n == p.coins.n - cost)))
         if harvesting:
-            b = select(list(p.fb), a.field, -1)
-            n = select(list(p.fc), a.field, 0)
-            pay = select([select(list(row), n, row[-1]) for row in table], b, 0)
-            if cfg.field_beans:
-                pay = z3.If(field_bean_grant(b, n), 0, pay)
-            parts.append(implies(a.player == i, q.coins.n == p.coins.n + pay))
+            parts.append(implies(a.player == i, q.coins.n == p.coins.n + _payout(cfg, table, p, a.field)))
     return all_of(*parts)
+
+
+_PAYOUTS: dict[tuple[Any, ...], tuple[Any, Any]] = {}  # the same fields and field: the same term
+
+
+def _payout(cfg: SpecConfig, table: tuple[tuple[int, ...], ...], p: SPlayer, field: Any) -> Any:
+    """The beanometer's coins for harvesting field ``field`` of ``p`` (C1, V5's field beans pay
+    none), by table lookup. Built once per player state and field term: every harvest instance of
+    a configuration asks for the same one, and the lookup is large to build (the terms are
+    hash-consed by Z3 anyway, so the cache changes no query)."""
+    key = (cfg, *(_term_id(x) for x in (*p.fb, *p.fc, field)))
+    hit = _PAYOUTS.get(key)  # Z3 ids are unique among live terms, and the entry keeps them alive
+    if hit is not None:
+        return hit[1]
+    b = select(list(p.fb), field, -1)
+    n = select(list(p.fc), field, 0)
+    pay = select([select(list(row), n, row[-1]) for row in table], b, 0)
+    if cfg.field_beans:
+        pay = z3.If(field_bean_grant(b, n), 0, pay)
+    if len(_PAYOUTS) > 256:
+        _PAYOUTS.clear()
+    _PAYOUTS[key] = ((p.fb, p.fc, field), pay)
+    return pay
+
+
+def _term_id(x: Any) -> Any:
+    return ("z3", x.get_id()) if isinstance(x, z3.ExprRef) else x
 
 
 def all_of_n(x: Any, y: Any) -> Any:
@@ -593,10 +630,11 @@ def _solver() -> z3.Solver:
     return solver(TIMEOUT_MS)
 
 
-def goals(cfg: SpecConfig, s: SState, a: SAction, t: Step, s2: SState) -> list[Goal]:
+def goals(cfg: SpecConfig, s: SState, a: SAction, t: Step, s2: SState, exact: Any = None) -> list[Goal]:
     """The goals of one transition instance, each with the situations it speaks about (proofs/runner.py:
     each must be reached somewhere, or the property is vacuous). Card conservation retries with the
-    ghost tallies tied to the real counts (the reshuffle's guard speaks of real counts)."""
+    ghost tallies tied to the real counts (the reshuffle's guard speaks of real counts): ``exact``,
+    ``tallies_exact(cfg, s)`` built once per configuration."""
     out: list[Goal] = []
     def triggers(pid: str) -> Triggers:
         return [(what, partial(f, cfg, s, a, t, s2)) for what, f in TRIGGERS.get(pid, [])
@@ -605,7 +643,7 @@ def goals(cfg: SpecConfig, s: SState, a: SAction, t: Step, s2: SState) -> list[G
     for pid, f in STATE_INVARIANTS.items():
         out.append(Goal(pid, "induction", f(cfg, s2), triggers=triggers(pid)))
     for pid, g in TWO_STATE.items():
-        retry = (tallies_exact(cfg, s),) if pid == "card-conservation" else ()
+        retry = ((tallies_exact(cfg, s) if exact is None else exact),) if pid == "card-conservation" else ()
         trig = triggers(pid)
         if pid == "single-bean-harvest-H4" and cfg.strict:
             pid += "-strict"
@@ -642,7 +680,8 @@ def case(name: str, players: int, options: dict[str, Any], mutant: str | None = 
         return _counterexample(m, s, a, s2, t, label)
 
     return Case(label, s, all_of(inv(cfg, s), bounded(s)), bounded, _instances(spec, cfg, caps),
-                goals=partial(goals, cfg), describe=describe, where=lambda a, t: f"{label}, {t.name}",
+                goals=partial(goals, cfg, exact=tallies_exact(cfg, s)), describe=describe,
+                where=lambda a, t: f"{label}, {t.name}",
                 must_fire=lambda t: t.name not in (TRADING_ONLY if cfg.duel else DUEL_ONLY))
 
 
@@ -655,20 +694,74 @@ def prove(
     tick: Callable[[], None] | None = None,
     vacuity: bool = True,
     progress: ProgressFn | None = None,
+    jobs: int = 1,
+    profile: list[Query] | None = None,
 ) -> list[Result]:
     """Prove every property for every transition instance of every configuration (proofs/runner.py:
     no transition and no property may hold vacuously); then the ghost-tally lemmas card
     conservation rests on, and the bounded check of T1. ``tick`` is called once per instance;
     ``progress(instances done, instances, note)`` as each proof starts and at least every 0.25 s
-    of a long query. Ctrl-C: ``proofs.runner.ProofsInterrupted`` with the verdicts so far."""
-    todo = (case(name, players, options, mutant, caps)
-            for name, players, options in (PROOF_CONFIGS if configs is None else configs))
+    of a long query. ``jobs`` > 1: each configuration, the lemmas and the bounded check in a
+    worker process of their own, ``jobs`` at a time (the same verdicts: ``runner.merge``; ``tick``
+    and ``profile`` then unused, ``progress`` once per finished task). ``profile``: every query
+    as a ``runner.Query``. Ctrl-C: ``proofs.runner.ProofsInterrupted`` with the verdicts so far."""
+    chosen = PROOF_CONFIGS if configs is None else configs
+    if jobs > 1:
+        return _prove_parallel(chosen, mutant, caps, only, stop_at_first, vacuity, progress, jobs)
+    todo = (case(name, players, options, mutant, caps) for name, players, options in chosen)
     def bmc(progress: ProgressFn | None) -> Result:
         return bmc_two_plantings(mutant, progress)
 
     extras = [("ghost-tally-lemmas", _lemmas), ("two-plantings-per-turn-T1", bmc)]
     return run(todo, TIMEOUT_MS, only, stop_at_first, tick, extras, vacuity=vacuity,
-               progress=progress)
+               progress=progress, profile=profile)
+
+
+Task = tuple[str, Any]
+
+
+def _task(task: Task) -> Part | Result:
+    """One task of a parallel ``prove`` (in a worker process): a configuration's part, or an extra."""
+    what, arg = task
+    if what == "case":
+        (name, players, options), mutant, caps, only, stop_at_first, vacuity = arg
+        fired: dict[str, bool] = {}
+        found = run([case(name, players, options, mutant, caps)], TIMEOUT_MS, only, stop_at_first,
+                    vacuity=vacuity, raw=fired)
+        return Part(found, fired)
+    if what == "ghost-tally-lemmas":
+        return _lemmas()
+    return bmc_two_plantings(arg)
+
+
+def _prove_parallel(configs: list[tuple[str, int, dict[str, Any]]], mutant: str | None, caps: Caps,
+                    only: set[str] | None, stop_at_first: bool, vacuity: bool,
+                    progress: ProgressFn | None, jobs: int) -> list[Result]:
+    tasks: list[Task] = [("case", (c, mutant, caps, only, stop_at_first, vacuity)) for c in configs]
+    extras = [rid for rid in ("ghost-tally-lemmas", "two-plantings-per-turn-T1")
+              if only is None or rid in only]
+    tasks += [(rid, mutant) for rid in extras]
+    out: list[Part | Result] = []
+    # spawn, not fork: the parent may hold Z3 contexts and threads that a forked child must not share
+    with multiprocessing.get_context("spawn").Pool(min(jobs, len(tasks))) as pool:
+        try:
+            for i, found in enumerate(pool.imap(_task, tasks)):
+                out.append(found)
+                if progress is not None:
+                    progress(i + 1, len(tasks), f"{i + 1} of {len(tasks)} tasks done")
+        except KeyboardInterrupt:
+            pool.terminate()
+            parts = [x for x in out if isinstance(x, Part)]
+            partial = merge(parts, only, stop_at_first=stop_at_first)
+            for r in partial:
+                if r.status == "proved":
+                    r.status = "interrupted"
+            raise ProofsInterrupted(partial, len(out), len(tasks)) from None
+    parts = [x for x in out if isinstance(x, Part)]
+    results = merge(parts, only, stop_at_first=stop_at_first)
+    if stop_at_first and any(r.status != "proved" for r in results):
+        return results  # the one run stops before the extras
+    return results + [x for x in out if isinstance(x, Result)]
 
 
 def _lemmas(progress: ProgressFn | None = None) -> Result:

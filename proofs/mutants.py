@@ -334,3 +334,36 @@ def judge(m: Mutant, states: list[GameState], proofs: bool = True) -> Verdict:
     v.status = "caught" if spec_caught and engine_caught else "survived"
     v.seconds = time.perf_counter() - t0
     return v
+
+
+_STATES: list[GameState] = []  # a worker's sampled states (``judge_all``)
+
+
+def _judge_in_worker(mutant_id: str) -> Verdict:
+    if not _STATES:
+        _STATES.extend(sample())
+    return judge(MUTANTS[mutant_id], _STATES)
+
+
+def judge_all(ids: list[str], jobs: int = 1,
+              done: Callable[[int, Verdict], None] | None = None) -> list[Verdict]:
+    """``judge`` for each mutant of ``ids``, in order; ``jobs`` > 1: that many worker processes,
+    each judging whole mutants on its own copy of the same seeded sample (``sample()``), so the
+    verdicts are those of one process. ``done(i, verdict)`` as each verdict comes in, in order."""
+    out: list[Verdict] = []
+    if jobs <= 1 or len(ids) <= 1:
+        states = sample()
+        for i, mid in enumerate(ids):
+            out.append(judge(MUTANTS[mid], states))
+            if done is not None:
+                done(i, out[-1])
+        return out
+    import multiprocessing
+
+    # spawn, not fork: the parent may hold Z3 contexts and threads that a forked child must not share
+    with multiprocessing.get_context("spawn").Pool(min(jobs, len(ids))) as pool:
+        for i, v in enumerate(pool.imap(_judge_in_worker, ids)):
+            out.append(v)
+            if done is not None:
+                done(i, v)
+    return out

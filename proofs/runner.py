@@ -73,6 +73,18 @@ class ProofsInterrupted(KeyboardInterrupt):
 
 
 @dataclass(frozen=True)
+class Query:
+    """One Z3 query of a run, for profiles: the case, the transition, what it asked ("premise",
+    "trigger <property>", "goal <property>", "all goals"), its seconds and resource units."""
+
+    case: str
+    kind: str
+    what: str
+    seconds: float
+    rlimit: int
+
+
+@dataclass(frozen=True)
 class Goal:
     """A goal to prove for one transition instance, with the triggers that keep it from being
     vacuous and the premises of a second attempt."""
@@ -107,6 +119,7 @@ class Case(Generic[S, A]):
 # base; about 6 s on a loaded 2-core machine, some 8 million units a second), the largest of --isla
 # 12,724,080; each property's largest is ``Result.rlimit``. The budget is ten times the largest.
 RLIMIT = 450_000_000
+PUSHED_RLIMIT = 2_000_000  # a query's first try, incremental (``check``): most take well under 1 million
 BACKSTOP_MS = 300_000  # the wall-clock timeout per query: only a machine far slower than today's
 TICK_SECONDS = 0.25  # a query running longer reports its seconds this often
 Tick = Callable[[float], None]  # seconds a query has run
@@ -219,19 +232,36 @@ def _checked(solver: z3.Solver, tick: Tick | None) -> tuple[z3.CheckSatResult, i
     return box["out"], rlimit_count(solver) - before
 
 
-def check(solver: z3.Solver, *extra: Cond, tick: Tick | None = None
+def check(sv: z3.Solver, premise: Sequence[Cond], *extra: Cond, timeout_ms: int, tick: Tick | None = None
           ) -> tuple[z3.CheckSatResult, z3.ModelRef | None, str, int]:
-    """Is the solver's premise plus ``extra`` satisfiable? The answer, a model when sat, the reason
-    when unknown, the resource units used; the solver is left as it was. Ctrl-C: ``checked``."""
-    solver.push()
+    """Is ``premise`` (asserted in ``sv``) plus ``extra`` satisfiable? The answer, a model when
+    sat, the reason when unknown, the resource units used; ``sv`` is left as it was.
+
+    Two tries: ``sv`` after a ``push`` (Z3's incremental core, which shares the premise's work
+    between the queries of an instance) within ``PUSHED_RLIMIT`` units; past that a fresh solver
+    with the whole query and the full ``RLIMIT`` (Z3's non-incremental QF_LIA tactic, whose
+    preprocessing decided the costliest queries 2.5-5 times faster than the incremental core,
+    while its set-up made the many small ones slower). Both limits are deterministic, so the
+    answers reproduce. Ctrl-C: ``checked``."""
+    terms = [z3.BoolVal(x) if isinstance(x, bool) else x for x in extra]
+    sv.push()
     try:
-        solver.add(*[z3.BoolVal(x) if isinstance(x, bool) else x for x in extra])
-        out, used = checked(solver, tick)
-        model = solver.model() if out == z3.sat else None
-        why = solver.reason_unknown() if out == z3.unknown else ""
+        sv.set("rlimit", PUSHED_RLIMIT)
+        sv.add(*terms)
+        out, used = checked(sv, tick)
+        model = sv.model() if out == z3.sat else None
+        why = sv.reason_unknown() if out == z3.unknown else ""
     finally:
-        solver.pop()
-    return out, model, why, used
+        sv.set("rlimit", RLIMIT)
+        sv.pop()
+    if out != z3.unknown:
+        return out, model, why, used
+    fresh = solver(timeout_ms)
+    fresh.add(*premise, *terms)
+    out, more = checked(fresh, tick)
+    model = fresh.model() if out == z3.sat else None
+    why = fresh.reason_unknown() if out == z3.unknown else ""
+    return out, model, why, used + more
 
 
 def evaluator(m: z3.ModelRef) -> Callable[[Any], Any]:
@@ -249,6 +279,37 @@ def negate(goal: Cond) -> Cond:
     return (not goal) if isinstance(goal, bool) else z3.Not(goal)
 
 
+def _spent(r: Result, kind: str, seconds: float) -> None:
+    r.seconds += seconds
+    r.per_kind[kind] = r.per_kind.get(kind, 0.0) + seconds
+
+
+def _witness(sv: z3.Solver, premise: Sequence[Cond], timeout_ms: int, r: Result, g: Goal,
+             models: list[z3.ModelRef], tick: Tick | None) -> int:
+    """Record which of ``g``'s triggers the solver's premise can reach: each not yet reached is
+    first evaluated in the models found so far (a model of the premise in which the trigger holds
+    is a witness), and only then asked of the solver, whose model joins ``models``. Returns the
+    resource units the queries used."""
+    spent = 0
+    for what, cond in g.triggers:
+        if not r.witnessed.get(what):
+            c = cond() if callable(cond) else cond
+            if c is True and models:
+                r.witnessed[what] = True
+            elif c is not False:
+                if any(z3.is_true(m.eval(c, model_completion=True)) for m in models):
+                    r.witnessed[what] = True
+                else:
+                    answer, model, _, used = check(sv, premise, c, timeout_ms=timeout_ms, tick=tick)
+                    r.witnessed[what] = answer == z3.sat
+                    r.rlimit = max(r.rlimit, used)
+                    spent += used
+                    if model is not None:
+                        models.append(model)
+        r.witnessed.setdefault(what, False)
+    return spent
+
+
 def run(
     cases: Iterable[Case[Any, Any]],
     timeout_ms: int,
@@ -260,12 +321,16 @@ def run(
     vacuity: bool = True,
     progress: ProgressFn | None = None,
     total: int | None = None,
+    profile: list[Query] | None = None,
+    raw: dict[str, bool] | None = None,
 ) -> list[Result]:
     """Prove every goal of every transition instance of every case; then ``transitions-satisfiable``
     and the ``extras`` (each by its id, given a progress function for its notes). ``only``: these
     result ids; ``stop_at_first``: return after the first instance that refutes a goal; ``tick``
     once per instance; ``vacuity`` False: skip the trigger checks (no property can then be
-    reported vacuous).
+    reported vacuous). ``profile``: each query is appended as a ``Query``. ``raw``: one part of a
+    parallel run (``Part``, ``merge``): nothing is judged vacuous or unsatisfiable yet, ``raw``
+    gets which transitions fired, and the extras are not run.
 
     ``progress(instances done, total, note)`` as each instance and each goal starts (the note
     names them) and every TICK_SECONDS while one query runs (its seconds so far); ``total``: the
@@ -273,12 +338,71 @@ def run(
     ``ProofsInterrupted`` with the verdicts so far, within a second even inside a Z3 query."""
     with catching_ctrl_c():
         return _run(cases, timeout_ms, only, stop_at_first, tick, extras, premise_rule, vacuity, progress,
-                    total)
+                    total, profile, raw)
+
+
+def _conclude(results: dict[str, Result], satisfiable: dict[str, bool], premises: Result,
+              only: set[str] | None) -> None:
+    """Properties whose situations were never reached are vacuous; ``transitions-satisfiable``
+    is refuted by a transition no instance could take."""
+    for r in results.values():
+        missing = [w for w, ok in r.witnessed.items() if not ok]
+        if r.status == "proved" and missing:
+            r.status = "vacuous"
+            r.counterexample = "never reached: " + ", ".join(missing)
+    if only is None or premises.id in only:
+        never = sorted(name for name, ok in satisfiable.items() if not ok)
+        if never:
+            premises.status = "refuted"
+            premises.counterexample = "never satisfiable: " + ", ".join(never)
+        results[premises.id] = premises
+
+
+@dataclass
+class Part:
+    """What one case of a parallel run found (``run(..., raw=...)``): the properties' verdicts so
+    far (not yet judged vacuous; the last is ``transitions-satisfiable``'s time) and, per
+    transition that must fire, whether one of its instances was satisfiable."""
+
+    results: list[Result]
+    fired: dict[str, bool]
+
+
+def merge(parts: Sequence[Part], only: set[str] | None, premise_rule: str = "",
+          stop_at_first: bool = False) -> list[Result]:
+    """The verdicts of a run split by case (in the cases' order), as the one run would give them:
+    a property is refuted by the first case that refutes it, a situation or a transition counts
+    as reached if any case reached it. ``stop_at_first``: the cases after the first refutation
+    are dropped (the one run would have stopped there)."""
+    results: dict[str, Result] = {}
+    satisfiable: dict[str, bool] = {}
+    premises = Result("transitions-satisfiable", "sat check", "proved", rule=premise_rule)
+    for part in parts:
+        *found, spent = part.results
+        premises.seconds += spent.seconds
+        premises.rlimit = max(premises.rlimit, spent.rlimit)
+        for name, ok in part.fired.items():
+            satisfiable[name] = satisfiable.get(name, False) or ok
+        for r in found:
+            into = results.setdefault(r.id, Result(r.id, r.method, "proved", rule=r.rule))
+            into.seconds += r.seconds
+            into.rlimit = max(into.rlimit, r.rlimit)
+            for kind, sec in r.per_kind.items():
+                into.per_kind[kind] = into.per_kind.get(kind, 0.0) + sec
+            for what, ok in r.witnessed.items():
+                into.witnessed[what] = into.witnessed.get(what, False) or ok
+            if r.status != "proved" and into.status == "proved":
+                into.status, into.counterexample = r.status, r.counterexample
+        if stop_at_first and any(r.status != "proved" for r in found):
+            return list(results.values())
+    _conclude(results, satisfiable, premises, only)
+    return list(results.values())
 
 
 def _run(cases: Iterable[Case[Any, Any]], timeout_ms: int, only: set[str] | None, stop_at_first: bool,
          tick: Callable[[], None] | None, extras: Sequence[tuple[str, Callable[[ProgressFn | None], Result]]],
-         premise_rule: str, vacuity: bool, progress: ProgressFn | None, total: int | None) -> list[Result]:
+         premise_rule: str, vacuity: bool, progress: ProgressFn | None, total: int | None,
+         profile: list[Query] | None, raw: dict[str, bool] | None) -> list[Result]:
     if progress is not None and total is None:
         cases = list(cases)
         total = sum(len(c.steps) for c in cases)
@@ -304,6 +428,10 @@ def _run(cases: Iterable[Case[Any, Any]], timeout_ms: int, only: set[str] | None
             progress(done, total, what)
 
     qtick = ticking if progress is not None else None
+
+    def record(label: str, kind: str, what: str, since: float, used: int) -> None:
+        if profile is not None:
+            profile.append(Query(label, kind, what, time.perf_counter() - since, used))
     try:
         for case in cases:
             s = case.state
@@ -320,10 +448,13 @@ def _run(cases: Iterable[Case[Any, Any]], timeout_ms: int, only: set[str] | None
                 say(f"{case.label}, {t.name}")
                 t0 = time.perf_counter()
                 s2 = t.after(s, a)
+                base = (case.premise, guard, case.bounded(s2))
                 sv = solver(timeout_ms)
-                sv.add(case.premise, guard, case.bounded(s2))
+                sv.add(*base)
                 reachable, used = checked(sv, qtick)
+                model = sv.model() if reachable == z3.sat else None
                 premises.seconds += time.perf_counter() - t0
+                record(case.label, t.name, "premise", t0, used)
                 premises.rlimit = max(premises.rlimit, used)
                 if reachable == z3.unsat:
                     done += 1
@@ -333,53 +464,53 @@ def _run(cases: Iterable[Case[Any, Any]], timeout_ms: int, only: set[str] | None
                 if only_premises:
                     done += 1
                     continue
-                for g in case.goals(s, a, t, s2):
-                    if only is not None and g.id not in only:
+                todo = [g for g in case.goals(s, a, t, s2) if only is None or g.id in only]
+                for g in todo:
+                    results.setdefault(g.id, Result(g.id, g.method, "proved", rule=g.rule))
+                if vacuity:
+                    models = [model] if model is not None else []
+                    for g in todo:
+                        say(f"{g.id} ({case.label}, {t.name})")
+                        t1 = time.perf_counter()
+                        if g.triggers:
+                            used = _witness(sv, base, timeout_ms, results[g.id], g, models, qtick)
+                            _spent(results[g.id], t.name, time.perf_counter() - t1)
+                            record(case.label, t.name, f"triggers {g.id}", t1, used)
+                for g in todo:
+                    if g.goal is True:
                         continue
-                    r = results.setdefault(g.id, Result(g.id, g.method, "proved", rule=g.rule))
+                    r = results[g.id]
                     say(f"{g.id} ({case.label}, {t.name})")
                     t1 = time.perf_counter()
-                    if vacuity:
-                        for what, cond in g.triggers:
-                            if not r.witnessed.get(what):
-                                c = cond() if callable(cond) else cond
-                                if c is not False:
-                                    answer, _, _, used = check(sv, c, tick=qtick)
-                                    r.witnessed[what] = answer == z3.sat
-                                    r.rlimit = max(r.rlimit, used)
-                            r.witnessed.setdefault(what, False)
-                    if g.goal is not True:
-                        outcome, model, why, used = check(sv, negate(g.goal), tick=qtick)
-                        r.rlimit = max(r.rlimit, used)
-                        if outcome != z3.unsat and g.retry:
-                            outcome, model, why, used = check(sv, *g.retry, negate(g.goal), tick=qtick)
-                            r.rlimit = max(r.rlimit, used)
-                        if outcome != z3.unsat and r.status == "proved":
-                            r.status = "refuted"
-                            r.counterexample = (case.describe(model, a, t, s2) if model is not None else
-                                                f"{case.where(a, t)}: the solver answered {outcome} ({why})")
-                    dt = time.perf_counter() - t1
-                    r.seconds += dt
-                    r.per_kind[t.name] = r.per_kind.get(t.name, 0.0) + dt
+                    outcome, model, why, used = check(sv, base, negate(g.goal), timeout_ms=timeout_ms,
+                                                      tick=qtick)
+                    r.rlimit = max(r.rlimit, used)
+                    if outcome != z3.unsat and g.retry:
+                        outcome, model, why, more = check(sv, base, *g.retry, negate(g.goal),
+                                                          timeout_ms=timeout_ms, tick=qtick)
+                        r.rlimit = max(r.rlimit, more)
+                        used += more
+                    record(case.label, t.name, f"goal {g.id}", t1, used)
+                    if outcome != z3.unsat and r.status == "proved":
+                        r.status = "refuted"
+                        r.counterexample = (case.describe(model, a, t, s2) if model is not None else
+                                            f"{case.where(a, t)}: the solver answered {outcome} ({why})")
+                    _spent(r, t.name, time.perf_counter() - t1)
                 done += 1
                 if stop_at_first and any(r.status != "proved" for r in results.values()):
+                    if raw is not None:
+                        raw.update(satisfiable)
+                        return [*results.values(), premises]
                     return list(results.values())  # every property refuted by this instance is reported
     except KeyboardInterrupt:
         for r in results.values():
             if r.status == "proved":
                 r.status = "interrupted"
         raise ProofsInterrupted(list(results.values()), done, total) from None
-    for r in results.values():
-        missing = [w for w, ok in r.witnessed.items() if not ok]
-        if r.status == "proved" and missing:
-            r.status = "vacuous"
-            r.counterexample = "never reached: " + ", ".join(missing)
-    if only is None or premises.id in only:
-        never = sorted(name for name, ok in satisfiable.items() if not ok)
-        if never:
-            premises.status = "refuted"
-            premises.counterexample = "never satisfiable: " + ", ".join(never)
-        results[premises.id] = premises
+    if raw is not None:  # one part of a parallel run: ``merge`` concludes
+        raw.update(satisfiable)
+        return [*results.values(), premises]
+    _conclude(results, satisfiable, premises, only)
     for rid, extra in extras:
         if only is None or rid in only:
             say(rid)

@@ -12,6 +12,7 @@ Examples:
   python scripts/prove_rules.py
   python scripts/prove_rules.py --ruleset amigo --json
   python scripts/prove_rules.py --mutants
+  python scripts/prove_rules.py --profile          # where the Z3 time goes
   python scripts/prove_rules.py --isla --mutants --differential   # proofs/isla_invariants.py ...
   python scripts/prove_rules.py --isla --no-proofs --differential --games 4 --max-states 50
 """
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -49,6 +51,12 @@ def main(argv: list[str] | None = None) -> int:
                                                           "set of configurations)")
     parser.add_argument("--mutants", action="store_true", help="also run the mutant catalog")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--jobs", type=cli.at_least(1, "--jobs"), default=os.cpu_count() or 1,
+                        help="worker processes: configurations (and mutants) proved side by side "
+                             "(default: the number of processors); the verdicts do not depend on it")
+    parser.add_argument("--profile", action="store_true",
+                        help="after the verdicts, the Z3 time by configuration, by transition kind, by "
+                             "property and the slowest queries (runs in one process)")
     parser.add_argument("--isla", action="store_true",
                         help="the La Isla Bohnita proofs (ships, rows, attacks; I1-I9) instead")
     isla = parser.add_argument_group("La Isla Bohnita (with --isla)")
@@ -71,7 +79,11 @@ def _prove(frame: cli.Frame, args: argparse.Namespace) -> int:
                                        ("--differential", args.differential), ("--games", args.games),
                                        ("--seed", args.seed), ("--max-states", args.max_states))
                  if on is not None and on is not False]
+    if args.profile and args.json:
+        raise UsageError("--profile prints tables; drop --json")
     if args.isla:
+        if args.profile:
+            raise UsageError("--profile profiles the base game's proofs; drop --isla")
         if args.ruleset is not None:
             raise UsageError("--isla proves its own configurations; drop --ruleset")
         return _isla(frame, args)
@@ -91,9 +103,10 @@ def _prove(frame: cli.Frame, args: argparse.Namespace) -> int:
     from proofs.runner import ProofsInterrupted
 
     t0 = time.perf_counter()
-    bar = frame.progress("proofs", unit="instances")
+    bar = frame.progress("proofs", unit="instances" if args.jobs == 1 else "tasks")
+    profile: list[Any] | None = [] if args.profile else None
     try:
-        results = prove(configs, progress=bar)
+        results = prove(configs, progress=bar, jobs=1 if args.profile else args.jobs, profile=profile)
     except ProofsInterrupted as stop:  # the verdicts so far are printed, then exit 130
         bar.close()
         _table(stop.results, [], time.perf_counter() - t0)
@@ -106,16 +119,18 @@ def _prove(frame: cli.Frame, args: argparse.Namespace) -> int:
 
     verdicts = []
     if args.mutants:
-        from proofs.mutants import MUTANTS, judge, sample
+        from proofs.mutants import MUTANTS, judge_all
 
-        states = sample()
         bar = frame.progress("mutants", total=len(MUTANTS), unit="mutants")
+
+        def judged(i: int, v: Any) -> None:
+            verdicts.append(v)
+            bar(i + 1, None, v.id)
+            caught = sum(x.status == "caught" for x in verdicts)
+            frame.kept = f"{caught} of the {i + 1} mutants judged so far caught"
+
         try:
-            for i, m in enumerate(MUTANTS.values()):
-                bar(i, None, m.id)
-                verdicts.append(judge(m, states))
-                caught = sum(v.status == "caught" for v in verdicts)
-                frame.kept = f"{caught} of the {i + 1} mutants judged so far caught"
+            judge_all(list(MUTANTS), args.jobs, judged)
         except RuntimeError as exc:  # the test suite could not run: no verdict is possible
             raise UsageError(f"--mutants: {exc} (install the test extra: pip install -e '.[test]')") from None
         bar.close()
@@ -143,7 +158,36 @@ def _prove(frame: cli.Frame, args: argparse.Namespace) -> int:
                   f"{'; '.join(v.caught_by) or '-'}")
         caught = sum(v.status == "caught" for v in verdicts)
         print(f"{caught} of {len(verdicts)} mutants caught")
+    if profile is not None:
+        _profile(profile)
     return 0 if ok else 1
+
+
+def _profile(queries: list[Any], top: int = 12) -> None:
+    """Where the Z3 time went (``runner.Query`` records): totals by configuration, by transition
+    kind, by property (its goal and trigger queries) and by query kind, then the slowest queries."""
+    def table(title: str, key: Any) -> None:
+        sums: dict[str, list[float]] = {}
+        for q in queries:
+            row = sums.setdefault(key(q), [0.0, 0, 0])
+            row[0] += q.seconds
+            row[1] += 1
+            row[2] = max(row[2], q.rlimit)
+        width = max(len(k) for k in sums)
+        print(f"\n{title:<{width}}  {'seconds':>8} {'queries':>7} {'max rlimit':>11}")
+        for k, (sec, n, rl) in sorted(sums.items(), key=lambda kv: -kv[1][0]):
+            print(f"{k:<{width}}  {sec:8.2f} {int(n):7d} {int(rl):11d}")
+
+    if not queries:
+        return
+    print(f"\nZ3 queries: {len(queries)}, {sum(q.seconds for q in queries):.1f} s")
+    table("configuration", lambda q: q.case)
+    table("transition kind", lambda q: q.kind)
+    table("property", lambda q: q.what.split(" ", 1)[1] if " " in q.what else "(premise)")
+    table("query", lambda q: q.what.split(" ", 1)[0])
+    print(f"\n{'slowest queries':<60}  {'seconds':>8} {'rlimit':>11}")
+    for q in sorted(queries, key=lambda q: -q.seconds)[:top]:
+        print(f"{(q.case + ', ' + q.kind + ': ' + q.what)[:60]:<60}  {q.seconds:8.2f} {q.rlimit:11d}")
 
 
 def _table(results: list[Any], verdicts: list[Any], seconds: float) -> int:

@@ -97,7 +97,7 @@ def test_prove_rules_json_for_one_ruleset(results, monkeypatch, capsys):
 
     asked = []
 
-    def proved(configs, progress=None):
+    def proved(configs, progress=None, **options):
         asked.append(configs)
         return list(results.values())
 

@@ -137,7 +137,7 @@ def test_solve_endgame_exact_stops_in_its_search() -> None:
 
 
 def test_prove_rules_prints_the_verdicts_so_far() -> None:
-    seconds, out, err = interrupt(["prove_rules.py", "--progress"], r"proofs: [1-9]")
+    seconds, out, err = interrupt(["prove_rules.py", "--progress", "--jobs", "1"], r"proofs: [1-9]")
     assert seconds < 2
     assert "properties after" in last_line(err, "prove_rules.py")
     assert "INTERRUPTED" in out and "all proofs:" in out
