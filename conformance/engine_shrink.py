@@ -209,14 +209,6 @@ def _followed(engine: Engine, sh: _Shrinker, d: Divergence, unflagged: Shown) ->
 # ---------------------------------------------------------------- the reproducer written out
 
 
-def _hands(view: dict[str, Any] | None) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for p, seat in enumerate((view or {}).get("players") or []):
-        if seat.get("hand") is not None:
-            out[f"p{p}"] = seat["hand"]
-    return out
-
-
 def record_of(d: Divergence) -> tuple[list[dict[str, Any]], int | None, str]:
     """The record of ``d``'s game up to its step, the line that shows it, and how it shows it."""
     s0 = d.spec.initial()
@@ -253,12 +245,9 @@ def record_of(d: Divergence) -> tuple[list[dict[str, Any]], int | None, str]:
         if coins and None not in coins and coins != list(after.coins()):
             lines += [line, {"end": {"coins": coins, "winners": list(winners(after))}}]
             return lines, len(lines), "the engine's final coins in the end line"
-    if _hands(view):
-        line["hands"] = _hands(view)
-    if view.get("face_up") is not None:
-        line["up"] = view["face_up"]
+    line["claims"] = view
     lines.append(line)
-    return lines, len(lines), "the engine's hands and face-up cards as annotations"
+    return lines, len(lines), "the engine's state after the step, as the line's claims"
 
 
 def divide_difference(d: Divergence) -> list[str]:
