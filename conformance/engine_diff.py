@@ -75,16 +75,19 @@ class GameSpec:
     actions: tuple[Action | None, ...] | None = None
     max_steps: int = MAX_STEPS
     follow: bool = False  # go on after a state divergence, to the end (a reproducer's end line)
+    state: str | None = None  # a state JSON (text) to start from: a reproducer near its divergence
 
     def rules(self) -> Ruleset:
         return ruleset(self.preset, dict(self.options))
 
     def label(self) -> str:
         opts = "".join(f" {k}={json.dumps(v)}" for k, v in self.options)
-        where = f" from {self.position}" if self.position else ""
+        where = f" from {self.position}" if self.position else " from a state" if self.state else ""
         return f"game {self.index} ({self.preset} {self.players}p{opts}, {self.bot}, seed {self.seed}{where})"
 
     def initial(self) -> GameState:
+        if self.state is not None:
+            return state_from_json(json.loads(self.state))
         if self.position is not None:
             return state_from_json(json.loads((PERFT_DIR / f"{self.position}.json").read_text())["state"])
         return new_game(self.rules(), self.players, self.seed)
@@ -144,7 +147,7 @@ def _names(cards: tuple[int, ...]) -> list[str]:
 
 
 def start_fields(spec: GameSpec, s0: GameState) -> dict[str, Any]:
-    if spec.position is not None:
+    if spec.position is not None or spec.state is not None:
         return {"state": state_to_json(s0)}
     return {"ruleset": spec.preset, "options": s0.setup.rules.options(), "players": len(s0.players),
             "deck": _names(initial_deck(s0))}

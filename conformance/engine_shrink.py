@@ -15,6 +15,7 @@ divergent step with the perft divide that shows the difference.
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 import tempfile
 import time
@@ -40,6 +41,7 @@ from model.state import state_to_json
 OPTION_SHRINKS: tuple[dict[str, Any], ...] = (
     {"exhaustions": 1, "draw": 40}, {"exhaustions": 1, "draw": 20}, {"exhaustions": 1}, {"draw": 12},
     {"hand": 3})
+MAX_ACTIONS = 40  # a reproducer longer than this is started from the state before its divergence
 ACTION_KINDS = ("state", "refused")  # the divergent step's action is part of the reproducer
 
 
@@ -68,7 +70,7 @@ class Reproducer:
 def deck_used(d: Divergence) -> int:
     """Cards taken from the deck by the divergent step (the whole deck once it was exhausted)."""
     s0 = d.spec.initial()
-    if d.spec.position is not None:
+    if d.spec.position is not None or d.spec.state is not None:
         return len(s0.draw) - len(d.before.draw) if not d.before.exhaustions else len(s0.draw)
     deck = len(initial_deck(s0))
     return deck if d.before.exhaustions else deck - len(d.before.draw)
@@ -155,7 +157,18 @@ class _Shrinker:
                     else:
                         i -= size
                 size //= 2
+        if len(_replay_actions(best)) > MAX_ACTIONS:  # one replay more, whatever the budget left
+            found = self.test(self.near(best))
+            if found is not None:
+                best = found
         return best
+
+    def near(self, d: Divergence) -> GameSpec:
+        """``d``'s game started from the state just before its divergent step (a record whose header
+        holds that state, docs/records.md): the divergence with none of the game that led there."""
+        acts = _replay_actions(d)[len(d.played):]
+        return dataclasses.replace(d.spec, position=None, state=json.dumps(state_to_json(d.before)),
+                                   actions=acts, max_steps=len(acts) + 300)
 
 
 def shrink(engine: Engine, d: Divergence, checks: Checks | None = None, budget: int = 200,
@@ -212,7 +225,7 @@ def _followed(engine: Engine, sh: _Shrinker, d: Divergence, unflagged: Shown) ->
 def record_of(d: Divergence) -> tuple[list[dict[str, Any]], int | None, str]:
     """The record of ``d``'s game up to its step, the line that shows it, and how it shows it."""
     s0 = d.spec.initial()
-    if d.spec.position is not None:
+    if d.spec.position is not None or d.spec.state is not None:
         head: dict[str, Any] = {"format": RECORD_FORMAT, "version": RECORD_VERSION,
                                 "state": state_to_json(s0)}
     else:
@@ -271,8 +284,6 @@ def divide_difference(d: Divergence) -> list[str]:
 
 def check_lines(lines: list[dict[str, Any]]) -> dict[str, Any]:
     """scripts/check_record.py's verdict (``summary()``) on a record."""
-    import json
-
     from model.referee import check_record
 
     fd, path = tempfile.mkstemp(suffix=".jsonl")
