@@ -6,10 +6,11 @@ engine still shows a divergence of the same kind and rule. Passes, repeated whil
 the budget lasts: fewer players, option changes that end the game sooner, the actions cut after
 the divergence, then runs of actions deleted (halves down to single actions).
 
-The reproducer is written out as (a) a game record whose last line carries what the engine did (its
-illegal action, its hands and face-up cards as annotations, its next action our engine refuses, or
-its end line), which scripts/check_record.py flags on that line, and (b) the position before the
-divergent step with the perft divide that shows the difference.
+A reproducer longer than ``MAX_ACTIONS`` is started from the state before its divergent step.
+It is written out as (a) a game record whose last line carries what the engine did (its illegal
+action, its end line, or the divergent step with the engine's state after it as the line's
+``claims``, docs/records.md), which scripts/check_record.py flags on that line with the rule, and
+(b) the position before the divergent step with the perft divide that shows the difference.
 """
 
 from __future__ import annotations
@@ -26,12 +27,9 @@ from conformance.engine_client import Engine
 from conformance.engine_diff import Checks, Divergence, GameSpec, run_game
 from model import (
     Action,
-    IllegalAction,
-    Phase,
     apply,
     legal_actions,
     parse_action,
-    winners,
 )
 from model.errors import BohnanzaError
 from model.perft import divide
@@ -240,24 +238,8 @@ def record_of(d: Divergence) -> tuple[list[dict[str, Any]], int | None, str]:
         return lines, len(lines), "the engine's end line"
     if d.kind != "state" or d.action is None:
         return lines, None, "none: a record shows the moves an engine made, not the ones it lacks"
-    action = parse_action(d.action)
-    line = action_line(action)
+    line = action_line(parse_action(d.action))
     view = d.view or {}
-    after = apply(d.before, action, False)
-    for text in d.next_actions or ():
-        try:
-            nxt = parse_action(text)
-            apply(after, nxt)
-        except IllegalAction:
-            lines += [line, action_line(nxt)]
-            return lines, len(lines), "the engine's next action, which the rules forbid here"
-        except BohnanzaError:
-            continue
-    if after.phase == Phase.OVER:
-        coins = [seat.get("coins") for seat in view.get("players") or []]
-        if coins and None not in coins and coins != list(after.coins()):
-            lines += [line, {"end": {"coins": coins, "winners": list(winners(after))}}]
-            return lines, len(lines), "the engine's final coins in the end line"
     line["claims"] = view
     lines.append(line)
     return lines, len(lines), "the engine's state after the step, as the line's claims"
