@@ -17,6 +17,7 @@ from conformance.engine_client import Engine, EngineFailure
 from conformance.engine_diff import GameSpec, claimed, plan, run_game, with_reading
 from conformance.engine_readings import rank
 from conformance.engine_shrink import check_reproducer, shrink
+from model import BEAN_NAMES, ruleset
 from model.schemas import problem
 from proofs.mutants import MUTANTS
 
@@ -174,3 +175,20 @@ def test_ctrl_c_reports_what_was_found() -> None:
     assert proc.returncode == 130, err
     assert "H4: " in out and "(extra " in out
     assert "Traceback" not in err and "interrupted; " in err and "divergences found in" in err
+
+
+def test_claims_on_a_record_line_are_judged_with_the_rule_of_the_step() -> None:
+    from conformance.engine_shrink import check_lines
+    from model import apply, legal_actions, new_game
+    from model.records import action_line, header
+
+    s = new_game(ruleset("amigo"), 3, 7)
+    first = legal_actions(s, proposals=False)[0]
+    after = apply(s, first)
+    right = {"players": [{"coins": 0, "hand": [BEAN_NAMES[c] for c in p.hand]} for p in after.players],
+             "phase": after.phase.name.lower(), "draw": len(after.draw)}
+    lines = [header(s, seed=7), {**action_line(first), "claims": right}]
+    assert check_lines(lines)["status"] == "legal"
+    for wrong, rule in (({"phase": "over"}, "E2"), ({"players": [{"coins": 1}, {}, {}]}, "C1")):
+        verdict = check_lines([lines[0], {**action_line(first), "claims": {**right, **wrong}}])
+        assert (verdict["status"], verdict["line"], verdict["rule"]) == ("illegal", 2, rule), verdict
