@@ -23,13 +23,12 @@ from typing import Any
 
 from conformance.engine_client import Engine, EngineFailure
 from conformance.engine_probes import probes
-from conformance.engine_rules import allowing, canonical, illegal_rule, state_rule
+from conformance.engine_rules import allowing, canonical, illegal_rule
 from model import (
     BEAN_NAMES,
     PRESETS,
     Action,
     GameState,
-    Harvest,
     IllegalAction,
     Phase,
     Reshuffle,
@@ -42,6 +41,7 @@ from model import (
     scores,
     winners,
 )
+from model.claims import coin_gain, compare_state, state_rule
 from model.errors import BohnanzaError
 from model.records import initial_deck
 from model.rules import Ruleset
@@ -75,16 +75,19 @@ class GameSpec:
     actions: tuple[Action | None, ...] | None = None
     max_steps: int = MAX_STEPS
     follow: bool = False  # go on after a state divergence, to the end (a reproducer's end line)
+    state: str | None = None  # a state JSON (text) to start from: a reproducer near its divergence
 
     def rules(self) -> Ruleset:
         return ruleset(self.preset, dict(self.options))
 
     def label(self) -> str:
         opts = "".join(f" {k}={json.dumps(v)}" for k, v in self.options)
-        where = f" from {self.position}" if self.position else ""
+        where = f" from {self.position}" if self.position else " from a state" if self.state else ""
         return f"game {self.index} ({self.preset} {self.players}p{opts}, {self.bot}, seed {self.seed}{where})"
 
     def initial(self) -> GameState:
+        if self.state is not None:
+            return state_from_json(json.loads(self.state))
         if self.position is not None:
             return state_from_json(json.loads((PERFT_DIR / f"{self.position}.json").read_text())["state"])
         return new_game(self.rules(), self.players, self.seed)
@@ -144,66 +147,10 @@ def _names(cards: tuple[int, ...]) -> list[str]:
 
 
 def start_fields(spec: GameSpec, s0: GameState) -> dict[str, Any]:
-    if spec.position is not None:
+    if spec.position is not None or spec.state is not None:
         return {"state": state_to_json(s0)}
     return {"ruleset": spec.preset, "options": s0.setup.rules.options(), "players": len(s0.players),
             "deck": _names(initial_deck(s0))}
-
-
-# ---------------------------------------------------------------- the state compared
-
-
-def compare_state(s: GameState, view: dict[str, Any]) -> list[tuple[str, Any, Any]]:
-    """(part, ours, theirs) for every part the engine's view gives and ours differs in. Hands in
-    order (``hand order``: the same cards in another order), face-up and set-aside cards as
-    multisets, coins as counts, piles as counts or (given as lists) their cards."""
-    out: list[tuple[str, Any, Any]] = []
-    seats = view.get("players")
-    if seats is not None:
-        if len(seats) != len(s.players):
-            return [("players", len(s.players), len(seats))]
-        for p, (pl, v) in enumerate(zip(s.players, seats, strict=True)):
-            hand = _names(pl.hand)
-            if v.get("hand") is not None and v["hand"] != hand:
-                part = "hand order" if sorted(v["hand"]) == sorted(hand) else "hand"
-                out.append((part, f"p{p} {hand}", f"p{p} {v['hand']}"))
-            fields = [[BEAN_NAMES[f.bean], f.count] if f.count else None for f in pl.fields]
-            theirs = v.get("fields")
-            if theirs is not None and [list(f) if f else None for f in theirs] != fields:
-                out.append(("fields", f"p{p} {fields}", f"p{p} {theirs}"))
-            if v.get("coins") is not None and v["coins"] != len(pl.coins):
-                out.append(("coins", f"p{p} {len(pl.coins)}", f"p{p} {v['coins']}"))
-            if v.get("aside") is not None and sorted(v["aside"]) != sorted(_names(pl.aside)):
-                out.append(("aside", f"p{p} {_names(pl.aside)}", f"p{p} {v['aside']}"))
-    if view.get("face_up") is not None and sorted(view["face_up"]) != sorted(_names(s.face_up)):
-        out.append(("face_up", _names(s.face_up), view["face_up"]))
-    for part, pile, ordered in (("draw", s.draw, True), ("discard", s.discard, False)):
-        theirs = view.get(part)
-        if isinstance(theirs, int):
-            if theirs != len(pile):
-                out.append((part, len(pile), theirs))
-        elif theirs is not None:
-            ours = _names(pile)
-            if (theirs != ours) if ordered else (sorted(theirs) != sorted(ours)):
-                out.append((part, f"{len(ours)} cards", f"{len(theirs)} cards, other cards"))
-    phase = s.phase.name.lower()
-    for part, ours_v in (("phase", phase), ("to_move", s.to_move), ("active", s.active)):
-        if view.get(part) is not None and view[part] != ours_v:
-            out.append((part, ours_v, view[part]))
-    return out
-
-
-def _coin_gain(before: GameState, after: GameState, action: Action,
-               view: dict[str, Any]) -> tuple[int, int] | None:
-    if not isinstance(action, Harvest):
-        return None
-    p = action.player
-    seats = view.get("players") or []
-    theirs = seats[p].get("coins") if p < len(seats) else None
-    if theirs is None:
-        return None
-    was = len(before.players[p].coins)
-    return len(after.players[p].coins) - was, theirs - was
 
 
 # ---------------------------------------------------------------- one game
@@ -379,7 +326,7 @@ class _Game:
         if not diffs:
             return True
         keys = [k for k, _, _ in diffs]
-        gain = _coin_gain(before, self.s, last, view)
+        gain = coin_gain(before, self.s, last, view)
         rule = state_rule(before, last, self.s, keys, view.get("phase"), gain)
         part, ours, theirs = diffs[0]
         more = f" (and {', '.join(sorted(set(keys[1:]) - {part}))})" if set(keys[1:]) - {part} else ""

@@ -61,6 +61,7 @@ class Notes:
     take: tuple[int, ...] | None = None  # what the proposer asks / what the answering seat receives
     up: tuple[int, ...] | None = None  # the face-up cards after the line, in any order
     hands: tuple[tuple[int, tuple[int | None, ...]], ...] = ()  # (seat, hand front first) after the line
+    claims: dict[str, Any] | None = None  # the writer's engine's state after the line (model/claims.py)
 
 
 @dataclass
@@ -270,7 +271,7 @@ _DEAL_ACTIONS = ("Propose", "Accept")
 def _notes(no: int, obj: dict[str, Any], action: Action | None) -> Notes | None:
     """The annotations of one line (None if it has none); a key that cannot apply to the line's
     action is malformed (``"bean"`` on ``p0 end``), unknown keys are ignored."""
-    if not any(k in obj for k in ("bean", "give", "take", "up", "hands")):
+    if not any(k in obj for k in ("bean", "give", "take", "up", "hands", "claims")):
         return None
     kind = type(action).__name__ if action is not None else "Reshuffle"
     if "bean" in obj and kind not in _BEAN_ACTIONS:
@@ -286,7 +287,8 @@ def _notes(no: int, obj: dict[str, Any], action: Action | None) -> Notes | None:
         give=_cards(obj["give"]) if "give" in obj else None,
         take=_cards(obj["take"]) if "take" in obj else None,
         up=_cards(obj["up"]) if "up" in obj else None,
-        hands=tuple(hands))
+        hands=tuple(hands),
+        claims=obj.get("claims"))
 
 
 def _said(action: Action | None) -> str:

@@ -14,10 +14,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from model import jsonio
 from model.actions import Action, Reshuffle, format_action
 from model.annotations import after, before
+from model.claims import coin_gain, compare_state, state_rule
 from model.engine import IllegalAction, apply, scores, winners
 from model.records import Record, RecordFormatError, end_problems, parse_record, where
 from model.state import GameState, Phase
@@ -52,6 +54,20 @@ class Deviation:
 def end_deviations(rec: Record, s: GameState) -> list[Deviation]:
     """The end line's claims the replay's last state denies (``model.records.end_problems``)."""
     return [Deviation(rec.end_line, "end", "illegal", why, rule) for why, rule in end_problems(rec, s)]
+
+
+def claim_deviation(line: int, name: str, was: GameState, action: Action, s: GameState,
+                    claims: dict[str, Any]) -> Deviation | None:
+    """The line's ``claims`` (its engine's state after it) against the replay's ``s``: a difference
+    is an illegal step, named by the rule of the step that made it (``model.claims.state_rule``)."""
+    diffs = compare_state(s, claims)
+    if not diffs:
+        return None
+    keys = [k for k, _, _ in diffs]
+    rule = state_rule(was, action, s, keys, claims.get("phase"), coin_gain(was, s, action, claims))
+    part, ours, theirs = diffs[0]
+    return Deviation(line, name, "illegal", f"the record's engine claims {part} {theirs} after it, "
+                                            f"the rules give {ours}", rule)
 
 
 def action_name(action: Action) -> str:
@@ -130,7 +146,8 @@ def follow(rec: Record, every: bool, on_step: Callable[[int, GameState], None] |
             out.deviations.append(Deviation(line, name, DESYNC, desync))
             if not every:
                 return out
-        s = out.state = nxt
+        before_s, s = s, nxt
+        out.state = s
         out.steps += 1
         if on_step is not None:
             on_step(i, s)
@@ -138,6 +155,11 @@ def follow(rec: Record, every: bool, on_step: Callable[[int, GameState], None] |
             seen = after(s, notes)[1]
             if seen is not None:
                 out.deviations.append(Deviation(line, name, DESYNC, seen))
+                if not every:
+                    return out
+            if notes.claims is not None and (claimed := claim_deviation(line, name, before_s, action, s,
+                                                                        notes.claims)) is not None:
+                out.deviations.append(claimed)
                 if not every:
                     return out
     out.deviations += end_deviations(rec, s)[:None if every else 1]  # E3 and E4: one without every
