@@ -45,9 +45,9 @@ from model.cards import BEAN_NAMES, difference
 from model.core import evolve
 from model.engine import IllegalAction, apply, new_game, scores, winners
 from model.records import Record, end_problems, where
-from model.referee import DESYNC, Deviation, Verdict
 from model.rules import setup
 from model.state import GameState, Phase, PlayerState
+from model.verdicts import DESYNC, Deviation, Verdict
 
 
 @dataclass

@@ -1,5 +1,5 @@
 """Benchmarks that print medians and ratios side by side in one run (tests never time anything);
-the suites themselves are solvers/benchmarks.py, this prints their results as tables or --json.
+the suites themselves are benchmarks/suites.py, this prints their results as tables or --json.
 
   python scripts/bench.py engine [--runs 5] [--games 100] [--json]
   python scripts/bench.py solvers [--objective solo|coop|best|duel] [--positions 10] [--json]
@@ -43,7 +43,7 @@ trades [--positions 3] [--runs 3]: the trade graph of trading phases 10 cards fr
 median and worst time to map them, deals valued per second, the value cache's hit rate, and on
 hands of up to 3 cards the time without the memo (a new search per value) and the ratio.
 
-study [--runs 3] [--no-ray]: the study runner (solvers/study/scaling.py): per executor (in-process,
+study [--runs 3] [--no-ray]: the study runner (studies/scaling.py): per executor (in-process,
 a pool of 1 and 2, local Ray with 1 and 2 CPUs) the start-up, the overhead per task (empty tasks
 through the whole runner, one a submission and 20 a chunk), tasks per second on real simulation
 tasks and the speed-up; then the projection for 10, 100 and 1,000 workers from those figures.
@@ -61,8 +61,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repository, installed or not
 
+from benchmarks import suites as benchmarks  # noqa: E402  (the suites themselves)
 from model import cli  # noqa: E402
-from solvers import benchmarks  # noqa: E402  (the suites themselves)
 
 
 def print_engine(res: dict[str, Any]) -> None:
@@ -275,7 +275,7 @@ def _run(args: argparse.Namespace, show: bool) -> tuple[dict[str, Any], Callable
     if args.suite == "engine":
         return benchmarks.bench_engine(args.runs, args.games, show), print_engine
     if args.suite == "study":
-        from solvers.study.scaling import bench_study
+        from studies.scaling import bench_study
 
         say = (lambda text: print(f"bench.py: {text}", file=sys.stderr, flush=True)) if show else None
         return bench_study(min(args.runs, 3), ray=not args.no_ray, progress=say), print_study

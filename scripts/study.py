@@ -86,7 +86,7 @@ def _main(frame: cli.Frame, args: argparse.Namespace) -> int:
 
 
 def _load(args: argparse.Namespace) -> Any:
-    from solvers.study.spec import BUILTIN, load
+    from studies.spec import BUILTIN, load
 
     if (args.study is None) == (args.builtin is None):
         raise UsageError("give a study file or --builtin NAME (one of them)")
@@ -98,8 +98,8 @@ def _load(args: argparse.Namespace) -> Any:
 
 
 def _tasks(study: Any, args: argparse.Namespace) -> int:
-    from solvers.study.runner import group_of
-    from solvers.study.tasks import expand
+    from studies.runner import group_of
+    from studies.tasks import expand
 
     tasks = expand(study)
     groups: dict[str, int] = {}
@@ -117,9 +117,9 @@ def _tasks(study: Any, args: argparse.Namespace) -> int:
 
 
 def _run(frame: cli.Frame, study: Any, args: argparse.Namespace) -> int:
-    from solvers.study.executors import executor
-    from solvers.study.runner import project, run_study
-    from solvers.study.tasks import expand
+    from studies.executors import executor
+    from studies.runner import project, run_study
+    from studies.tasks import expand
 
     out = args.out or f"out/study-{study.name}"
     cli.output_dir(out, True)  # writable; an existing study directory is resumed, not refused
@@ -159,7 +159,7 @@ def _report(args: argparse.Namespace) -> int:
     src = Path(args.results)
     if not src.exists():
         raise UsageError(f"{args.results}: no such study directory or results file")
-    from solvers.study.report import report
+    from studies.report import report
 
     out = Path(args.out) if args.out else (src if src.is_dir() else src.parent) / "report"
     cli.output_dir(str(out), True)

@@ -12,7 +12,7 @@ RECORDS (game records, *.jsonl): the directed network of who gave which beans to
 per pair and bean, gifts and swaps, reciprocity, centrality and the hub of each game, grouped by
 ruleset and player count.
 
-Writes --png (a 300 dpi figure, solvers/trade_figures.py: for a position, every deal at its two
+Writes --png (a 300 dpi figure, studies/trade_figures.py: for a position, every deal at its two
 gains with the Pareto frontier and the best compatible set; for records, the network beside a
 giver x receiver matrix) and --graphml (seats as nodes, deals or given cards as edges) atomically;
 --json prints one object. Exit 0 on success, 2 for bad input.
@@ -165,7 +165,7 @@ def _run_position(frame: cli.Frame, args: argparse.Namespace, name: str | None) 
     except SolveError as e:
         raise UsageError(f"{name or DEFAULT}: {e}") from None
     if args.png:
-        from solvers.trade_figures import deal_scatter
+        from studies.trade_figures import deal_scatter
 
         deal_scatter(tm, args.png, f"deals of {_position_title(name)}")
     if args.graphml:
@@ -185,7 +185,7 @@ def _run_position(frame: cli.Frame, args: argparse.Namespace, name: str | None) 
 
 
 def _run_records(frame: cli.Frame, args: argparse.Namespace, paths: list[str]) -> int:
-    from solvers.trade_network import collapse, network_from_records
+    from studies.trade_network import collapse, network_from_records
 
     try:
         graphs, summaries = network_from_records(paths, progress=frame.progress("records", unit="records"))
@@ -200,7 +200,7 @@ def _run_records(frame: cli.Frame, args: argparse.Namespace, paths: list[str]) -
     if args.png:
         if len(groups) > 1:
             raise UsageError("--png: the records mix rulesets or player counts; give one group")
-        from solvers.trade_figures import network_figure
+        from studies.trade_figures import network_figure
 
         network_figure(collapse(next(iter(groups.values()))), next(iter(sums.values())), args.png,
                        f"trade network of {_records_title(paths)}")

@@ -1,4 +1,4 @@
-"""scripts/bench.py over the suites of solvers/benchmarks.py, with the solvers stubbed out (tests
+"""scripts/bench.py over the suites of benchmarks/suites.py, with the solvers stubbed out (tests
 never time anything): the dispatch, the JSON, and the exit on a disagreement between solvers."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from builders import load_script
 
-from solvers import benchmarks
+from benchmarks import suites as benchmarks
 
 bench = load_script("bench")
 

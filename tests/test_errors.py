@@ -17,7 +17,7 @@ from model.rules import RulesetError
 from model.state import StateFormatError, state_from_json, state_to_json
 from model.validate import PositionError, check_state
 from solvers.exact import NodeLimitExceeded, SolveError
-from solvers.trade_network import TradeRecordError
+from studies.trade_network import TradeRecordError
 
 INPUT = [NotationError, UnknownBean, RecordFormatError, RulesetError, StateFormatError, IslaFormatError,
          PositionInputError, TradeRecordError]

@@ -1,16 +1,21 @@
-"""The layers (docs/architecture.md): imports flow one way,
-``scripts -> solvers, proofs, conformance, adapters -> play -> model``, and the rules engine
-(``model``) imports only the standard library. Read from the source with ``ast``, every import
-(inside functions too), so a late import cannot hide an arrow that runs back up."""
+"""The layers (docs/architecture.md): imports flow one way, ``scripts -> benchmarks -> studies ->
+solvers, proofs, conformance, adapters -> play -> model``, and the rules engine (``model``) imports
+only the standard library. Read from the source with ``ast``, every import (inside functions too), so
+a late import cannot hide an arrow that runs back up, and no two first-party modules import each
+other, directly or round a circle."""
 
 from __future__ import annotations
 
 import ast
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
-RANK = {"model": 0, "play": 1, "solvers": 2, "proofs": 2, "conformance": 2, "adapters": 2, "scripts": 3}
+RANK = {"model": 0, "play": 1, "solvers": 2, "proofs": 2, "conformance": 2, "adapters": 2, "studies": 3,
+        "benchmarks": 4, "scripts": 5}
 # The builder records values the solvers prove (DESIGN.md); the fuzzer's SPEC oracle asks the second
 # referee (proofs.referee) to replay the records the engine judges legal (conformance/fuzz.py).
 ALLOWED = {("conformance", "solvers"), ("conformance", "proofs")}
@@ -72,3 +77,122 @@ def test_importing_the_engine_loads_no_dependency() -> None:
             "print(sorted({m.split('.')[0] for m in sys.modules} & {'pydantic', 'tqdm', 'numpy'}))")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+FIRST_PARTY = [p for p in RANK if p != "scripts"]
+
+
+def _module(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+MODULES = {_module(p): p for package in FIRST_PARTY for p in _files(package)}
+
+
+def _targets(path: Path, node: ast.Import | ast.ImportFrom) -> Iterator[str]:
+    """The first-party modules one import statement loads (``from a import b`` is the module ``a.b``
+    when that is a module, else ``a``); relative imports resolved against the file's package."""
+    if isinstance(node, ast.Import):
+        names = [a.name for a in node.names]
+    else:
+        base = node.module or ""
+        if node.level:
+            package = _module(path).split(".")
+            package = package if path.name == "__init__.py" else package[:-1]
+            package = package[:len(package) - node.level + 1]
+            base = ".".join(package + ([base] if base else []))
+        names = [f"{base}.{a.name}" if f"{base}.{a.name}" in MODULES else base for a in node.names]
+    for name in names:
+        while name and name not in MODULES:
+            name = name.rpartition(".")[0]
+        if name:
+            yield name
+
+
+def _graph() -> dict[str, set[str]]:
+    """module -> the first-party modules it imports anywhere in its body (its own package's
+    ``__init__`` excluded: loading a submodule always runs it first, that is no arrow back)."""
+    graph: dict[str, set[str]] = {}
+    for name, path in MODULES.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        graph[name] = {t for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom))
+                       for t in _targets(path, node) if t != name and not name.startswith(t + ".")}
+    return graph
+
+
+def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    out: list[list[str]] = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on.add(root)
+        while work:
+            node, it = work[-1]
+            nxt = next(it, None)
+            if nxt is not None:
+                if nxt not in index:
+                    index[nxt] = low[nxt] = len(index)
+                    stack.append(nxt)
+                    on.add(nxt)
+                    work.append((nxt, iter(sorted(graph[nxt]))))
+                elif nxt in on:
+                    low[node] = min(low[node], index[nxt])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                comp = []
+                while True:
+                    m = stack.pop()
+                    on.discard(m)
+                    comp.append(m)
+                    if m == node:
+                        break
+                if len(comp) > 1:
+                    out.append(sorted(comp))
+    return out
+
+
+def test_the_circle_finder_finds_a_circle() -> None:
+    assert _circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert _circles({"a": {"b"}, "b": set()}) == []
+
+
+@pytest.mark.xfail(strict=True, reason="issue 26 item 2 not done yet: model/ still has the "
+                   "expansion/rules/expansions/isla/display/state circle")
+def test_no_import_circle_between_first_party_modules() -> None:
+    circles = _circles(_graph())
+    assert not circles, "\n".join(" <-> ".join(c) for c in circles)
+
+
+def _late_imports(path: Path) -> Iterator[tuple[int, str, bool]]:
+    """(line, module, first party) of every import inside a function body."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    for fn in ast.walk(tree):
+        if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for node in ast.walk(fn):
+                if isinstance(node, ast.Import):
+                    yield from ((node.lineno, a.name, a.name.split(".")[0] in RANK) for a in node.names)
+                elif isinstance(node, ast.ImportFrom):
+                    mod = node.module or ""
+                    yield node.lineno, mod, node.level > 0 or mod.split(".")[0] in RANK
+
+
+@pytest.mark.xfail(strict=True, reason="issue 26 item 3 not done yet: first-party imports inside "
+                   "functions remain")
+def test_no_function_level_import_of_a_first_party_module() -> None:
+    """A late import may only load an optional extra (ortools, z3, matplotlib, ray, ...), never a
+    first-party module: that would hide an arrow of the graph above."""
+    wrong = [f"{path.relative_to(ROOT)}:{line}: imports {mod} inside a function"
+             for path in MODULES.values() for line, mod, ours in _late_imports(path) if ours]
+    assert not wrong, "\n".join(wrong)

@@ -188,10 +188,10 @@ def test_study_keeps_the_finished_tasks_and_resumes(tmp_path: Path) -> None:
     assert lines and all(json.loads(x)["status"] == "ok" for x in lines)
     head = json.loads((out / "results.jsonl").read_text().splitlines()[0])
     assert head["tasks"] == 200 and 1 <= head["finished"] < 200
-    from solvers.study.executors import Inline
-    from solvers.study.runner import run_study
-    from solvers.study.spec import load
-    from solvers.study.tasks import expand
+    from studies.executors import Inline
+    from studies.runner import run_study
+    from studies.spec import load
+    from studies.tasks import expand
 
     done = {json.loads(x)["key"] for x in lines}
     spec = load(str(study))

@@ -1,4 +1,4 @@
-"""The study runner (solvers/study/): the same results whatever the executor, resume, failures
+"""The study runner (studies/): the same results whatever the executor, resume, failures
 recorded, seeds independent of scheduling and batching, and one-line errors for bad study files."""
 
 from __future__ import annotations
@@ -12,12 +12,12 @@ from typing import Any
 
 import pytest
 
-from solvers.study import executors
-from solvers.study.executors import Inline, Pool, execute
-from solvers.study.runner import run_study
-from solvers.study.spec import StudyError, load, parse
-from solvers.study.store import JOURNAL, RESULTS, read_results
-from solvers.study.tasks import derive, expand
+from studies import executors
+from studies.executors import Inline, Pool, execute
+from studies.runner import run_study
+from studies.spec import StudyError, load, parse
+from studies.store import JOURNAL, RESULTS, read_results
+from studies.tasks import derive, expand
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "scripts" / "study.py"
@@ -155,7 +155,7 @@ def _fail_one(real: Any, bad: str, how: str) -> Any:
 @pytest.mark.parametrize("how", ["raise", "die"])
 def test_a_failing_task_is_recorded_and_the_study_goes_on(how: str, inline_run: Path, tmp_path: Path,
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
-    from solvers.study import simulations
+    from studies import simulations
 
     bad = "sim/seats/amigo/3p/greedy,greedy,greedy"
     monkeypatch.setattr(simulations, "run_simulation", _fail_one(simulations.run_simulation, bad, how))
@@ -189,7 +189,7 @@ def test_another_study_in_the_same_directory_is_refused(inline_run: Path, tmp_pa
 
 
 def test_a_slice_spreads_over_the_groups() -> None:
-    from solvers.study.runner import group_of, sliced
+    from studies.runner import group_of, sliced
 
     tasks = expand(tiny())
     assert {group_of(t.key) for t in sliced(tasks, 5)} == {group_of(t.key) for t in tasks}
@@ -284,7 +284,7 @@ def test_a_slice_projects_the_whole_study() -> None:
     each) and 2 endgames. A slice of 2 runs tasks 0 and 5 (rio 3p, amigo 3p): 1 s and 3 s. The
     other two simulation groups take the simulations' mean, 2 s; the endgames, measured nowhere in
     their entry, the mean of all, 2 s: 2*1 + 2*2 + 2*3 + 2*2 + 2*2 = 20 s."""
-    from solvers.study.runner import project
+    from studies.runner import project
 
     sim = "sim/seats/{}/greedy," + "greedy,greedy"
     seconds = {sim.format("rio-grande/3p"): 1.0, sim.format("amigo/3p"): 3.0}
@@ -295,8 +295,8 @@ def test_a_slice_projects_the_whole_study() -> None:
 def test_a_work_limit_reaches_the_flow_solver_and_reproduces(monkeypatch: pytest.MonkeyPatch) -> None:
     """``work_limit`` goes into the endgame tasks (and only when given: older studies keep their
     tasks) and into the flow solver's limits, so the same task gives the same answer twice."""
-    from solvers.study import endgames
-    from solvers.study.endgames import run_endgame
+    from studies import endgames
+    from studies.endgames import run_endgame
 
     seen: list[float | None] = []
     real = endgames.solve

@@ -1,4 +1,4 @@
-"""The study report (solvers/study/report.py, figures.py) on a tiny results file written here, every
+"""The study report (studies/report.py, figures.py) on a tiny results file written here, every
 number of its tables worked by hand below; the figures written (PNG, 300 dpi) or, with no data,
 not written and the report saying why; bad results files as one-line StudyErrors naming file,
 line and key."""
@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from solvers.study.report import Report, analyse, mean_ci, report, t975, wilson
-from solvers.study.spec import StudyError
+from studies.report import Report, analyse, mean_ci, report, t975, wilson
+from studies.spec import StudyError
 
 PNG = b"\x89PNG\r\n\x1a\n"
 A = "sim/seats/rio-grande/3p/greedy,greedy,greedy"  # 4 games, 2 rows of 2

@@ -1,4 +1,4 @@
-"""The trade figures (solvers/trade_figures.py): the data each figure draws, worked by hand on tiny
+"""The trade figures (studies/trade_figures.py): the data each figure draws, worked by hand on tiny
 deal lists and trade networks; the figures written (PNG at 300 dpi, the width asked), their text
 not overlapping; the drawing functions on a caller's Axes; and scripts/trade_graph.py --png."""
 
@@ -18,10 +18,10 @@ from matplotlib.text import Text
 
 from model import Accept, Propose
 from model.cards import Bean
-from solvers import trade_figures as tf
 from solvers.positions import LIBRARY
 from solvers.trade_graph import Deal, TradeMap, to_trading, trade_map
-from solvers.trade_network import DealRecord, collapse, network, summary
+from studies import trade_figures as tf
+from studies.trade_network import DealRecord, collapse, network, summary
 
 ROOT = Path(__file__).resolve().parent.parent
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -109,7 +109,7 @@ def test_reference_values_are_even_steps_up_to_the_largest(top: int | Fraction, 
 
 
 def test_importing_the_module_needs_no_matplotlib() -> None:
-    code = "import sys, solvers.trade_figures; print('matplotlib' in sys.modules)"
+    code = "import sys, studies.trade_figures; print('matplotlib' in sys.modules)"
     proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "False"

@@ -1,4 +1,4 @@
-"""The trade network of many games (solvers/trade_network.py): graphs from records count exactly the
+"""The trade network of many games (studies/trade_network.py): graphs from records count exactly the
 cards of the accepted deals (T3, T4), a hand-made game's statistics, grouping and error lines."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from model.cards import BEAN_NAMES
 from model.records import header, read_record, replay_steps, write_record
 from play.bots import BOTS
 from play.playout import play_game
-from solvers.trade_network import (
+from studies.trade_network import (
     DealRecord,
     GameDeals,
     TradeRecordError,
@@ -288,7 +288,7 @@ def test_deals_heard_during_play_are_the_deals_of_the_replay() -> None:
     from model import ruleset as _ruleset
     from play.bots import BOTS
     from play.playout import play_game
-    from solvers.trade_network import deal_at, deals_in_game
+    from studies.trade_network import deal_at, deals_in_game
 
     for seed in range(3):
         heard: list[DealRecord] = []

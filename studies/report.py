@@ -1,8 +1,8 @@
-"""The report of a study's results (``results.jsonl``, solvers/study/store.py): the seat advantage
+"""The report of a study's results (``results.jsonl``, studies/store.py): the seat advantage
 and the trade network of the simulations, the value of trading and of information of the endgames,
 and the failed tasks; written as ``report.md`` and one CSV per table (``seat_advantage``,
 ``value_of_trading``, ``value_of_information``, ``trade_network``, ``trade_matrix``: the matrix in
-long form, ``failures``), with the figures of solvers/study/figures.py.
+long form, ``failures``), with the figures of studies/figures.py.
 
 The rows are read and checked by rows.py, analysed by analyses.py with the statistics of stats.py,
 and laid out by tables.py. This module imports no matplotlib (figures.py does, when it draws) and
@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from model.records import atomic_write_text
-from solvers.study.analyses import (
+from studies.analyses import (
     InformationGroup,
     NetworkGroup,
     SeatStats,
@@ -28,10 +28,10 @@ from solvers.study.analyses import (
     seat_stats,
     trading_group,
 )
-from solvers.study.rows import Failure, read_groups
-from solvers.study.spec import StudyError
-from solvers.study.stats import mean_ci, t975, wilson
-from solvers.study.tables import (
+from studies.rows import Failure, read_groups
+from studies.spec import StudyError
+from studies.stats import mean_ci, t975, wilson
+from studies.tables import (
     Table,
     failure_table,
     information_table,
@@ -166,7 +166,7 @@ def analyse(source: str | os.PathLike[str]) -> Report:
 
 def report(source: str | os.PathLike[str], out_dir: str | os.PathLike[str], figures: bool = True) -> Report:
     """Read the results in ``source``, write into ``out_dir`` (each file atomically) one CSV per table,
-    the figures (``figures``: solvers/study/figures.py; one whose data is empty is not written, and
+    the figures (``figures``: studies/figures.py; one whose data is empty is not written, and
     ``report.md`` says why) and ``report.md``; return the Report."""
     rep = analyse(source)
     out = Path(out_dir)
@@ -178,7 +178,7 @@ def report(source: str | os.PathLike[str], out_dir: str | os.PathLike[str], figu
         atomic_write_text(path, rep.tables[name].csv())
         rep.paths.append(str(path))
     if figures:
-        from solvers.study.figures import write_figures
+        from studies.figures import write_figures
 
         written, skipped = write_figures(rep, out)
         rep.figures = {k: str(p) for k, p in written.items()}

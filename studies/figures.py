@@ -1,8 +1,8 @@
-"""The figures of a study report (solvers/study/report.py), as 300 dpi PNGs sized for a journal
+"""The figures of a study report (studies/report.py), as 300 dpi PNGs sized for a journal
 column (3.4 in) or page (7 in): ``seat_advantage`` and ``seat_coins`` (win rate and mean coins by
 seat, 95 % intervals), ``value_of_trading`` and ``value_of_information`` (against the cards left),
 ``trade_network`` and ``trade_matrix`` (each simulation group's network and giver x receiver
-matrix, drawn by solvers/trade_figures.py; one group: both in ``trade_network``).
+matrix, drawn by studies/trade_figures.py; one group: both in ``trade_network``).
 
 Each figure draws what a Report holds and nothing else: proved answers only, every interval and
 count as the tables have them. matplotlib is imported when a figure is drawn, never at import;
@@ -22,16 +22,16 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
-from solvers import trade_figures as tf
-from solvers.study.analyses import InformationGroup, NetworkGroup, SeatStats, TradingGroup
-from solvers.study.stats import mean_ci
+from studies import trade_figures as tf
+from studies.analyses import InformationGroup, NetworkGroup, SeatStats, TradingGroup
+from studies.stats import mean_ci
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
 class Drawn(Protocol):
-    """What the figures read of a report (solvers/study/report.py ``Report`` has it)."""
+    """What the figures read of a report (studies/report.py ``Report`` has it)."""
 
     seats: list[SeatStats]
     trading: list[TradingGroup]

@@ -19,9 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from model.records import atomic_write_text
-from solvers.study.executors import Outcome
-from solvers.study.spec import Study, StudyError
-from solvers.study.tasks import Task
+from studies.executors import Outcome
+from studies.spec import Study, StudyError
+from studies.tasks import Task
 
 FORMAT = "bohnanza-study-results"
 VERSION = 1

@@ -14,9 +14,9 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from solvers.study.analyses import InformationGroup, NetworkGroup, SeatStats, TradingGroup
-from solvers.study.rows import Failure
-from solvers.study.stats import exact_mean, share_positive
+from studies.analyses import InformationGroup, NetworkGroup, SeatStats, TradingGroup
+from studies.rows import Failure
+from studies.stats import exact_mean, share_positive
 
 __all__ = ["Cell", "Table", "cell_text", "failure_table", "information_table", "matrix_table",
            "network_table", "seat_table", "trading_table"]

@@ -12,7 +12,7 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any
 
-from solvers.study.spec import Endgame, Simulation, Study, bot_names
+from studies.spec import Endgame, Simulation, Study, bot_names
 
 
 def derive(seed: int, key: str) -> int:

@@ -1,8 +1,8 @@
-"""What the tables of a study report hold, per group of solvers/study/rows.py: ``SeatStats`` (a
+"""What the tables of a study report hold, per group of studies/rows.py: ``SeatStats`` (a
 simulation group's seats: win share, ties shared, and coins, with the 95 % intervals of
-solvers/study/stats.py), ``TradingGroup`` (coop − Σ solo and best − solo[active]),
+studies/stats.py), ``TradingGroup`` (coop − Σ solo and best − solo[active]),
 ``InformationGroup`` (open average − expected value for the player to move) and ``NetworkGroup``
-(the trade network, solvers/trade_network.py).
+(the trade network, studies/trade_network.py).
 
 Endgame values count proved answers only (status ``optimal``); ``feasible``, ``too-large`` and
 ``timeout`` answers are counted by status, never averaged in. Differences of values are exact
@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from solvers.study.rows import PROVED, STATUSES, Answer, Group
-from solvers.study.stats import mean_ci, wilson
-from solvers.trade_network import DealRecord, collapse, network, summary
+from studies.rows import PROVED, STATUSES, Answer, Group
+from studies.stats import mean_ci, wilson
+from studies.trade_network import DealRecord, collapse, network, summary
 
 __all__ = ["InformationGroup", "NetworkGroup", "SeatStats", "TradingGroup", "bots_label", "information_group",
            "network_group", "seat_stats", "trading_group"]
@@ -33,7 +33,7 @@ def bots_label(bots: Sequence[str]) -> str:
 @dataclass(frozen=True, slots=True)
 class SeatStats:
     """One seat of a simulation group: its share of the wins (ties shared) and its coins, with
-    95 % intervals (solvers/study/stats.py)."""
+    95 % intervals (studies/stats.py)."""
 
     group: str
     study: str
@@ -195,7 +195,7 @@ def information_group(g: Group) -> InformationGroup:
 
 @dataclass(frozen=True)
 class NetworkGroup:
-    """The trade network of one simulation group (solvers/trade_network.py): ``graph`` =
+    """The trade network of one simulation group (studies/trade_network.py): ``graph`` =
     ``network(deals, players)``, ``summary`` of it over every game, ``matrix[giver][receiver]``."""
 
     group: str

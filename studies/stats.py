@@ -1,4 +1,4 @@
-"""The statistics of a study report (solvers/study/report.py); every interval is 95 %:
+"""The statistics of a study report (studies/report.py); every interval is 95 %:
 
 - ``wilson``: the Wilson score interval of w wins in n games, p = w / n:
   ``(p + z²/2n ± z·√(p(1−p)/n + z²/4n²)) / (1 + z²/n)``, z = 1.96; w may be fractional (a game won

@@ -1,4 +1,4 @@
-"""The rows of a study's results (``results.jsonl``, solvers/study/store.py), read and checked into
+"""The rows of a study's results (``results.jsonl``, studies/store.py), read and checked into
 groups (``params.group``): ``read_groups`` returns the header, the groups by name (a simulation
 group's games and deals, an endgame group's positions, in results order) and the failed tasks.
 
@@ -19,9 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from model.cards import BEAN_INDEX
-from solvers.study.spec import StudyError
-from solvers.study.store import RESULTS, read_results
-from solvers.trade_network import DealRecord
+from studies.spec import StudyError
+from studies.store import RESULTS, read_results
+from studies.trade_network import DealRecord
 
 __all__ = ["PROVED", "STATUSES", "UNPROVED", "Answer", "Expected", "Failure", "Group", "Position",
            "read_groups"]

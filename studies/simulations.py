@@ -2,7 +2,7 @@
 
 Per game the result keeps what the report needs and nothing that depends on the machine: the
 seed, final coins, winners (E4), turns, and every executed deal (T3) as the beans each side gave,
-from which the trade network of the games is rebuilt (solvers/trade_network.py).
+from which the trade network of the games is rebuilt (studies/trade_network.py).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from model.cards import BEAN_NAMES
 from model.rules import ruleset
 from play.bots import BOTS
 from play.playout import play_game
-from solvers.trade_network import deal_at
+from studies.trade_network import deal_at
 
 
 def run_simulation(params: dict[str, Any]) -> dict[str, Any]:

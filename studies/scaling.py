@@ -21,10 +21,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from solvers.study.executors import Executor, Inline, Pool, Ray
-from solvers.study.runner import run_study
-from solvers.study.spec import Study, parse
-from solvers.study.tasks import Task, expand
+from studies.executors import Executor, Inline, Pool, Ray
+from studies.runner import run_study
+from studies.spec import Study, parse
+from studies.tasks import Task, expand
 
 EMPTY = """name = "empty"
 [[simulations]]

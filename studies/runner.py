@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from model.progress import ProgressFn
-from solvers.study.executors import Executor
-from solvers.study.spec import Study
-from solvers.study.store import Store
-from solvers.study.tasks import Task, expand
+from studies.executors import Executor
+from studies.spec import Study
+from studies.store import Store
+from studies.tasks import Task, expand
 
 
 @dataclass
@@ -67,7 +67,7 @@ def run_study(study: Study, out: str | os.PathLike[str], executor: Executor, *, 
               progress: ProgressFn | None = None,
               on_outcome: Callable[[dict[str, Any]], None] | None = None,
               tasks: list[Task] | None = None) -> RunSummary:
-    """Run ``study`` into directory ``out`` (solvers/study/store.py); see the module docstring.
+    """Run ``study`` into directory ``out`` (studies/store.py); see the module docstring.
     ``progress(done, total, note)`` after each chunk; ``tasks``: these instead of the study's own
     (scripts/bench.py study: empty tasks). KeyboardInterrupt: the results so far are written, then
     it propagates."""

@@ -1,7 +1,7 @@
 """Where tasks run: in this process, on a local process pool, or on Ray (a local instance or a
 cluster). Every executor takes the same chunks of tasks and yields each chunk's outcomes as it
 completes; the outcomes are the same whatever the executor (only ``seconds`` and ``worker``
-differ), because a task's result depends on its parameters and seed alone (solvers/study/tasks.py).
+differ), because a task's result depends on its parameters and seed alone (studies/tasks.py).
 
 A task that raises is an outcome with ``status: failed`` and the error, never an exception here.
 A worker process that dies (a crash, a kill) fails the chunks it held: the pool reruns them in a
@@ -35,8 +35,8 @@ DIED = "the worker process died while running this task (a crash or a kill)"
 def execute(task: dict[str, Any]) -> Outcome:
     """Run one task (as JSON): ``{"key", "status": "ok", "result"}`` or ``{"key", "status":
     "failed", "error": "Type: message"}``, with the ``seconds`` it took and the ``worker`` (pid)."""
-    from solvers.study.endgames import run_endgame
-    from solvers.study.simulations import run_simulation
+    from studies.endgames import run_endgame
+    from studies.simulations import run_simulation
 
     t0 = time.perf_counter()
     out: Outcome = {"key": task["key"]}

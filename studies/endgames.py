@@ -25,7 +25,7 @@ from model.state import state_to_json
 from solvers.api import Limits, solve
 from solvers.exact import NodeLimitExceeded, SolveError, TimeLimitExceeded
 from solvers.positions import PositionInputError, cut, small
-from solvers.study.tasks import derive
+from studies.tasks import derive
 
 CUT_TRIES = 20  # games tried, one seed each, before the task fails for want of a position
 

@@ -92,7 +92,7 @@ class Study(BaseModel):
 def load(source: str) -> Study:
     """The study in file ``source`` (``.toml`` or ``.json``), or the built-in study of that name."""
     if source in BUILTIN and not Path(source).exists():
-        text = resources.files("solvers.study").joinpath(f"builtin/{source}.toml").read_text("utf-8")
+        text = resources.files("studies").joinpath(f"builtin/{source}.toml").read_text("utf-8")
         return parse(text, f"{source}.toml", "toml")
     path = Path(source)
     kind = "json" if path.suffix == ".json" else "toml" if path.suffix == ".toml" else ""
