@@ -40,6 +40,7 @@ OPTION_SHRINKS: tuple[dict[str, Any], ...] = (
     {"exhaustions": 1, "draw": 40}, {"exhaustions": 1, "draw": 20}, {"exhaustions": 1}, {"draw": 12},
     {"hand": 3})
 MAX_ACTIONS = 40  # a reproducer longer than this is started from the state before its divergence
+LONG_ACTIONS = 4 * MAX_ACTIONS  # a divergence further in starts from its state at once
 ACTION_KINDS = ("state", "refused")  # the divergent step's action is part of the reproducer
 
 
@@ -121,6 +122,13 @@ class _Shrinker:
         if best is None:
             return None
         self.strength = _strength(best)
+        if len(_replay_actions(best)) > LONG_ACTIONS:
+            # Far into a game (an exhaustion, a late reshuffle): cutting actions would replay the long
+            # game hundreds of times and still stop above MAX_ACTIONS; the state before the step is
+            # the shortest reproducer, found in one replay.
+            found = self.test(self.near(best))
+            if found is not None:
+                return found
         spec = self.replay(best.spec, best)
         improved = True
         while improved and self.live():
