@@ -50,9 +50,11 @@ settings.load_profile(_profile)
 # The longest files first: ``--dist loadfile`` hands files to the two workers in collection order,
 # and a long file collected last (test_proofs.py, "p") kept one worker busy for minutes after the
 # other had finished. Measured in the suite's --durations (seconds a file, 2 workers, 2 cores).
-LONGEST_FIRST = ("test_proofs.py", "test_isla_proofs.py", "test_proofs_mutants.py", "test_flow.py",
-                 "test_proofs_reshuffle.py", "test_openspiel.py", "test_seat_plan.py",
-                 "test_state_machine.py", "test_conformance.py", "test_trade_graph.py", "test_open_exact.py")
+LONGEST_FIRST = ("test_proofs.py", "test_isla_proofs.py", "test_engine_diff.py", "test_flow.py",
+                 "test_conformance.py", "test_openspiel.py", "test_proofs_mutants.py",
+                 "test_state_machine.py", "test_roundtrips.py", "test_open_cpsat.py", "test_seat_plan.py",
+                 "test_proofs_reshuffle.py", "test_study.py", "test_sigint.py", "test_trade_graph.py",
+                 "test_duel.py", "test_open_exact.py")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
