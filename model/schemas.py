@@ -259,7 +259,7 @@ class ActionLine(TypedDict):
     take: NotRequired[Cards]  # the cards received
     up: NotRequired[Cards]  # the face-up cards after this line
     hands: NotRequired[Hands]
-    claims: NotRequired[dict[str, Any]]  # the writer's engine's state after it (model/claims.py)
+    claims: NotRequired[View]  # the writer's engine's state after it (model/claims.py)
 
 
 @with_config(ConfigDict(strict=True, extra="allow", title="Chance line",
@@ -271,7 +271,7 @@ class ChanceLine(TypedDict):
     order: MaybeCards
     up: NotRequired[Cards]  # the face-up cards after this line (a reshuffle while turning up)
     hands: NotRequired[Hands]
-    claims: NotRequired[dict[str, Any]]
+    claims: NotRequired[View]
 
 
 @with_config(ConfigDict(strict=True, extra="allow", title="End"))

@@ -341,6 +341,8 @@ def _malformed_cases(head: dict[str, Any], body: list[dict[str, Any]]) -> dict[s
                                "nosuch"),
         "line-after-end": (text(head, [{"end": {"coins": [0, 0, 0, 0], "winners": [0]}}, body[0]]), 3, "end"),
         "non-ascii-digit-action": (text(head, body[:1] + [{"action": "p\u00b2 plant 0"}]), 3, "action"),
+        "claims-of-another-shape": (text(head, body[:1] + [{**body[1], "claims": {"players": 7}}] + body[2:]),
+                                    3, "claims.players"),
         "empty-file": ("", 1, "empty"),
         "blank-lines-only": ("\n\n  \n", 1, "empty"),
     }
