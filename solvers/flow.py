@@ -43,7 +43,7 @@ from model import (
 from solvers.cpsat_deals import Card, Deal, deal_proposals, play_deal, track_draws
 from solvers.cpsat_run import Interrupt, interruptible
 from solvers.exact import Budget, SoloSearch, Solution, SolveError, open_player, solve_solo
-from solvers.flow_master import Batch, FlowMaster
+from solvers.flow_master import Batch, FlowMaster, most_of
 from solvers.seat_dp import TooLarge, solve_seat_in
 from solvers.seat_plan import Op, SeatPlan
 from solvers.work_limit import RunClock
@@ -269,6 +269,42 @@ class _Harvest(cp_model.CpSolverSolutionCallback):
             self.found.pop(0)  # the latest solutions are the master's best
 
 
+def capped_values(fm: FlowMaster) -> list[cp_model.IntVar]:
+    """Per seat, a value at most its relaxed one (``FlowMaster.relaxed``), which the cuts bound.
+
+    The relaxed value is a function of the seat's schedule, so a cut on it would forbid the
+    schedule outright, also with other seats' schedules never solved; a cut on this value only
+    caps what the schedule is worth, and the master stays a relaxation."""
+    out = []
+    for q, r in enumerate(fm.relaxed):
+        v = fm.m.new_int_var(0, most_of(r), f"value{q}")
+        fm.m.add(v <= r)
+        out.append(v)
+    return out
+
+
+def cut(fm: FlowMaster, value: cp_model.IntVar, q: int, sched: Schedule, v: int, tag: int) -> None:
+    """``value`` (seat q's, capped_values) <= v whenever seat q's batches are exactly ``sched``;
+    v is a proved bound on the seat's exact fields on them (solvers/seat_dp.py)."""
+    m = fm.m
+    want = {(k, kind): dict(c) for k, kind, c in sched}
+    differs = []
+    for j, bt in enumerate(fm.batches[q]):
+        target = want.get((bt.turn, bt.kind), {})
+        for b, expr in bt.counts.items():
+            x = target.get(b, 0)
+            if isinstance(expr, int):
+                if expr != x:
+                    return  # this schedule is impossible anyway
+                continue
+            d = m.new_bool_var(f"cut{tag}_{q}_{j}_{b}")
+            m.add(expr != x).only_enforce_if(d)
+            differs.append(d)
+    same = m.new_bool_var(f"cut{tag}_{q}_same")
+    m.add_bool_or(differs + [same])
+    m.add(value <= v).only_enforce_if(same)
+
+
 class FlowSolver:
     """One run: ``coop`` (the sum of final coins) or ``best P`` (P's coins, every other seat at
     least its solo optimum ``floors``)."""
@@ -349,9 +385,10 @@ class FlowSolver:
                 if now >= until or (soft is not None and self.best is not None and now > soft):
                     break  # past ``soft``, only until a first plan is in hand
                 fm = FlowMaster(self.s)
-                obj = _objective(fm, fm.relaxed, self.objective, self.p, self.floors)
+                seat_values = capped_values(fm)
+                obj = _objective(fm, seat_values, self.objective, self.p, self.floors)
                 for i, (q, sched, v) in enumerate(cuts):
-                    self._cut(fm, q, sched, v, i)
+                    cut(fm, seat_values[q], q, sched, v, i)
                 if self.bound is not None:
                     fm.m.add(obj <= self.bound)  # proved already: keeps the LP's search short
                 if self.hint:
@@ -472,26 +509,6 @@ class FlowSolver:
         solver, status = self._cpsat(m, until, most=2.0)
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             self.seat_values[(q, sched)] = _solution(m, solver)
-
-    def _cut(self, fm: FlowMaster, q: int, sched: Any, v: int, tag: int) -> None:
-        """relaxed[q] <= v whenever seat q's batches are exactly ``sched``."""
-        m = fm.m
-        want = {(k, kind): dict(c) for k, kind, c in sched}
-        differs = []
-        for j, bt in enumerate(fm.batches[q]):
-            target = want.get((bt.turn, bt.kind), {})
-            for b, expr in bt.counts.items():
-                x = target.get(b, 0)
-                if isinstance(expr, int):
-                    if expr != x:
-                        return  # this schedule is impossible anyway
-                    continue
-                d = m.new_bool_var(f"cut{tag}_{q}_{j}_{b}")
-                m.add(expr != x).only_enforce_if(d)
-                differs.append(d)
-        same = m.new_bool_var(f"cut{tag}_{q}_same")
-        m.add_bool_or(differs + [same])
-        m.add(fm.relaxed[q] <= v).only_enforce_if(same)
 
     def _joint_model(self) -> tuple[FlowMaster, list[SeatPlan], Any]:
         """The master's flows with every seat's exact fields: (model, seats, objective)."""

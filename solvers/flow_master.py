@@ -222,7 +222,8 @@ class FlowMaster:
                 for r in self.back[k]:
                     for b, v in self.back[k][r].items():
                         rest[b] = rest.get(b, 0) + v
-                most = len(t.face_up) + sum(_ub(v) for r in self.back[k] for v in self.back[k][r].values())
+                most = len(t.face_up) + sum(most_of(v) for r in self.back[k]
+                                            for v in self.back[k][r].values())
                 if rest and most:
                     out.append(Batch(k, "p3", rest, min(most, len(t.face_up) + self._room(k))))
             elif q in self.give[k]:
@@ -230,8 +231,8 @@ class FlowMaster:
                 for src in (self.give[k][q], self.up[k][q]):
                     for b, v in src.items():
                         got[b] = got.get(b, 0) + v
-                most = sum(_ub(v) for v in self.give[k][q].values()) + sum(
-                    _ub(v) for v in self.up[k][q].values())
+                most = sum(most_of(v) for v in self.give[k][q].values()) + sum(
+                    most_of(v) for v in self.up[k][q].values())
                 if got and most:
                     out.append(Batch(k, "p3", got, min(most, self._room(k))))
         return out
@@ -290,7 +291,8 @@ class FlowMaster:
         return out
 
 
-def _ub(v: Expr) -> int:
+def most_of(v: Expr) -> int:
+    """The largest value an expression of the master can take (its domain's top; an int is itself)."""
     if isinstance(v, int):
         return v
     assert isinstance(v, cp_model.IntVar)

@@ -286,3 +286,35 @@ def test_a_work_limit_gives_the_same_answer_every_run() -> None:
     assert a.stats["work"] <= 1.0 * 1.05 + 1.0  # each solve ends at its share, give or take a step
     assert (a.value, a.stats["bound"], a.line) == (b.value, b.stats["bound"], b.line)
     assert a.stats["rounds"] == b.stats["rounds"]
+
+
+def test_a_seat_cut_caps_the_schedule_and_does_not_forbid_it() -> None:
+    """A cut "seat q's fields on schedule S pay at most v" must leave every joint schedule with S
+    feasible, worth v for that seat; were it to forbid S, the master would stop being a relaxation
+    and could prove a bound below the optimum (it did so before the capped values)."""
+    from ortools.sat.python import cp_model
+
+    from solvers.flow import _Harvest, _objective, _solver, capped_values
+    from solvers.flow import cut as seat_cut
+    from solvers.flow_master import FlowMaster
+
+    s = LIBRARY["rio4-8cards"].position()
+    fm = FlowMaster(s)
+    values = capped_values(fm)
+    fm.m.maximize(_objective(fm, values, "coop", 0, None))
+    harvest = _Harvest(fm, 1)
+    assert _solver(1, True).solve(fm.m, harvest) == cp_model.OPTIMAL
+    found = harvest.found[-1]
+
+    again = FlowMaster(s)
+    capped = capped_values(again)
+    total = _objective(again, capped, "coop", 0, None)
+    seat_cut(again, capped[0], 0, found.scheds[0], found.relaxed[0] - 1, 0)
+    for i in range(len(again.m.proto.variables)):  # the same fronts and flows as the optimum
+        var = again.m.get_int_var_from_proto_index(i)
+        if var.name.startswith(("g", "u", "h", "d", "front")) and var.name in found.values:
+            again.m.add(var == found.values[var.name])
+    again.m.maximize(total)
+    solver = cp_model.CpSolver()
+    assert solver.solve(again.m) == cp_model.OPTIMAL
+    assert round(solver.objective_value) == sum(found.relaxed) - 1
