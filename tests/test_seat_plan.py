@@ -120,9 +120,16 @@ def brute_force(payout: tuple[tuple[int, ...], ...], fields: Fields, coins: int,
     return go(0, cards[0] if nb else (), canon(fields), coins, len(fields) == 3)
 
 
+def h4_strict(fields: Fields, f: int) -> bool:
+    """H4 strict (RULES.md): a one-card field goes only if every field holds exactly one card."""
+    n = fields[f][1]
+    return n > 1 or (n == 1 and all(c == 1 for _, c in fields))
+
+
 def replay(payout: tuple[tuple[int, ...], ...], fields: Fields, coins: int, batches: list[Batch],
-           third_cost: int | None, ops: list[Op]) -> int:
-    """Play ``ops`` by the rules, asserting each is legal; the coins at the end (E3)."""
+           third_cost: int | None, ops: list[Op], allows: Any = h4_allows) -> int:
+    """Play ``ops`` by the rules (``allows``: H4's reading), asserting each is legal; the coins at
+    the end (E3)."""
     fl = [list(x) for x in fields]
     owned = len(fields) == 3
     can_buy = third_cost is not None and len(fields) == 2
@@ -144,7 +151,7 @@ def replay(payout: tuple[tuple[int, ...], ...], fields: Fields, coins: int, batc
         assert 0 <= op.field < len(fl), f"{where}: field {op.field} not owned (F1)"
         if op.kind == "harvest":
             t = tuple((b, n) for b, n in fl)
-            assert h4_allows(t, op.field), f"{where}: harvest not allowed (H4/H5), fields {t}"
+            assert allows(t, op.field), f"{where}: harvest not allowed (H4/H5), fields {t}"
             b, n = fl[op.field]
             coins += pay(payout[b], n)
             fl[op.field] = [-1, 0]

@@ -1,0 +1,565 @@
+"""One seat's exact field play, a whole batch at a time (H2-H6, F1, C1, E3, T6).
+
+The problem and the answer are those of solvers/seat_dp.py (the card-level reference, checked
+against a brute force): the seat's batches in timeline order, each a phase-1 card or a phase-3
+batch planted in an order the seat picks, harvests and the purchase between any two plantings,
+E3 at the end. Here one move is a whole batch, so the search's states are the fields and coins
+between batches only, and a large batch costs a choice of a split instead of an order of cards.
+
+Why a split is enough. Between two harvests, plantings onto different fields commute, and cards
+of one bean are interchangeable. Within a batch each field that starts with cards is either
+
+- kept: topped up with its bean, not harvested in the batch; or
+- harvested: topped up with its bean, harvested once, and then free.
+
+A free field (harvested, empty at the start, or bought in the batch) hosts inner groups, planted
+and then harvested in the batch, one after the other, and may end with a final group. One free
+field can host every inner group, so a batch's play is: each field's role and top-up, the
+purchase, and per bean the split of its cards among top-ups, final groups and inner groups.
+
+H4 restricts only one-card harvests (events): a starting one-card field harvested as it is, or an
+inner group of one card.
+
+- Lenient (no other field holds more): every kept field must start with at most one card; the
+  rest of the batch is ordered around the events (harvests of two or more first, top-ups and
+  final groups last).
+- Strict (every field holds exactly one): every kept field must start with one card, and at the
+  last event the other F - 1 fields must each hold one card of something that is not an event, a
+  filler: a kept field, a starting one-card field topped up and harvested later, the first card
+  of an inner group of two or more, or of a final group. F is the number of fields then.
+
+The purchase (F1) is made late, after every harvest of the batch and paid by them, when another
+field is free; else early, from the coins the batch starts with (then the events see 3 fields).
+Buying earlier than that never helps: it adds nothing a free field does not give, and under the
+strict reading it needs one more filler.
+
+The search is the seat DP's: depth-first branch and bound with a memo of proved bounds, the
+bound per bean (solvers.bounds.gain_table), the state (batch, fields sorted, coins kept while a
+purchase is open). A field's count is kept only up to where its bean's payout stops growing (and
+at least 2, for H4): beyond, more cards change nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from model import GameState
+from solvers.bounds import gain_table
+from solvers.exact import SolveError
+from solvers.seat_dp import EMPTY, SeatRules
+from solvers.seat_plan import Op
+
+Field = tuple[int, int]  # (bean, count); EMPTY (-1, 0) is an empty field
+Fields = tuple[Field, ...]
+Batches = Sequence[tuple[int, str, Mapping[int, int]]]
+State = tuple[int, Fields, int]  # (batch, fields sorted and capped, coins kept while a purchase is open)
+Key = int  # H4 bookkeeping of a part of a split: 3 * (any event) + fillers (at most 2); 0 when lenient
+Rest = list[dict[Key, tuple[int, tuple[int, ...], tuple[int, ...]]]]  # by x: key -> (coins, top-ups, groups)
+Choice = tuple[int, tuple[int, ...], tuple[int, ...], int, Key]  # bean, kept top-ups, finals, rest, its key
+Raw = tuple[tuple[int, ...], tuple[int, ...], tuple[Choice, ...], str, bool, int]  # a split unwritten
+
+
+@dataclass(frozen=True)
+class Split:
+    """One batch's play, by index into the batch's sorted start fields."""
+
+    kept: tuple[tuple[int, int], ...]  # (field, top-up)
+    harvested: tuple[tuple[int, int], ...]  # (field, top-up)
+    inner: tuple[tuple[int, int], ...]  # (bean, cards): groups planted and harvested in the batch
+    finals: tuple[tuple[int, int], ...]  # (bean, cards): groups left on free fields
+    buy: str  # "", "early" (before the events) or "late" (after every harvest)
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    value: int  # the seat's most coins at the end (E3), exact
+    ops: list[Op]  # a plan reaching it, in the order solvers/flow.replay plays it
+    states: int  # search states expanded: the work done, for the stats
+
+
+def _add(a: Key, b: Key) -> Key:
+    """Two parts' H4 bookkeeping together: any event, fillers counted up to 2."""
+    return 3 * ((a // 3) | (b // 3)) + min(2, a % 3 + b % 3)
+
+
+def _put(d: dict[Key, tuple[int, tuple[int, ...], tuple[int, ...]]], key: Key, v: int,
+         tops: tuple[int, ...], groups: tuple[int, ...]) -> None:
+    old = d.get(key)
+    if old is None or v > old[0]:
+        d[key] = (v, tops, groups)
+
+
+class _Batches:
+    """The moves of one batch from a state: every split, keyed by the fields it ends with."""
+
+    def __init__(self, rules: SeatRules) -> None:
+        self.rules = rules
+        self.sat = {b: max(2, next(i for i, v in enumerate(row) if v == row[-1]))
+                    for b, row in enumerate(rules.payout) if row}
+        self.rests: dict[tuple[int, tuple[int, ...], int, bool, bool], Rest] = {}
+        self.inner: dict[tuple[int, int, bool], Rest] = {}
+
+    def cap(self, b: int, n: int) -> int:
+        return min(n, self.sat[b])
+
+    def groups(self, b: int, most: int, allow1: bool) -> Rest:
+        """By r: the best split of r cards of bean b into inner groups, per H4 key."""
+        key = (b, most, allow1)
+        got = self.inner.get(key)
+        if got is not None:
+            return got
+        strict, pay = self.rules.strict, self.rules.pay
+        table: Rest = [{0: (0, (), ())}]
+        for r in range(1, most + 1):
+            d: dict[Key, tuple[int, tuple[int, ...], tuple[int, ...]]] = {}
+            for g in range(1 if allow1 else 2, r + 1):
+                part = (3 if g == 1 else 1) if strict else 0
+                for k, (v, _, gs) in table[r - g].items():
+                    _put(d, _add(k, part) if strict else 0, v + pay(b, g), (), (g,) + gs)
+            table.append(d)
+        self.inner[key] = table
+        return table
+
+    def rest(self, b: int, harvested: tuple[int, ...], most: int, allow1: bool, free: bool) -> Rest:
+        """By x: the best use of x cards of bean b on its harvested fields (top-ups, then the
+        harvest) and inner groups, per H4 key (an untouched one-card field is an event, a topped-up
+        one a filler)."""
+        key = (b, harvested, most, allow1, free)
+        got = self.rests.get(key)
+        if got is not None:
+            return got
+        strict, pay = self.rules.strict, self.rules.pay
+        zero: tuple[int, tuple[int, ...], tuple[int, ...]] = (0, (), ())
+        none: Rest = [{0: zero}] + [{} for _ in range(most)]  # no free field: no inner group
+        table = self.groups(b, most, allow1) if free else none
+        for n in harvested:
+            nxt: Rest = []
+            for x in range(most + 1):
+                d: dict[Key, tuple[int, tuple[int, ...], tuple[int, ...]]] = {}
+                for t in range(x + 1):
+                    if n == 1 and t == 0:
+                        if not allow1:
+                            continue
+                        part = 3 if strict else 0
+                    else:
+                        part = 1 if strict and n == 1 else 0
+                    for k, (v, tops, gs) in table[x - t].items():
+                        _put(d, _add(k, part) if strict else 0, v + pay(b, n + t), tops + (t,), gs)
+                nxt.append(d)
+            table = nxt
+        self.rests[key] = table
+        return table
+
+    def moves(self, fields: Fields, ck: int, counts: Mapping[int, int], later: Mapping[int, int],
+              ) -> dict[tuple[Fields, int], tuple[int, Raw]]:
+        """(end fields sorted and capped, coins kept) -> (coins gained net of a purchase, the split).
+
+        ``later``: the seat's cards per bean in the batches after this one. A field left with two
+        or more cards of a bean with none to come is parked: harvesting it now instead pays the
+        same, sooner, and leaves an empty field, which does anything the parked one does (it is
+        harvestable under H4 whenever the parked one is not in the way). So such splits are not
+        moves: kept fields of those beans stay at one card, and their final groups hold one."""
+        rules = self.rules
+        cost = rules.cost
+        full = [i for i, (_, n) in enumerate(fields) if n]
+        empties = len(fields) - len(full)
+        can_buy = cost is not None and len(fields) == 2
+        beans = sorted({b for b, x in counts.items() if x} | {fields[i][0] for i in full})
+        out: dict[tuple[Fields, int], tuple[int, Raw]] = {}
+        seen: set[tuple[Field, ...]] = set()
+        for mask in range(1 << len(full)):
+            kept = [full[i] for i in range(len(full)) if mask >> i & 1]
+            if any(fields[i][1] >= 2 and not later.get(fields[i][0]) for i in kept):
+                continue  # parked
+            harvested = [full[i] for i in range(len(full)) if not mask >> i & 1]
+            sig = tuple(fields[i] for i in kept)
+            if sig in seen:
+                continue  # the same roles on equal fields
+            seen.add(sig)
+            kept_beans = {fields[i][0] for i in kept}
+            free0 = empties + len(harvested)
+            if rules.strict:
+                allow1 = all(fields[i][1] == 1 for i in kept)
+            else:
+                allow1 = all(fields[i][1] <= 1 for i in kept)
+            for buy in (("", "early" if free0 == 0 else "late") if can_buy else ("",)):
+                if buy == "early" and ck < (cost or 0):
+                    continue
+                free = free0 + (buy != "")
+                if free == 0 and any(x and b not in kept_beans for b, x in counts.items()):
+                    continue
+                self._combine(fields, ck, counts, later, beans, kept, harvested, free, buy, allow1, out)
+        return out
+
+    def _combine(self, fields: Fields, ck: int, counts: Mapping[int, int], later: Mapping[int, int],
+                 beans: list[int],
+                 kept: list[int], harvested: list[int], free: int, buy: str, allow1: bool,
+                 out: dict[tuple[Fields, int], tuple[int, Raw]]) -> None:
+        """Every split of the batch's beans under fixed roles, combined bean by bean and keyed by
+        the fields they leave (a dict per step keeps the best of equal keys)."""
+        rules = self.rules
+        cap = self.cap
+        # key: (end fields of the beans so far, final groups so far, H4 key) -> (coins, choices)
+        acc: dict[tuple[Fields, int, Key], tuple[int, tuple[Choice, ...]]] = {((), 0, 0): (0, ())}
+        for b in beans:
+            c = counts.get(b, 0)
+            kb = [i for i in kept if fields[i][0] == b]
+            hb = tuple(fields[i][1] for i in harvested if fields[i][0] == b)
+            table = self.rest(b, hb, c, allow1, free > 0)
+            opts: dict[tuple[Fields, int, Key], tuple[int, Choice]] = {}
+            parked = not later.get(b)  # kept at one card, final groups of one (``moves``)
+            for tops in ([(0,) * len(kb)] if parked else _splits(len(kb), c)):
+                used = sum(tops)
+                ends = [(b, cap(b, fields[i][1] + t)) for i, t in zip(kb, tops, strict=True)]
+                for fin in _groups(free, min(c - used, free) if parked else c - used, 1 if parked else c):
+                    x = c - used - sum(fin)
+                    items = tuple(sorted(ends + [(b, cap(b, g)) for g in fin]))
+                    for k, (v, _, _) in table[x].items():
+                        okey = (items, len(fin), k)
+                        old = opts.get(okey)
+                        if old is None or v > old[0]:
+                            opts[okey] = (v, (b, tops, fin, x, k))
+            nxt: dict[tuple[Fields, int, Key], tuple[int, tuple[Choice, ...]]] = {}
+            for (items, nf, k), (v, ch) in acc.items():
+                for (items2, nf2, k2), (v2, ch2) in opts.items():
+                    if nf + nf2 > free:
+                        continue
+                    key = (items + items2, nf + nf2, _add(k, k2) if rules.strict else 0)
+                    was = nxt.get(key)
+                    if was is None or v + v2 > was[0]:
+                        nxt[key] = (v + v2, ch + (ch2,))
+            acc = nxt
+        cost = rules.cost or 0
+        n_end = len(fields) + (buy != "")
+        events_f = len(fields) + (buy == "early")
+        for (items, nf, k), (v, ch) in acc.items():
+            if rules.strict and k >= 3 and (k % 3) + len(kept) + nf < events_f - 1:
+                continue  # H4 strict: too few fillers to hold every field at one card
+            if buy == "late" and ck + v < cost:
+                continue
+            end = tuple(sorted(items + (EMPTY,) * (n_end - len(items))))
+            net = v - cost if buy else v
+            ck2 = min(ck + v, cost) if (rules.cost is not None and n_end == 2) else 0
+            best = out.get((end, ck2))
+            if best is None or net > best[0]:
+                out[(end, ck2)] = (net, (tuple(kept), tuple(harvested), ch, buy, allow1, free))
+
+    def split(self, fields: Fields, raw: Raw) -> Split:
+        """A move's split, written out (only for the plan: moves keep it raw)."""
+        kept, harvested, choices, buy, allow1, free = raw
+        kept_t: list[tuple[int, int]] = []
+        harv_t: list[tuple[int, int]] = []
+        inner: list[tuple[int, int]] = []
+        finals: list[tuple[int, int]] = []
+        for b, tops, fin, x, k in choices:
+            kb = [i for i in kept if fields[i][0] == b]
+            kept_t += list(zip(kb, tops, strict=True))
+            finals += [(b, g) for g in fin]
+            hbi = [i for i in harvested if fields[i][0] == b]
+            hb = tuple(fields[i][1] for i in hbi)
+            _, htops, groups = self.rest(b, hb, x, allow1, free > 0)[x][k]
+            harv_t += list(zip(hbi, htops, strict=True))
+            inner += [(b, g) for g in groups]
+        return Split(tuple(kept_t), tuple(harv_t), tuple(inner), tuple(finals), buy)
+
+
+def _splits(k: int, most: int) -> list[tuple[int, ...]]:
+    """Every k-tuple of non-negative counts with sum at most ``most``."""
+    if k == 0:
+        return [()]
+    return [(t,) + rest for t in range(most + 1) for rest in _splits(k - 1, most - t)]
+
+
+def _groups(k: int, most: int, size: int) -> list[tuple[int, ...]]:
+    """Every multiset of at most k group sizes (each 1 to ``size``) with sum at most ``most``,
+    largest first."""
+    out: list[tuple[int, ...]] = [()]
+
+    def go(prefix: tuple[int, ...], top: int, left: int) -> None:
+        if len(prefix) == k:
+            return
+        for g in range(1, min(top, left) + 1):
+            out.append(prefix + (g,))
+            go(prefix + (g,), g, left - g)
+
+    go((), size, most)
+    return out
+
+
+class TooLarge(Exception):
+    """The search passed its state limit (a deterministic work limit, not a clock)."""
+
+
+class _Search:
+    """f(state) = the most coins the seat still makes from ``state`` (E3 included, purchases
+    paid), depth-first with a memo of proved (lower, upper) bounds, as solvers/seat_dp.py."""
+
+    def __init__(self, rules: SeatRules, batches: Batches, max_states: int | None) -> None:
+        self.rules, self.max_states = rules, max_states
+        self.counts = [{b: x for b, x in c.items() if x} for _, _, c in batches]
+        later: list[dict[int, int]] = [{} for _ in range(len(batches) + 1)]
+        for j in range(len(batches) - 1, -1, -1):
+            later[j] = dict(later[j + 1])
+            for b, x in self.counts[j].items():
+                later[j][b] = later[j].get(b, 0) + x
+        self.later = later  # cards per bean in batches j..
+        self.tables: dict[tuple[int, tuple[int, ...], int], int] = {}
+        self.base = [sum(self.gain(b, (), x) for b, x in row.items()) for row in later]
+        self.batch = _Batches(rules)
+        self.memo: dict[State, tuple[int, int]] = {}
+        self.children: dict[State, list[tuple[int, int, State, Raw]]] = {}
+        self.expanded = 0
+
+    def coins_key(self, fields: Fields, coins: int) -> int:
+        cost = self.rules.cost
+        return min(coins, cost) if cost is not None and len(fields) == 2 else 0
+
+    def canon(self, fields: Sequence[Field]) -> Fields:
+        return tuple(sorted((b, self.batch.cap(b, n)) if n else EMPTY for b, n in fields))
+
+    def gain(self, b: int, mine: tuple[int, ...], n: int) -> int:
+        """solvers.bounds.gain_table's U[n] for bean b, fields of b holding ``mine``."""
+        key = (b, mine, n)
+        got = self.tables.get(key)
+        if got is None:
+            got = self.tables[key] = gain_table(tuple(self.rules.payout[b]), list(mine), n)[n]
+        return got
+
+    def upper(self, st: State) -> int:
+        """C1 per bean over the fields and every card still to come (capacity and H4 ignored)."""
+        j, fields, _ = st
+        later = self.later[j]
+        total = self.base[j]
+        seen = -1
+        for b, n in fields:  # sorted: the fields of a bean are together
+            if n and b != seen:
+                seen = b
+                mine = tuple(c for fb, c in fields if fb == b)
+                x = later.get(b, 0)
+                total += self.gain(b, mine, x) - self.gain(b, (), x)
+        return total
+
+    def moves(self, st: State) -> list[tuple[int, int, State, Raw]]:
+        """(gain + the child's bound, gain, child, split), best bound first."""
+        got = self.children.get(st)
+        if got is None:
+            j, fields, ck = st
+            out = []
+            moves = self.batch.moves(fields, ck, self.counts[j], self.later[j + 1])
+            for (end, ck2), (gain, split) in moves.items():
+                child = (j + 1, end, ck2)
+                out.append((gain + self.upper(child), gain, child, split))
+            out.sort(key=lambda m: (-m[0], -m[1], m[2]))  # deterministic: ties by state
+            got = self.children[st] = out
+        return got
+
+    def search(self, st: State, alpha: int) -> int:
+        """f(st) if it is above ``alpha``; else an upper bound on f(st) of at most ``alpha``."""
+        lo, hi = self.memo.get(st, (-1, -1))
+        if hi < 0:
+            hi = self.upper(st)
+        if lo == hi or hi <= alpha:
+            return hi
+        j, fields, _ = st
+        if j >= len(self.counts):  # every card planted: E3 harvests every field, without H4
+            v = sum(self.rules.pay(b, n) for b, n in fields if n)
+            self.memo[st] = (v, v)
+            return v
+        self.expanded += 1
+        if self.max_states is not None and self.expanded > self.max_states:
+            raise TooLarge(f"the batch seat search passed {self.max_states} states")
+        best = -1
+        top = -1
+        for ub, gain, child, _ in self.moves(st):
+            bar = max(alpha, best)
+            if ub <= bar:
+                top = max(top, ub)
+                continue
+            v = gain + self.search(child, bar - gain)
+            if v > bar:
+                best = v
+            top = max(top, v)
+        if best > alpha:
+            self.memo[st] = (best, best)
+            return best
+        self.memo[st] = (lo, min(hi, top))
+        return min(hi, top)
+
+    def value(self, st: State) -> int:
+        """f(st), exact: aspiration from the bound down (each failure lowers the bound)."""
+        hi = self.upper(st)
+        while True:
+            v = self.search(st, hi - 1)
+            if v >= hi:
+                return v
+            hi = v
+
+    def plan(self, st: State) -> list[Split]:
+        """A best play's splits, batch by batch."""
+        out: list[Split] = []
+        target = self.value(st)
+        while st[0] < len(self.counts):
+            for _, gain, child, raw in self.moves(st):
+                if gain + self.search(child, target - gain - 1) == target:
+                    out.append(self.batch.split(st[1], raw))
+                    st, target = child, target - gain
+                    break
+            else:
+                raise SolveError("internal error: the batch seat search lost its plan")
+        return out
+
+
+class _Board:
+    """A seat's real fields as a plan is written out: every step checked (H3, H4, F1)."""
+
+    def __init__(self, rules: SeatRules, fields: Sequence[Field], coins: int) -> None:
+        self.rules = rules
+        self.fl: list[Field] = [(b, n) for b, n in fields]
+        self.coins = coins
+        self.ops: list[Op] = []
+        self.turn, self.phase = 0, 1
+
+    def _fail(self, what: str) -> SolveError:
+        return SolveError(f"internal error: the batch seat plan {what} (fields {self.fl})")
+
+    def plant(self, f: int, b: int, n: int = 1) -> None:
+        for _ in range(n):
+            fb, c = self.fl[f]
+            if c and fb != b:
+                raise self._fail(f"plants bean {b} on field {f} (H3)")
+            self.fl[f] = (b, c + 1)
+            self.ops.append(Op("plant", f, b, self.turn, self.phase))
+
+    def harvest(self, f: int) -> None:
+        fields: Fields = tuple(self.fl)
+        if not self.rules.harvestable(fields, f):
+            raise self._fail(f"harvests field {f} against H4")
+        b, c = self.fl[f]
+        self.coins += self.rules.pay(b, c)
+        self.fl[f] = EMPTY
+        self.ops.append(Op("harvest", f, 0, self.turn, self.phase))
+
+    def buy(self) -> None:
+        cost = self.rules.cost
+        if cost is None or len(self.fl) != 2 or self.coins < cost:
+            raise self._fail("buys the third field against F1")
+        self.coins -= cost
+        self.fl.append(EMPTY)
+        self.ops.append(Op("buy", 0, 0, self.turn, self.phase))
+
+    def empty(self, taken: set[int] = frozenset()) -> int:  # type: ignore[assignment]
+        for f, (_, c) in enumerate(self.fl):
+            if c == 0 and f not in taken:
+                return f
+        raise self._fail("has no free field")
+
+    def play(self, start: Sequence[int], split: Split) -> None:
+        """Write out one batch in an order that makes it legal (module docstring): ``start``
+        maps the split's sorted start fields to real field indices."""
+        strict = self.rules.strict
+        kept = [(start[i], t) for i, t in split.kept]
+        harvested = [(start[i], self.fl[start[i]][1], t) for i, t in split.harvested]
+        ones = [b for b, g in split.inner if g == 1]
+        bigs = [(b, g) for b, g in split.inner if g >= 2]
+        pinned = [f for f, n, t in harvested if n == 1 and t == 0]
+        late: list[tuple[int, int]] = []  # strict: one-card fields held as fillers, harvested later
+        if strict and (pinned or ones):
+            need = len(self.fl) + (split.buy == "early") - 1 - len(kept)
+            late = [(f, t) for f, n, t in harvested if n == 1 and t][:max(0, need)]
+        for f, n, t in harvested:  # harvests of two or more first
+            if t and (f, t) not in late:
+                self.plant(f, self.fl[f][0], t)
+            if n + t >= 2 and (f, t) not in late:
+                self.harvest(f)
+        if split.buy == "early":
+            self.buy()
+        placed: dict[int, tuple[str, int, int]] = {}  # field -> (kind, bean, cards) begun
+        finals = list(split.finals)
+        if strict and (pinned or ones):
+            self._events(pinned, ones, bigs, finals, kept, late, placed)
+        else:
+            for f in pinned:
+                self.harvest(f)
+            for b in ones:
+                f = self.empty()
+                self.plant(f, b)
+                self.harvest(f)
+        for f, (kind, b, g) in list(placed.items()):
+            if kind == "inner":
+                self.plant(f, b, g - 1)
+                self.harvest(f)
+                del placed[f]
+        for f, t in late:
+            self.plant(f, self.fl[f][0], t)
+            self.harvest(f)
+        for b, g in bigs:
+            f = self.empty(set(placed))
+            self.plant(f, b, g)
+            self.harvest(f)
+        if split.buy == "late":
+            self.buy()
+        for f, t in kept:
+            self.plant(f, self.fl[f][0], t)
+        for f, (_, b, g) in placed.items():
+            self.plant(f, b, g - 1)
+        for b, g in finals:
+            self.plant(self.empty(set(placed)), b, g)
+
+    def _events(self, pinned: list[int], ones: list[int], bigs: list[tuple[int, int]],
+                finals: list[tuple[int, int]], kept: list[tuple[int, int]], late: list[tuple[int, int]],
+                placed: dict[int, tuple[str, int, int]]) -> None:
+        """H4 strict: the one-card harvests, every field at one card at each. F - 1 fillers stay
+        on the board (kept one-card fields, one-card fields harvested later, first cards of
+        inner groups of 2+ and of final groups); the other field cycles through the events."""
+        pinned, ones = list(pinned), list(ones)
+        fillers = len(kept) + len(late)
+        while pinned or ones or any(p[0] == "one" for p in placed.values()):
+            if all(c == 1 for _, c in self.fl):
+                f = pinned.pop(0) if pinned else next((f for f in placed if placed[f][0] == "one"), -1)
+                if f < 0:
+                    raise self._fail("holds only fillers at one card (H4 strict)")
+                placed.pop(f, None)
+                self.harvest(f)
+                continue
+            f = self.empty(set(placed))
+            if fillers < len(self.fl) - 1 and (bigs or finals):
+                kind, (b, g) = ("inner", bigs.pop(0)) if bigs else ("final", finals.pop(0))
+                placed[f] = (kind, b, g)
+                fillers += 1
+            elif ones:
+                placed[f] = ("one", ones.pop(0), 1)
+            else:
+                raise self._fail("runs out of cards to hold the fields at one (H4 strict)")
+            self.plant(f, placed[f][1])
+
+
+def solve_seat(rules: SeatRules, fields: Sequence[Field], coins: int, batches: Batches,
+               max_states: int | None = None) -> SeatResult:
+    """The seat's best field play over ``batches`` ((turn, kind, bean -> count), kind "p1a",
+    "p1b" or "p3"), from ``fields`` (2 or 3, the third owned) and ``coins``, with a plan.
+    TooLarge past ``max_states`` states expanded (None: no limit)."""
+    batches = [bt for bt in batches if any(bt[2].values())]
+    search = _Search(rules, batches, max_states)
+    root_fields = search.canon(fields)
+    root: State = (0, root_fields, search.coins_key(root_fields, coins))
+    value = coins + search.value(root)
+    board = _Board(rules, fields, coins)
+    for (turn, kind, _), split in zip(batches, search.plan(root), strict=True):
+        board.turn, board.phase = turn, 1 if kind in ("p1a", "p1b") else 3
+        order = sorted(range(len(board.fl)), key=lambda f: search.canon([board.fl[f]]))
+        board.play(order, split)
+    end = board.coins + sum(rules.pay(b, n) for b, n in board.fl if n)
+    if end != value:
+        raise SolveError(f"internal error: the batch seat plan makes {end}, the search {value}")
+    return SeatResult(value, board.ops, search.expanded)
+
+
+def solve_seat_in(s: GameState, q: int, batches: Batches, max_states: int | None = None) -> SeatResult:
+    """Seat ``q`` of ``s`` (its fields and coins now) over ``batches``."""
+    pl = s.players[q]
+    fields = tuple((f.bean, f.count) if f.count else EMPTY for f in pl.fields)
+    return solve_seat(SeatRules.of(s), fields, len(pl.coins), batches, max_states)
+
+
+__all__ = ["SeatResult", "Split", "TooLarge", "solve_seat", "solve_seat_in"]
