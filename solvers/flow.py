@@ -379,7 +379,7 @@ class FlowSolver:
         rounds, each cheap now that the seat DP answers in milliseconds, reached 61 / 62.)"""
         cuts: list[tuple[int, Any, int]] = []
         cache: dict[tuple[int, Any], tuple[int | None, int, list[Op]]] = {}
-        cut_keys: set[tuple[int, Schedule]] = set()
+        cut_at: dict[tuple[int, Schedule], int] = {}  # the tightest cut on each seat schedule
         rounds = candidates = 0
         spent = {"master": 0.0, "seats": 0.0}
         try:
@@ -425,8 +425,8 @@ class FlowSolver:
                             value_q, most, seat_ops = self._seat(fm, q, sched, until, fallback=i == 0)
                             if value_q is not None or i == 0:  # else CP-SAT may try it later
                                 cache[(q, sched)] = value_q, most, seat_ops
-                        if most < cand.relaxed[q] and (q, sched) not in cut_keys:
-                            cut_keys.add((q, sched))
+                        if most < min(cand.relaxed[q], cut_at.get((q, sched), most + 1)):
+                            cut_at[(q, sched)] = most  # (CP-SAT may later tighten a DP's bound)
                             cuts.append((q, sched, most))
                         if value_q is not None:
                             finals.append(value_q)

@@ -82,8 +82,8 @@ def _canon(fields: Fields) -> Fields:
 
 class TooLarge(Exception):
     """The search passed its state limit (a deterministic work limit, not a clock). ``bound``:
-    the most the seat can still make, as far as the search had proved it (coins included once
-    solve_seat has seen it)."""
+    the most the seat can make, as far as the search had proved it (coins included once
+    solve_seat has seen it; -1 only inside _Search, before value or solve_seat sets it)."""
 
     def __init__(self, message: str, bound: int) -> None:
         super().__init__(message)
@@ -245,9 +245,14 @@ def solve_seat(rules: SeatRules, fields: Fields, coins: int,
     except TooLarge as e:
         e.bound += coins
         raise
+    try:
+        steps = search.plan(root)
+    except TooLarge as e:  # the value is exact already, only its plan was not rebuilt in time
+        e.bound = value
+        raise
     ops: list[Op] = []
     fl = list(fields)
-    for j, (kind, b, n) in search.plan(root):
+    for j, (kind, b, n) in steps:
         turn, bkind, _ = batches[j]
         phase = 1 if bkind in ("p1a", "p1b") else 3
         if kind == "buy":
