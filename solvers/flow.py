@@ -609,9 +609,9 @@ def solve_flow(s: GameState, objective: str, player: int | None = None, time_lim
     """``coop`` or ``best`` by the counts master and exact seats (module docstring). Status
     "optimal" only when the plan's value meets a proved bound; else "feasible" with the bound.
 
-    ``capacity`` adds the master's field-capacity rows; by default on for ``best`` only, where
-    they close gaps the plain master leaves, while on ``coop`` they slow the master 3-10x
-    (docs/endgames.md, "The flow solver")."""
+    ``capacity`` adds the master's capacity cuts (FlowMaster._carry); by default on for ``best``
+    only, where they close gaps the plain master leaves, while on ``coop`` they left the bound as
+    it was and the run 3 times slower (docs/endgames.md, "The flow solver")."""
     if objective not in ("coop", "best"):
         raise SolveError(f"objective {objective!r}: the flow solver solves coop and best")
     p = open_player(s, objective, player)
