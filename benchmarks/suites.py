@@ -399,7 +399,7 @@ def bench_seats(seat_seconds: float, show: bool) -> dict[str, Any]:
             s = LIBRARY[name].position()
             floors = ([solve_solo(s, q).value for q in range(len(s.players))]
                       if objective == "best" else None)
-            fm = FlowMaster(s)
+            fm = FlowMaster(s, capacity=objective == "best")  # as solve_flow's default
             fm.m.maximize(_objective(fm, fm.relaxed, objective, 0, floors))
             solver = _solver(1, lb_tree=True)
             solver.parameters.max_time_in_seconds = 30.0
@@ -408,7 +408,7 @@ def bench_seats(seat_seconds: float, show: bool) -> dict[str, Any]:
             sat_t: list[float] = []
             answered = 0
             with interruptible() as stop:
-                run = FlowSolver(s, objective, 0, floors, 1, None, stop)
+                run = FlowSolver(s, objective, 0, floors, 1, None, stop, capacity=objective == "best")
                 for q in range(fm.n):
                     sched = tuple((k, kind, tuple(sorted(c.items())))
                                   for k, kind, c in fm.fixed_batches(solver, q))

@@ -52,6 +52,7 @@ Tick = Callable[[float, float, float], None]
 DECOMPOSE_SHARE = 0.6  # of the time limit; the rest goes to the joint model warm-started from it,
 DECOMPOSE_UNTIL = 0.8  # except that the decomposition may go on to here until it has a first plan
 SEAT_STATES = 20_000  # the seat DP's state limit (at most 2.4 s on bench.py seats), then CP-SAT
+SEAT_CPSAT_MOST = 2.0  # the CP-SAT seat model's most (seconds, or work units with a work limit)
 HARVEST = 20  # master solutions a round hands to the seats: its last ones, the optimum among them
 JOINT_SHARE = 0.5  # of what is left then: the optimising joint model, before the search for any better plan
 
@@ -310,8 +311,10 @@ class FlowSolver:
     least its solo optimum ``floors``)."""
 
     def __init__(self, s: GameState, objective: str, p: int, floors: list[int] | None,
-                 workers: int, tick: Tick | None, stop: Interrupt, clock: RunClock | None = None) -> None:
+                 workers: int, tick: Tick | None, stop: Interrupt, clock: RunClock | None = None,
+                 capacity: bool = True) -> None:
         self.s, self.objective, self.p, self.floors = s, objective, p, floors
+        self.capacity = capacity  # FlowMaster's capacity cuts
         self.workers, self.tick, self.stop = workers, tick, stop
         self.best: _Found | None = None
         self.bound: int | None = None
@@ -376,7 +379,7 @@ class FlowSolver:
         rounds, each cheap now that the seat DP answers in milliseconds, reached 61 / 62.)"""
         cuts: list[tuple[int, Any, int]] = []
         cache: dict[tuple[int, Any], tuple[int | None, int, list[Op]]] = {}
-        cut_keys: set[tuple[int, Schedule]] = set()
+        cut_at: dict[tuple[int, Schedule], int] = {}  # the tightest cut on each seat schedule
         rounds = candidates = 0
         spent = {"master": 0.0, "seats": 0.0}
         try:
@@ -384,7 +387,7 @@ class FlowSolver:
                 now = self.clock.fraction()
                 if now >= until or (soft is not None and self.best is not None and now > soft):
                     break  # past ``soft``, only until a first plan is in hand
-                fm = FlowMaster(self.s)
+                fm = FlowMaster(self.s, capacity=self.capacity)
                 seat_values = capped_values(fm)
                 obj = _objective(fm, seat_values, self.objective, self.p, self.floors)
                 for i, (q, sched, v) in enumerate(cuts):
@@ -416,14 +419,14 @@ class FlowSolver:
                     finals: list[int] = []
                     ops: list[list[Op]] = []
                     for q, sched in enumerate(cand.scheds):
-                        if (q, sched) not in cache:
-                            got = self._seat(fm, q, sched, until, fallback=i == 0)
-                            if got is None:
-                                continue  # past the DP's limit, and not worth a CP-SAT solve
-                            cache[(q, sched)] = got
-                        value_q, most, seat_ops = cache[(q, sched)]
-                        if most < cand.relaxed[q] and (q, sched) not in cut_keys:
-                            cut_keys.add((q, sched))
+                        if (q, sched) in cache:
+                            value_q, most, seat_ops = cache[(q, sched)]
+                        else:
+                            value_q, most, seat_ops = self._seat(fm, q, sched, until, fallback=i == 0)
+                            if value_q is not None or i == 0:  # else CP-SAT may try it later
+                                cache[(q, sched)] = value_q, most, seat_ops
+                        if most < min(cand.relaxed[q], cut_at.get((q, sched), most + 1)):
+                            cut_at[(q, sched)] = most  # (CP-SAT may later tighten a DP's bound)
                             cuts.append((q, sched, most))
                         if value_q is not None:
                             finals.append(value_q)
@@ -452,30 +455,30 @@ class FlowSolver:
                                 "seats_by_cpsat": self.seat_counts["cpsat"]})
 
     def _seat(self, fm: FlowMaster, q: int, sched: Any, until: float, fallback: bool = True
-              ) -> tuple[int | None, int, list[Op]] | None:
+              ) -> tuple[int | None, int, list[Op]]:
         """Seat q's exact fields on a schedule: (the value of the best plan found, None if none;
         the proved bound on that value; the plan). The seat DP (solvers/seat_dp.py) answers
-        exactly within SEAT_STATES states; past them, the CP-SAT seat model (solvers/seat_plan.py),
-        or None without ``fallback``."""
+        exactly within SEAT_STATES states; past them, with ``fallback``, the CP-SAT seat model
+        (solvers/seat_plan.py) within SEAT_CPSAT_MOST; else the bound the DP had proved."""
         try:
             got = solve_seat_in(self.s, q, [(k, kind, dict(c)) for k, kind, c in sched], SEAT_STATES)
             self.seat_counts["dp"] += 1
             return got.value, got.value, got.ops
-        except TooLarge:
-            if not fallback:
-                return None
-            if self.s.setup.strict_harvest:  # the CP-SAT seat model reads H4 leniently: no answer
-                return None, 10_000, []
+        except TooLarge as e:
+            bound = e.bound  # proved by the DP before it stopped: a cut even without a plan
+            if not fallback or self.s.setup.strict_harvest:  # (CP-SAT's seat model: H4 lenient)
+                return None, bound, []
             self.seat_counts["cpsat"] += 1
         m, sp = self._seat_model(fm, q, sched)
         m.maximize(sp.final)
-        solver, status = self._cpsat(m, until)
+        solver, status = self._cpsat(m, until, most=SEAT_CPSAT_MOST)
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             self.seat_values[(q, sched)] = _solution(m, solver)
-            return round(solver.objective_value), int(solver.best_objective_bound + 1e-6), sp.ops(solver)
+            most = min(bound, int(solver.best_objective_bound + 1e-6))
+            return round(solver.objective_value), most, sp.ops(solver)
         if status == cp_model.INFEASIBLE:
             raise SolveError(f"internal error: p{q}'s fields cannot take the master's cards")
-        return None, 10_000, []  # nothing known: no cut
+        return None, bound, []
 
     def _seat_model(self, fm: FlowMaster, q: int, sched: Any) -> tuple[cp_model.CpModel, SeatPlan]:
         """The CP-SAT seat model on a schedule, named as in the joint model: every batch and bean
@@ -512,7 +515,7 @@ class FlowSolver:
 
     def _joint_model(self) -> tuple[FlowMaster, list[SeatPlan], Any]:
         """The master's flows with every seat's exact fields: (model, seats, objective)."""
-        fm = FlowMaster(self.s)
+        fm = FlowMaster(self.s, capacity=self.capacity)
         beans = set(fm.beans)
         seats = [SeatPlan(fm.m, self.s, q, fm.batches[q], beans) for q in range(fm.n)]
         for sp, r in zip(seats, fm.relaxed, strict=True):
@@ -602,15 +605,21 @@ def no_trade_line(s: GameState, budget: Budget | None = None) -> tuple[list[Acti
 
 def solve_flow(s: GameState, objective: str, player: int | None = None, time_limit: float = 10.0,
                workers: int = 1, floors: list[int] | None = None, tick: Tick | None = None,
-               work_limit: float | None = None) -> Solution:
+               work_limit: float | None = None, capacity: bool | None = None) -> Solution:
     """``coop`` or ``best`` by the counts master and exact seats (module docstring). Status
-    "optimal" only when the plan's value meets a proved bound; else "feasible" with the bound."""
+    "optimal" only when the plan's value meets a proved bound; else "feasible" with the bound.
+
+    ``capacity`` adds the master's capacity cuts (FlowMaster._carry); by default on for ``best``
+    only, where they close gaps the plain master leaves, while on ``coop`` they left the bound as
+    it was and the run 3 times slower (docs/endgames.md, "The flow solver")."""
     if objective not in ("coop", "best"):
         raise SolveError(f"objective {objective!r}: the flow solver solves coop and best")
     p = open_player(s, objective, player)
     su = s.setup
     if su.rules.distinct_fields or su.rules.field_beans:
         raise SolveError("the flow solver does not cover V2 (distinct fields) or V5 (field beans) yet")
+    if capacity is None:
+        capacity = objective == "best"
     run_clock = RunClock(time_limit, work_limit)
     clock = Budget("the flow solver's solo searches", None, time_limit)  # no time past the limit
     if objective == "best" and floors is None:
@@ -618,7 +627,7 @@ def solve_flow(s: GameState, objective: str, player: int | None = None, time_lim
                   for q in range(len(s.players))]
 
     with interruptible() as stop:  # Ctrl-C ends the run, keeping its best plan and bound
-        run = FlowSolver(s, objective, p, floors, workers, tick, stop, run_clock)
+        run = FlowSolver(s, objective, p, floors, workers, tick, stop, run_clock, capacity)
         try:
             line, end = no_trade_line(s, clock)  # a plan at once: every seat its own solo optimum
             coins = [len(q.coins) for q in end.players]
@@ -658,6 +667,7 @@ def solve_flow(s: GameState, objective: str, player: int | None = None, time_lim
     stopped = ("proved" if status == "optimal" else "interrupted" if run.interrupted
                else run_clock.stopped_by())
     stats: dict[str, Any] = {"seconds": run_clock.elapsed(), "work": round(run_clock.used, 3),
+                             "capacity": capacity,
                              "work_limit": work_limit, "stopped_by": stopped, "bound": run.bound,
                              "interrupted": run.interrupted, **run.stages}
     if floors is not None:

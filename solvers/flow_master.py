@@ -62,7 +62,7 @@ class Batch:
 class FlowMaster:
     """The counts model with its relaxed objective parts (``relaxed[q]``: seat q's upper bound)."""
 
-    def __init__(self, s: GameState, model: cp_model.CpModel | None = None) -> None:
+    def __init__(self, s: GameState, model: cp_model.CpModel | None = None, capacity: bool = True) -> None:
         su = s.setup
         if not (s.phase == Phase.PLANT and s.planted == 0) or any(pl.aside for pl in s.players):
             raise SolveError("the flow model starts at the start of a turn (phase 1, nothing planted)")
@@ -115,7 +115,11 @@ class FlowMaster:
             self.fronts.append(self._front_choices(k, a))
         self._hand_stock(K)
         self.batches = [self._batches(q) for q in range(n)]
+        self._segments: dict[tuple[int, int, int, int], tuple[Expr, int]] = {}
+        self._carried: dict[tuple[int, int], list[cp_model.IntVar]] = {}
+        self.capacity = capacity  # the capacity cuts (``_carry``): tighter, and a larger model
         self.relaxed = [self._relaxed(q) for q in range(n)]
+        self._capacity()
 
     # ----------------------------------------------------------------- hands
     def _arrived(self, q: int, k: int) -> dict[int, int]:
@@ -248,32 +252,84 @@ class FlowMaster:
 
     def _relaxed(self, q: int) -> cp_model.IntVar:
         """C1 + H5 per bean, capacity ignored: coins now plus, per bean, the best split of the
-        seat's fields of that bean and every card of it the seat plants (an upper bound)."""
+        seat's fields of that bean and every card of it the seat plants (an upper bound); then
+        capped by the fields a seat can hold at once (``_carry``)."""
         m = self.m
         pl = self.s.players[q]
-        su = self.s.setup
         terms = []
+        top = len(pl.coins)
         for b in sorted(set(self.beans) | {f.bean for f in pl.fields if f.count}):
             mine = [f.count for f in pl.fields if f.count and f.bean == b]
-            most = sum(bt.most for bt in self.batches[q] if b in bt.counts)
-            if not mine and not most:
+            if not mine and not any(b in bt.counts for bt in self.batches[q]):
                 continue
-            table = gain_table(su.payout[b], mine, most)
-            n_b = m.new_int_var(0, most, f"n{q}_{b}")
-            m.add(n_b == self.planted_total(q, b))
-            z = m.new_int_var(0, max(table), f"z{q}_{b}")
+            z, most = self._segment(q, b, 0, len(self.batches[q]))
+            terms.append(self._carry(q, b, z, most))
+            top += most
+        v = m.new_int_var(0, top, f"relaxed{q}")
+        m.add(v == len(pl.coins) + sum(terms))
+        return v
+
+    def _segment(self, q: int, b: int, lo: int, hi: int) -> tuple[Expr, int]:
+        """The most seat q's cards of bean b in batches lo..hi-1 can pay as groups of their own
+        (with its fields of b now when lo is 0), C1 with capacity ignored: (expression, its top)."""
+        key = (q, b, lo, hi)
+        if key in self._segments:
+            return self._segments[key]
+        m = self.m
+        pl = self.s.players[q]
+        mine = [f.count for f in pl.fields if f.count and f.bean == b] if lo == 0 else []
+        part = [bt for bt in self.batches[q][lo:hi] if b in bt.counts]
+        most = sum(bt.most for bt in part)
+        table = gain_table(self.s.setup.payout[b], mine, most)
+        if most == 0:
+            got: tuple[Expr, int] = (table[0], table[0])
+        else:
+            n_b = m.new_int_var(0, most, f"n{q}_{b}_{lo}_{hi}")
+            m.add(n_b == sum(bt.counts[b] for bt in part))
+            z = m.new_int_var(0, max(table), f"z{q}_{b}_{lo}_{hi}")
             m.add_element(n_b, table, z)
             for slope, icpt in hull(table):  # the LP sees the concave majorant
                 den = slope.denominator * icpt.denominator
                 m.add(den * z <= int(slope * den) * n_b + int(icpt * den))
-            terms.append(z)
-        top = len(pl.coins) + sum(
-            max(gain_table(su.payout[b], [f.count for f in pl.fields if f.count and f.bean == b],
-                           sum(bt.most for bt in self.batches[q] if b in bt.counts)))
-            for b in sorted(set(self.beans) | {f.bean for f in pl.fields if f.count}))
-        v = m.new_int_var(0, top, f"relaxed{q}")
-        m.add(v == len(pl.coins) + sum(terms))
-        return v
+            got = (z, max(table))
+        self._segments[key] = got
+        return got
+
+    def _carry(self, q: int, b: int, whole: Expr, most: int) -> Expr:
+        """Bean b's part of seat q's bound, capped by capacity (H2, F1: at most so many fields).
+
+        At the start of a turn t in which the seat plants (just before its first planting, after
+        the harvests before it), a field holds b or none does (``carry[b, t]``). If none does, b's
+        cards before and from t lie in different groups and pay at most the two segments' values
+        apart (``_segment``). At most as many beans as the seat can have fields (the third
+        counted where it may be bought) are carried at once (``_capacity``). Both hold for every
+        legal play, so this stays a relaxation; it counts what the plain bound cannot see, that
+        a seat receiving many beans in one turn cannot keep them all growing into the next."""
+        batches = self.batches[q]
+        held = any(f.count and f.bean == b for f in self.s.players[q].fields)
+        has = [b in bt.counts for bt in batches]
+        starts = [t for t in range(1, len(batches)) if batches[t].turn != batches[t - 1].turn
+                  and (held or any(has[:t])) and any(has[t:])]
+        if not starts or not self.capacity:
+            return whole
+        m = self.m
+        w = m.new_int_var(0, most, f"w{q}_{b}")
+        m.add(w <= whole)
+        for t in starts:
+            carried = m.new_bool_var(f"carry{q}_{b}_{t}")
+            self._carried.setdefault((q, t), []).append(carried)
+            apart = self._segment(q, b, 0, t)[0] + self._segment(q, b, t, len(batches))[0]
+            m.add(w <= apart + most * carried)
+        return w
+
+    def _capacity(self) -> None:
+        """At any boundary, a seat's fields hold at most as many beans as it has fields (H2)."""
+        su = self.s.setup
+        for (q, _), lits in self._carried.items():
+            fields = len(self.s.players[q].fields)
+            most = max(fields, 3 if su.third_cost is not None else 0)
+            if len(lits) > most:
+                self.m.add(sum(lits) <= most)
 
     # ----------------------------------------------------------------- reading a solution
     def front(self, solver: cp_model.CpSolver, k: int) -> Front:

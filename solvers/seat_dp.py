@@ -81,7 +81,13 @@ def _canon(fields: Fields) -> Fields:
 
 
 class TooLarge(Exception):
-    """The search passed its state limit (a deterministic work limit, not a clock)."""
+    """The search passed its state limit (a deterministic work limit, not a clock). ``bound``:
+    the most the seat can make, as far as the search had proved it (coins included once
+    solve_seat has seen it; -1 only inside _Search, before value or solve_seat sets it)."""
+
+    def __init__(self, message: str, bound: int) -> None:
+        super().__init__(message)
+        self.bound = bound
 
 
 class _Search:
@@ -175,7 +181,7 @@ class _Search:
             return v
         self.expanded += 1
         if self.max_states is not None and self.expanded > self.max_states:
-            raise TooLarge(f"the seat search passed {self.max_states} states")
+            raise TooLarge(f"the seat search passed {self.max_states} states", -1)
         scored = sorted(((gain + self.upper(child), gain, child) for gain, child, _ in self.moves(st)),
                         key=lambda x: (-x[0], x[2]))
         best = -1  # the best value found (exact), -1: none above the threshold yet
@@ -199,7 +205,11 @@ class _Search:
         """f(st), exact: aspiration from the bound down (each failure lowers the bound)."""
         hi = self.upper(st)
         while True:
-            v = self.search(st, hi - 1)
+            try:
+                v = self.search(st, hi - 1)
+            except TooLarge as e:
+                e.bound = hi  # every failed aspiration so far proved f(st) <= hi
+                raise
             if v >= hi:
                 return v
             hi = v
@@ -230,10 +240,19 @@ def solve_seat(rules: SeatRules, fields: Fields, coins: int,
     root_fields = _canon(tuple(fields))
     root: State = (0, search.full[0] if batches else (), root_fields,
                    search.coins_key(root_fields, coins))
-    value = coins + search.value(root)
+    try:
+        value = coins + search.value(root)
+    except TooLarge as e:
+        e.bound += coins
+        raise
+    try:
+        steps = search.plan(root)
+    except TooLarge as e:  # the value is exact already, only its plan was not rebuilt in time
+        e.bound = value
+        raise
     ops: list[Op] = []
     fl = list(fields)
-    for j, (kind, b, n) in search.plan(root):
+    for j, (kind, b, n) in steps:
         turn, bkind, _ = batches[j]
         phase = 1 if bkind in ("p1a", "p1b") else 3
         if kind == "buy":

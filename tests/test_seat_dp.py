@@ -50,6 +50,23 @@ def test_dp_matches_the_cpsat_seat_model(case: Case) -> None:
     assert solve_seat_in(s, 0, sched(batches)).value == seat_plan(s, 0, batches)[0]
 
 
+@settings(max_examples=2 * EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cases())
+def test_the_bound_past_the_state_limit_is_a_bound(case: Case) -> None:
+    """TooLarge's ``bound`` (a cut in solvers/flow.py) is at least the exact value at every state
+    limit, also one the search passes only while it rebuilds the plan."""
+    rules, players, fields, coins, batches = case
+    s = make_state(rules, players, fields, coins)
+    full = solve_seat_in(s, 0, sched(batches))
+    for limit in range(1, full.states + 1):
+        try:
+            got = solve_seat_in(s, 0, sched(batches), limit)
+        except TooLarge as e:
+            assert e.bound >= full.value, f"limit {limit}: bound {e.bound} < {full.value}: {case}"
+        else:
+            assert got.value == full.value
+
+
 # ------------------------------------------------------------------ strict H4
 def strict_brute_force(payout: Any, fields: Fields, coins: int, batches: list[Batch],
                        third_cost: int | None) -> int:

@@ -1,0 +1,89 @@
+"""The counts master's seat bound (solvers/flow_master.py) is a bound: on every schedule the
+master allows, the most ``relaxed[q]`` can be is at least what seat q's exact fields make on it
+(solvers/seat_dp.py, itself checked against a brute force in tests/test_seat_dp.py).
+
+This is what makes every bound the flow solver prints valid (H2-H5, C1, F1, E3): the capacity
+cuts (``FlowMaster._carry``) in particular may only remove what no legal play reaches. Schedules
+are the master's solutions under seeded random objectives over its flows, so they are varied and
+often odd (a seat receiving most of the turned-up and traded cards).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from ortools.sat.python import cp_model
+
+from model import GameState
+from solvers.flow_master import FlowMaster
+from solvers.positions import LIBRARY, cut, small
+from solvers.seat_dp import TooLarge, solve_seat_in
+
+Batches = list[tuple[int, str, dict[int, int]]]
+
+
+def _schedules(s: GameState, count: int, seed: int) -> list[tuple[dict[str, int], list[Batches]]]:
+    """``count`` master solutions: (the flow and front values by name, every seat's batches)."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        fm = FlowMaster(s)
+        flows = [v for k in range(len(fm.turns)) for side in (fm.give[k], fm.up[k], fm.back[k])
+                 for r in side for v in side[r].values()]
+        fm.m.maximize(sum(rng.randrange(-3, 4) * v for v in flows) if flows else 0)
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = 1
+        solver.parameters.random_seed = rng.randrange(1000)
+        solver.parameters.max_deterministic_time = 5.0
+        assert solver.solve(fm.m) in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+        named = {}
+        for i in range(len(fm.m.proto.variables)):
+            var = fm.m.get_int_var_from_proto_index(i)
+            if var.name.startswith(("g", "u", "h", "d", "front")):
+                named[var.name] = int(solver.value(var))
+        out.append((named, [fm.fixed_batches(solver, q) for q in range(fm.n)]))
+    return out
+
+
+def _most_relaxed(s: GameState, named: dict[str, int], q: int) -> int:
+    """The most ``relaxed[q]`` can be with the fronts and flows fixed to ``named``."""
+    fm = FlowMaster(s)
+    for i in range(len(fm.m.proto.variables)):
+        var = fm.m.get_int_var_from_proto_index(i)
+        if var.name in named:
+            fm.m.add(var == named[var.name])
+    fm.m.maximize(fm.relaxed[q])
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    assert solver.solve(fm.m) == cp_model.OPTIMAL
+    return round(solver.objective_value)
+
+
+def _positions() -> list[tuple[str, GameState]]:
+    out = [(name, LIBRARY[name].position()) for name in ("rio4-8cards", "amigo4-6cards", "rio3-9cards")]
+    rng = random.Random(5)
+    while len(out) < 6:
+        ruleset, n = rng.choice([("rio-grande", 3), ("amigo", 4), ("rio-grande", 4)])
+        game = rng.randrange(10**6)
+        try:
+            out.append((f"{ruleset} {n}p game {game}", small(cut(ruleset, n, game, 12), hand=4, draw=9)))
+        except Exception:  # a cut that does not reach the final pass: take another
+            continue
+    return out
+
+
+@pytest.mark.rule("C1")
+@pytest.mark.parametrize("label,s", _positions(), ids=lambda x: x if isinstance(x, str) else "")
+def test_the_seat_bound_is_at_least_the_exact_fields(label: str, s: GameState) -> None:
+    checked = 0
+    for named, scheds in _schedules(s, 4, seed=len(label)):
+        for q, batches in enumerate(scheds):
+            try:
+                exact = solve_seat_in(s, q, batches, 20_000).value
+            except TooLarge:
+                continue
+            most = _most_relaxed(s, named, q)
+            assert most >= exact, f"{label}: p{q} bound {most} < exact {exact} on {batches}"
+            checked += 1
+    assert checked >= 2 * len(s.players), f"{label}: only {checked} seat schedules within the DP's limit"
