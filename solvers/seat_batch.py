@@ -41,7 +41,7 @@ at least 2, for H4): beyond, more cards change nothing.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from model import GameState
@@ -78,6 +78,17 @@ class SeatResult:
     states: int  # search states expanded: the work done, for the stats
 
 
+@dataclass(frozen=True)
+class ChildBound:
+    """The children's bound, twice over and per price (``_Search.upper``): the part that does not
+    depend on the child, each bean's part from its end fields, and the least total kept."""
+
+    batch: int  # the batch the moves play
+    const: tuple[int, ...]
+    adj: Callable[[int, tuple[int, ...]], tuple[int, ...]]
+    keep: int
+
+
 def _add(a: Key, b: Key) -> Key:
     """Two parts' H4 bookkeeping together: any event, fillers counted up to 2."""
     return 3 * ((a // 3) | (b // 3)) + min(2, a % 3 + b % 3)
@@ -99,6 +110,8 @@ class _Batches:
                     for b, row in enumerate(rules.payout) if row}
         self.rests: dict[tuple[int, tuple[int, ...], int, bool, bool], Rest] = {}
         self.inner: dict[tuple[int, int, bool], Rest] = {}
+        self.options: dict[tuple[int, int, tuple[int, ...], tuple[int, ...], bool, int],
+                           dict[tuple[Fields, int, Key], tuple[int, Choice, tuple[int, ...]]]] = {}
 
     def cap(self, b: int, n: int) -> int:
         return min(n, self.sat[b])
@@ -152,8 +165,9 @@ class _Batches:
         return table
 
     def moves(self, fields: Fields, ck: int, counts: Mapping[int, int], later: Mapping[int, int],
-              ) -> dict[tuple[Fields, int], tuple[int, Raw]]:
-        """(end fields sorted and capped, coins kept) -> (coins gained net of a purchase, the split).
+              bound: ChildBound) -> dict[tuple[Fields, int], tuple[int, Raw, int]]:
+        """(end fields sorted and capped, coins kept) -> (coins gained net of a purchase, the split,
+        gain + the child's bound), for the children whose bound passes ``bound.keep``.
 
         ``later``: the seat's cards per bean in the batches after this one. A field left with two
         or more cards of a bean with none to come is parked: harvesting it now instead pays the
@@ -166,7 +180,7 @@ class _Batches:
         empties = len(fields) - len(full)
         can_buy = cost is not None and len(fields) == 2
         beans = sorted({b for b, x in counts.items() if x} | {fields[i][0] for i in full})
-        out: dict[tuple[Fields, int], tuple[int, Raw]] = {}
+        out: dict[tuple[Fields, int], tuple[int, Raw, int]] = {}
         seen: set[tuple[Field, ...]] = set()
         for mask in range(1 << len(full)):
             kept = [full[i] for i in range(len(full)) if mask >> i & 1]
@@ -189,51 +203,82 @@ class _Batches:
                 free = free0 + (buy != "")
                 if free == 0 and any(x and b not in kept_beans for b, x in counts.items()):
                     continue
-                self._combine(fields, ck, counts, later, beans, kept, harvested, free, buy, allow1, out)
+                self._combine(fields, ck, counts, later, beans, kept, harvested, free, buy, allow1, bound, out)
         return out
 
-    def _combine(self, fields: Fields, ck: int, counts: Mapping[int, int], later: Mapping[int, int],
-                 beans: list[int],
-                 kept: list[int], harvested: list[int], free: int, buy: str, allow1: bool,
-                 out: dict[tuple[Fields, int], tuple[int, Raw]]) -> None:
-        """Every split of the batch's beans under fixed roles, combined bean by bean and keyed by
-        the fields they leave (a dict per step keeps the best of equal keys)."""
-        rules = self.rules
+    def _options(self, b: int, kept: list[int], harvested: tuple[int, ...], c: int, parked: bool,
+                 allow1: bool, free: int, bound: ChildBound,
+                 ) -> dict[tuple[Fields, int, Key], tuple[int, Choice, tuple[int, ...]]]:
+        """Bean b's part of a split: (its end fields, its final groups, H4 key) -> (coins, the
+        choice, its part of the child's bound per price). ``kept``: the counts of its kept fields."""
         cap = self.cap
-        # key: (end fields of the beans so far, final groups so far, H4 key) -> (coins, choices)
-        acc: dict[tuple[Fields, int, Key], tuple[int, tuple[Choice, ...]]] = {((), 0, 0): (0, ())}
+        table = self.rest(b, harvested, c, allow1, free > 0)
+        opts: dict[tuple[Fields, int, Key], tuple[int, Choice, tuple[int, ...]]] = {}
+        for tops in ([(0,) * len(kept)] if parked else _splits(len(kept), c)):
+            used = sum(tops)
+            ends = [(b, cap(b, n + t)) for n, t in zip(kept, tops, strict=True)]
+            for fin in _groups(free, min(c - used, free) if parked else c - used, 1 if parked else c):
+                x = c - used - sum(fin)
+                if not table[x]:
+                    continue
+                items = tuple(sorted(ends + [(b, cap(b, g)) for g in fin]))
+                adj = bound.adj(b, tuple(n for _, n in items))
+                for k, (v, _, _) in table[x].items():
+                    okey = (items, len(fin), k)
+                    old = opts.get(okey)
+                    if old is None or v > old[0]:
+                        opts[okey] = (v, (b, tops, fin, x, k), tuple(2 * v + a for a in adj))
+        return opts
+
+    def _combine(self, fields: Fields, ck: int, counts: Mapping[int, int], later: Mapping[int, int],
+                 beans: list[int], kept: list[int], harvested: list[int], free: int, buy: str,
+                 allow1: bool, bound: ChildBound, out: dict[tuple[Fields, int], tuple[int, Raw, int]]) -> None:
+        """Every split of the batch's beans under fixed roles, combined bean by bean and keyed by
+        the fields they leave (a dict per step keeps the best of equal keys). The child's bound is
+        a sum over beans (``_Search.upper``), so a partial split whose bound, with the best of
+        every bean still to come, cannot pass ``bound.keep`` is dropped at once."""
+        rules = self.rules
+        cost = rules.cost or 0
+        const = [c - (2 * cost if buy else 0) for c in bound.const]
+        per_bean: list[dict[tuple[Fields, int, Key], tuple[int, Choice, tuple[int, ...]]]] = []
         for b in beans:
-            c = counts.get(b, 0)
             kb = [i for i in kept if fields[i][0] == b]
             hb = tuple(fields[i][1] for i in harvested if fields[i][0] == b)
-            table = self.rest(b, hb, c, allow1, free > 0)
-            opts: dict[tuple[Fields, int, Key], tuple[int, Choice]] = {}
-            parked = not later.get(b)  # kept at one card, final groups of one (``moves``)
-            for tops in ([(0,) * len(kb)] if parked else _splits(len(kb), c)):
-                used = sum(tops)
-                ends = [(b, cap(b, fields[i][1] + t)) for i, t in zip(kb, tops, strict=True)]
-                for fin in _groups(free, min(c - used, free) if parked else c - used, 1 if parked else c):
-                    x = c - used - sum(fin)
-                    items = tuple(sorted(ends + [(b, cap(b, g)) for g in fin]))
-                    for k, (v, _, _) in table[x].items():
-                        okey = (items, len(fin), k)
-                        old = opts.get(okey)
-                        if old is None or v > old[0]:
-                            opts[okey] = (v, (b, tops, fin, x, k))
-            nxt: dict[tuple[Fields, int, Key], tuple[int, tuple[Choice, ...]]] = {}
-            for (items, nf, k), (v, ch) in acc.items():
-                for (items2, nf2, k2), (v2, ch2) in opts.items():
+            okey = (bound.batch, b, tuple(fields[i][1] for i in kb), hb, allow1, free)
+            got = self.options.get(okey)
+            if got is None:
+                got = self.options[okey] = self._options(b, [fields[i][1] for i in kb], hb, counts.get(b, 0),
+                                                         not later.get(b), allow1, free, bound)
+            if not got:
+                return
+            per_bean.append(got)
+        # the best each bean still to come can add, per price
+        rest = [[0] * len(const) for _ in range(len(per_bean) + 1)]
+        for i in range(len(per_bean) - 1, -1, -1):
+            tops_i = [max(o[2][p] for o in per_bean[i].values()) for p in range(len(const))]
+            rest[i] = [a + t for a, t in zip(rest[i + 1], tops_i, strict=True)]
+        keep = bound.keep
+        # key: (end fields of the beans so far, final groups so far, H4 key) -> (coins, choices, scores)
+        acc: dict[tuple[Fields, int, Key], tuple[int, tuple[Choice, ...], tuple[int, ...]]] = {
+            ((), 0, 0): (0, (), tuple(0 for _ in const))}
+        for i, opts in enumerate(per_bean):
+            floor = [keep - c - r for c, r in zip(const, rest[i + 1], strict=True)]
+            nxt: dict[tuple[Fields, int, Key], tuple[int, tuple[Choice, ...], tuple[int, ...]]] = {}
+            for (items, nf, k), (v, ch, sc) in acc.items():
+                for (items2, nf2, k2), (v2, ch2, sc2) in opts.items():
                     if nf + nf2 > free:
                         continue
+                    both = tuple(a + b2 for a, b2 in zip(sc, sc2, strict=True))
+                    if any(t < f for t, f in zip(both, floor, strict=True)):
+                        continue  # its bound cannot pass
                     key = (items + items2, nf + nf2, _add(k, k2) if rules.strict else 0)
                     was = nxt.get(key)
                     if was is None or v + v2 > was[0]:
-                        nxt[key] = (v + v2, ch + (ch2,))
+                        nxt[key] = (v + v2, ch + (ch2,), both)
             acc = nxt
-        cost = rules.cost or 0
         n_end = len(fields) + (buy != "")
         events_f = len(fields) + (buy == "early")
-        for (items, nf, k), (v, ch) in acc.items():
+        for (items, nf, k), (v, ch, sc) in acc.items():
             if rules.strict and k >= 3 and (k % 3) + len(kept) + nf < events_f - 1:
                 continue  # H4 strict: too few fillers to hold every field at one card
             if buy == "late" and ck + v < cost:
@@ -243,7 +288,8 @@ class _Batches:
             ck2 = min(ck + v, cost) if (rules.cost is not None and n_end == 2) else 0
             best = out.get((end, ck2))
             if best is None or net > best[0]:
-                out[(end, ck2)] = (net, (tuple(kept), tuple(harvested), ch, buy, allow1, free))
+                ub = min(a + c for a, c in zip(sc, const, strict=True)) // 2
+                out[(end, ck2)] = (net, (tuple(kept), tuple(harvested), ch, buy, allow1, free), ub)
 
     def split(self, fields: Fields, raw: Raw) -> Split:
         """A move's split, written out (only for the plan: moves keep it raw)."""
@@ -287,6 +333,9 @@ def _groups(k: int, most: int, size: int) -> list[tuple[int, ...]]:
     return out
 
 
+PRICES = (0, 1, 2)  # twice the Lagrangian prices of the seat bound (``_Search.upper``)
+
+
 class TooLarge(Exception):
     """The search passed its state limit (a deterministic work limit, not a clock)."""
 
@@ -305,10 +354,12 @@ class _Search:
                 later[j][b] = later[j].get(b, 0) + x
         self.later = later  # cards per bean in batches j..
         self.tables: dict[tuple[int, tuple[int, ...], int], int] = {}
-        self.base = [sum(self.gain(b, (), x) for b, x in row.items()) for row in later]
+        self.spans: dict[tuple[int, tuple[int, ...], int, int], int] = {}
+        self.base = [{price: sum(self.held(b, (), j, price) for b in row) for price in PRICES}
+                     for j, row in enumerate(later)]
         self.batch = _Batches(rules)
         self.memo: dict[State, tuple[int, int]] = {}
-        self.children: dict[State, list[tuple[int, int, State, Raw]]] = {}
+        self.children: dict[State, tuple[int, list[tuple[int, int, State, Raw]]]] = {}
         self.expanded = 0
 
     def coins_key(self, fields: Fields, coins: int) -> int:
@@ -326,33 +377,64 @@ class _Search:
             got = self.tables[key] = gain_table(tuple(self.rules.payout[b]), list(mine), n)[n]
         return got
 
-    def upper(self, st: State) -> int:
-        """C1 per bean over the fields and every card still to come (capacity and H4 ignored)."""
-        j, fields, _ = st
-        later = self.later[j]
-        total = self.base[j]
-        seen = -1
-        for b, n in fields:  # sorted: the fields of a bean are together
-            if n and b != seen:
-                seen = b
-                mine = tuple(c for fb, c in fields if fb == b)
-                x = later.get(b, 0)
-                total += self.gain(b, mine, x) - self.gain(b, (), x)
-        return total
-
-    def moves(self, st: State) -> list[tuple[int, int, State, Raw]]:
-        """(gain + the child's bound, gain, child, split), best bound first."""
-        got = self.children.get(st)
+    def held(self, b: int, mine: tuple[int, ...], j: int, price: int) -> int:
+        """Twice the most bean b can pay from batch j on (its fields ``mine`` and its cards to
+        come), less ``price`` / 2 for every batch boundary one of its groups spans: the best
+        cut of batches j.. into segments, each paying what gain_table gives its cards."""
+        key = (b, mine, j, price)
+        got = self.spans.get(key)
         if got is None:
-            j, fields, ck = st
-            out = []
-            moves = self.batch.moves(fields, ck, self.counts[j], self.later[j + 1])
-            for (end, ck2), (gain, split) in moves.items():
-                child = (j + 1, end, ck2)
-                out.append((gain + self.upper(child), gain, child, split))
-            out.sort(key=lambda m: (-m[0], -m[1], m[2]))  # deterministic: ties by state
-            got = self.children[st] = out
+            n = len(self.counts)
+            best = [0] * (n + 1)
+            for k in range(j + 1, n + 1):
+                best[k] = max(best[i] + 2 * self.gain(b, mine if i == j else (), self.between(b, i, k))
+                              - price * (k - i - 1) for i in range(j, k))
+            got = self.spans[key] = best[n] if n > j else 2 * self.gain(b, mine, 0)
         return got
+
+    def between(self, b: int, i: int, k: int) -> int:
+        """The seat's cards of bean b in batches i..k-1."""
+        return self.later[i].get(b, 0) - self.later[k].get(b, 0)
+
+    def upper(self, st: State) -> int:
+        """C1 per bean over the fields and every card still to come, H4 ignored; capacity
+        (H2, F1) by a Lagrangian price per bean held on a field across a batch boundary: at
+        most as many beans as the seat can have fields are held at a boundary, so any price
+        >= 0 gives a bound; the least of a few prices is kept."""
+        j, fields, _ = st
+        fcount = len(fields) if self.rules.cost is None else 3
+        bounds = []
+        for price in PRICES:
+            total = self.base[j][price] + price * fcount * max(0, len(self.counts) - 1 - j)
+            seen = -1
+            for b, n in fields:  # sorted: the fields of a bean are together
+                if n and b != seen:
+                    seen = b
+                    mine = tuple(c for fb, c in fields if fb == b)
+                    total += self.held(b, mine, j, price) - self.held(b, (), j, price)
+            bounds.append(total)
+        return min(bounds) // 2
+
+    def moves(self, st: State, alpha: int) -> list[tuple[int, int, State, Raw]]:
+        """(gain + the child's bound, gain, child, split) for the children whose bound is above
+        ``alpha``, best bound first. Kept per state with the alpha they were made for."""
+        got = self.children.get(st)
+        if got is not None and got[0] <= alpha:
+            return [m for m in got[1] if m[0] > alpha]
+        j, fields, ck = st
+        fcount = len(fields) if self.rules.cost is None else 3
+        nb = max(0, len(self.counts) - 2 - j)  # the boundaries after batch j
+
+        def adj(b: int, mine: tuple[int, ...]) -> tuple[int, ...]:
+            return tuple(self.held(b, mine, j + 1, p) - self.held(b, (), j + 1, p) for p in PRICES)
+
+        bound = ChildBound(j, tuple(self.base[j + 1][p] + p * fcount * nb for p in PRICES), adj,
+                           2 * alpha + 2)
+        moves = self.batch.moves(fields, ck, self.counts[j], self.later[j + 1], bound)
+        out = [(ub, gain, (j + 1, end, ck2), raw) for (end, ck2), (gain, raw, ub) in moves.items()]
+        out.sort(key=lambda m: (-m[0], -m[1], m[2]))  # deterministic: ties by state
+        self.children[st] = (alpha, out)
+        return out
 
     def search(self, st: State, alpha: int) -> int:
         """f(st) if it is above ``alpha``; else an upper bound on f(st) of at most ``alpha``."""
@@ -371,7 +453,7 @@ class _Search:
             raise TooLarge(f"the batch seat search passed {self.max_states} states")
         best = -1
         top = -1
-        for ub, gain, child, _ in self.moves(st):
+        for ub, gain, child, _ in self.moves(st, alpha):
             bar = max(alpha, best)
             if ub <= bar:
                 top = max(top, ub)
@@ -400,7 +482,7 @@ class _Search:
         out: list[Split] = []
         target = self.value(st)
         while st[0] < len(self.counts):
-            for _, gain, child, raw in self.moves(st):
+            for _, gain, child, raw in self.moves(st, target - 1):
                 if gain + self.search(child, target - gain - 1) == target:
                     out.append(self.batch.split(st[1], raw))
                     st, target = child, target - gain
