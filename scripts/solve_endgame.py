@@ -246,7 +246,7 @@ def _solve(frame: cli.Frame, args: argparse.Namespace) -> int:
             how = f"exact search, {xs['nodes']} nodes"
         elif "rounds" in xs:
             how = (f"CP-SAT flow solver, {xs['rounds']} master rounds, {xs['seat_problems']} seat "
-                   f"problems ({xs['seats_by_dp']} by the seat DP), work {xs['work']:g}")
+                   f"problems ({xs['seats_exact']} solved exactly), work {xs['work']:g}")
         else:
             how = f"CP-SAT, {xs['branches']} branches"
         stopped = " (interrupted)" if xs.get("interrupted") else ""

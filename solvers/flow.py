@@ -3,17 +3,18 @@
 1. The master (solvers/flow_master.py) is exact about hands, fronts and deals and relaxes only the
    fields, so its proved bound is an upper bound on the true optimum (``best``: the floors go on the
    relaxed values, which keeps it a relaxation).
-2. With the master's flows fixed the seats are independent: each seat's exact field play
-   (solvers/seat_plan.py) is a small model. Their sum is a legal plan, replayed through the engine
-   with checks. If it reaches the master's bound it is proved optimal.
+2. With the master's flows fixed the seats are independent: each seat's exact field play is a
+   search a whole batch at a time (solvers/seat_batch.py, milliseconds on real seats). Their sum is
+   a legal plan, replayed through the engine with checks. If it reaches the master's bound it is
+   proved optimal.
 3. Otherwise the joint model (the master's flows with every seat's exact fields) is asked for a
    plan better than the one in hand, below the bound: "infeasible" proves the plan optimal, a
    solution improves it, and its bound tightens the gap. The time limit or Ctrl-C returns the best
    replayed plan and the best proved bound.
 
-H4's strict reading: the master ignores H4 and the seat DP reads it either way, but the CP-SAT
-seat and joint models read it leniently, so a strict run is the decomposition alone (a bound
-from the master, plans from the DP's seats).
+H4's strict reading: the master ignores H4 and the seat search reads it either way, but the
+CP-SAT joint model reads it leniently, so a strict run is the decomposition alone (a bound from
+the master, plans from the exact seats).
 
 A plan the engine refuses, or that replays to another value than the model's, is an error, never
 an answer.
@@ -44,15 +45,14 @@ from solvers.cpsat_deals import Card, Deal, deal_proposals, play_deal, track_dra
 from solvers.cpsat_run import Interrupt, interruptible
 from solvers.exact import Budget, SoloSearch, Solution, SolveError, open_player, solve_solo
 from solvers.flow_master import Batch, FlowMaster, most_of
-from solvers.seat_dp import TooLarge, solve_seat_in
+from solvers.seat_batch import TooLarge, solve_seat_in
 from solvers.seat_plan import Op, SeatPlan
 from solvers.work_limit import RunClock
 
 Tick = Callable[[float, float, float], None]
 DECOMPOSE_SHARE = 0.6  # of the time limit; the rest goes to the joint model warm-started from it,
 DECOMPOSE_UNTIL = 0.8  # except that the decomposition may go on to here until it has a first plan
-SEAT_STATES = 20_000  # the seat DP's state limit (at most 2.4 s on bench.py seats), then CP-SAT
-SEAT_CPSAT_MOST = 2.0  # the CP-SAT seat model's most (seconds, or work units with a work limit)
+SEAT_STATES = 50_000  # the batch seat search's guard (the largest real seat so far: 6,734 states)
 HARVEST = 20  # master solutions a round hands to the seats: its last ones, the optimum among them
 JOINT_SHARE = 0.5  # of what is left then: the optimising joint model, before the search for any better plan
 
@@ -286,7 +286,7 @@ def capped_values(fm: FlowMaster) -> list[cp_model.IntVar]:
 
 def cut(fm: FlowMaster, value: cp_model.IntVar, q: int, sched: Schedule, v: int, tag: int) -> None:
     """``value`` (seat q's, capped_values) <= v whenever seat q's batches are exactly ``sched``;
-    v is a proved bound on the seat's exact fields on them (solvers/seat_dp.py)."""
+    v is a proved bound on the seat's exact fields on them (solvers/seat_batch.py)."""
     m = fm.m
     want = {(k, kind): dict(c) for k, kind, c in sched}
     differs = []
@@ -322,7 +322,7 @@ class FlowSolver:
         self.stages: dict[str, Any] = {}
         self.hint: dict[str, int] = {}  # the best plan's variable values, by name
         self.seat_values: dict[tuple[int, Any], dict[str, int]] = {}  # CP-SAT seat solutions
-        self.seat_counts = {"dp": 0, "cpsat": 0}  # seat problems solved by each
+        self.seat_counts = {"exact": 0, "guard": 0}  # seat problems solved, and stopped by the guard
 
     @property
     def interrupted(self) -> bool:
@@ -376,7 +376,7 @@ class FlowSolver:
         Every round maximises the master with the cuts so far, below the bound proved so far. (The
         earlier rounds asked for any schedule worth at least the bound instead: on rio4-8cards coop
         the second such round found none in 2 s and ended the loop at 59 / 62, where maximising
-        rounds, each cheap now that the seat DP answers in milliseconds, reached 61 / 62.)"""
+        rounds, each cheap now that the seats answer in milliseconds, reached 61 / 62.)"""
         cuts: list[tuple[int, Any, int]] = []
         cache: dict[tuple[int, Any], tuple[int | None, int, list[Op]]] = {}
         cut_at: dict[tuple[int, Schedule], int] = {}  # the tightest cut on each seat schedule
@@ -415,18 +415,15 @@ class FlowSolver:
                     break
                 start = time.perf_counter()
                 known = len(cuts)
-                for i, cand in enumerate(reversed(harvest.found)):  # the master's optimum first
+                for cand in reversed(harvest.found):  # the master's optimum first
                     finals: list[int] = []
                     ops: list[list[Op]] = []
                     for q, sched in enumerate(cand.scheds):
-                        if (q, sched) in cache:
-                            value_q, most, seat_ops = cache[(q, sched)]
-                        else:
-                            value_q, most, seat_ops = self._seat(fm, q, sched, until, fallback=i == 0)
-                            if value_q is not None or i == 0:  # else CP-SAT may try it later
-                                cache[(q, sched)] = value_q, most, seat_ops
+                        if (q, sched) not in cache:
+                            cache[(q, sched)] = self._seat(q, sched)
+                        value_q, most, seat_ops = cache[(q, sched)]
                         if most < min(cand.relaxed[q], cut_at.get((q, sched), most + 1)):
-                            cut_at[(q, sched)] = most  # (CP-SAT may later tighten a DP's bound)
+                            cut_at[(q, sched)] = most
                             cuts.append((q, sched, most))
                         if value_q is not None:
                             finals.append(value_q)
@@ -451,34 +448,20 @@ class FlowSolver:
             self.stages.update({"rounds": rounds, "master_solutions": candidates,
                                 "master_seconds": spent["master"],
                                 "seats_seconds": spent["seats"], "seat_problems": len(cache),
-                                "seats_by_dp": self.seat_counts["dp"],
-                                "seats_by_cpsat": self.seat_counts["cpsat"]})
+                                "seats_exact": self.seat_counts["exact"],
+                                "seats_past_guard": self.seat_counts["guard"]})
 
-    def _seat(self, fm: FlowMaster, q: int, sched: Any, until: float, fallback: bool = True
-              ) -> tuple[int | None, int, list[Op]]:
-        """Seat q's exact fields on a schedule: (the value of the best plan found, None if none;
-        the proved bound on that value; the plan). The seat DP (solvers/seat_dp.py) answers
-        exactly within SEAT_STATES states; past them, with ``fallback``, the CP-SAT seat model
-        (solvers/seat_plan.py) within SEAT_CPSAT_MOST; else the bound the DP had proved."""
+    def _seat(self, q: int, sched: Any) -> tuple[int | None, int, list[Op]]:
+        """Seat q's exact fields on a schedule (solvers/seat_batch.py): (the value of its best
+        plan, None if none; the proved bound on that value; the plan). Past SEAT_STATES search
+        states (a guard, counted in the stats) only the bound the search had proved."""
         try:
             got = solve_seat_in(self.s, q, [(k, kind, dict(c)) for k, kind, c in sched], SEAT_STATES)
-            self.seat_counts["dp"] += 1
+            self.seat_counts["exact"] += 1
             return got.value, got.value, got.ops
         except TooLarge as e:
-            bound = e.bound  # proved by the DP before it stopped: a cut even without a plan
-            if not fallback or self.s.setup.strict_harvest:  # (CP-SAT's seat model: H4 lenient)
-                return None, bound, []
-            self.seat_counts["cpsat"] += 1
-        m, sp = self._seat_model(fm, q, sched)
-        m.maximize(sp.final)
-        solver, status = self._cpsat(m, until, most=SEAT_CPSAT_MOST)
-        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            self.seat_values[(q, sched)] = _solution(m, solver)
-            most = min(bound, int(solver.best_objective_bound + 1e-6))
-            return round(solver.objective_value), most, sp.ops(solver)
-        if status == cp_model.INFEASIBLE:
-            raise SolveError(f"internal error: p{q}'s fields cannot take the master's cards")
-        return None, bound, []
+            self.seat_counts["guard"] += 1
+            return None, e.bound, []
 
     def _seat_model(self, fm: FlowMaster, q: int, sched: Any) -> tuple[cp_model.CpModel, SeatPlan]:
         """The CP-SAT seat model on a schedule, named as in the joint model: every batch and bean
@@ -503,7 +486,7 @@ class FlowSolver:
 
     def _seat_hint(self, fm: FlowMaster, q: int, sched: Any, value: int, until: float) -> None:
         """The joint model needs a complete hint (a partial one left it without any plan in 40 s
-        on a real cut): for a seat the DP solved, the CP-SAT seat model's values at the DP's
+        on a real cut): for a seat solved exactly, the CP-SAT seat model's values at its
         optimum, a feasibility search with the value known."""
         if (q, sched) in self.seat_values or self.s.setup.strict_harvest:
             return  # (the joint model, which the hint is for, reads H4 leniently: not run then)
@@ -635,7 +618,7 @@ def solve_flow(s: GameState, objective: str, player: int | None = None, time_lim
             assert got is not None  # every seat ends with exactly its solo optimum
             run.best = _Found(got, line, coins)
             now = run_clock.fraction()
-            if su.strict_harvest:  # the seat DP alone knows H4's strict reading: all of the run
+            if su.strict_harvest:  # the seat search alone knows H4's strict reading: all of the run
                 run.decompose(1.0)
             else:
                 run.decompose(now + (1 - now) * DECOMPOSE_UNTIL, soft=now + (1 - now) * DECOMPOSE_SHARE)

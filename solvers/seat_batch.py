@@ -203,7 +203,8 @@ class _Batches:
                 free = free0 + (buy != "")
                 if free == 0 and any(x and b not in kept_beans for b, x in counts.items()):
                     continue
-                self._combine(fields, ck, counts, later, beans, kept, harvested, free, buy, allow1, bound, out)
+                self._combine(fields, ck, counts, later, beans, kept, harvested, free, buy, allow1,
+                              bound, out)
         return out
 
     def _options(self, b: int, kept: list[int], harvested: tuple[int, ...], c: int, parked: bool,
@@ -232,7 +233,8 @@ class _Batches:
 
     def _combine(self, fields: Fields, ck: int, counts: Mapping[int, int], later: Mapping[int, int],
                  beans: list[int], kept: list[int], harvested: list[int], free: int, buy: str,
-                 allow1: bool, bound: ChildBound, out: dict[tuple[Fields, int], tuple[int, Raw, int]]) -> None:
+                 allow1: bool, bound: ChildBound,
+                 out: dict[tuple[Fields, int], tuple[int, Raw, int]]) -> None:
         """Every split of the batch's beans under fixed roles, combined bean by bean and keyed by
         the fields they leave (a dict per step keeps the best of equal keys). The child's bound is
         a sum over beans (``_Search.upper``), so a partial split whose bound, with the best of
@@ -337,7 +339,12 @@ PRICES = (0, 1, 2)  # twice the Lagrangian prices of the seat bound (``_Search.u
 
 
 class TooLarge(Exception):
-    """The search passed its state limit (a deterministic work limit, not a clock)."""
+    """The search passed its state limit (a deterministic work limit, not a clock). ``bound``:
+    the most the seat can make, as far as the search had proved it (its coins included)."""
+
+    def __init__(self, message: str, bound: int) -> None:
+        super().__init__(message)
+        self.bound = bound
 
 
 class _Search:
@@ -450,7 +457,7 @@ class _Search:
             return v
         self.expanded += 1
         if self.max_states is not None and self.expanded > self.max_states:
-            raise TooLarge(f"the batch seat search passed {self.max_states} states")
+            raise TooLarge(f"the batch seat search passed {self.max_states} states", -1)
         best = -1
         top = -1
         for ub, gain, child, _ in self.moves(st, alpha):
@@ -472,7 +479,11 @@ class _Search:
         """f(st), exact: aspiration from the bound down (each failure lowers the bound)."""
         hi = self.upper(st)
         while True:
-            v = self.search(st, hi - 1)
+            try:
+                v = self.search(st, hi - 1)
+            except TooLarge as e:
+                e.bound = hi  # every failed aspiration so far proved f(st) <= hi
+                raise
             if v >= hi:
                 return v
             hi = v
@@ -625,9 +636,18 @@ def solve_seat(rules: SeatRules, fields: Sequence[Field], coins: int, batches: B
     search = _Search(rules, batches, max_states)
     root_fields = search.canon(fields)
     root: State = (0, root_fields, search.coins_key(root_fields, coins))
-    value = coins + search.value(root)
+    try:
+        value = coins + search.value(root)
+    except TooLarge as e:
+        e.bound += coins
+        raise
+    try:
+        splits = search.plan(root)
+    except TooLarge as e:
+        e.bound = value  # exact already: only the plan is missing
+        raise
     board = _Board(rules, fields, coins)
-    for (turn, kind, _), split in zip(batches, search.plan(root), strict=True):
+    for (turn, kind, _), split in zip(batches, splits, strict=True):
         board.turn, board.phase = turn, 1 if kind in ("p1a", "p1b") else 3
         order = sorted(range(len(board.fl)), key=lambda f: search.canon([board.fl[f]]))
         board.play(order, split)
