@@ -378,19 +378,24 @@ def _trading_phases(players: int, hand: int | None) -> Iterator[GameState]:
             yield s
 
 
-def bench_seats(seat_seconds: float, show: bool) -> dict[str, Any]:
-    """The seat DP beside the CP-SAT seat model on the same seat problems: those of the first
-    master round of each built-in real-hand position (coop, and best with the solo floors), one
-    worker. Per position: problems, how many the DP answered within its state limit, the median
-    and worst time of each, and the ratio of the medians; the values must agree where both are
-    proved (a Disagreement otherwise)."""
+DP_STATES = 20_000  # the card-level DP's state limit in the seats benchmark (its old guard)
+
+
+def bench_seats(seat_seconds: float, show: bool, compare: int = 0) -> dict[str, Any]:
+    """The three seat solvers on the same seat problems: those of the first master round of each
+    built-in real-hand position (coop, and best with the solo floors), one worker: the batch
+    search (solvers/seat_batch.py), the card-level DP within DP_STATES states, and the CP-SAT
+    seat model within ``seat_seconds``. Per position: problems, the median and worst time of each,
+    how many the DP and CP-SAT proved. The values must agree wherever proved (a Disagreement
+    otherwise). With ``compare``: that many random seat problems (benchmarks/seat_problems.py,
+    seeded), the batch search beside the card-level DP without a limit, values equal."""
     from ortools.sat.python import cp_model
 
+    from solvers import seat_batch, seat_dp
     from solvers.cpsat_run import interruptible
     from solvers.exact import solve_solo
-    from solvers.flow import SEAT_STATES, FlowSolver, _objective, _solver
+    from solvers.flow import FlowSolver, _objective, _solver
     from solvers.flow_master import FlowMaster
-    from solvers.seat_dp import TooLarge, solve_seat_in
 
     rows: list[dict[str, Any]] = []
     cases = [(name, objective) for name in REAL_NAMES for objective in ("coop", "best")]
@@ -399,27 +404,32 @@ def bench_seats(seat_seconds: float, show: bool) -> dict[str, Any]:
             s = LIBRARY[name].position()
             floors = ([solve_solo(s, q).value for q in range(len(s.players))]
                       if objective == "best" else None)
-            fm = FlowMaster(s, capacity=objective == "best")  # as solve_flow's default
+            fm = FlowMaster(s, capacity=objective == "best")  # as solve_flow builds it
             fm.m.maximize(_objective(fm, fm.relaxed, objective, 0, floors))
             solver = _solver(1, lb_tree=True)
             solver.parameters.max_time_in_seconds = 30.0
             solver.solve(fm.m)
-            dp_t: list[float] = []
-            sat_t: list[float] = []
-            answered = 0
+            times: dict[str, list[float]] = {"batch": [], "dp": [], "cpsat": []}
+            proved = {"dp": 0, "cpsat": 0}
             with interruptible() as stop:
-                run = FlowSolver(s, objective, 0, floors, 1, None, stop, capacity=objective == "best")
+                run = FlowSolver(s, objective, 0, floors, 1, None, stop)
                 for q in range(fm.n):
                     sched = tuple((k, kind, tuple(sorted(c.items())))
                                   for k, kind, c in fm.fixed_batches(solver, q))
+                    batches = [(k, kd, dict(c)) for k, kd, c in sched]
+                    t0 = time.perf_counter()
+                    exact = seat_batch.solve_seat_in(s, q, batches).value
+                    times["batch"].append(time.perf_counter() - t0)
                     t0 = time.perf_counter()
                     try:
-                        dp: int | None = solve_seat_in(s, q, [(k, kd, dict(c)) for k, kd, c in sched],
-                                                       SEAT_STATES).value
-                        answered += 1
-                    except TooLarge:
-                        dp = None
-                    dp_t.append(time.perf_counter() - t0)
+                        dp = seat_dp.solve_seat_in(s, q, batches, DP_STATES).value
+                        proved["dp"] += 1
+                        if dp != exact:
+                            raise Disagreement(f"{name} {objective} p{q}: batch search {exact}, "
+                                               f"card-level DP {dp}")
+                    except seat_dp.TooLarge:
+                        pass
+                    times["dp"].append(time.perf_counter() - t0)
                     m, sp = run._seat_model(fm, q, sched)
                     m.maximize(sp.final)
                     one = cp_model.CpSolver()
@@ -427,14 +437,53 @@ def bench_seats(seat_seconds: float, show: bool) -> dict[str, Any]:
                     one.parameters.max_time_in_seconds = seat_seconds
                     t0 = time.perf_counter()
                     status = one.solve(m)
-                    sat_t.append(time.perf_counter() - t0)
-                    if dp is not None and status == cp_model.OPTIMAL and round(one.objective_value) != dp:
-                        raise Disagreement(f"{name} {objective} p{q}: seat DP {dp}, CP-SAT seat model "
-                                           f"{round(one.objective_value)}")
-            md, ms = statistics.median(dp_t), statistics.median(sat_t)
-            rows.append({"position": name, "objective": objective, "problems": len(dp_t),
-                         "dp_answered": answered, "dp_median_s": md, "dp_worst_s": max(dp_t),
-                         "cpsat_median_s": ms, "cpsat_worst_s": max(sat_t),
-                         "ratio": ms / md if md > 0 else None})
+                    times["cpsat"].append(time.perf_counter() - t0)
+                    if status == cp_model.OPTIMAL:
+                        proved["cpsat"] += 1
+                        if round(one.objective_value) != exact and not s.setup.strict_harvest:
+                            raise Disagreement(f"{name} {objective} p{q}: batch search {exact}, CP-SAT "
+                                               f"seat model {round(one.objective_value)}")
+            row: dict[str, Any] = {"position": name, "objective": objective, "problems": fm.n,
+                                   "dp_proved": proved["dp"], "cpsat_proved": proved["cpsat"]}
+            for who, ts in times.items():
+                row[f"{who}_median_s"] = statistics.median(ts)
+                row[f"{who}_worst_s"] = max(ts)
+            rows.append(row)
             bar.update(1)
-    return {"seat_seconds": seat_seconds, "state_limit": SEAT_STATES, "rows": rows}
+    res: dict[str, Any] = {"seat_seconds": seat_seconds, "state_limit": DP_STATES, "rows": rows}
+    if compare:
+        res["compare"] = compare_seats(compare, show)
+    return res
+
+
+def compare_seats(count: int, show: bool, seed: int = 0) -> dict[str, Any]:
+    """``count`` random seat problems (benchmarks/seat_problems.py, seeded): the batch search and
+    the card-level DP, values equal (a Disagreement otherwise); medians, worst times, ratio."""
+    import random
+
+    from benchmarks.seat_problems import random_problem
+    from solvers import seat_batch, seat_dp
+
+    rng = random.Random(seed)
+    batch_t: list[float] = []
+    dp_t: list[float] = []
+    strict = cards = 0
+    with progress(count, "random seat problems", show) as bar:
+        for _ in range(count):
+            p = random_problem(rng)
+            t0 = time.perf_counter()
+            got = seat_batch.solve_seat(p.rules, p.fields, p.coins, p.batches).value
+            t1 = time.perf_counter()
+            want = seat_dp.solve_seat(p.rules, p.fields, p.coins, p.batches).value
+            t2 = time.perf_counter()
+            if got != want:
+                raise Disagreement(f"batch search {got}, card-level DP {want}: {p}")
+            batch_t.append(t1 - t0)
+            dp_t.append(t2 - t1)
+            strict += p.rules.strict
+            cards = max(cards, max((sum(c.values()) for _, _, c in p.batches), default=0))
+            bar.update(1)
+    mb, md = statistics.median(batch_t), statistics.median(dp_t)
+    return {"problems": count, "seed": seed, "strict": strict, "largest_batch": cards,
+            "batch_median_s": mb, "batch_worst_s": max(batch_t), "dp_median_s": md,
+            "dp_worst_s": max(dp_t), "ratio": md / mb if mb > 0 else None}

@@ -196,15 +196,23 @@ def print_trades(res: dict[str, Any]) -> None:
 
 
 def print_seats(res: dict[str, Any]) -> None:
-    print(f"seat problems of the first master round: the seat DP (state limit {res['state_limit']:,}) "
-          f"beside the CP-SAT seat model ({res['seat_seconds']:g} s limit), one worker")
-    print(f"{'position':<16}{'obj':<6}{'seats':>6}{'DP ok':>6}{'DP med s':>10}{'DP max s':>10}"
-          f"{'SAT med s':>11}{'SAT max s':>11}{'ratio':>8}")
+    print(f"seat problems of the first master round, one worker: the batch search, the card-level DP "
+          f"(state limit {res['state_limit']:,}), the CP-SAT seat model ({res['seat_seconds']:g} s limit)")
+    print(f"{'position':<16}{'obj':<6}{'seats':>6}{'batch med s':>12}{'batch max s':>12}{'DP ok':>6}"
+          f"{'DP med s':>10}{'DP max s':>10}{'SAT ok':>7}{'SAT med s':>11}{'SAT max s':>11}")
     for r in res["rows"]:
-        ratio = "-" if r["ratio"] is None else f"{r['ratio']:.0f}x"
-        print(f"{r['position']:<16}{r['objective']:<6}{r['problems']:>6}{r['dp_answered']:>6}"
-              f"{r['dp_median_s']:>10.3f}{r['dp_worst_s']:>10.3f}{r['cpsat_median_s']:>11.3f}"
-              f"{r['cpsat_worst_s']:>11.3f}{ratio:>8}")
+        print(f"{r['position']:<16}{r['objective']:<6}{r['problems']:>6}{r['batch_median_s']:>12.4f}"
+              f"{r['batch_worst_s']:>12.4f}{r['dp_proved']:>6}{r['dp_median_s']:>10.4f}{r['dp_worst_s']:>10.4f}"
+              f"{r['cpsat_proved']:>7}{r['cpsat_median_s']:>11.3f}{r['cpsat_worst_s']:>11.3f}")
+    c = res.get("compare")
+    if c:
+        ratio = "-" if c["ratio"] is None else f"{c['ratio']:.1f}x"
+        print(f"\n{c['problems']:,} random seat problems (seed {c['seed']}, {c['strict']:,} with H4 strict, "
+              f"batches up to {c['largest_batch']} cards): every value equal")
+        ms = {k: c[k] * 1000 for k in ("batch_median_s", "batch_worst_s", "dp_median_s", "dp_worst_s")}
+        print(f"batch search median {ms['batch_median_s']:.2f} ms, worst {ms['batch_worst_s']:.1f} ms; "
+              f"card-level DP median {ms['dp_median_s']:.2f} ms, worst {ms['dp_worst_s']:.1f} ms; "
+              f"ratio of medians {ratio}")
 
 
 def print_study(res: dict[str, Any]) -> None:
@@ -250,6 +258,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="solvers coop/best: the flow solver by cards left (5-30) and players (4, 5)")
     parser.add_argument("--real", action="store_true",
                         help="solvers coop/best: real hands, the flow solver beside the card-by-card model")
+    parser.add_argument("--compare", type=cli.at_least(0, "--compare"), default=0,
+                        help="seats: also this many random seat problems, the batch search beside the DP")
     parser.add_argument("--no-ray", action="store_true", help="study: without the Ray executor")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
@@ -280,7 +290,7 @@ def _run(args: argparse.Namespace, show: bool) -> tuple[dict[str, Any], Callable
         say = (lambda text: print(f"bench.py: {text}", file=sys.stderr, flush=True)) if show else None
         return bench_study(min(args.runs, 3), ray=not args.no_ray, progress=say), print_study
     if args.suite == "seats":
-        return benchmarks.bench_seats(args.time_limit, show), print_seats
+        return benchmarks.bench_seats(args.time_limit, show, args.compare), print_seats
     if args.suite == "trades":
         return benchmarks.bench_trades(min(args.positions, 5), min(args.runs, 3), show), print_trades
     if args.objective == "duel":

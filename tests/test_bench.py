@@ -65,3 +65,21 @@ def test_growth_counts_where_the_master_bound_is_above_a_proved_optimum(
     seen.clear()
     assert bench.main(argv[:-1]) == 0
     assert "2/2 (+2)" in capsys.readouterr().out
+
+
+def test_seats_compare_counts_problems_and_exits_1_on_a_disagreement(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """The random comparison's JSON (values equal), and exit 1 when the two seat solvers differ."""
+    res = benchmarks.compare_seats(3, show=False)
+    assert res["problems"] == 3 and res["batch_median_s"] > 0 and res["dp_median_s"] > 0
+    from solvers import seat_batch
+
+    real = seat_batch.solve_seat
+
+    def off_by_one(*args: Any, **kw: Any) -> Any:
+        got = real(*args, **kw)
+        return SimpleNamespace(value=got.value + 1, ops=got.ops, states=got.states)
+
+    monkeypatch.setattr(seat_batch, "solve_seat", off_by_one)
+    with pytest.raises(benchmarks.Disagreement, match="batch search"):
+        benchmarks.compare_seats(1, show=False)
