@@ -22,6 +22,8 @@ an answer.
 
 from __future__ import annotations
 
+import random
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -50,11 +52,64 @@ from solvers.seat_plan import Op, SeatPlan
 from solvers.work_limit import RunClock
 
 Tick = Callable[[float, float, float], None]
-DECOMPOSE_SHARE = 0.6  # of the time limit; the rest goes to the joint model warm-started from it,
-DECOMPOSE_UNTIL = 0.8  # except that the decomposition may go on to here until it has a first plan
+# The rounds (the bound, the cuts, plans) and the plan search in turn, as fractions of the run:
+# rounds to 0.3, plan search to 0.4, rounds to 0.55, plan search to 0.6; the rest goes to the joint
+# model warm-started from the best plan.
+STAGES = ((0.3, 0.4), (0.55, 0.6))
+DECOMPOSE_UNTIL = 0.8  # the decomposition may go on to here until it has a first plan
 SEAT_STATES = 50_000  # the batch seat search's guard (the largest real seat so far: 6,734 states)
 HARVEST = 20  # master solutions a round hands to the seats: its last ones, the optimum among them
 JOINT_SHARE = 0.5  # of what is left then: the optimising joint model, before the search for any better plan
+
+
+NEIGHBOURHOOD_WORK = 1.0  # a plan-search sub-solve's most (seconds, or work units with a work limit)
+NEIGHBOURHOOD_ROUNDS = 4  # sub-solves per neighbourhood, each with the cuts of the last
+_FLOW = re.compile(r"^(?:([guh])(\d+)_(\d+)_(\d+)|d(\d+)_(\d+)|front(\d+)_.*)$")
+
+
+def _is_flow(name: str) -> bool:
+    """A master variable that says what is traded or planted from the hand (flow_master's names:
+    g/u/h{turn}_{partner}_{bean}, d{turn}_{partner}, front{turn}_...)."""
+    return _FLOW.match(name) is not None
+
+
+def _neighbourhoods(values: dict[str, int]) -> list[Callable[[str], bool]]:
+    """The plan search's neighbourhoods over the flow variables named in ``values``: each turn's
+    trades and front (alone and with the next turn), each partner's trades, each bean's flows."""
+    turns: set[int] = set()
+    partners: set[int] = set()
+    beans: set[int] = set()
+    for name in values:
+        m = _FLOW.match(name)
+        if m and m.group(1):
+            turns.add(int(m.group(2)))
+            partners.add(int(m.group(3)))
+            beans.add(int(m.group(4)))
+
+    def parts(name: str) -> tuple[int | None, int | None, int | None]:
+        m = _FLOW.match(name)
+        if m is None:
+            return None, None, None
+        if m.group(1):
+            return int(m.group(2)), int(m.group(3)), int(m.group(4))
+        if m.group(5):
+            return int(m.group(5)), int(m.group(6)), None
+        return int(m.group(7)), None, None
+
+    def turn_hood(ks: set[int]) -> Callable[[str], bool]:
+        return lambda name: parts(name)[0] in ks
+
+    def partner_hood(r: int) -> Callable[[str], bool]:
+        return lambda name: parts(name)[1] == r or name.startswith("d")
+
+    def bean_hood(b: int) -> Callable[[str], bool]:
+        return lambda name: parts(name)[2] == b or name.startswith("d")
+
+    out = [turn_hood({k}) for k in sorted(turns)]
+    out += [turn_hood({k, k + 1}) for k in sorted(turns) if k + 1 in turns]
+    out += [partner_hood(r) for r in sorted(partners)]
+    out += [bean_hood(b) for b in sorted(beans)]
+    return out
 
 
 @dataclass
@@ -323,6 +378,9 @@ class FlowSolver:
         self.hint: dict[str, int] = {}  # the best plan's variable values, by name
         self.seat_values: dict[tuple[int, Any], dict[str, int]] = {}  # CP-SAT seat solutions
         self.seat_counts = {"exact": 0, "guard": 0}  # seat problems solved, and stopped by the guard
+        self.cuts: list[tuple[int, Any, int]] = []  # (seat, schedule, its proved most): the master's cuts
+        self.cut_at: dict[tuple[int, Schedule], int] = {}  # the tightest cut on each seat schedule
+        self.cache: dict[tuple[int, Any], tuple[int | None, int, list[Op]]] = {}  # exact seats
 
     @property
     def interrupted(self) -> bool:
@@ -334,12 +392,14 @@ class FlowSolver:
             self.tick(self.best.value, bound, self.clock.elapsed())
 
     def _solve(self, m: cp_model.CpModel, until: float, lb_tree: bool = False, lns: bool = False,
-               callback: cp_model.CpSolverSolutionCallback | None = None) -> tuple[cp_model.CpSolver, Any]:
-        """Solve ``m`` within the run up to fraction ``until`` of its limits (RunClock)."""
+               callback: cp_model.CpSolverSolutionCallback | None = None, most: float | None = None,
+               ) -> tuple[cp_model.CpSolver, Any]:
+        """Solve ``m`` within the run up to fraction ``until`` of its limits (RunClock), and at
+        most ``most`` (work units with a work limit, else seconds)."""
         solver = _solver(self.workers, lb_tree)
         if lns and self.workers == 1:
             solver.parameters.interleave_search = True
-        self.clock.limit(solver, until)
+        self.clock.limit(solver, until, most)
         status = self.stop.solve(solver, m, callback)
         self.clock.charge(solver)
         return solver, status
@@ -377,9 +437,7 @@ class FlowSolver:
         earlier rounds asked for any schedule worth at least the bound instead: on rio4-8cards coop
         the second such round found none in 2 s and ended the loop at 59 / 62, where maximising
         rounds, each cheap now that the seats answer in milliseconds, reached 61 / 62.)"""
-        cuts: list[tuple[int, Any, int]] = []
-        cache: dict[tuple[int, Any], tuple[int | None, int, list[Op]]] = {}
-        cut_at: dict[tuple[int, Schedule], int] = {}  # the tightest cut on each seat schedule
+        cuts = self.cuts
         rounds = candidates = 0
         spent = {"master": 0.0, "seats": 0.0}
         try:
@@ -387,11 +445,7 @@ class FlowSolver:
                 now = self.clock.fraction()
                 if now >= until or (soft is not None and self.best is not None and now > soft):
                     break  # past ``soft``, only until a first plan is in hand
-                fm = FlowMaster(self.s, capacity=self.capacity)
-                seat_values = capped_values(fm)
-                obj = _objective(fm, seat_values, self.objective, self.p, self.floors)
-                for i, (q, sched, v) in enumerate(cuts):
-                    cut(fm, seat_values[q], q, sched, v, i)
+                fm, obj = self._master()
                 if self.bound is not None:
                     fm.m.add(obj <= self.bound)  # proved already: keeps the LP's search short
                 if self.hint:
@@ -407,7 +461,7 @@ class FlowSolver:
                 if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
                     break
                 jb = int(solver.best_objective_bound + 1e-6)  # the cuts keep it a relaxation
-                if rounds == 1:
+                if "master_bound" not in self.stages:
                     self.stages["master_bound"] = jb  # the counts master's own, before any cut
                 self.bound = jb if self.bound is None else min(self.bound, jb)
                 self._report()
@@ -415,29 +469,7 @@ class FlowSolver:
                     break
                 start = time.perf_counter()
                 known = len(cuts)
-                for cand in reversed(harvest.found):  # the master's optimum first
-                    finals: list[int] = []
-                    ops: list[list[Op]] = []
-                    for q, sched in enumerate(cand.scheds):
-                        if (q, sched) not in cache:
-                            cache[(q, sched)] = self._seat(q, sched)
-                        value_q, most, seat_ops = cache[(q, sched)]
-                        if most < min(cand.relaxed[q], cut_at.get((q, sched), most + 1)):
-                            cut_at[(q, sched)] = most
-                            cuts.append((q, sched, most))
-                        if value_q is not None:
-                            finals.append(value_q)
-                            ops.append(seat_ops)
-                    if len(finals) < fm.n:
-                        continue
-                    score = self._score(finals)
-                    if score is not None and (self.best is None or score > self.best.value):
-                        deals = _identities(fm, cand.fronts, cand.flows)
-                        if self._accept(fm, deals, ops, score, "decomposition"):
-                            self.hint = dict(cand.values)  # the flows, and the seats CP-SAT solved
-                            for q, sched in enumerate(cand.scheds):
-                                self._seat_hint(fm, q, sched, finals[q], until)
-                                self.hint.update(self.seat_values.get((q, sched), {}))
+                self._evaluate(fm, harvest.found, until)
                 spent["seats"] += time.perf_counter() - start
                 candidates += len(harvest.found)
                 if len(cuts) == known:
@@ -445,11 +477,113 @@ class FlowSolver:
                 if self.best is not None and self.bound is not None and self.best.value >= self.bound:
                     break
         finally:  # Ctrl-C (KeyboardInterrupt) too: the stats say how far the run came
-            self.stages.update({"rounds": rounds, "master_solutions": candidates,
-                                "master_seconds": spent["master"],
-                                "seats_seconds": spent["seats"], "seat_problems": len(cache),
-                                "seats_exact": self.seat_counts["exact"],
+            for key, got in (("rounds", rounds), ("master_solutions", candidates),
+                             ("master_seconds", spent["master"]), ("seats_seconds", spent["seats"])):
+                self.stages[key] = self.stages.get(key, 0) + got  # (the rounds resume after a plan search)
+            self.stages.update({"seat_problems": len(self.cache), "seats_exact": self.seat_counts["exact"],
                                 "seats_past_guard": self.seat_counts["guard"]})
+
+    def _master(self) -> tuple[FlowMaster, Any]:
+        """The counts master with the cuts so far: (model, objective on the capped seat values)."""
+        fm = FlowMaster(self.s, capacity=self.capacity)
+        seat_values = capped_values(fm)
+        obj = _objective(fm, seat_values, self.objective, self.p, self.floors)
+        for i, (q, sched, v) in enumerate(self.cuts):
+            cut(fm, seat_values[q], q, sched, v, i)
+        return fm, obj
+
+    def _evaluate(self, fm: FlowMaster, found: list[_Candidate], until: float) -> bool:
+        """The seats of master solutions, exactly: a cut per seat schedule worth less than its
+        relaxed value, and the best complete plan replayed and kept if it beats the best so far.
+        True if it did."""
+        better = False
+        for cand in reversed(found):  # the master's optimum first
+            finals: list[int] = []
+            ops: list[list[Op]] = []
+            for q, sched in enumerate(cand.scheds):
+                if (q, sched) not in self.cache:
+                    self.cache[(q, sched)] = self._seat(q, sched)
+                value_q, most, seat_ops = self.cache[(q, sched)]
+                if most < min(cand.relaxed[q], self.cut_at.get((q, sched), most + 1)):
+                    self.cut_at[(q, sched)] = most
+                    self.cuts.append((q, sched, most))
+                if value_q is not None:
+                    finals.append(value_q)
+                    ops.append(seat_ops)
+            if len(finals) < fm.n:
+                continue
+            score = self._score(finals)
+            if score is not None and (self.best is None or score > self.best.value):
+                deals = _identities(fm, cand.fronts, cand.flows)
+                if self._accept(fm, deals, ops, score, "decomposition"):
+                    better = True
+                    self.hint = dict(cand.values)  # the flows, and the seats CP-SAT solved
+                    for q, sched in enumerate(cand.scheds):
+                        self._seat_hint(fm, q, sched, finals[q], until)
+                        self.hint.update(self.seat_values.get((q, sched), {}))
+        return better
+
+    def search_plans(self, until: float, seed: int = 0) -> None:
+        """Plans around the best one (a large neighbourhood search over the master's flows): free
+        one neighbourhood of the best plan's flows (a turn, a partner, a bean, two turns in a row),
+        fix the others, and ask the master with the cuts so far for schedules worth more than the
+        best plan; the seats are solved exactly on them (``_evaluate``), which adds cuts, and
+        the same neighbourhood is asked again until it has none. Neighbourhoods in a seeded order,
+        each sub-solve within ``NEIGHBOURHOOD_WORK``: with a work limit, the same run twice."""
+        if self.best is None or not self.hint:
+            return
+        rng = random.Random(seed)
+        tried = improved = 0
+        start = time.perf_counter()
+        try:
+            while not self.interrupted and self.clock.fraction() < until:
+                if self.bound is not None and self.best.value >= self.bound:
+                    break
+                hoods = _neighbourhoods(self.hint)
+                rng.shuffle(hoods)
+                moved = False
+                for free in hoods:
+                    if self.interrupted or self.clock.fraction() >= until:
+                        break
+                    if self.bound is not None and self.best.value >= self.bound:
+                        break
+                    tried += 1
+                    if self._search_one(free, until):
+                        improved += 1
+                        moved = True
+                        break  # new best plan: new neighbourhoods around it
+                if not moved:
+                    break  # every neighbourhood of the best plan tried: none better
+        finally:
+            self.stages.update({"plan_search_neighbourhoods": tried, "plan_search_improved": improved,
+                                "plan_search_seconds": time.perf_counter() - start})
+
+    def _search_one(self, free: Callable[[str], bool], until: float) -> bool:
+        """One neighbourhood (``free``: which flow variables, by name, may change): True if it
+        gave a better plan."""
+        assert self.best is not None
+        fixed = dict(self.hint)
+        for _ in range(NEIGHBOURHOOD_ROUNDS):
+            fm, obj = self._master()
+            for i in range(len(fm.m.proto.variables)):
+                var = fm.m.get_int_var_from_proto_index(i)
+                if _is_flow(var.name) and var.name in fixed and not free(var.name):
+                    fm.m.add(var == fixed[var.name])
+            fm.m.add(obj >= self.best.value + 1)
+            if self.bound is not None:
+                fm.m.add(obj <= self.bound)
+            _hint(fm.m, fixed)
+            fm.m.maximize(obj)
+            harvest = _Harvest(fm, HARVEST)
+            solver, status = self._solve(fm.m, until, callback=harvest, most=NEIGHBOURHOOD_WORK)
+            if not harvest.found:
+                return False  # none worth more here (infeasible), or none found in the time
+            known = len(self.cuts)
+            if self._evaluate(fm, harvest.found, until):
+                return True
+            if len(self.cuts) == known:
+                return False  # no new cut: the same schedules again
+        return False
 
     def _seat(self, q: int, sched: Any) -> tuple[int | None, int, list[Op]]:
         """Seat q's exact fields on a schedule (solvers/seat_batch.py): (the value of its best
@@ -619,9 +753,12 @@ def solve_flow(s: GameState, objective: str, player: int | None = None, time_lim
             run.best = _Found(got, line, coins)
             now = run_clock.fraction()
             if su.strict_harvest:  # the seat search alone knows H4's strict reading: all of the run
-                run.decompose(1.0)
+                run.decompose(0.5)
+                run.search_plans(1.0)
             else:
-                run.decompose(now + (1 - now) * DECOMPOSE_UNTIL, soft=now + (1 - now) * DECOMPOSE_SHARE)
+                for soft, search in STAGES:  # rounds and plan search, in turn
+                    run.decompose(now + (1 - now) * DECOMPOSE_UNTIL, soft=now + (1 - now) * soft)
+                    run.search_plans(now + (1 - now) * search)
             while (not su.strict_harvest and not run.interrupted and run_clock.fraction() < 0.999
                    and run.best is not None and (run.bound is None or run.best.value < run.bound)):
                 before = (run.best.value, run.bound)

@@ -15,6 +15,7 @@ import sys
 import time
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -319,3 +320,69 @@ def test_a_seat_cut_caps_the_schedule_and_does_not_forbid_it() -> None:
     solver = cp_model.CpSolver()
     assert solver.solve(again.m) == cp_model.OPTIMAL
     assert round(solver.objective_value) == sum(found.relaxed) - 1
+
+
+def _no_trade_run(s: GameState, objective: str, p: int) -> Any:
+    """A FlowSolver holding the no-trade plan, hinted with its flows (every trade 0)."""
+    from solvers.cpsat_run import interruptible
+    from solvers.exact import open_player, solve_solo
+    from solvers.flow import FlowSolver, _Found, _is_flow, no_trade_line
+    from solvers.flow_master import FlowMaster
+
+    q = open_player(s, objective, p)
+    floors = [solve_solo(s, r).value for r in range(len(s.players))] if objective == "best" else None
+    with interruptible() as stop:
+        run = FlowSolver(s, objective, q, floors, 1, None, stop)
+    line, end = no_trade_line(s)
+    coins = [len(x.coins) for x in end.players]
+    start = run._score(coins)
+    assert start is not None
+    run.best = _Found(start, line, coins)
+    fm = FlowMaster(s)
+    names = [fm.m.get_int_var_from_proto_index(i).name for i in range(len(fm.m.proto.variables))]
+    run.hint = {n: 0 for n in names if _is_flow(n) and not n.startswith("front")}
+    return run
+
+
+def test_flow_variables_are_told_apart_by_name() -> None:
+    """The plan search fixes and frees the master's trade and front variables by name: every
+    g/u/h/d/front variable is one, no other variable (relaxed values, cuts, tables) is."""
+    from solvers.flow import _is_flow, _neighbourhoods
+    from solvers.flow_master import FlowMaster
+
+    fm = FlowMaster(LIBRARY["rio4-8cards"].position())
+    flows = {v for k in range(len(fm.turns)) for side in (fm.give[k], fm.up[k], fm.back[k])
+             for r in side for v in side[r].values()}
+    flows |= {lit for opts in fm.fronts for _, lit in opts}
+    flows |= {fm.deals[k][r] for k in range(len(fm.turns)) for r in fm.deals[k]}
+    names = [fm.m.get_int_var_from_proto_index(i).name for i in range(len(fm.m.proto.variables))]
+    want = {v.name for v in flows}
+    assert {n for n in names if _is_flow(n)} == want
+    hoods = _neighbourhoods({n: 0 for n in want})
+    assert len(hoods) >= len(fm.turns) + 3
+    assert all(any(h(n) for h in hoods) for n in want if not n.startswith("front"))
+
+
+@pytest.mark.rule("T3")
+@pytest.mark.parametrize("objective", ["coop", "best"])
+def test_the_plan_search_improves_on_no_trade_and_stays_below_the_optimum(objective: str) -> None:
+    """From the no-trade plan alone (no rounds before it), the neighbourhood search finds plans
+    that replay by the rules, never worth more than exact search's optimum, and better than no
+    trade wherever deals pay on at least one cut."""
+    improved = compared = 0
+    for label, s, p in _CUTS[:6]:
+        want = _optimum(label, objective)
+        if want is None:
+            continue
+        run = _no_trade_run(s, objective, p)
+        start = run.best.value
+        run.search_plans(1.0)
+        got = run.best
+        assert start <= got.value <= want, label
+        t = s
+        for a in got.line:
+            t = apply(t, a)
+        assert t.phase == Phase.OVER and [len(x.coins) for x in t.players] == got.coins
+        improved += got.value > start
+        compared += 1
+    assert compared >= 4 and improved >= 1
