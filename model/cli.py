@@ -107,6 +107,12 @@ def exit(code: int) -> NoReturn:
     sys.exit(code)
 
 
+# The interrupts ``run`` caught, with their tracebacks: freeing the frames they hold would free Z3
+# objects the interrupt left half made, which crashed prove_rules (exit -11 after its verdicts, one
+# run in three); ``exit`` then ends the process before the interpreter frees anything.
+_KEPT: list[BaseException] = []
+
+
 def run(name: str, args: argparse.Namespace, body: Callable[[Frame], int]) -> int:
     """``body(frame)``'s exit code; errors, interrupts and bugs become one line and their code."""
     frame = Frame(name, args)
@@ -118,7 +124,8 @@ def run(name: str, args: argparse.Namespace, body: Callable[[Frame], int]) -> in
     except BohnanzaError as e:
         frame.say(str(e))
         return BAD_INPUT
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as e:
+        _KEPT.append(e)  # its frames' Z3 objects stay alive until ``exit`` leaves at once
         return _interrupted(frame)
     except BrokenPipeError:  # the reader went away (`| head`): stop quietly
         frame.close()
@@ -130,6 +137,7 @@ def run(name: str, args: argparse.Namespace, body: Callable[[Frame], int]) -> in
         return INTERNAL
     except Exception as e:  # a bug: one line, the traceback only on request
         if _is_ctrl_c(e):
+            _KEPT.append(e)
             return _interrupted(frame)
         if frame.debug:
             frame.close()

@@ -80,8 +80,8 @@ class SeatResult:
 
 @dataclass(frozen=True)
 class ChildBound:
-    """The children's bound, twice over and per price (``_Search.upper``): the part that does not
-    depend on the child, each bean's part from its end fields, and the least total kept."""
+    """The children's bound, in quarter coins and per price vector (``_Search.upper``): the part
+    that does not depend on the child, each bean's part from its end fields, the least total kept."""
 
     batch: int  # the batch the moves play
     const: tuple[int, ...]
@@ -228,7 +228,7 @@ class _Batches:
                     okey = (items, len(fin), k)
                     old = opts.get(okey)
                     if old is None or v > old[0]:
-                        opts[okey] = (v, (b, tops, fin, x, k), tuple(2 * v + a for a in adj))
+                        opts[okey] = (v, (b, tops, fin, x, k), tuple(SCALE * v + a for a in adj))
         return opts
 
     def _combine(self, fields: Fields, ck: int, counts: Mapping[int, int], later: Mapping[int, int],
@@ -241,7 +241,7 @@ class _Batches:
         every bean still to come, cannot pass ``bound.keep`` is dropped at once."""
         rules = self.rules
         cost = rules.cost or 0
-        const = [c - (2 * cost if buy else 0) for c in bound.const]
+        const = [c - (SCALE * cost if buy else 0) for c in bound.const]
         per_bean: list[dict[tuple[Fields, int, Key], tuple[int, Choice, tuple[int, ...]]]] = []
         for b in beans:
             kb = [i for i in kept if fields[i][0] == b]
@@ -260,14 +260,23 @@ class _Batches:
             tops_i = [max(o[2][p] for o in per_bean[i].values()) for p in range(len(const))]
             rest[i] = [a + t for a, t in zip(rest[i + 1], tops_i, strict=True)]
         keep = bound.keep
+        # the price whose bound is the least: each bean's options by their part of it, best first,
+        # so that the pairs below stop at the first that cannot pass it
+        main = min(range(len(const)), key=lambda p: const[p] + rest[0][p])
+        if const[main] + rest[0][main] < keep:
+            return
         # key: (end fields of the beans so far, final groups so far, H4 key) -> (coins, choices, scores)
         acc: dict[tuple[Fields, int, Key], tuple[int, tuple[Choice, ...], tuple[int, ...]]] = {
             ((), 0, 0): (0, (), tuple(0 for _ in const))}
         for i, opts in enumerate(per_bean):
             floor = [keep - c - r for c, r in zip(const, rest[i + 1], strict=True)]
+            ranked = sorted(opts.items(), key=lambda o: -o[1][2][main])
             nxt: dict[tuple[Fields, int, Key], tuple[int, tuple[Choice, ...], tuple[int, ...]]] = {}
             for (items, nf, k), (v, ch, sc) in acc.items():
-                for (items2, nf2, k2), (v2, ch2, sc2) in opts.items():
+                need = floor[main] - sc[main]
+                for (items2, nf2, k2), (v2, ch2, sc2) in ranked:
+                    if sc2[main] < need:
+                        break  # and every later option of this bean
                     if nf + nf2 > free:
                         continue
                     both = tuple(a + b2 for a, b2 in zip(sc, sc2, strict=True))
@@ -290,7 +299,7 @@ class _Batches:
             ck2 = min(ck + v, cost) if (rules.cost is not None and n_end == 2) else 0
             best = out.get((end, ck2))
             if best is None or net > best[0]:
-                ub = min(a + c for a, c in zip(sc, const, strict=True)) // 2
+                ub = min(a + c for a, c in zip(sc, const, strict=True)) // SCALE
                 out[(end, ck2)] = (net, (tuple(kept), tuple(harvested), ch, buy, allow1, free), ub)
 
     def split(self, fields: Fields, raw: Raw) -> Split:
@@ -335,7 +344,9 @@ def _groups(k: int, most: int, size: int) -> list[tuple[int, ...]]:
     return out
 
 
-PRICES = (0, 1, 2)  # twice the Lagrangian prices of the seat bound (``_Search.upper``)
+SCALE = 4  # the seat bound's unit: a quarter coin (``_Search.upper``)
+UNIFORM = (0, 2, 4)  # uniform Lagrangian prices per boundary, in quarter coins, beside the tuned one
+TUNING = 30  # subgradient steps that tune the per-boundary prices at the root
 
 
 class TooLarge(Exception):
@@ -362,8 +373,9 @@ class _Search:
         self.later = later  # cards per bean in batches j..
         self.tables: dict[tuple[int, tuple[int, ...], int], int] = {}
         self.spans: dict[tuple[int, tuple[int, ...], int, int], int] = {}
-        self.base = [{price: sum(self.held(b, (), j, price) for b in row) for price in PRICES}
-                     for j, row in enumerate(later)]
+        n = len(self.counts)
+        self.prices: list[tuple[int, ...]] = [(0,) + (x,) * max(0, n - 1) for x in UNIFORM]
+        self.base: list[list[int]] = []
         self.batch = _Batches(rules)
         self.memo: dict[State, tuple[int, int]] = {}
         self.children: dict[State, tuple[int, list[tuple[int, int, State, Raw]]]] = {}
@@ -384,20 +396,77 @@ class _Search:
             got = self.tables[key] = gain_table(tuple(self.rules.payout[b]), list(mine), n)[n]
         return got
 
-    def held(self, b: int, mine: tuple[int, ...], j: int, price: int) -> int:
-        """Twice the most bean b can pay from batch j on (its fields ``mine`` and its cards to
-        come), less ``price`` / 2 for every batch boundary one of its groups spans: the best
-        cut of batches j.. into segments, each paying what gain_table gives its cards."""
-        key = (b, mine, j, price)
+    def held(self, b: int, mine: tuple[int, ...], j: int, pi: int) -> int:
+        """In quarter coins, the most bean b can pay from batch j on (its fields ``mine`` and
+        its cards to come), less the price (``self.prices[pi]``) of every batch boundary one of
+        its groups spans: the best cut of batches j.. into segments, each paying what
+        gain_table gives its cards."""
+        key = (b, mine, j, pi)
         got = self.spans.get(key)
         if got is None:
-            n = len(self.counts)
-            best = [0] * (n + 1)
-            for k in range(j + 1, n + 1):
-                best[k] = max(best[i] + 2 * self.gain(b, mine if i == j else (), self.between(b, i, k))
-                              - price * (k - i - 1) for i in range(j, k))
-            got = self.spans[key] = best[n] if n > j else 2 * self.gain(b, mine, 0)
+            got = self.spans[key] = self._cut(b, mine, j, self.prices[pi])[0]
         return got
+
+    def _cut(self, b: int, mine: tuple[int, ...], j: int, price: Sequence[int]) -> tuple[int, list[int]]:
+        """``held`` for one price vector (price[t]: boundary t, between batches t - 1 and t),
+        with the boundaries the best cut holds b across."""
+        n = len(self.counts)
+        if n <= j:
+            return SCALE * self.gain(b, mine, 0), []
+        acc = [0] * (n + 1)  # acc[t]: the prices of boundaries 1..t
+        for t in range(1, n):
+            acc[t] = acc[t - 1] + price[t]
+        best: list[tuple[int, int]] = [(0, j)] * (n + 1)
+        for k in range(j + 1, n + 1):
+            best[k] = max((best[i][0] + SCALE * self.gain(b, mine if i == j else (), self.between(b, i, k))
+                           - (acc[k - 1] - acc[i] if k - 1 > i else 0), i) for i in range(j, k))
+        held: list[int] = []
+        k = n
+        while k > j:
+            i = best[k][1]
+            held += range(i + 1, k)
+            k = i
+        return best[n][0], held
+
+    def tune(self, root: State) -> None:
+        """Per-boundary prices for the root, by subgradient steps on the Lagrangian dual (a
+        boundary held by more beans than the seat can have fields gets dearer, one held by
+        fewer cheaper); the best vector found joins the uniform ones. Then each price vector's
+        part of the bound that does not depend on the fields, per batch."""
+        j, fields, _ = root
+        n = len(self.counts)
+        fcount = len(fields) if self.rules.cost is None else 3
+        beans = set(self.later[j]) | {b for b, c in fields if c}
+        mine = {b: tuple(c for fb, c in fields if fb == b and c) for b in beans}
+        price = [0] + [2] * max(0, n - 1)
+        best: tuple[int, tuple[int, ...]] | None = None
+        step, stale = 4, 0
+        for it in range(TUNING if n > j + 1 else 0):
+            total = fcount * sum(price[j + 1:])
+            used = [0] * n
+            for b in sorted(beans):
+                v, held = self._cut(b, mine[b], j, price)
+                total += v
+                for t in held:
+                    used[t] += 1
+            if best is None or total < best[0]:
+                best, stale = (total, tuple(price)), 0
+            else:
+                stale += 1
+            if stale >= 6 or all(used[t] <= fcount and (used[t] == fcount or price[t] == 0)
+                                 for t in range(j + 1, n)):
+                break  # optimal for the dual (no boundary over capacity, none priced idle) or stuck
+            price = [0] + [max(0, price[t] + step * (used[t] - fcount)) for t in range(1, n)]
+            if it % 10 == 9:
+                step = max(1, step // 2)
+        if best is not None and best[1] not in self.prices:
+            self.prices.append(best[1])
+        self.base = [[sum(self.held(b, (), k, pi) for b in row) for pi in range(len(self.prices))]
+                     for k, row in enumerate(self.later)]
+
+    def tail(self, pi: int, j: int) -> int:
+        """The prices of the boundaries after batch j (j + 1 .. the last)."""
+        return sum(self.prices[pi][j + 1:])
 
     def between(self, b: int, i: int, k: int) -> int:
         """The seat's cards of bean b in batches i..k-1."""
@@ -411,16 +480,16 @@ class _Search:
         j, fields, _ = st
         fcount = len(fields) if self.rules.cost is None else 3
         bounds = []
-        for price in PRICES:
-            total = self.base[j][price] + price * fcount * max(0, len(self.counts) - 1 - j)
+        for pi in range(len(self.prices)):
+            total = self.base[j][pi] + fcount * self.tail(pi, j)
             seen = -1
             for b, n in fields:  # sorted: the fields of a bean are together
                 if n and b != seen:
                     seen = b
                     mine = tuple(c for fb, c in fields if fb == b)
-                    total += self.held(b, mine, j, price) - self.held(b, (), j, price)
+                    total += self.held(b, mine, j, pi) - self.held(b, (), j, pi)
             bounds.append(total)
-        return min(bounds) // 2
+        return min(bounds) // SCALE
 
     def moves(self, st: State, alpha: int) -> list[tuple[int, int, State, Raw]]:
         """(gain + the child's bound, gain, child, split) for the children whose bound is above
@@ -430,13 +499,13 @@ class _Search:
             return [m for m in got[1] if m[0] > alpha]
         j, fields, ck = st
         fcount = len(fields) if self.rules.cost is None else 3
-        nb = max(0, len(self.counts) - 2 - j)  # the boundaries after batch j
+        prices = range(len(self.prices))
 
         def adj(b: int, mine: tuple[int, ...]) -> tuple[int, ...]:
-            return tuple(self.held(b, mine, j + 1, p) - self.held(b, (), j + 1, p) for p in PRICES)
+            return tuple(self.held(b, mine, j + 1, p) - self.held(b, (), j + 1, p) for p in prices)
 
-        bound = ChildBound(j, tuple(self.base[j + 1][p] + p * fcount * nb for p in PRICES), adj,
-                           2 * alpha + 2)
+        bound = ChildBound(j, tuple(self.base[j + 1][p] + fcount * self.tail(p, j + 1) for p in prices),
+                           adj, SCALE * (alpha + 1))
         moves = self.batch.moves(fields, ck, self.counts[j], self.later[j + 1], bound)
         out = [(ub, gain, (j + 1, end, ck2), raw) for (end, ck2), (gain, raw, ub) in moves.items()]
         out.sort(key=lambda m: (-m[0], -m[1], m[2]))  # deterministic: ties by state
@@ -636,6 +705,7 @@ def solve_seat(rules: SeatRules, fields: Sequence[Field], coins: int, batches: B
     search = _Search(rules, batches, max_states)
     root_fields = search.canon(fields)
     root: State = (0, root_fields, search.coins_key(root_fields, coins))
+    search.tune(root)
     try:
         value = coins + search.value(root)
     except TooLarge as e:
