@@ -52,10 +52,11 @@ from solvers.seat_plan import Op, SeatPlan
 from solvers.work_limit import RunClock
 
 Tick = Callable[[float, float, float], None]
-# The rounds (the bound, the cuts, plans) and the plan search in turn, as fractions of the run:
-# rounds to 0.3, plan search to 0.4, rounds to 0.55, plan search to 0.6; the rest goes to the joint
-# model warm-started from the best plan.
-STAGES = ((0.3, 0.4), (0.55, 0.6))
+# The rounds (the bound, the cuts, plans) and the plan search, as fractions of the run: rounds to
+# 0.6, plan search to 0.7; the rest goes to the joint model warm-started from the best plan. (Taking
+# turns, rounds to 0.3, search to 0.4, rounds to 0.55, search to 0.6, was no better on 8 growth cuts
+# and the 12 built-in solves: docs/endgames.md.)
+STAGES = ((0.6, 0.7),)
 DECOMPOSE_UNTIL = 0.8  # the decomposition may go on to here until it has a first plan
 SEAT_STATES = 50_000  # the batch seat search's guard (the largest real seat so far: 6,734 states)
 HARVEST = 20  # master solutions a round hands to the seats: its last ones, the optimum among them
@@ -530,8 +531,12 @@ class FlowSolver:
         best plan; the seats are solved exactly on them (``_evaluate``), which adds cuts, and
         the same neighbourhood is asked again until it has none. Neighbourhoods in a seeded order,
         each sub-solve within ``NEIGHBOURHOOD_WORK``: with a work limit, the same run twice."""
-        if self.best is None or not self.hint:
+        if self.best is None:
             return
+        if not self.hint:  # the best plan is the no-trade one: every trade 0, the fronts free
+            fm = FlowMaster(self.s, capacity=self.capacity)
+            names = (fm.m.get_int_var_from_proto_index(i).name for i in range(len(fm.m.proto.variables)))
+            self.hint = {n: 0 for n in names if _is_flow(n) and not n.startswith("front")}
         rng = random.Random(seed)
         tried = improved = 0
         start = time.perf_counter()

@@ -323,11 +323,10 @@ def test_a_seat_cut_caps_the_schedule_and_does_not_forbid_it() -> None:
 
 
 def _no_trade_run(s: GameState, objective: str, p: int) -> Any:
-    """A FlowSolver holding the no-trade plan, hinted with its flows (every trade 0)."""
+    """A FlowSolver holding the no-trade plan and nothing else."""
     from solvers.cpsat_run import interruptible
     from solvers.exact import open_player, solve_solo
-    from solvers.flow import FlowSolver, _Found, _is_flow, no_trade_line
-    from solvers.flow_master import FlowMaster
+    from solvers.flow import FlowSolver, _Found, no_trade_line
 
     q = open_player(s, objective, p)
     floors = [solve_solo(s, r).value for r in range(len(s.players))] if objective == "best" else None
@@ -338,10 +337,7 @@ def _no_trade_run(s: GameState, objective: str, p: int) -> Any:
     start = run._score(coins)
     assert start is not None
     run.best = _Found(start, line, coins)
-    fm = FlowMaster(s)
-    names = [fm.m.get_int_var_from_proto_index(i).name for i in range(len(fm.m.proto.variables))]
-    run.hint = {n: 0 for n in names if _is_flow(n) and not n.startswith("front")}
-    return run
+    return run  # no hint: search_plans starts from the no-trade flows
 
 
 def test_flow_variables_are_told_apart_by_name() -> None:
