@@ -201,6 +201,9 @@ def print_seats(res: dict[str, Any]) -> None:
     print(f"{'position':<16}{'obj':<6}{'seats':>6}{'batch med s':>12}{'batch max s':>12}{'DP ok':>6}"
           f"{'DP med s':>10}{'DP max s':>10}{'SAT ok':>7}{'SAT med s':>11}{'SAT max s':>11}")
     for r in res["rows"]:
+        if not r["problems"]:
+            print(f"{r['position']:<16}{r['objective']:<6}{0:>6}  (the master found no schedule in 30 s)")
+            continue
         print(f"{r['position']:<16}{r['objective']:<6}{r['problems']:>6}{r['batch_median_s']:>12.4f}"
               f"{r['batch_worst_s']:>12.4f}{r['dp_proved']:>6}{r['dp_median_s']:>10.4f}{r['dp_worst_s']:>10.4f}"
               f"{r['cpsat_proved']:>7}{r['cpsat_median_s']:>11.3f}{r['cpsat_worst_s']:>11.3f}")

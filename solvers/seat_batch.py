@@ -528,7 +528,7 @@ class _Search:
         if self.max_states is not None and self.expanded > self.max_states:
             raise TooLarge(f"the batch seat search passed {self.max_states} states", -1)
         best = -1
-        top = -1
+        top = alpha  # the children not made (``moves``) are worth at most alpha
         for ub, gain, child, _ in self.moves(st, alpha):
             bar = max(alpha, best)
             if ub <= bar:

@@ -93,3 +93,22 @@ def test_strict_one_card_harvests_need_fillers() -> None:
     # Lenient allows the same, and nothing pays for one card.
     for strict in (False, True):
         assert _solve(((RED, 1), (SOY, 1)), 0, [(0, "p3", {GARDEN: 1, BLACKEYED: 1})], strict) == 0
+
+
+def test_children_not_made_still_bound_their_state() -> None:
+    # Found by ``bench.py seats --compare 10000`` (amigo 4p, no third field): the search made a
+    # state's children only above its threshold, then stored the best of those made as the
+    # state's upper bound, below a child it had not made; a later, lower threshold trusted that
+    # bound and missed the optimum (17 for 18). The first batch's best play harvests red 5 and
+    # the soy single (the other field is empty then) before planting the blackeyed card.
+    su = model.setup(model.ruleset("amigo"), 4)
+    rules = SeatRules(su.payout, False, None)
+    raw = [(0, "p1a", {BLACKEYED: 1}), (0, "p3", {CHILI: 15}), (1, "p1a", {RED: 1}),
+           (1, "p1b", {BLACKEYED: 1}), (1, "p3", {CHILI: 4}), (2, "p1a", {BLACKEYED: 1}),
+           (2, "p3", {RED: 4})]
+    fields = ((SOY, 1), (RED, 5))
+    want = seat_dp.solve_seat(rules, fields, 2, raw).value
+    assert want == 18
+    got = solve_seat(rules, fields, 2, raw)
+    assert got.value == want
+    assert replay(tuple(tuple(r) for r in su.payout), fields, 2, _batches(raw), None, got.ops) == want
