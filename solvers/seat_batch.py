@@ -34,9 +34,13 @@ Buying earlier than that never helps: it adds nothing a free field does not give
 strict reading it needs one more filler.
 
 The search is the seat DP's: depth-first branch and bound with a memo of proved bounds, the
-bound per bean (solvers.bounds.gain_table), the state (batch, fields sorted, coins kept while a
-purchase is open). A field's count is kept only up to where its bean's payout stops growing (and
-at least 2, for H4): beyond, more cards change nothing.
+state (batch, fields sorted, coins kept while a purchase is open). A field's count is kept only up
+to where its bean's payout stops growing (and at least 2, for H4): beyond, more cards change
+nothing. The bound is per bean (solvers.bounds.gain_table) with field capacity priced in: a seat
+holds at most as many beans as it can have fields across a batch boundary, so a price per bean
+held across a boundary, with that price times the fields given back, bounds the value for any
+prices >= 0 (a Lagrangian relaxation); uniform prices and one vector tuned at the root by
+subgradient steps are tried (``_Search.tune``), the least bound kept.
 """
 
 from __future__ import annotations
