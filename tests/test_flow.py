@@ -13,6 +13,8 @@ import random
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -250,24 +252,13 @@ def test_the_best_plan_hints_every_variable_of_the_joint_model() -> None:
 def test_the_search_for_a_better_plan_alone_reaches_the_optimum(objective: str) -> None:
     """From the no-trade plan, ``above`` (any plan worth one more, no LP) either improves the
     plan, replayed, or proves none exists; repeated, it ends at exact search's optimum."""
-    from solvers.cpsat_run import interruptible
-    from solvers.exact import open_player, solve_solo
-    from solvers.flow import FlowSolver, _Found, no_trade_line
-
     compared = 0
     for label, s, p in _CUTS[:4]:
         want = _optimum(label, objective)
         if want is None:
             continue
-        q = open_player(s, objective, p)
-        floors = [solve_solo(s, r).value for r in range(len(s.players))] if objective == "best" else None
-        with interruptible() as stop:
-            run = FlowSolver(s, objective, q, floors, 1, None, stop)
-            line, end = no_trade_line(s)
-            coins = [len(x.coins) for x in end.players]
-            start = run._score(coins)
-            assert start is not None
-            run.best = _Found(start, line, coins)
+        with _no_trade_run(s, objective, p) as run:
+            start = run.best.value
             for _ in range(want - start + 1):
                 run.above(30)
                 if run.bound == run.best.value:
@@ -322,8 +313,9 @@ def test_a_seat_cut_caps_the_schedule_and_does_not_forbid_it() -> None:
     assert round(solver.objective_value) == sum(found.relaxed) - 1
 
 
-def _no_trade_run(s: GameState, objective: str, p: int) -> Any:
-    """A FlowSolver holding the no-trade plan and nothing else."""
+@contextmanager
+def _no_trade_run(s: GameState, objective: str, p: int) -> Iterator[Any]:
+    """A FlowSolver holding the no-trade plan and nothing else (Ctrl-C stops its searches)."""
     from solvers.cpsat_run import interruptible
     from solvers.exact import open_player, solve_solo
     from solvers.flow import FlowSolver, _Found, no_trade_line
@@ -332,12 +324,12 @@ def _no_trade_run(s: GameState, objective: str, p: int) -> Any:
     floors = [solve_solo(s, r).value for r in range(len(s.players))] if objective == "best" else None
     with interruptible() as stop:
         run = FlowSolver(s, objective, q, floors, 1, None, stop)
-    line, end = no_trade_line(s)
-    coins = [len(x.coins) for x in end.players]
-    start = run._score(coins)
-    assert start is not None
-    run.best = _Found(start, line, coins)
-    return run  # no hint: search_plans starts from the no-trade flows
+        line, end = no_trade_line(s)
+        coins = [len(x.coins) for x in end.players]
+        start = run._score(coins)
+        assert start is not None
+        run.best = _Found(start, line, coins)
+        yield run  # no hint: search_plans starts from the no-trade flows
 
 
 def test_flow_variables_are_told_apart_by_name() -> None:
@@ -370,10 +362,10 @@ def test_the_plan_search_improves_on_no_trade_and_stays_below_the_optimum(object
         want = _optimum(label, objective)
         if want is None:
             continue
-        run = _no_trade_run(s, objective, p)
-        start = run.best.value
-        run.search_plans(1.0)
-        got = run.best
+        with _no_trade_run(s, objective, p) as run:
+            start = run.best.value
+            run.search_plans(1.0)
+            got = run.best
         assert start <= got.value <= want, label
         t = s
         for a in got.line:
