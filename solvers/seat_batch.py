@@ -51,6 +51,7 @@ from dataclasses import dataclass
 from model import GameState
 from solvers.bounds import gain_table
 from solvers.exact import SolveError
+from solvers.memo_search import MemoSearch, TooLarge
 from solvers.seat_dp import EMPTY, SeatRules
 from solvers.seat_plan import Op
 
@@ -353,21 +354,16 @@ UNIFORM = (0, 2, 4)  # uniform Lagrangian prices per boundary, in quarter coins,
 TUNING = 30  # subgradient steps that tune the per-boundary prices at the root
 
 
-class TooLarge(Exception):
-    """The search passed its state limit (a deterministic work limit, not a clock). ``bound``:
-    the most the seat can make, as far as the search had proved it (its coins included)."""
-
-    def __init__(self, message: str, bound: int) -> None:
-        super().__init__(message)
-        self.bound = bound
-
-
-class _Search:
+class _Search(MemoSearch[State]):
     """f(state) = the most coins the seat still makes from ``state`` (E3 included, purchases
-    paid), depth-first with a memo of proved (lower, upper) bounds, as solvers/seat_dp.py."""
+    paid), by the shared branch and bound (solvers/memo_search.py); children are made only above
+    the threshold (``moves``), so those left out count as worth the threshold."""
+
+    name = "the batch seat search"
 
     def __init__(self, rules: SeatRules, batches: Batches, max_states: int | None) -> None:
-        self.rules, self.max_states = rules, max_states
+        super().__init__(max_states)
+        self.rules = rules
         self.counts = [{b: x for b, x in c.items() if x} for _, _, c in batches]
         later: list[dict[int, int]] = [{} for _ in range(len(batches) + 1)]
         for j in range(len(batches) - 1, -1, -1):
@@ -381,9 +377,7 @@ class _Search:
         self.prices: list[tuple[int, ...]] = [(0,) + (x,) * max(0, n - 1) for x in UNIFORM]
         self.base: list[list[int]] = []
         self.batch = _Batches(rules)
-        self.memo: dict[State, tuple[int, int]] = {}
-        self.children: dict[State, tuple[int, list[tuple[int, int, State, Raw]]]] = {}
-        self.expanded = 0
+        self.made: dict[State, tuple[int, list[tuple[int, int, State, Raw]]]] = {}  # moves, by alpha
 
     def coins_key(self, fields: Fields, coins: int) -> int:
         cost = self.rules.cost
@@ -498,7 +492,7 @@ class _Search:
     def moves(self, st: State, alpha: int) -> list[tuple[int, int, State, Raw]]:
         """(gain + the child's bound, gain, child, split) for the children whose bound is above
         ``alpha``, best bound first. Kept per state with the alpha they were made for."""
-        got = self.children.get(st)
+        got = self.made.get(st)
         if got is not None and got[0] <= alpha:
             return [m for m in got[1] if m[0] > alpha]
         j, fields, ck = st
@@ -513,53 +507,17 @@ class _Search:
         moves = self.batch.moves(fields, ck, self.counts[j], self.later[j + 1], bound)
         out = [(ub, gain, (j + 1, end, ck2), raw) for (end, ck2), (gain, raw, ub) in moves.items()]
         out.sort(key=lambda m: (-m[0], -m[1], m[2]))  # deterministic: ties by state
-        self.children[st] = (alpha, out)
+        self.made[st] = (alpha, out)
         return out
 
-    def search(self, st: State, alpha: int) -> int:
-        """f(st) if it is above ``alpha``; else an upper bound on f(st) of at most ``alpha``."""
-        lo, hi = self.memo.get(st, (-1, -1))
-        if hi < 0:
-            hi = self.upper(st)
-        if lo == hi or hi <= alpha:
-            return hi
+    def leaf(self, st: State) -> int | None:
         j, fields, _ = st
-        if j >= len(self.counts):  # every card planted: E3 harvests every field, without H4
-            v = sum(self.rules.pay(b, n) for b, n in fields if n)
-            self.memo[st] = (v, v)
-            return v
-        self.expanded += 1
-        if self.max_states is not None and self.expanded > self.max_states:
-            raise TooLarge(f"the batch seat search passed {self.max_states} states", -1)
-        best = -1
-        top = alpha  # the children not made (``moves``) are worth at most alpha
-        for ub, gain, child, _ in self.moves(st, alpha):
-            bar = max(alpha, best)
-            if ub <= bar:
-                top = max(top, ub)
-                continue
-            v = gain + self.search(child, bar - gain)
-            if v > bar:
-                best = v
-            top = max(top, v)
-        if best > alpha:
-            self.memo[st] = (best, best)
-            return best
-        self.memo[st] = (lo, min(hi, top))
-        return min(hi, top)
+        if j < len(self.counts):
+            return None
+        return sum(self.rules.pay(b, n) for b, n in fields if n)  # E3 harvests every field, without H4
 
-    def value(self, st: State) -> int:
-        """f(st), exact: aspiration from the bound down (each failure lowers the bound)."""
-        hi = self.upper(st)
-        while True:
-            try:
-                v = self.search(st, hi - 1)
-            except TooLarge as e:
-                e.bound = hi  # every failed aspiration so far proved f(st) <= hi
-                raise
-            if v >= hi:
-                return v
-            hi = v
+    def children(self, st: State, alpha: int) -> tuple[list[tuple[int, int, State]], bool]:
+        return [(ub, gain, child) for ub, gain, child, _ in self.moves(st, alpha)], False
 
     def plan(self, st: State) -> list[Split]:
         """A best play's splits, batch by batch."""

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from model import GameState
 from solvers.bounds import gain_table
 from solvers.exact import SolveError
+from solvers.memo_search import MemoSearch, TooLarge
 from solvers.seat_plan import Op
 
 EMPTY = (-1, 0)
@@ -80,17 +81,7 @@ def _canon(fields: Fields) -> Fields:
     return tuple(sorted(fields))
 
 
-class TooLarge(Exception):
-    """The search passed its state limit (a deterministic work limit, not a clock). ``bound``:
-    the most the seat can make, as far as the search had proved it (coins included once
-    solve_seat has seen it; -1 only inside _Search, before value or solve_seat sets it)."""
-
-    def __init__(self, message: str, bound: int) -> None:
-        super().__init__(message)
-        self.bound = bound
-
-
-class _Search:
+class _Search(MemoSearch[State]):
     """f(state) = the most coins the seat still makes from ``state`` (E3 included, purchases
     paid), by depth-first branch and bound over the states with a memo of proved bounds.
 
@@ -101,7 +92,8 @@ class _Search:
 
     def __init__(self, rules: SeatRules, batches: Sequence[tuple[int, str, Mapping[int, int]]],
                  max_states: int | None) -> None:
-        self.rules, self.max_states = rules, max_states
+        super().__init__(max_states)
+        self.rules = rules
         self.beans = [sorted(b for b, x in c.items() if x) for _, _, c in batches]
         self.full = [tuple(c[b] for b in bs) for (_, _, c), bs in zip(batches, self.beans, strict=True)]
         later: list[dict[int, int]] = [{} for _ in range(len(batches) + 1)]
@@ -110,9 +102,7 @@ class _Search:
             for b, x in batches[j][2].items():
                 later[j][b] = later[j].get(b, 0) + x
         self.later = later  # cards per bean in batches j.. (all of them)
-        self.memo: dict[State, tuple[int, int]] = {}  # proved (lower, upper) bounds on f
         self.tables: dict[tuple[int, tuple[int, ...], int], int] = {}
-        self.expanded = 0
 
     def coins_key(self, fields: Fields, coins: int) -> int:
         cost = self.rules.cost
@@ -164,55 +154,16 @@ class _Search:
                     out.append((0, (nj, rest, g, ck), ("plant", b, n if fb == b else 0)))
         return out
 
-    def search(self, st: State, alpha: int) -> int:
-        """f(st) if it is above ``alpha``; else an upper bound on f(st) of at most ``alpha``."""
-        lo, hi = self.memo.get(st, (-1, -1))
-        if hi < 0:
-            hi = self.upper(st)
-        if lo == hi or hi <= alpha:
-            return hi
-        return self._exact(st, lo, hi, alpha)
-
-    def _exact(self, st: State, lo: int, hi: int, alpha: int) -> int:
+    def leaf(self, st: State) -> int | None:
         j, _, fl, _ = st
-        if j >= len(self.full):  # every card planted: E3 harvests every field, without H4
-            v = sum(self.rules.pay(b, n) for b, n in fl if n)
-            self.memo[st] = (v, v)
-            return v
-        self.expanded += 1
-        if self.max_states is not None and self.expanded > self.max_states:
-            raise TooLarge(f"the seat search passed {self.max_states} states", -1)
+        if j < len(self.full):
+            return None
+        return sum(self.rules.pay(b, n) for b, n in fl if n)  # E3 harvests every field, without H4
+
+    def children(self, st: State, alpha: int) -> tuple[list[tuple[int, int, State]], bool]:
         scored = sorted(((gain + self.upper(child), gain, child) for gain, child, _ in self.moves(st)),
                         key=lambda x: (-x[0], x[2]))
-        best = -1  # the best value found (exact), -1: none above the threshold yet
-        top = -1  # the most any child may still give (a proved upper bound)
-        for ub, gain, child in scored:
-            bar = max(alpha, best)
-            if ub <= bar:
-                top = max(top, ub)
-                continue
-            v = gain + self.search(child, bar - gain)
-            if v > bar:
-                best = v
-            top = max(top, v)
-        if best > alpha:
-            self.memo[st] = (best, best)
-            return best
-        self.memo[st] = (lo, min(hi, top))
-        return min(hi, top)
-
-    def value(self, st: State) -> int:
-        """f(st), exact: aspiration from the bound down (each failure lowers the bound)."""
-        hi = self.upper(st)
-        while True:
-            try:
-                v = self.search(st, hi - 1)
-            except TooLarge as e:
-                e.bound = hi  # every failed aspiration so far proved f(st) <= hi
-                raise
-            if v >= hi:
-                return v
-            hi = v
+        return scored, True
 
     def plan(self, st: State) -> list[tuple[int, Step]]:
         """The steps of a best play from ``st``, with their batches."""
