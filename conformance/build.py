@@ -12,7 +12,7 @@ from conformance.games import LEGAL, jsonl, legal_expect, played
 from conformance.mutations import ILLEGAL, illegal_fixture, verify_records
 from conformance.perft_cases import PERFT, perft_fixture
 from conformance.referee_cases import REFEREE, referee_fixture, verify_referee
-from model.progress import ProgressFn
+from console.progress import ProgressFn
 from model.records import atomic_write_text
 
 # ---------------------------------------------------------------- the whole suite

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from conformance.common import GenerationError
+from console.progress import ProgressFn
 from model import GameState
-from model.progress import ProgressFn
 from model.state import state_to_json
 from model.validate import check_state
 

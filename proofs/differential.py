@@ -13,6 +13,7 @@ from typing import Any
 
 import z3
 
+from console.progress import ProgressFn
 from model import (
     EMPTY,
     Action,
@@ -26,7 +27,6 @@ from model import (
     ruleset,
 )
 from model import engine as _engine  # winners() runs STEPS.winners, which a mutant may replace
-from model.progress import ProgressFn
 from model.rules import Ruleset
 from proofs.bridge import action_to_spec, observable, spec_key, state_to_spec
 from proofs.runner import catching_ctrl_c, stop_if_interrupted

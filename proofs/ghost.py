@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import z3
 
-from model.progress import ProgressFn
+from console.progress import ProgressFn
 from proofs.runner import BACKSTOP_MS, checked, solver
 from proofs.symbolic import Seq, all_of, implies, int_var, neg, pick_seq, seq_var
 

@@ -29,8 +29,8 @@ from typing import Any
 
 import z3
 
+from console.progress import ProgressFn
 from model.cards import payout_table
-from model.progress import ProgressFn
 from model.rules import ruleset, setup
 from proofs.kernel import (
     ASIDE_NEXT,

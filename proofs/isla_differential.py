@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from console.progress import ProgressFn
 from model import (
     Action,
     BuyField,
@@ -32,7 +33,6 @@ from model import (
 from model.actions import Attack, BuyShip, HarvestOnto, MoveCargo, PlantCargo, Sail, Sell, Yield
 from model.cards import BEAN_NAMES
 from model.dealing import Deal
-from model.progress import ProgressFn
 from model.rules import ruleset
 from model.steps import STEPS
 from proofs.isla_invariants import inv

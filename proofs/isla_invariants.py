@@ -24,7 +24,7 @@ from typing import Any
 
 import z3
 
-from model.progress import ProgressFn
+from console.progress import ProgressFn
 from model.rules import ruleset, setup
 from proofs.isla_spec import (
     ALL_PHASES,

@@ -34,7 +34,7 @@ from typing import Any, Generic, TypeVar
 
 import z3
 
-from model.progress import ProgressFn
+from console.progress import ProgressFn
 from proofs.kernel import Transition
 from proofs.symbolic import Cond
 

@@ -56,13 +56,10 @@ import json
 import statistics
 import sys
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repository, installed or not
-
-from benchmarks import suites as benchmarks  # noqa: E402  (the suites themselves)
-from model import cli  # noqa: E402
+from benchmarks import suites as benchmarks
+from console import cli
 
 
 def print_engine(res: dict[str, Any]) -> None:

@@ -28,12 +28,9 @@ import json
 import sys
 import traceback
 from collections import Counter
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from model import cli  # noqa: E402
-from model.errors import BohnanzaError  # noqa: E402
+from console import cli
+from model.errors import BohnanzaError
 
 
 def check(path: str, z3: bool = False, every: bool = False,

@@ -14,12 +14,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repository, installed or not
-
-from model import cli  # noqa: E402
+from console import cli
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -21,13 +21,9 @@ import argparse
 import json
 import os
 import statistics
-import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from model import cli  # noqa: E402
-from model.rules import RESHUFFLE_READINGS  # noqa: E402
+from console import cli
+from model.rules import RESHUFFLE_READINGS
 
 
 def main(argv: list[str] | None = None) -> int:

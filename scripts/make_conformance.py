@@ -17,17 +17,14 @@ Examples:
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from pathlib import Path
 
+from conformance.build import build, write
+from conformance.common import GenerationError
+from console import cli
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from conformance.build import build, write  # noqa: E402
-from conformance.common import GenerationError  # noqa: E402
-from model import cli  # noqa: E402
-
 DEFAULT_OUT = ROOT / "tests" / "conformance"
 
 

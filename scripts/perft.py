@@ -21,18 +21,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from pathlib import Path
 
+from console import cli
+from model.perft import divide, perft
+from model.position_io import PositionInputError, read_json, state_of
+from model.state import GameState
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from model import cli  # noqa: E402
-from model.perft import divide, perft  # noqa: E402
-from model.position_io import PositionInputError, read_json, state_of  # noqa: E402
-from model.state import GameState  # noqa: E402
-
 FIXTURES = ROOT / "tests" / "conformance" / "perft"
 
 

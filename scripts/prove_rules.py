@@ -22,15 +22,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import sys
 import time
-from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from model import cli  # noqa: E402
-from model.errors import UsageError  # noqa: E402
+from console import cli
+from model.errors import UsageError
 
 
 def _configs(name: str | None) -> list[tuple[str, int, dict[str, Any]]] | None:

@@ -33,16 +33,13 @@ import argparse
 import base64
 import gzip
 import json
-import sys
 from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from model import cli  # noqa: E402
-from model.errors import InputError, UsageError  # noqa: E402
+from console import cli
+from model.errors import InputError, UsageError
 
 if TYPE_CHECKING:
     from model.actions import Action

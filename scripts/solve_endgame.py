@@ -35,10 +35,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from model import cli  # noqa: E402
-from model.errors import UsageError  # noqa: E402
+from console import cli
+from model.errors import UsageError
 
 OBJECTIVES = ("solo", "coop", "best", "duel", "expected")
 

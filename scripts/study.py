@@ -26,14 +26,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repository, installed or not
-
-from model import cli  # noqa: E402
-from model.errors import UsageError  # noqa: E402
+from console import cli
+from model.errors import UsageError
 
 
 def _study_args(p: argparse.ArgumentParser) -> None:

@@ -29,14 +29,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from model import cli  # noqa: E402
-from model.errors import InputError, UsageError  # noqa: E402
+from console import cli
+from model.errors import InputError, UsageError
 
 DEFAULT = "trade-map"
 

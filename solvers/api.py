@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from console.progress import ProgressFn
 from model import GameState, Phase, apply
 from model.errors import UsageError
-from model.progress import ProgressFn
 from solvers.exact import (
     NodeLimitExceeded,
     SearchLimitExceeded,
@@ -144,7 +144,7 @@ def solve(s: GameState, objective: str, method: str, player: int | None = None,
           limits: Limits = Limits(), progress: ProgressFn | None = None) -> Solution:
     """The ``objective`` by ``method``; the line is verified once more before it is returned.
 
-    ``progress`` (model/progress.py) hears from exact search (nodes, None, note) and from CP-SAT
+    ``progress`` (console/progress.py) hears from exact search (nodes, None, note) and from CP-SAT
     (seconds spent, the time limit, the best value and bound) at least twice a second. Ctrl-C:
     CP-SAT returns its best line so far (status "feasible", ``stats["interrupted"]``), or raises
     KeyboardInterrupt before it has one; exact search raises KeyboardInterrupt."""

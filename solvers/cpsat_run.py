@@ -16,7 +16,7 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
-from model.progress import ProgressFn
+from console.progress import ProgressFn
 from solvers.exact import SolveError
 
 Tick = Callable[[float, float, float], None]  # (objective, bound, seconds) at each improvement

@@ -22,7 +22,7 @@ from collections.abc import Iterable, Iterator
 from functools import partial
 from typing import Any
 
-from model.progress import ProgressFn
+from console.progress import ProgressFn
 from solvers.api import Limits, SearchLimitExceeded, SolveError, solve
 from solvers.positions import PositionInputError, cut, small
 

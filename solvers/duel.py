@@ -20,6 +20,7 @@ import time
 from functools import cache
 from typing import NamedTuple
 
+from console.progress import ProgressFn
 from model import (
     Action,
     BuyField,
@@ -34,7 +35,6 @@ from model import (
     apply,
     legal_actions,
 )
-from model.progress import ProgressFn
 from solvers.exact import Budget, Solution, SolveError
 from solvers.positions import in_final_pass
 

@@ -19,11 +19,11 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations
 
+from console.progress import ProgressFn
 from model import Action, EndPhase, GameState, Phase, apply, legal_actions
 from model.actions import Accept, Decline, Harvest, Plant, PlantAside, Propose
 from model.engine import give_options
 from model.errors import BohnanzaError, UsageError
-from model.progress import ProgressFn
 from solvers.bounds import gain_table
 from solvers.positions import in_final_pass
 

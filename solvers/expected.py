@@ -37,8 +37,8 @@ from fractions import Fraction
 from functools import lru_cache
 from math import comb, factorial, prod
 
+from console.progress import ProgressFn
 from model import Action, EndPhase, GameState, Phase, Plant, apply
-from model.progress import ProgressFn
 from solvers.exact import Budget, SoloSearch, SolveError, default_policy, solve_solo
 from solvers.positions import in_final_pass
 

@@ -37,9 +37,9 @@ from typing import Any
 
 import networkx as nx
 
+from console.progress import ProgressFn
 from model import Accept, Action, GameState, Phase, Propose, apply
 from model.cards import BEAN_NAMES
-from model.progress import ProgressFn
 from solvers.exact import (
     Budget,
     SoloSearch,

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from model.progress import ProgressFn
+from console.progress import ProgressFn
 from studies.executors import Executor
 from studies.spec import Study
 from studies.store import Store

@@ -38,10 +38,10 @@ from typing import Any
 
 import networkx as nx
 
+from console.progress import ProgressFn
 from model import Accept, Action, GameState, apply, jsonio
 from model.cards import BEAN_NAMES
 from model.errors import InputError
-from model.progress import ProgressFn
 from model.records import IllegalStep, RecordFormatError, parse_record, replay_steps
 from model.rules import Ruleset
 

@@ -1,4 +1,4 @@
-"""The command-line frame (model/cli.py, issue 15): exit codes, one line per error, output targets
+"""The command-line frame (console/cli.py, issue 15): exit codes, one line per error, output targets
 refused before the work starts."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from model import cli
+from console import cli
 from model.errors import RuleError, UsageError
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -21,8 +21,8 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import NoReturn
 
+from console.progress import Progress, enabled
 from model.errors import BohnanzaError, UsageError
-from model.progress import Progress, enabled
 
 OK, NO, BAD_INPUT, DISAGREE, INTERNAL, INTERRUPTED = 0, 1, 2, 3, 70, 130
 UNDECIDED = 4  # a search ran out of time before it could say yes or no (check_record's unknown cards)
