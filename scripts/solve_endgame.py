@@ -31,12 +31,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
 from console import cli
 from model.errors import UsageError
+from viewer.build import line_page
+from viewer.page import write
 
 OBJECTIVES = ("solo", "coop", "best", "duel", "expected")
 
@@ -269,14 +270,10 @@ def _solve(frame: cli.Frame, args: argparse.Namespace) -> int:
 
 
 def _html(path: str | None, out: dict[str, Any], s: Any, where: str) -> str:
-    """--html: the line as a page (scripts/show.py); what to say about it ('' without --html)."""
+    """--html: the line as a page (viewer/, as scripts/show.py draws it); what to say about it ('' without
+    --html)."""
     if path is None:
         return ""
-    here = str(Path(__file__).resolve().parent)
-    if here not in sys.path:  # run as a script it is sys.path[0]; imported, it may not be
-        sys.path.insert(0, here)
-    from show import line_page, write
-
     page = line_page(out, s, where, None)
     size = write(page, path)
     return f"page written to {path} ({len(page.steps)} steps, {size / 1024:.0f} KB)"

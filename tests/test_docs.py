@@ -13,7 +13,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES_DOC = ROOT / "docs" / "rules.md"
-PACKAGES = ("model", "console", "proofs", "play", "solvers", "conformance", "adapters", "scripts")
+PACKAGES = ("model", "console", "proofs", "play", "solvers", "conformance", "adapters", "viewer", "scripts")
 
 RULE_ID = re.compile(r"[A-Z][0-9]{0,2}")
 NUMBERED = re.compile(r"\b([CSHTEFDVI][0-9]{1,2})\b")  # C1, T3, I9... anywhere in the source

@@ -1,4 +1,4 @@
-"""The layers (docs/architecture.md): imports flow one way, ``scripts -> benchmarks -> studies ->
+"""The layers (docs/architecture.md): imports flow one way, ``scripts -> benchmarks -> studies, viewer ->
 solvers, proofs, conformance, adapters -> play, console -> model``, and the rules engine (``model``)
 imports only the standard library. Read from the source with ``ast``, every import (inside functions too), so
 a late import cannot hide an arrow that runs back up, and no two first-party modules import each
@@ -15,7 +15,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 RANK = {"model": 0, "play": 1, "console": 1, "solvers": 2, "proofs": 2, "conformance": 2, "adapters": 2,
-        "studies": 3, "benchmarks": 4, "scripts": 5}
+        "studies": 3, "viewer": 3, "benchmarks": 4, "scripts": 5}
 # The builder records values the solvers prove (DESIGN.md); the fuzzer's SPEC oracle asks the second
 # referee (proofs.referee) to replay the records the engine judges legal (conformance/fuzz.py).
 ALLOWED = {("conformance", "solvers"), ("conformance", "proofs")}

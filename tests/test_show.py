@@ -1,13 +1,12 @@
-"""scripts/show.py (and solve_endgame.py --html): the page's embedded steps are the engine's states
-(each step's picture is model/svg.py's picture of the state the referee's replay reaches at that
-line), its deviations are check_record --all's, a solved line reaches the solver's value, --seat
-hides what H7 hides, bad input writes no page and exits 2 with one line."""
+"""scripts/show.py and viewer/ (and solve_endgame.py --html): the page's embedded steps are the
+engine's states (each step's picture is model/svg.py's picture of the state the referee's replay
+reaches at that line), its deviations are check_record --all's, a solved line reaches the solver's
+value, --seat hides what H7 hides, bad input writes no page and exits 2 with one line."""
 
 from __future__ import annotations
 
 import base64
 import gzip
-import importlib.util
 import json
 import re
 import subprocess
@@ -21,24 +20,13 @@ from model import apply
 from model.records import parse_record
 from model.referee import check_record
 from model.svg import parts, svg
+from viewer.build import build
 
 ROOT = Path(__file__).resolve().parent.parent
 SHOW = ROOT / "scripts" / "show.py"
 SOLVE = ROOT / "scripts" / "solve_endgame.py"
 REFEREE = ROOT / "tests" / "conformance" / "records" / "referee"
 LEGAL = ROOT / "tests" / "conformance" / "records" / "legal"
-
-
-def _module() -> Any:
-    spec = importlib.util.spec_from_file_location("show_script", SHOW)
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["show_script"] = mod  # dataclasses look their module up
-    spec.loader.exec_module(mod)
-    return mod
-
-
-show = _module()
 
 
 def page_data(html: str) -> dict[str, Any]:
@@ -65,7 +53,7 @@ def replayed(path: Path) -> list[Any]:
 
 def test_a_record_page_holds_every_replayed_state_and_the_referees_deviations() -> None:
     path = REFEREE / "three-deviations.jsonl"
-    data = page_data(show.build(str(path)).html())
+    data = page_data(build(str(path)).html())
     states = replayed(path)
     assert len(data["steps"]) == len(states)
     for st, s in zip(data["steps"], states, strict=True):
@@ -82,7 +70,7 @@ def test_a_record_page_holds_every_replayed_state_and_the_referees_deviations() 
 
 def test_a_record_that_cannot_be_followed_says_where_it_stops() -> None:
     path = REFEREE / "stop-after-game-over.jsonl"
-    data = page_data(show.build(str(path)).html())
+    data = page_data(build(str(path)).html())
     expect = json.loads((REFEREE / "stop-after-game-over.expect.json").read_text())
     assert expect["stopped"] and f"line {expect['stopped']}" in data["steps"][-1]["s"]
 
@@ -90,7 +78,7 @@ def test_a_record_that_cannot_be_followed_says_where_it_stops() -> None:
 @pytest.mark.rule("H7")
 def test_H7_a_seat_page_shows_other_hands_as_backs_and_hides_their_coins() -> None:
     path = LEGAL / "rio-grande-4p.jsonl"
-    data = page_data(show.build(str(path), seat=2).html())
+    data = page_data(build(str(path), seat=2).html())
     states = replayed(path)
     for st, s in zip(data["steps"][::25], states[::25], strict=True):
         assert [data["parts"][k] for k in st["p"]] == parts(s, 2)
@@ -104,7 +92,7 @@ def test_H7_a_seat_page_shows_other_hands_as_backs_and_hides_their_coins() -> No
 def test_a_600_line_record_stays_light() -> None:
     path = LEGAL / "isla-5p.jsonl"
     lines = len(path.read_text().splitlines())
-    html = show.build(str(path)).html()
+    html = build(str(path)).html()
     assert lines > 600 and len(html.encode()) < 400_000  # 5 MB of pictures before sharing and gzip
 
 
@@ -119,7 +107,7 @@ def test_a_solved_line_page_steps_to_the_solvers_value(tmp_path: Path) -> None:
     data = page_data(page.read_text())
     steps = data["steps"]
     assert len(steps) == len(sol["line"]) + 1 and steps[-1]["v"] == sol["value"]
-    s = show.build(str(tmp_path / "line.json")).steps  # the same page in process
+    s = build(str(tmp_path / "line.json")).steps  # the same page in process
     assert s == steps
     from model import parse_action
     from model.position_io import state_of
@@ -193,7 +181,7 @@ def test_a_position_page_embeds_its_trade_graph() -> None:
     from solvers.positions import LIBRARY
     from solvers.trade_graph import to_trading, trade_map
 
-    page = show.build("trade-ask", graph=True)
+    page = build("trade-ask", graph=True)
     svg = re.search(r'<svg [^>]*class="tradegraph".*?</svg>', page.extra, re.DOTALL)
     assert svg is not None
     root = ET.fromstring(svg.group(0))

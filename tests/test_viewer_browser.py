@@ -1,4 +1,4 @@
-"""The viewer (scripts/show.py) in a real browser: headless Chromium (Debian's ``chromium``, driven
+"""The viewer (viewer/, scripts/show.py) in a real browser: headless Chromium (Debian's ``chromium``, driven
 by Playwright through its ``executable_path``) opens the page of a conformance record, steps forward
 and back with the keyboard, moves the slider, jumps to a deviation, and the cards the page shows
 (its SVG's card elements, read from the DOM) are the engine's at that line; the rendered text boxes
@@ -19,8 +19,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_show import REFEREE, SOLVE, replayed, show
+from test_show import REFEREE, SOLVE, replayed
 from test_svg import expected_cards
+
+from viewer.build import build
+from viewer.page import write
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed: pip install "
                                "'.[test]' (the browser tests drive Debian's chromium with it)")
@@ -85,9 +88,9 @@ def shown(page: Any) -> dict[str, Counter[str]]:
 def test_the_viewer_steps_through_a_record_with_deviations(browser: Any, tmp_path: Path) -> None:
     path = REFEREE / "three-deviations.jsonl"
     html = tmp_path / "three-deviations.html"
-    show.write(show.build(str(path)), str(html))
+    write(build(str(path)), str(html))
     states = replayed(path)
-    data = show.build(str(path))
+    data = build(str(path))
     devs = data.devs
     page = open_page(browser, html)
     start = page.evaluate("viewer.step")
@@ -131,7 +134,7 @@ def test_the_viewer_draws_the_default_endgames_line_with_its_deals(browser: Any,
     sol = json.loads(out.stdout)
     (tmp_path / "line.json").write_text(out.stdout)
     html = tmp_path / "line.html"
-    show.write(show.build(str(tmp_path / "line.json")), str(html))
+    write(build(str(tmp_path / "line.json")), str(html))
     page = open_page(browser, html)
     deal = page.evaluate("viewer.data.steps.findIndex(s => s.d)")
     assert deal > 0
@@ -151,7 +154,7 @@ def test_the_viewer_draws_the_default_endgames_line_with_its_deals(browser: Any,
 def test_the_seat_view_in_the_browser_shows_backs(browser: Any, tmp_path: Path) -> None:
     path = REFEREE / "three-deviations.jsonl"
     html = tmp_path / "seat.html"
-    show.write(show.build(str(path), seat=1), str(html))
+    write(build(str(path), seat=1), str(html))
     page = open_page(browser, html)
     backs = page.evaluate("[...document.querySelectorAll('#picture svg .card.back')]"
                           ".filter(e => /^p[023]\\.hand$/.test(e.dataset.zone)).length")

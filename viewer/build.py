@@ -1,0 +1,164 @@
+"""The viewer's page for a source: a game record (every line replayed as ``check_record.py --all``
+does, its deviations at their lines), a solved line (``solve_endgame.py --json``: the coins each step
+earns, the objective's running value) or a position (with its trade graph on request)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from model import apply, format_action, jsonio, parse_action
+from model.engine import IllegalAction
+from model.errors import InputError, UsageError
+from model.position_io import PositionInputError, read_json, state_of
+from model.records import RecordFormatError, parse_record
+from model.referee import action_name, follow
+from model.state import GameState
+from solvers.positions import LIBRARY, read_position, unknown_position
+from viewer.page import Page, check_seat, deal_of, deal_svg
+from viewer.trade_graph import trade_graph_html
+
+
+def record_page(path: str, seat: int | None) -> Page:
+    """Every line of the record, replayed as ``check_record.py --all`` does (model.referee.follow):
+    its deviations at their lines, and where the replay stopped."""
+    try:
+        rec = parse_record(jsonio.read_text(path))
+    except RecordFormatError as e:
+        raise InputError(f"{path}:{e.line}: malformed record: {e.reason}") from None
+    if rec.unknown:
+        raise InputError(f"{path}: {rec.unknown} unknown cards (null): show.py draws records whose every "
+                         "card is known (check_record.py judges the others)")
+    check_seat(seat, rec.players, path)
+    page = Page(f"{Path(path).name}: {rec.rules.name}, {rec.players} players", seat)
+    s0 = rec.initial_state()
+    states: list[GameState] = [s0]
+    run = follow(rec, every=True, on_step=lambda k, s: states.append(s))
+    first = rec.lines[0] - 1 if rec.lines else 1
+    start = " (the header's state)" if rec.start is not None else ""
+    page.add(s0, f"line {first}: the start{start}", first)
+    for k, s in enumerate(states[1:]):
+        action = rec.actions[k]
+        deal = deal_of(states[k], action)
+        page.add(s, f"line {rec.lines[k]}: {action_name(action)}", rec.lines[k],
+                 **({"d": deal_svg(*deal)} if deal else {}))
+    if run.stopped:
+        page.steps[-1]["s"] = (f"the replay stops at line {run.stopped}: the record cannot be followed: "
+                               f"{run.why}")
+    by_line = {st["l"]: i for i, st in enumerate(page.steps)}
+    last = len(page.steps) - 1
+    for k, d in enumerate(run.deviations):
+        step = by_line.get(d.line, last)  # a line not replayed (the stop, the end line): the last state
+        reason = d.reason if seat is None else f"(the reason is hidden in p{seat}'s view: it may name cards)"
+        page.devs.append({"line": d.line, "step": step, "kind": d.kind, "rule": d.rule, "action": d.action,
+                          "reason": reason})
+        page.steps[step].setdefault("x", []).append(k)
+    tally = ", ".join(f"{r} {n}" for r, n in _by_rule(run.deviations).items())
+    n = len(run.deviations)
+    verdict = f"{n} deviation{'s' * (n != 1)} ({tally})" if n else "legal"
+    page.summary.append(f"{path}: {len(rec.actions)} lines after the header, {len(states) - 1} replayed; "
+                        f"{verdict} (check_record.py --all)")
+    if run.stopped:
+        page.summary.append(f"stopped at line {run.stopped}: {run.why}")
+    page.start = page.devs[0]["step"] if page.devs else 0
+    return page
+
+
+def _by_rule(devs: list[Any]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for d in devs:
+        key = d.rule if d.kind != "desync" else "desync"
+        out[key] = out.get(key, 0) + 1
+    return out
+
+
+def line_page(sol: dict[str, Any], s0: GameState, where: str, seat: int | None) -> Page:
+    """The solver's line step by step: coins each step earns, the objective's running value."""
+    check_seat(seat, len(s0.players), where)
+    objective, player = sol.get("objective"), sol.get("player")
+    if objective not in ("solo", "coop", "best", "duel") or not isinstance(player, int) \
+            or not 0 <= player < len(s0.players):
+        raise InputError(f"{where}: objective/player: a line of solo, coop, best or duel for a seat of the "
+                         f"position, got {objective!r} p{player!r}")
+    line = sol.get("line")
+    if not isinstance(line, list) or not all(isinstance(x, str) for x in line):
+        raise InputError(f"{where}: line: a list of actions in notation")
+    page = Page(f"{where}: {objective} p{player}, value {sol.get('value')} ({sol.get('status')})", seat)
+
+    def value(s: GameState) -> int | None:
+        c = [len(p.coins) for p in s.players]
+        if seat is not None and not all(page.sees_coins(s, q) for q in range(len(c))) \
+                and objective in ("coop", "duel"):
+            return None  # H7: the others' coins are hidden
+        return {"solo": c[player], "best": c[player], "coop": sum(c),
+                "duel": c[player] - c[1 - player] if len(c) == 2 else c[player]}[str(objective)]
+
+    s = s0
+    page.add(s, "the position", 0, v=value(s))
+    for k, text in enumerate(line):
+        try:
+            a = parse_action(text)
+            nxt = apply(s, a)
+        except IllegalAction as e:
+            raise InputError(f"{where}: line[{k}]: illegal {text}: {e.reason} [{e.rule}]") from None
+        except ValueError as e:
+            raise InputError(f"{where}: line[{k}]: {e}") from None
+        gains = [(q, len(p.coins) - len(s.players[q].coins)) for q, p in enumerate(nxt.players)]
+        shown = [f"p{q} +{g}" for q, g in gains if g and page.sees_coins(nxt, q)]
+        deal = deal_of(s, a)
+        page.add(nxt, f"{k + 1}. turn {s.turn}, p{s.active} active: {format_action(a)}", k + 1,
+                 g="earns " + (", ".join(shown) if shown else "nothing"), v=value(nxt),
+                 **({"d": deal_svg(*deal)} if deal else {}))
+        s = nxt
+    final = value(s)
+    page.summary.append(f"{len(line)} steps; objective {objective} p{player}: the line reaches {final}, the "
+                        f"solver says {sol.get('value')} ({sol.get('status')}, bound {sol.get('bound')})")
+    return page
+
+
+def _line_state(sol: dict[str, Any], where: str) -> tuple[GameState, str]:
+    """The position a solved line starts from: its ``state`` (solve_endgame.py --json writes it), else
+    the built-in position or file its ``position`` names."""
+    if "state" in sol:
+        return state_of(sol["state"], f"{where}: state"), str(sol.get("position", where))
+    name = str(sol.get("position", "")).split(":", 1)[0]
+    if name in LIBRARY:
+        return LIBRARY[name].position(), name
+    if name and Path(name).is_file():
+        return read_position(name), name
+    raise InputError(f"{where}: state: missing, and position {sol.get('position')!r} is neither a built-in "
+                     "position nor a file (solve_endgame.py --json writes the state)")
+
+
+def position_page(s: GameState, where: str, seat: int | None, graph: bool) -> Page:
+    check_seat(seat, len(s.players), where)
+    page = Page(f"{where}", seat)
+    page.add(s, "the position", 0)
+    page.summary.append(f"{where}: {s.setup.rules.name}, {len(s.players)} players")
+    if graph:
+        page.extra = trade_graph_html(s, where)
+    return page
+
+
+def build(source: str, seat: int | None = None, graph: bool = False) -> Page:
+    """The page for ``source``: a record (*.jsonl), a solved line's JSON, a position or a built-in name."""
+    if source.endswith(".jsonl"):
+        if graph:
+            raise UsageError("--trade-graph maps a position, not a record")
+        return record_page(source, seat)
+    if source in LIBRARY and not Path(source).exists():
+        return position_page(LIBRARY[source].position(), source, seat, graph)
+    if source != "-" and not Path(source).is_file():
+        raise UsageError(unknown_position(source))
+    obj = read_json(source)
+    if isinstance(obj, dict) and "line" in obj and "objective" in obj:
+        s, where = _line_state(obj, source)
+        page = line_page(obj, s, where, seat)
+        if graph:  # the deals of the line's starting position
+            page.extra = trade_graph_html(s, where)
+        return page
+    try:
+        s = state_of(obj, source)
+    except PositionInputError:
+        raise
+    return position_page(s, source, seat, graph)
