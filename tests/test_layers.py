@@ -92,6 +92,25 @@ def test_importing_the_engine_loads_no_dependency() -> None:
     assert out.stdout.strip() == "[]"
 
 
+def test_scripts_are_front_ends_over_the_installed_package() -> None:
+    """A script imports the installed package (no ``sys.path`` change), never another script (what
+    two share is library code in a layer), and stays short enough to read in one sitting."""
+    scripts = _files("scripts")
+    names = {p.stem for p in scripts}
+    wrong = []
+    for path in scripts:
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        wrong += [f"{path.name}:{node.lineno}: changes sys.path" for node in ast.walk(tree)
+                  if isinstance(node, ast.Attribute) and node.attr == "path"
+                  and isinstance(node.value, ast.Name) and node.value.id == "sys"]
+        wrong += [f"{path.name}:{line}: imports the script {top}" for line, top in _imports(path)
+                  if top in names]
+        size = len(path.read_text(encoding="utf-8").splitlines())
+        if size >= 300:
+            wrong.append(f"{path.name}: {size} lines (a script stays under 300; move library code down)")
+    assert not wrong, "\n".join(wrong)
+
+
 FIRST_PARTY = [p for p in RANK if p != "scripts"]
 
 
