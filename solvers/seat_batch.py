@@ -47,6 +47,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from operator import add, ge
 
 from model import GameState
 from solvers.bounds import gain_table
@@ -273,21 +274,24 @@ class _Batches:
         # key: (end fields of the beans so far, final groups so far, H4 key) -> (coins, choices, scores)
         acc: dict[tuple[Fields, int, Key], tuple[int, tuple[Choice, ...], tuple[int, ...]]] = {
             ((), 0, 0): (0, (), tuple(0 for _ in const))}
+        strict = rules.strict
         for i, opts in enumerate(per_bean):
             floor = [keep - c - r for c, r in zip(const, rest[i + 1], strict=True)]
-            ranked = sorted(opts.items(), key=lambda o: -o[1][2][main])
+            ranked = sorted(((sc2[main], nf2, items2, k2, v2, ch2, sc2)
+                             for (items2, nf2, k2), (v2, ch2, sc2) in opts.items()), key=lambda o: -o[0])
             nxt: dict[tuple[Fields, int, Key], tuple[int, tuple[Choice, ...], tuple[int, ...]]] = {}
             for (items, nf, k), (v, ch, sc) in acc.items():
                 need = floor[main] - sc[main]
-                for (items2, nf2, k2), (v2, ch2, sc2) in ranked:
-                    if sc2[main] < need:
+                room = free - nf
+                for top, nf2, items2, k2, v2, ch2, sc2 in ranked:
+                    if top < need:
                         break  # and every later option of this bean
-                    if nf + nf2 > free:
+                    if nf2 > room:
                         continue
-                    both = tuple(a + b2 for a, b2 in zip(sc, sc2, strict=True))
-                    if any(t < f for t, f in zip(both, floor, strict=True)):
+                    both = tuple(map(add, sc, sc2))
+                    if not all(map(ge, both, floor)):
                         continue  # its bound cannot pass
-                    key = (items + items2, nf + nf2, _add(k, k2) if rules.strict else 0)
+                    key = (items + items2, nf + nf2, _add(k, k2) if strict else 0)
                     was = nxt.get(key)
                     if was is None or v + v2 > was[0]:
                         nxt[key] = (v + v2, ch + (ch2,), both)
