@@ -177,3 +177,21 @@ def print_study(res: dict[str, Any]) -> None:
         lin = "-" if r["linear_up_to"] is None else f"{r['linear_up_to']:,.0f}"
         cells = "".join(f"{c['tasks_per_s']:>13,.1f}{c['efficiency']:>6.0%}" for c in r["cells"])
         print(f"{r['executor']:<11}{r['chunk']:>6}{r['driver_ms_per_task']:>8.2f}{lin:>12}{cells}")
+
+
+def print_master(res: dict[str, Any]) -> None:
+    print(f"the counts master's first solve (before any cut), one thread, {res['seconds']:g} s each: "
+          "status, value / bound, seconds")
+    names = [g["solver"] for g in res["rows"][0]["runs"]] if res["rows"] else []
+    print(f"{'position':<17}{'obj':<5}" + "".join(f"{n:>26}" for n in names))
+    for r in res["rows"]:
+        cells = []
+        for g in r["runs"]:
+            value = "-" if g["value"] is None else f"{g['value']:.0f}"
+            bound = "-" if g["bound"] is None else f"{g['bound']:.1f}"
+            cells.append(f"{g['status'][:4]} {value}/{bound} {g['seconds']:.2f}s")
+        print(f"{r['position']:<17}{r['objective']:<5}" + "".join(f"{c:>26}" for c in cells))
+    ratios = ", ".join(f"{k} {'-' if v is None else f'{v:.2f}x'}"
+                       for k, v in res["median_ratio_cpsat_over"].items())
+    wins = ", ".join(f"{k} {v}" for k, v in sorted(res["fastest"].items()))
+    print(f"fastest proof: {wins}; median of CP-SAT's time / the MIP's (both proved): {ratios}")

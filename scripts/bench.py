@@ -31,6 +31,10 @@ rio-grande cuts with real hands at 2, 5, 10, 15, 20 and 30 cards left, 3, 4 and 
 count, median and worst time, median and worst gap when not proved, and on the proved positions how
 often the counts master's own bound (before any cut) was above the optimum.
 
+master [--time-limit 60]: the counts master's first solve (solvers/flow_master.py, before any cut) by
+CP-SAT beside HiGHS and SCIP (the same model as a MIP, benchmarks/master_mip.py), one thread each,
+on issue 39's six positions, coop and best: status, value, bound and seconds of each.
+
 seats [--time-limit 60]: the seat DP (solvers/seat_dp.py) beside the CP-SAT seat model on the
 seat problems of the first master round of each built-in real-hand position, coop and best: per
 position the problems, how many the DP answered within its state limit, the median and worst time
@@ -57,14 +61,14 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from benchmarks import master_mip, tables
 from benchmarks import suites as benchmarks
-from benchmarks import tables
 from console import cli
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = cli.parser(__doc__, progress=True)
-    parser.add_argument("suite", choices=["engine", "solvers", "seats", "trades", "study"],
+    parser.add_argument("suite", choices=["engine", "solvers", "seats", "master", "trades", "study"],
                         help="which benchmark")
     parser.add_argument("--objective", default="solo", choices=["solo", "coop", "best", "duel"],
                         help="solvers: which objective")
@@ -119,6 +123,8 @@ def _run(args: argparse.Namespace, show: bool) -> tuple[dict[str, Any], Callable
         return bench_study(min(args.runs, 3), ray=not args.no_ray, progress=say), tables.print_study
     if args.suite == "seats":
         return benchmarks.bench_seats(args.time_limit, show, args.compare), tables.print_seats
+    if args.suite == "master":
+        return master_mip.bench_master(args.time_limit, show), tables.print_master
     if args.suite == "trades":
         return benchmarks.bench_trades(min(args.positions, 5), min(args.runs, 3), show), tables.print_trades
     if args.objective == "duel":

@@ -14,15 +14,14 @@ from __future__ import annotations
 
 import os
 import signal
-import sys
 import time
 from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import contextmanager
 from multiprocessing import get_context
 from typing import Any, Protocol
 
+from console.muted import muted
 from model.errors import UsageError
 
 Outcome = dict[str, Any]
@@ -177,7 +176,7 @@ class Ray:
             kw: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False,
                                   "logging_level": "ERROR", "configure_logging": True}
             try:
-                with _native_stderr_muted():  # Ray's C++ core logs each retry on file descriptor 2
+                with muted(2):  # Ray's C++ core logs each retry on file descriptor 2
                     if self.local:
                         ray.init(num_cpus=workers or os.cpu_count() or 1, **kw)
                     else:
@@ -208,21 +207,6 @@ class Ray:
     def close(self) -> None:
         if self._started and self._ray.is_initialized():
             self._ray.shutdown()
-
-
-@contextmanager
-def _native_stderr_muted() -> Iterator[None]:
-    """File descriptor 2 sent to /dev/null meanwhile (Python's sys.stderr object is left alone)."""
-    sys.stderr.flush()
-    saved = os.dup(2)
-    null = os.open(os.devnull, os.O_WRONLY)
-    try:
-        os.dup2(null, 2)
-        yield
-    finally:
-        os.dup2(saved, 2)
-        os.close(saved)
-        os.close(null)
 
 
 def executor(workers: int | None, ray: str | None) -> Executor:
