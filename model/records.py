@@ -22,6 +22,7 @@ from model.actions import Action, NotationError, Reshuffle, format_action, parse
 from model.cards import BEAN_INDEX, BEAN_NAMES, difference
 from model.engine import IllegalAction, apply, new_game, scores, winners
 from model.errors import BohnanzaError, InputError
+from model.position_io import PositionInputError, state_of
 from model.rules import Ruleset, ruleset, setup
 from model.state import GameState, Phase
 
@@ -239,8 +240,6 @@ def _within(cards: Sequence[int | None], deck: Sequence[int]) -> bool:
 def _segment(no: int, head: dict[str, Any], seats: list[str], extra: dict[str, Any]) -> Record:
     """A record that starts from ``header.state`` (a game segment): the state is read and checked as
     every state file is (docs/state-format.md); ruleset, options and players, if given, must agree."""
-    from model.position_io import PositionInputError, state_of
-
     if head.get("deck") is not None:
         raise RecordFormatError(no, "header: give a deck or a state, not both")
     try:

@@ -200,8 +200,6 @@ def test_the_circle_finder_finds_a_circle() -> None:
     assert _circles({"a": {"b"}, "b": set()}) == []
 
 
-@pytest.mark.xfail(strict=True, reason="issue 26 item 2 not done yet: model/ still has the "
-                   "expansion/rules/expansions/isla/display/state circle")
 def test_no_import_circle_between_first_party_modules() -> None:
     circles = _circles(_graph())
     assert not circles, "\n".join(" <-> ".join(c) for c in circles)
@@ -220,8 +218,8 @@ def _late_imports(path: Path) -> Iterator[tuple[int, str, bool]]:
                     yield node.lineno, mod, node.level > 0 or mod.split(".")[0] in RANK
 
 
-@pytest.mark.xfail(strict=True, reason="issue 26 item 3 not done yet: first-party imports inside "
-                   "functions remain")
+@pytest.mark.xfail(strict=True, reason="issue 40 item 1 not done yet: first-party imports inside "
+                   "functions remain (the loaders' model.schemas, and the layers above model/)")
 def test_no_function_level_import_of_a_first_party_module() -> None:
     """A late import may only load an optional extra (ortools, z3, matplotlib, ray, ...), never a
     first-party module: that would hide an arrow of the graph above."""
