@@ -807,14 +807,8 @@ def winners(s: GameState) -> tuple[int, ...]:
 def _winners(s: GameState) -> tuple[int, ...]:
     sc = scores(s)
     best = max(sc)
-    tied = [p for p, c in enumerate(sc) if c == best]
-    rule = s.setup.rules.tie_break
-    if len(tied) > 1 and rule == "hand":
-        most = max(len(s.players[p].hand) for p in tied)
-        tied = [p for p in tied if len(s.players[p].hand) == most]
-    elif len(tied) > 1 and rule == "seat":
-        tied = [max(tied)]  # farthest clockwise from the starting player, seat 0
-    return tuple(tied)
+    tied = tuple(p for p, c in enumerate(sc) if c == best)
+    return EXPANSIONS[s.setup.expansion].break_tie(s, tied) if len(tied) > 1 else tied
 
 
 # ---------------------------------------------------------------- the step table

@@ -73,6 +73,17 @@ class Expansion:
         """E3: after every field is harvested."""
         return s
 
+    def break_tie(self, s: GameState, tied: tuple[int, ...]) -> tuple[int, ...]:
+        """E4: the winners among the seats ``tied`` on most coins (two or more): the ruleset's
+        tie-break (most cards in hand, or the seat farthest clockwise); a surviving tie is shared."""
+        rule = s.setup.rules.tie_break
+        if rule == "hand":
+            most = max(len(s.players[p].hand) for p in tied)
+            return tuple(p for p in tied if len(s.players[p].hand) == most)
+        if rule == "seat":
+            return (max(tied),)  # farthest clockwise from the starting player, seat 0
+        return tied
+
     # ------------------------------------------------------------ the move generator
 
     def blocked(self, s: GameState) -> bool:
