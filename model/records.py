@@ -198,7 +198,7 @@ def _header(no: int, head: dict[str, Any]) -> Record:
     """The record the header line starts: format and version first (which schema applies), then its
     shape (``model.schemas.RecordHeader``), then the ruleset, the player count and the deck (S), or
     the state it starts from."""
-    from model.schemas import problem
+    from model.schemas import problem  # the pydantic edge: loaded by a loader only
 
     if head.get("format") != RECORD_FORMAT:
         raise RecordFormatError(no, f"header format must be {RECORD_FORMAT!r}, got {head.get('format')!r}")
@@ -299,7 +299,7 @@ def parse_record(text: str) -> Record:
 
     Every line is checked against its schema (model/schemas.py) before it is read; keys a line's
     schema does not name are ignored."""
-    from model.schemas import line_kind, line_problem
+    from model.schemas import line_kind, line_problem  # the pydantic edge: loaded by a loader only
 
     objs = _lines(text)
     if not objs:

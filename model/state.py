@@ -174,7 +174,7 @@ def state_from_json(obj: dict[str, Any]) -> GameState:
             f"format/version: expected {STATE_FORMAT!r} version {STATE_VERSION}, "
             f"got {obj.get('format')!r} version {version!r}"
         )
-    from model.schemas import problem
+    from model.schemas import problem  # the pydantic edge: loaded by a loader only
 
     why = problem("state", obj)
     if why is not None:
