@@ -19,11 +19,18 @@ from itertools import islice
 from pathlib import Path
 from typing import Any, Protocol
 
+from benchmarks.seat_problems import random_problem
 from model import GameState, Phase, ruleset
 from play.bots import BOTS
 from play.playout import game_seed, play_game
+from solvers import seat_batch, seat_dp
 from solvers.api import Limits, SearchLimitExceeded, Solution, SolveError, solve
+from solvers.cpsat_run import interruptible
+from solvers.exact import solve_solo
+from solvers.flow import FlowSolver, _objective, _solver
+from solvers.flow_master import FlowMaster
 from solvers.positions import LIBRARY, game_seeds, sample_cuts
+from solvers.trade_graph import to_trading, trade_map
 
 ROOT = Path(__file__).resolve().parent.parent  # the repository: the acceptance run starts its script
 
@@ -337,8 +344,6 @@ def bench_trades(positions: int, runs: int, show: bool) -> dict[str, Any]:
     """The trade graph (solvers/trade_graph.py): time to map a trading phase by its number of
     candidate deals (2 cards a side), with the memoised values and, on the smaller positions,
     with a new search for every value (the cost the memo saves)."""
-    from solvers.trade_graph import trade_map  # networkx: only this suite needs it
-
     plan = [(n, h) for n in (3, 4, 5) for h in TRADE_HANDS]
     rows: list[dict[str, Any]] = []
     with progress(len(plan) * positions, "bench trades", show) as bar:
@@ -370,8 +375,6 @@ def bench_trades(positions: int, runs: int, show: bool) -> dict[str, Any]:
 def _trading_phases(players: int, hand: int | None) -> Iterator[GameState]:
     """The trading phases of rio-grande games of seeds 301-500 cut 10 cards from the end (hands
     cut to ``hand`` cards), in seed order; a cut that reaches no trading phase is skipped."""
-    from solvers.trade_graph import to_trading
-
     for cut in sample_cuts(range(301, 501), players, 10, rulesets=("rio-grande",), hand=hand):
         s, _ = to_trading(cut)
         if s.phase == Phase.TRADE:
@@ -391,11 +394,6 @@ def bench_seats(seat_seconds: float, show: bool, compare: int = 0) -> dict[str, 
     seeded), the batch search beside the card-level DP without a limit, values equal."""
     from ortools.sat.python import cp_model
 
-    from solvers import seat_batch, seat_dp
-    from solvers.cpsat_run import interruptible
-    from solvers.exact import solve_solo
-    from solvers.flow import FlowSolver, _objective, _solver
-    from solvers.flow_master import FlowMaster
 
     rows: list[dict[str, Any]] = []
     cases = [(name, objective) for name in REAL_NAMES for objective in ("coop", "best")]
@@ -464,8 +462,6 @@ def compare_seats(count: int, show: bool, seed: int = 0) -> dict[str, Any]:
     the card-level DP, values equal (a Disagreement otherwise); medians, worst times, ratio."""
     import random
 
-    from benchmarks.seat_problems import random_problem
-    from solvers import seat_batch, seat_dp
 
     rng = random.Random(seed)
     batch_t: list[float] = []

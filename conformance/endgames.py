@@ -12,6 +12,10 @@ from console.progress import ProgressFn
 from model import GameState
 from model.state import state_to_json
 from model.validate import check_state
+from solvers.api import Limits
+from solvers.api import solve as api_solve
+from solvers.expected import solve_expected
+from solvers.positions import LIBRARY, cut, small
 
 # ---------------------------------------------------------------- endgames
 
@@ -43,10 +47,6 @@ def solve(s: GameState, objective: str, player: int, method: str = "exact",
     """The proved optimal value of ``objective`` for ``player``, by the solver SOLVERS names (or,
     with ``method`` "cpsat", the flow solver: only a value it proves optimal is recorded).
     ``progress``: the solver's (solvers.api.solve)."""
-    from solvers.api import Limits
-    from solvers.api import solve as api_solve
-    from solvers.expected import solve_expected
-
     if objective == "expected":  # a policy and an exact fraction, not a line: its own entry point
         ans = solve_expected(s, player, time_limit=EXACT_SECONDS, progress=progress)
         return {"objective": objective, "player": player, "value": str(ans.value),
@@ -63,8 +63,6 @@ def solve(s: GameState, objective: str, player: int, method: str = "exact",
 
 def _library(name: str) -> Callable[[], GameState]:
     def build() -> GameState:
-        from solvers.positions import LIBRARY
-
         return LIBRARY[name].position()
     return build
 
@@ -72,8 +70,6 @@ def _library(name: str) -> Callable[[], GameState]:
 def _cut(ruleset_name: str, players: int, seed: int, cards_left: int, hand: int | None = None,
          draw: int | None = None, options: dict[str, Any] | None = None) -> Callable[[], GameState]:
     def build() -> GameState:
-        from solvers.positions import cut, small
-
         s = cut(ruleset_name, players, seed, cards_left, options)
         return small(s, hand, draw) if hand is not None and draw is not None else s
     return build

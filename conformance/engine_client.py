@@ -27,6 +27,8 @@ from pathlib import Path
 from typing import IO, Any
 
 from model.errors import BohnanzaError, UsageError
+from model.jsonio import JSONInputError, decode, loads
+from model.schemas import problem
 
 ROOT = Path(__file__).resolve().parent.parent
 PROTOCOL = 1
@@ -153,9 +155,6 @@ class Engine:
         except OSError:
             raise EngineFailure(what, self._ended(proc)) from None
         line = self._line(proc, what, timeout)
-        from model.jsonio import JSONInputError, decode, loads
-        from model.schemas import problem
-
         try:
             reply = loads(decode(line))
         except JSONInputError as e:

@@ -34,6 +34,7 @@ from model import (
 from model.errors import BohnanzaError
 from model.perft import divide
 from model.records import RECORD_FORMAT, RECORD_VERSION, action_line, header, initial_deck
+from model.referee import check_record
 from model.state import state_to_json
 
 OPTION_SHRINKS: tuple[dict[str, Any], ...] = (
@@ -274,8 +275,6 @@ def divide_difference(d: Divergence) -> list[str]:
 
 def check_lines(lines: list[dict[str, Any]]) -> dict[str, Any]:
     """scripts/check_record.py's verdict (``summary()``) on a record."""
-    from model.referee import check_record
-
     fd, path = tempfile.mkstemp(suffix=".jsonl")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:

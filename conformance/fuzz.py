@@ -78,12 +78,20 @@ from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from typing import Any
 
+from conformance.views import annotated, public_view
 from model import BEAN_NAMES, GameState, Phase, apply, chance_outcome, legal_actions, new_game, ruleset
 from model.errors import BohnanzaError
+from model.position_io import read_json
 from model.records import header, record_lines
-from model.referee import check_record
+from model.referee import check_record, first_illegal
 from model.rules import OPTION_NAMES, PRESETS, Ruleset, setup
-from model.state import state_to_json
+from model.state import state_from_json, state_to_json
+from model.validate import check_state
+from play.bots import BOTS
+from play.playout import playout
+from proofs.referee import spec_replay
+from solvers.api import Limits, solve
+from solvers.positions import cut, game_seeds, read_position, small
 
 KINDS = ("records", "positions", "states", "options")
 ROOT = Path(__file__).resolve().parent.parent
@@ -206,9 +214,6 @@ class Pools:
 
 def _game(name: str, n: int, options: dict[str, Any], bot: str, seed: int) -> tuple[Ruleset, GameState,
                                                                                    list[Any], list[Any]]:
-    from play.bots import BOTS
-    from play.playout import playout
-
     rules = ruleset(name, options)
     s0 = new_game(rules, n, seed)
     states, actions = [], []
@@ -222,8 +227,6 @@ def _game(name: str, n: int, options: dict[str, Any], bot: str, seed: int) -> tu
 @cache
 def pools(seed: int) -> Pools:
     """The valid inputs every case of run ``seed`` starts from."""
-    from solvers.positions import cut, game_seeds, small
-
     out = Pools()
     rng = random.Random(f"fuzz-pools:{seed}")
     for name, n, options, bot in GAMES:
@@ -262,8 +265,6 @@ def _views(label: str, lines: list[str], states: list[GameState], actions: list[
            seat: int) -> list[BaseRecord]:
     """The record of a game with bean annotations on every line, and the public view of ``seat``
     (conformance/views.py): both legal, so PREFIX and SAME hold for them too."""
-    from conformance.views import annotated, public_view
-
     before = _states_before(states, actions)
     head, end = json.loads(lines[0]), lines[-1] if lines[-1].startswith('{"end"') else None
     tail = [end] if end is not None else []
@@ -276,8 +277,6 @@ def _views(label: str, lines: list[str], states: list[GameState], actions: list[
 def _states_before(states: list[GameState], actions: list[Any]) -> list[GameState]:
     """The state before each action and after the last, replayed (the playout's list may hold
     states the record has no line for)."""
-    from model.engine import apply
-
     out = [states[0]]
     for a in actions:
         out.append(apply(out[-1], a))
@@ -692,8 +691,6 @@ def run_record(case: Case, workdir: str) -> Outcome:
         if case.n % Z3_EVERY == 0:
             _z3_agrees(verdict)
         elif code == 0 and rng.randrange(SPEC_EVERY) == 0:
-            from proofs.referee import spec_replay
-
             spec = spec_replay(rec)
             if not spec.legal:
                 raise Wrong("SPEC", f"the engine judges it legal, the spec says line {spec.line}: "
@@ -742,9 +739,6 @@ def _every_agrees(first: Any, every: Any) -> None:
 
 def _z3_agrees(verdict: Any) -> None:
     """scripts/check_record.py --z3: both referees name the same first illegal line."""
-    from model.referee import first_illegal
-    from proofs.referee import spec_replay
-
     spec = spec_replay(verdict.record)
     engine_line = first_illegal(verdict.record)
     if spec.line != engine_line:
@@ -827,10 +821,6 @@ def make_state_text(case: Case, source: list[tuple[str, dict[str, Any]]]) -> tup
 
 
 def run_state(case: Case, workdir: str) -> Outcome:
-    from model.position_io import read_json
-    from model.state import state_from_json
-    from model.validate import check_state
-
     data, m, label, base = make_state_text(case, pools(case.seed).states)
     path = os.path.join(workdir, f"{case.id}.json")
     Path(path).write_bytes(data)
@@ -851,8 +841,6 @@ def run_state(case: Case, workdir: str) -> Outcome:
 
 def closure(s: GameState, rng: random.Random) -> int:
     """REACH: every listed action (a sample of MAX_APPLY) applies and leads to an accepted state."""
-    from model.validate import check_state
-
     if s.phase == Phase.OVER:
         return 0
     if s.phase == Phase.CHANCE:
@@ -876,9 +864,6 @@ def closure(s: GameState, rng: random.Random) -> int:
 
 
 def run_position(case: Case, workdir: str) -> Outcome:
-    from solvers.api import Limits, solve
-    from solvers.positions import read_position
-
     data, m, label, base = make_state_text(case, pools(case.seed).positions)
     path = os.path.join(workdir, f"{case.id}.json")
     Path(path).write_bytes(data)
@@ -951,8 +936,6 @@ def make_options(case: Case) -> tuple[str, int, dict[str, Any], Mutation]:
 
 
 def run_options(case: Case, workdir: str) -> Outcome:
-    from model.validate import check_state
-
     name, players, options, m = make_options(case)
     try:
         rules = ruleset(name, options)
@@ -1037,9 +1020,6 @@ def _worker(conn: Connection, seed: int) -> None:
         pass
     workdir = tempfile.mkdtemp(prefix="fuzz-")
     pools(seed)
-    import proofs.referee  # noqa: F401 (warm up: imports are not the first case's time)
-    import solvers.api  # noqa: F401
-    import solvers.cpsat  # noqa: F401
     conn.send("ready")
     while True:
         batch = conn.recv()

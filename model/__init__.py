@@ -3,6 +3,10 @@
 ``model`` imports nothing from ``solvers`` or ``proofs``, and its core needs only the standard library.
 """
 
+# str(state) and a state's picture are drawn by model/display.py and model/svg.py, which register in
+# ``model.state.DRAWINGS`` when loaded (the state names neither).
+from model import display as _display  # noqa: F401
+from model import svg as _svg  # noqa: F401
 from model.actions import (
     Accept,
     Action,

@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from model.actions import PORT_NAMES, SHIP_NAMES
 from model.cards import BEAN_NAMES
-
-if TYPE_CHECKING:
-    from model.isla import Ship
-    from model.state import GameState
+from model.isla import Ship
+from model.state import DRAWINGS, GameState, Phase
 
 
 def _cards(cards: tuple[int, ...]) -> str:
@@ -50,8 +46,6 @@ def describe(s: GameState) -> str:
 
 def _pending_exhaustion(s: GameState) -> str:
     """E1 on-demand: an empty pile outside a reshuffle is exhausted when a card is next needed."""
-    from model.state import Phase
-
     if s.draw or not s.setup.on_demand or s.final or s.phase in (Phase.CHANCE, Phase.OVER):
         return ""
     return " (exhausted when a card is next needed, E1 on-demand)"
@@ -61,3 +55,6 @@ def _ship(ship: Ship | None, k: int) -> str:
     assert ship is not None
     cargo = f"{ship.count} {BEAN_NAMES[ship.bean]}" if ship.count else "empty"
     return f"{SHIP_NAMES[k]} {cargo} at {PORT_NAMES[ship.at]}"
+
+
+DRAWINGS["text"] = describe  # str(state)

@@ -40,8 +40,9 @@ from model.dealing import Deal, Resume
 from model.errors import IllegalAction as IllegalAction
 from model.errors import InputError
 from model.expansion import Handler
-from model.expansions import EXPANSIONS
+from model.expansions import EXPANSIONS  # by Setup.expansion (model.expansions.hooks, inlined: hot)
 from model.rules import Ruleset, setup
+from model.rules import ruleset as _ruleset
 from model.state import EMPTY, Field, GameState, Phase, PlayerState
 from model.steps import STEPS as _S
 
@@ -73,8 +74,6 @@ def new_game(
 
     With ``check=False`` a ``deck`` that is not the deck in play is dealt as it is (the referee's
     unseen cards, model/unknown.py)."""
-    from model.rules import ruleset as _ruleset
-
     r = _ruleset(rules) if isinstance(rules, str) else rules
     su = setup(r, players)
     if deck is None:
@@ -85,7 +84,7 @@ def new_game(
         if check and sorted(cards) != sorted(su.deck):
             raise InputError(
                 f"deck is not the {len(su.deck)} cards of {r.name} with {players} players (S)")
-    x = su.hooks
+    x = EXPANSIONS[su.expansion]
     hands: list[list[int]] = [[] for _ in range(players)]
     first = pos = x.reserved(su)  # cards the expansion is dealt before the hands
     while any(len(h) < n for h, n in zip(hands, su.hands, strict=True)):  # S2: one at a time, in seat order
@@ -163,7 +162,7 @@ def _plant_on(pl: PlayerState, i: int, b: int) -> tuple[Field, ...]:
 def _start_turn(s: GameState) -> GameState:
     """T1 / D2: a new turn for ``s.active``; in the duel, first the cards left on offer."""
     a = s.active
-    s = s.setup.hooks.start_turn(s)
+    s = EXPANSIONS[s.setup.expansion].start_turn(s)
     if s.setup.duel and s.face_up:
         return _evolve(s, phase=OFFER, to_move=a, planted=0, first_field=-1, offers=0)
     s = _evolve(s, phase=PLANT, to_move=a, planted=0, first_field=-1, offers=0)
@@ -173,7 +172,7 @@ def _start_turn(s: GameState) -> GameState:
 
 
 def _end_planting(s: GameState) -> GameState:
-    if s.setup.duel and s.players[s.active].hand and s.setup.hooks.may_discard(s):
+    if s.setup.duel and s.players[s.active].hand and EXPANSIONS[s.setup.expansion].may_discard(s):
         return _evolve(s, phase=DISCARD)  # D2 step 2: may discard one hand card
     return _turn_up(s)
 
@@ -196,7 +195,7 @@ def _take_cards(s: GameState) -> GameState:
     face_up = s.face_up
     players = s.players
     exhaustions, final = s.exhaustions, s.final
-    x = s.setup.hooks
+    x = EXPANSIONS[s.setup.expansion]
     on_demand = s.setup.on_demand
     over = False
     taken = 0  # cards taken from the top of the draw pile so far
@@ -244,7 +243,7 @@ def _after_turn_up(s: GameState) -> GameState:
         while discard and discard[-1] in face_up:
             face_up, discard = face_up + (discard[-1],), discard[:-1]
         return _evolve(s, face_up=tuple(sorted(face_up)), discard=discard,
-                          phase=s.setup.hooks.turned_up_phase(s), to_move=a,
+                          phase=EXPANSIONS[s.setup.expansion].turned_up_phase(s), to_move=a,
                           pending=None, resume=Resume.NONE)
     return _evolve(s, phase=TRADE, to_move=a, pending=None, resume=Resume.NONE)
 
@@ -281,7 +280,7 @@ def _end_turn(s: GameState) -> GameState:
         todo = tuple((a + i) % n for i in range(n))
     else:
         todo = (a,) * s.setup.draw
-    todo += s.setup.hooks.refill(s)
+    todo += EXPANSIONS[s.setup.expansion].refill(s)
     return _S.take_cards(_evolve(s, todo=todo, resume=Resume.DRAWING, phase=PLANT, to_move=a))
 
 
@@ -297,7 +296,7 @@ def _finish(s: GameState) -> GameState:
         for i, f in enumerate(pl.fields):
             if f.count:
                 s = harvest(s, p, i)
-    s = s.setup.hooks.final_scoring(s)
+    s = EXPANSIONS[s.setup.expansion].final_scoring(s)
     return _evolve(s, phase=OVER, to_move=-1, pending=None, todo=(), resume=Resume.NONE)
 
 
@@ -315,7 +314,7 @@ def legal_actions(s: GameState, proposals: bool = True) -> list[Action]:
     if p < 0:
         return []
     su = s.setup
-    x = su.hooks
+    x = EXPANSIONS[su.expansion]
     moves = x.adds_moves
     if moves and x.blocked(s):
         return x.forced(s)
@@ -386,7 +385,7 @@ def give_options(s: GameState, k: int) -> list[tuple[tuple[int, ...], tuple[int,
     Identical face-up cards are interchangeable, so only the lowest indices of a type are used.
     The one enumeration of a deal's giving side: the move generator and ``solvers/exact.py`` use it.
     """
-    hand_n = len(s.players[s.active].hand) if s.setup.hooks.trade_hand_cards else 0
+    hand_n = len(s.players[s.active].hand) if EXPANSIONS[s.setup.expansion].trade_hand_cards else 0
     ups = s.face_up
     up_sets: list[tuple[int, ...]] = []
     for size in range(0, min(k, len(ups)) + 1):
@@ -426,7 +425,7 @@ def _proposals(s: GameState) -> list[Action]:
 def is_listed_proposal(s: GameState, a: Propose) -> bool:
     """Would ``legal_actions(s)`` list ``a``? (The same test as ``a in legal_actions(s)``, without
     building the list: T3, the protocol limits, canonical face-up indices, sorted asks.)"""
-    x = s.setup.hooks
+    x = EXPANSIONS[s.setup.expansion]
     if (s.phase != TRADE or s.pending is not None or s.setup.duel or s.to_move != s.active
             or x.blocked(s)):
         return False
@@ -505,7 +504,7 @@ def apply(s: GameState, action: Action, check: bool = True) -> GameState:
             p = action.player  # type: ignore[union-attr]
             if not 0 <= p < len(s.players):
                 raise IllegalAction(f"there is no seat p{p}", "S")
-            x = s.setup.hooks
+            x = EXPANSIONS[s.setup.expansion]
             if kind is Propose and p != s.active and s.phase == TRADE and not s.setup.duel:
                 raise IllegalAction(f"p{p} cannot propose a deal: only the active player, p{s.active}, "
                                     "proposes", "T3")
@@ -560,7 +559,7 @@ def _do_plant_aside(s: GameState, a: PlantAside, check: bool) -> GameState:
     p, b, i = a.player, a.bean, a.field
     pl = s.players[p]
     if check:
-        if s.phase != PLANT_ASIDE and not s.setup.hooks.plants_while_trading(s, p):
+        if s.phase != PLANT_ASIDE and not EXPANSIONS[s.setup.expansion].plants_while_trading(s, p):
             raise IllegalAction(f"p{p} can plant set-aside cards only in phase 3", "T6")
         if b not in pl.aside:
             raise IllegalAction(f"p{p} has no {BEAN_NAMES[b] if 0 <= b < 12 else b} set aside", "T6")
@@ -576,7 +575,7 @@ def _do_plant_aside(s: GameState, a: PlantAside, check: bool) -> GameState:
 def _do_plant_up(s: GameState, a: PlantUp, check: bool) -> GameState:
     p, u, i = a.player, a.index, a.field
     if check:
-        if s.phase not in (OFFER, TURNED) and not s.setup.hooks.plants_while_trading(s, p):
+        if s.phase not in (OFFER, TURNED) and not EXPANSIONS[s.setup.expansion].plants_while_trading(s, p):
             raise IllegalAction(f"p{p} can plant face-up cards only in the duel's steps 1 and 3", "D2")
         if not 0 <= u < len(s.face_up):
             raise IllegalAction(f"p{p} names face-up card u{u} but there are {len(s.face_up)}", "D2")
@@ -606,7 +605,7 @@ def _do_discard_up(s: GameState, a: DiscardUp, check: bool) -> GameState:
 def _do_discard(s: GameState, a: Discard, check: bool) -> GameState:
     p, h = a.player, a.index
     pl = s.players[p]
-    x = s.setup.hooks
+    x = EXPANSIONS[s.setup.expansion]
     if check:
         if s.phase != DISCARD and not x.discards_while_planting(s):
             raise IllegalAction(f"p{p} can discard a hand card only after planting in the duel", "D2")
@@ -676,7 +675,7 @@ def _do_propose(s: GameState, a: Propose, check: bool) -> GameState:
 
 def _check_proposal(s: GameState, a: Propose) -> None:
     p, q = a.player, a.partner
-    x = s.setup.hooks
+    x = EXPANSIONS[s.setup.expansion]
     if s.setup.duel:
         rule, why = x.duel_trading
         raise IllegalAction(f"p{p} cannot trade: {why}", rule)
@@ -808,14 +807,8 @@ def winners(s: GameState) -> tuple[int, ...]:
 def _winners(s: GameState) -> tuple[int, ...]:
     sc = scores(s)
     best = max(sc)
-    tied = [p for p, c in enumerate(sc) if c == best]
-    rule = s.setup.rules.tie_break
-    if len(tied) > 1 and rule == "hand":
-        most = max(len(s.players[p].hand) for p in tied)
-        tied = [p for p in tied if len(s.players[p].hand) == most]
-    elif len(tied) > 1 and rule == "seat":
-        tied = [max(tied)]  # farthest clockwise from the starting player, seat 0
-    return tuple(tied)
+    tied = tuple(p for p, c in enumerate(sc) if c == best)
+    return EXPANSIONS[s.setup.expansion].break_tie(s, tied) if len(tied) > 1 else tied
 
 
 # ---------------------------------------------------------------- the step table

@@ -1,10 +1,11 @@
 """The expansion protocol: every point where an expansion may change the base game's turn.
 
 ``model/engine.py`` plays the base rules and, at each of these points, asks the game's expansion
-(``setup.hooks``, registered by name in ``model/expansions.py``). Every default here *is* the base
-rule, so the base game is the expansion that overrides nothing. An expansion subclasses
-``Expansion``, overrides the hooks its rules change, lists its own actions in ``handlers`` and its
-part of the state lives in ``GameState.isla`` (the one expansion slot of the state).
+(``model.expansions.hooks(setup)``: the registry, looked up by ``Setup.expansion`` in that one
+place). Every default here *is* the base rule, so the base game is the expansion that overrides
+nothing. An expansion subclasses ``Expansion``, overrides the hooks its rules change, lists its own
+actions in ``handlers`` and its part of the state lives in ``GameState.isla`` (the one expansion
+slot of the state).
 """
 
 from __future__ import annotations
@@ -33,9 +34,6 @@ class Expansion:
 
     def __repr__(self) -> str:
         return f"<expansion {self.name or 'none'}>"
-
-    def __reduce__(self) -> tuple[Any, tuple[str]]:
-        return _registered, (self.name,)  # a pickled setup finds the same registered object
 
     # ------------------------------------------------------------ dealing and the turn's steps
 
@@ -74,6 +72,17 @@ class Expansion:
     def final_scoring(self, s: GameState) -> GameState:
         """E3: after every field is harvested."""
         return s
+
+    def break_tie(self, s: GameState, tied: tuple[int, ...]) -> tuple[int, ...]:
+        """E4: the winners among the seats ``tied`` on most coins (two or more): the ruleset's
+        tie-break (most cards in hand, or the seat farthest clockwise); a surviving tie is shared."""
+        rule = s.setup.rules.tie_break
+        if rule == "hand":
+            most = max(len(s.players[p].hand) for p in tied)
+            return tuple(p for p in tied if len(s.players[p].hand) == most)
+        if rule == "seat":
+            return (max(tied),)  # farthest clockwise from the starting player, seat 0
+        return tied
 
     # ------------------------------------------------------------ the move generator
 
@@ -134,9 +143,3 @@ class Expansion:
 
 
 BASE = Expansion()
-
-
-def _registered(name: str) -> Expansion:
-    from model.expansions import EXPANSIONS
-
-    return EXPANSIONS[name]

@@ -8,5 +8,11 @@ from __future__ import annotations
 
 from model.expansion import BASE, Expansion
 from model.isla.hooks import ISLA
+from model.rules import Setup
 
 EXPANSIONS: dict[str, Expansion] = {x.name: x for x in (BASE, ISLA)}
+
+
+def hooks(su: Setup) -> Expansion:
+    """The expansion a setup plays: the one place the registry is looked up by ``Setup.expansion``."""
+    return EXPANSIONS[su.expansion]

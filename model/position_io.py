@@ -31,7 +31,7 @@ def state_of(obj: Any, where: str, fixtures: bool = True) -> GameState:
     """The state in a state JSON object (or, with ``fixtures``, a fixture object holding one),
     checked against its schema (model/schemas.py), then against the rules."""
     if fixtures and isinstance(obj, dict) and obj.get("format") in FIXTURE_FORMATS:
-        from model.schemas import problem
+        from model.schemas import problem  # the pydantic edge: loaded by a loader only
 
         why = problem(FIXTURE_FORMATS[obj["format"]], obj)
         if why is not None:

@@ -22,6 +22,7 @@ from model.actions import Action, NotationError, Reshuffle, format_action, parse
 from model.cards import BEAN_INDEX, BEAN_NAMES, difference
 from model.engine import IllegalAction, apply, new_game, scores, winners
 from model.errors import BohnanzaError, InputError
+from model.position_io import PositionInputError, state_of
 from model.rules import Ruleset, ruleset, setup
 from model.state import GameState, Phase
 
@@ -197,7 +198,7 @@ def _header(no: int, head: dict[str, Any]) -> Record:
     """The record the header line starts: format and version first (which schema applies), then its
     shape (``model.schemas.RecordHeader``), then the ruleset, the player count and the deck (S), or
     the state it starts from."""
-    from model.schemas import problem
+    from model.schemas import problem  # the pydantic edge: loaded by a loader only
 
     if head.get("format") != RECORD_FORMAT:
         raise RecordFormatError(no, f"header format must be {RECORD_FORMAT!r}, got {head.get('format')!r}")
@@ -239,8 +240,6 @@ def _within(cards: Sequence[int | None], deck: Sequence[int]) -> bool:
 def _segment(no: int, head: dict[str, Any], seats: list[str], extra: dict[str, Any]) -> Record:
     """A record that starts from ``header.state`` (a game segment): the state is read and checked as
     every state file is (docs/state-format.md); ruleset, options and players, if given, must agree."""
-    from model.position_io import PositionInputError, state_of
-
     if head.get("deck") is not None:
         raise RecordFormatError(no, "header: give a deck or a state, not both")
     try:
@@ -300,7 +299,7 @@ def parse_record(text: str) -> Record:
 
     Every line is checked against its schema (model/schemas.py) before it is read; keys a line's
     schema does not name are ignored."""
-    from model.schemas import line_kind, line_problem
+    from model.schemas import line_kind, line_problem  # the pydantic edge: loaded by a loader only
 
     objs = _lines(text)
     if not objs:

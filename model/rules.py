@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 from model.cards import (
     AMIGO_BEANS,
@@ -27,9 +27,6 @@ from model.cards import (
     payout_table,
 )
 from model.errors import InputError
-
-if TYPE_CHECKING:
-    from model.expansion import Expansion
 
 
 class RulesetError(InputError):
@@ -324,7 +321,6 @@ class Setup:
     on_demand: bool  # E1 reading ``reshuffle=on-demand``: exhaust when a card is needed from an empty pile
     payout: tuple[tuple[int, ...], ...] = field(repr=False)  # payout[bean][n] (C1)
     meters: tuple[Meter, ...] = field(repr=False)
-    hooks: Expansion = field(repr=False, compare=False)  # EXPANSIONS[expansion], kept at hand for the engine
     isla: bool = False  # La Isla Bohnita (I1-I9)
     ship_cost: int = 0  # the second merchant ship (I1, I9)
     pirate_cost: int = 0  # the pirate ship (I1, I9)
@@ -388,8 +384,6 @@ def setup(rules: Ruleset, players: int) -> Setup:
     for b, m in rules.meters:
         meters[b] = m
     deck = tuple(b for b in beans for _ in range(COUNTS[b]))
-    from model.expansions import EXPANSIONS  # the registry imports the expansions, which need Setup
-
     name = "isla" if isla else ""
     for key, value in (("face_up", face_up), ("draw", draw)):
         if value > len(deck):
@@ -406,5 +400,5 @@ def setup(rules: Ruleset, players: int) -> Setup:
         on_demand=rules.reshuffle == "on-demand",
         payout=payout_table(tuple(meters), max(COUNTS) + 8), meters=tuple(meters),
         isla=isla, ship_cost=(5 if duel else 4 if players <= 4 else 3) if isla else 0,
-        pirate_cost=2 if isla else 0, expansion=name, hooks=EXPANSIONS[name],
+        pirate_cost=2 if isla else 0, expansion=name,
     )

@@ -6,6 +6,7 @@ state is a complete, reproducible position. Nothing here knows the rules of play
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import IntEnum
 from typing import Any, NamedTuple
 
@@ -17,6 +18,11 @@ from model.rules import Ruleset, Setup, ruleset, setup
 
 STATE_FORMAT = "bohnanza-state"
 STATE_VERSION = 1
+
+# How a state draws itself: as text (``str``, model/display.py) and as a picture (Jupyter's
+# ``_repr_svg_``, model/svg.py). Both sit above the state and register here when ``model`` is
+# imported, so the state names neither (no import circle).
+DRAWINGS: dict[str, Callable[[GameState], str]] = {}
 
 
 class Phase(IntEnum):
@@ -93,15 +99,11 @@ class GameState(NamedTuple):
         return state_to_json(self)
 
     def __str__(self) -> str:
-        from model.display import describe
-
-        return describe(self)
+        return DRAWINGS["text"](self)  # model.display.describe
 
     def _repr_svg_(self) -> str:
         """Jupyter shows a state as its picture (model/svg.py); ``describe`` is the text one."""
-        from model.svg import svg
-
-        return svg(self)
+        return DRAWINGS["svg"](self)
 
 
 def _names(cards: tuple[int, ...]) -> list[str]:
@@ -172,7 +174,7 @@ def state_from_json(obj: dict[str, Any]) -> GameState:
             f"format/version: expected {STATE_FORMAT!r} version {STATE_VERSION}, "
             f"got {obj.get('format')!r} version {version!r}"
         )
-    from model.schemas import problem
+    from model.schemas import problem  # the pydantic edge: loaded by a loader only
 
     why = problem("state", obj)
     if why is not None:

@@ -15,15 +15,19 @@ The layout is fixed-width text in a monospace font, so each text's box is known 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-from xml.sax.saxutils import escape
-
 from model.actions import PORT_NAMES, SHIP_NAMES
 from model.cards import BEAN_NAMES
 from model.core import harvestable
+from model.state import DRAWINGS, GameState
+from model.views import view
 
-if TYPE_CHECKING:
-    from model.state import GameState
+
+def escape(text: str, quote: bool = False) -> str:
+    """``xml.sax.saxutils.escape`` (with ``quote``: its ``{'"': "&quot;"}``), without loading
+    ``xml.sax``, which pulls in ``http`` and ``email`` when ``import model`` registers the picture."""
+    text = text.replace("&", "&amp;").replace(">", "&gt;").replace("<", "&lt;")
+    return text.replace('"', "&quot;") if quote else text
+
 
 FONT = "DejaVu Sans Mono, Menlo, Consolas, monospace"
 CHAR_W = 0.62  # advance of one monospace character, in font sizes (DejaVu Sans Mono: 0.602)
@@ -81,7 +85,7 @@ class _Canvas:
                         f'fill="{fill}"{attrs}/>')
 
     def open(self, tag: str, **attrs: object) -> None:
-        parts = " ".join(f'{k.rstrip("_").replace("_", "-")}="{escape(str(v), {chr(34): "&quot;"})}"'
+        parts = " ".join(f'{k.rstrip("_").replace("_", "-")}="{escape(str(v), quote=True)}"'
                          for k, v in attrs.items() if v is not None)
         self.out.append(f"<{tag} {parts}>" if parts else f"<{tag}>")
 
@@ -250,8 +254,6 @@ def parts(s: GameState, seat: int | None = None) -> list[str]:
     """The picture's pieces: the table, then each seat (each placed by its own transform)."""
     shown = [(True, True)] * len(s.players)
     if seat is not None:
-        from model.views import view
-
         v = view(s, seat)  # H7: what seat P may see
         shown = [("hand" in x, "coins" in x) for x in v["seats"]]
     out: list[str] = []
@@ -284,3 +286,6 @@ def svg(s: GameState, seat: int | None = None) -> str:
     if seat is not None:
         title += f", as p{seat} sees it"
     return header(height(s), title) + "".join(parts(s, seat)) + "</svg>"
+
+
+DRAWINGS["svg"] = svg  # GameState._repr_svg_ (Jupyter)

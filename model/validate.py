@@ -12,6 +12,7 @@ from collections import Counter
 from model.cards import BEAN_NAMES
 from model.dealing import Deal, Resume
 from model.errors import PositionError as PositionError
+from model.expansions import hooks
 from model.state import GameState, Phase
 
 DUEL_PHASES = (Phase.OFFER, Phase.DISCARD, Phase.TURNED)
@@ -23,7 +24,7 @@ def _zones(s: GameState) -> list[tuple[str, tuple[int, ...]]]:
         zones += [(f"players[{i}].hand", p.hand), (f"players[{i}].coins", p.coins),
                   (f"players[{i}].aside", p.aside)]
         zones += [(f"players[{i}].fields[{j}]", (f.bean,) * f.count) for j, f in enumerate(p.fields)]
-    return zones + s.setup.hooks.card_zones(s)
+    return zones + hooks(s.setup).card_zones(s)
 
 
 def check_state(s: GameState) -> None:
@@ -62,7 +63,7 @@ def check_state(s: GameState) -> None:
             raise PositionError("to_move", f"no one moves in phase {s.phase.name.lower()}", "E1")
     elif not 0 <= s.to_move < n:
         raise PositionError("to_move", f"seat p{s.to_move} does not exist ({n} players)", "S1")
-    su.hooks.check_position(s)
+    hooks(su).check_position(s)
     if not su.duel and s.phase in DUEL_PHASES:
         raise PositionError("phase", f"{s.phase.name.lower()} exists only in the bean duel", "D2")
     if s.phase == Phase.PLANT and s.to_move != s.active:
@@ -80,7 +81,7 @@ def check_state(s: GameState) -> None:
                             f"(0-{active_fields - 1}), or -1" + (" (not after one planting)" if v2 else ""),
                             "V2" if v2 else "T1")
     for k, t in enumerate(s.todo):
-        if not (0 <= t < n or t == Deal.FACE_UP or t in su.hooks.todo_codes):
+        if not (0 <= t < n or t == Deal.FACE_UP or t in hooks(su).todo_codes):
             raise PositionError(f"todo[{k}]", f"{t} is not a seat, the trade area ({int(Deal.FACE_UP)}) or "
                                 "a place the expansion deals to", "E1")
     if not 0 <= s.exhaustions <= su.final_exhaustion:
@@ -99,7 +100,7 @@ def check_state(s: GameState) -> None:
                 where = f"p{s.active} holds {size}" if name == "h" else f"{size} are face up"
                 raise PositionError("pending", f"the offer gives {' '.join(f'{name}{i}' for i in idx)} but "
                                     f"{where}", "T3")
-    answering = su.hooks.adds_moves and su.hooks.blocked(s)  # e.g. an attacked seat (I7)
+    answering = hooks(su).adds_moves and hooks(su).blocked(s)  # e.g. an attacked seat (I7)
     if s.phase == Phase.TRADE and not answering:
         who = s.pending.partner if s.pending is not None else s.active
         if s.to_move != who:

@@ -27,7 +27,11 @@ from model import (
     ruleset,
 )
 from model import engine as _engine  # winners() runs STEPS.winners, which a mutant may replace
+from model.actions import format_action
+from model.display import describe
 from model.rules import Ruleset
+from play.bots import greedy_bot, random_trader_bot
+from play.playout import playout
 from proofs.bridge import action_to_spec, observable, spec_key, state_to_spec
 from proofs.runner import catching_ctrl_c, stop_if_interrupted
 from proofs.spec import (
@@ -124,9 +128,6 @@ class Disagreement:
     what: str
 
     def __str__(self) -> str:
-        from model.actions import format_action
-        from model.display import describe
-
         head = f"{self.what}"
         if self.action is not None:
             head += f"\n  action: {format_action(self.action)}"
@@ -278,9 +279,6 @@ def sample_states(count: int, seed: int = 0) -> Iterator[GameState]:
     """``count`` decision states from seeded games over every preset, 2-7 players, option mixes and
     both E1 readings, with the random-trader and greedy bots (so trades, chance nodes and game ends
     all occur; on-demand games also give states whose empty pile waits for the next need)."""
-    from play.bots import greedy_bot, random_trader_bot
-    from play.playout import playout
-
     rng = random.Random(seed)
     made = 0
     game = 0

@@ -32,6 +32,7 @@ import z3
 from console.progress import ProgressFn
 from model.cards import payout_table
 from model.rules import ruleset, setup
+from proofs.ghost import prove_lemmas
 from proofs.kernel import (
     ASIDE_NEXT,
     CHANCE,
@@ -89,6 +90,7 @@ from proofs.spec import (
     action_var,
 )
 from proofs.symbolic import (
+    GHOST_USES,
     Seq,
     all_of,
     any_of,
@@ -765,9 +767,6 @@ def _prove_parallel(configs: list[tuple[str, int, dict[str, Any]]], mutant: str 
 
 
 def _lemmas(progress: ProgressFn | None = None) -> Result:
-    from proofs.ghost import prove_lemmas
-    from proofs.symbolic import GHOST_USES
-
     lemmas = prove_lemmas(set(GHOST_USES), progress)
     r = Result("ghost-tally-lemmas", f"{len(lemmas)} lemmas", "proved", sum(x.seconds for x in lemmas),
                rlimit=max((x.rlimit for x in lemmas), default=0))

@@ -35,6 +35,8 @@ from model.cards import BEAN_NAMES
 from model.dealing import Deal
 from model.rules import ruleset
 from model.steps import STEPS
+from play.bots import BOTS
+from play.playout import play_game
 from proofs.isla_invariants import inv
 from proofs.isla_spec import (
     ATTACK,
@@ -403,9 +405,6 @@ def differential(games: int = 10, seed: int = 0, max_states: int | None = None,
     sample). ``mutant`` breaks the spec (the check must then find disagreements). States of a
     ruleset the spec does not model are counted as skipped, with the reason. ``progress(games
     done, games, note)`` at every step of a game."""
-    from play.bots import BOTS
-    from play.playout import play_game
-
     report = DiffReport()
     plan = plan or DIFF_PLAN
     for g in range(games):

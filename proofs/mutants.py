@@ -32,6 +32,8 @@ from model.core import evolve
 from model.dealing import Resume
 from model.state import Field, GameState, Phase, PlayerState
 from model.steps import STEPS
+from proofs import invariants  # invariants.prove looked up at the call (tests patch it)
+from proofs.differential import check_state, sample_states
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -267,14 +269,10 @@ class Verdict:
 
 def sample(count: int = 120, seed: int = 3) -> list[GameState]:
     """States from seeded games with the clean engine (drawn before any patch)."""
-    from proofs.differential import sample_states
-
     return list(sample_states(count, seed))
 
 
 def _differential(states: list[GameState], spec_mutant: str | None) -> str | None:
-    from proofs.differential import check_state
-
     for i, s in enumerate(states):
         try:
             problems = check_state(s, random.Random(i), mutant=spec_mutant)
@@ -303,13 +301,11 @@ def _tests(m: Mutant) -> str | None:
 def judge(m: Mutant, states: list[GameState], proofs: bool = True) -> Verdict:
     """Run the checks on one mutant: spec side (proofs, then engine-vs-spec), engine side
     (engine-vs-spec, then the test suite)."""
-    from proofs.invariants import prove
-
     t0 = time.perf_counter()
     v = Verdict(m.id, m.rule, m.what)
     spec_caught = not m.spec
     if m.spec and proofs:
-        refuted = [r for r in prove(mutant=m.id, stop_at_first=True) if r.status != "proved"]
+        refuted = [r for r in invariants.prove(mutant=m.id, stop_at_first=True) if r.status != "proved"]
         if refuted:
             spec_caught = True
             v.caught_by += [f"proof {r.id}" for r in refuted]

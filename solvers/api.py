@@ -18,13 +18,20 @@ from dataclasses import dataclass
 from console.progress import ProgressFn
 from model import GameState, Phase, apply
 from model.errors import UsageError
+from solvers.cpsat import solve_solo_cpsat
+from solvers.cpsat_deals import solve_deals_cpsat
+from solvers.cpsat_run import ticking
+from solvers.duel import solve_duel
 from solvers.exact import (
     NodeLimitExceeded,
     SearchLimitExceeded,
     Solution,
     SolveError,
     TimeLimitExceeded,
+    solve_open,
+    solve_solo,
 )
+from solvers.flow import solve_flow
 
 __all__ = ["Limits", "ProgressFn", "Solution", "SolveError", "SearchLimitExceeded",
            "NodeLimitExceeded", "TimeLimitExceeded", "REGISTRY", "solve", "verify_line", "methods"]
@@ -75,38 +82,26 @@ Runner = Callable[[GameState, int | None, Limits, _Report], Solution]
 
 
 def _exact_solo(s: GameState, p: int | None, lim: Limits, pr: _Report) -> Solution:
-    from solvers.exact import solve_solo
-
     return solve_solo(s, p, lim.nodes, lim.time, pr.fn)
 
 
 def _exact_open(objective: str) -> Runner:
     def run(s: GameState, p: int | None, lim: Limits, pr: _Report) -> Solution:
-        from solvers.exact import solve_open
-
         return solve_open(s, objective, p, lim.nodes, lim.time, pr.fn)
     return run
 
 
 def _exact_duel(s: GameState, p: int | None, lim: Limits, pr: _Report) -> Solution:
-    from solvers.duel import solve_duel
-
     return solve_duel(s, p, lim.nodes, pr.fn, lim.time)
 
 
 def _cpsat_solo(s: GameState, p: int | None, lim: Limits, pr: _Report) -> Solution:
-    from solvers.cpsat import solve_solo_cpsat
-    from solvers.cpsat_run import ticking
-
     with ticking(pr.cpsat_fn(), lim.time, "CP-SAT solo") as note:
         return solve_solo_cpsat(s, p, lim.time, lim.workers, pr.tick(note))
 
 
 def _flow(objective: str) -> Runner:
     def run(s: GameState, p: int | None, lim: Limits, pr: _Report) -> Solution:
-        from solvers.cpsat_run import ticking
-        from solvers.flow import solve_flow
-
         with ticking(pr.cpsat_fn(), lim.time, f"flow solver {objective}") as note:
             return solve_flow(s, objective, p, lim.time, lim.workers, tick=pr.tick(note),
                               work_limit=lim.work)
@@ -115,9 +110,6 @@ def _flow(objective: str) -> Runner:
 
 def _cards(objective: str) -> Runner:
     def run(s: GameState, p: int | None, lim: Limits, pr: _Report) -> Solution:
-        from solvers.cpsat_deals import solve_deals_cpsat
-        from solvers.cpsat_run import ticking
-
         with ticking(pr.cpsat_fn(), lim.time, f"CP-SAT {objective}") as note:
             return solve_deals_cpsat(s, objective, p, lim.time, lim.workers, tick=pr.tick(note))
     return run

@@ -46,10 +46,11 @@ from model import (
     Propose,
     apply,
 )
+from solvers import cpsat  # cpsat.solve_solo_cpsat looked up at the call (tests patch it)
 from solvers.bounds import gain_table, hull
 from solvers.cpsat_fields import Event, Seat, Step, read_step
 from solvers.cpsat_run import Interrupt, Run, interruptible, run_model
-from solvers.exact import RESHUFFLE_AHEAD, Solution, SolveError, default_policy, open_player
+from solvers.exact import RESHUFFLE_AHEAD, OpenSearch, Solution, SolveError, default_policy, open_player
 
 
 @dataclass
@@ -360,8 +361,7 @@ def solve_deals_cpsat(s: GameState, objective: str, player: int | None = None, t
         raise SolveError(f"the CP-SAT plan replays to {got}, not its value {value}")
     stats = run.stats(t0)
     if bound is not None:  # never above the beanometer's bound (a search stopped early reports
-        from solvers.exact import OpenSearch  # its variables' domains, e.g. 600 coins)
-
+        # its variables' domains, e.g. 600 coins)
         bound = min(int(bound), OpenSearch(objective, p).upper(s))
     stats["bound"] = bound  # the full model's (a fallback plan's own bound assumed no trades)
     if floors is not None:
@@ -396,11 +396,9 @@ def _bean_bounds(dm: DealsModel, finals: list[cp_model.IntVar]) -> None:
 def _floors(s: GameState, time_limit: float, workers: int, stop: Interrupt) -> list[int]:
     """Every seat's proved ``solo`` optimum by CP-SAT (``best``'s floors); KeyboardInterrupt
     when Ctrl-C stops one before its proof (no later one starts)."""
-    from solvers.cpsat import solve_solo_cpsat
-
     floors = []
     for q in range(len(s.players)):
-        sol = solve_solo_cpsat(s, q, time_limit, workers)
+        sol = cpsat.solve_solo_cpsat(s, q, time_limit, workers)
         if sol.status != "optimal":
             stop.check()
             raise SolveError(f"p{q}'s solo optimum was not proved within {time_limit} s: best needs it")

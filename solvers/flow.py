@@ -45,7 +45,7 @@ from model import (
 )
 from solvers.cpsat_deals import Card, Deal, deal_proposals, play_deal, track_draws
 from solvers.cpsat_run import Interrupt, interruptible
-from solvers.exact import Budget, SoloSearch, Solution, SolveError, open_player, solve_solo
+from solvers.exact import Budget, OpenSearch, SoloSearch, Solution, SolveError, open_player, solve_solo
 from solvers.flow_master import Batch, FlowMaster, most_of
 from solvers.seat_batch import TooLarge, solve_seat_in
 from solvers.seat_plan import Op, SeatPlan
@@ -781,7 +781,6 @@ def solve_flow(s: GameState, objective: str, player: int | None = None, time_lim
     if run.best is None:
         raise SolveError(f"no plan found within {time_limit:g} s")
     if run.bound is not None:  # the beanometer's bound holds too (solvers/bounds.py)
-        from solvers.exact import OpenSearch
 
         upper = OpenSearch(objective, p).upper(s)
         if upper < run.best.value:

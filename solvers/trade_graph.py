@@ -40,6 +40,8 @@ import networkx as nx
 from console.progress import ProgressFn
 from model import Accept, Action, GameState, Phase, Propose, apply
 from model.cards import BEAN_NAMES
+from model.rules import setup
+from solvers.cpsat_run import interruptible
 from solvers.exact import (
     Budget,
     SoloSearch,
@@ -50,6 +52,7 @@ from solvers.exact import (
     hand_reach,
     open_player,
 )
+from solvers.expected import check_expected, solve_expected
 
 CLIQUE_LIMIT = 60  # candidates above which the best matching is found by CP-SAT (the clique search
 # takes about 17 s on 180 candidates, CP-SAT a fraction of a second)
@@ -173,8 +176,6 @@ class Valuer:
         if self.kind == "solo":
             v: Value = self.searches[q].value(s)
         else:
-            from solvers.expected import solve_expected
-
             v = solve_expected(s, q, self.node_limit, self.clock.seconds_left(), self.clock.progress).value
         if key is not None:
             self.cache[key] = v
@@ -209,8 +210,6 @@ def trade_map(s: GameState, max_cards: int | None = None, value: str = "solo",
                          f"{s.phase.name.lower()}" + (" with an offer pending" if s.pending else ""))
     open_player(s, "the trade graph", s.active)  # the final pass, not the duel
     if value == "expected":
-        from solvers.expected import check_expected
-
         check_expected(s, s.active)
     k = s.setup.rules.max_deal_cards if max_cards is None else max_cards
     if k < 0:
@@ -272,8 +271,6 @@ def to_trading(s: GameState) -> tuple[GameState, list[Action]]:
 
 
 def _with_deal_cards(s: GameState, k: int) -> Any:
-    from model.rules import setup
-
     return setup(s.setup.rules.replace(max_deal_cards=k), len(s.players))
 
 
@@ -352,7 +349,6 @@ def _packing_cpsat(cands: list[Deal], offers_left: int) -> list[Deal]:
     """Weighted set packing: each card in at most one chosen deal, at most ``offers_left`` deals."""
     from ortools.sat.python import cp_model
 
-    from solvers.cpsat_run import interruptible
 
     scale = lcm(*(Fraction(d.total).denominator for d in cands))
     m = cp_model.CpModel()

@@ -24,6 +24,7 @@ from model import GameState
 from model.state import state_to_json
 from solvers.api import Limits, solve
 from solvers.exact import NodeLimitExceeded, SolveError, TimeLimitExceeded
+from solvers.expected import solve_expected
 from solvers.positions import PositionInputError, cut, small
 from studies.tasks import derive
 
@@ -93,8 +94,6 @@ def _fraction(x: Fraction) -> str:
 
 
 def _expected(s: GameState, p: int, nodes: int, seconds: float) -> dict[str, Any]:
-    from solvers.expected import solve_expected
-
     try:
         sol = solve_expected(s, p, nodes, seconds)
     except NodeLimitExceeded as e:

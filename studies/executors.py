@@ -23,6 +23,7 @@ from typing import Any, Protocol
 
 from console.muted import muted
 from model.errors import UsageError
+from studies import endgames, simulations
 
 Outcome = dict[str, Any]
 Chunk = list[dict[str, Any]]  # tasks as JSON (Task.to_json), run one after the other by one worker
@@ -34,16 +35,13 @@ DIED = "the worker process died while running this task (a crash or a kill)"
 def execute(task: dict[str, Any]) -> Outcome:
     """Run one task (as JSON): ``{"key", "status": "ok", "result"}`` or ``{"key", "status":
     "failed", "error": "Type: message"}``, with the ``seconds`` it took and the ``worker`` (pid)."""
-    from studies.endgames import run_endgame
-    from studies.simulations import run_simulation
-
     t0 = time.perf_counter()
     out: Outcome = {"key": task["key"]}
     try:
         if task["kind"] == "simulation":
-            result = run_simulation(task["params"])
+            result = simulations.run_simulation(task["params"])
         elif task["kind"] == "endgame":
-            result = run_endgame(task["params"], task["seed"])
+            result = endgames.run_endgame(task["params"], task["seed"])
         else:
             raise ValueError(f"unknown task kind {task['kind']!r}")
         out.update(status="ok", result=result)

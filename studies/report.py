@@ -28,6 +28,7 @@ from studies.analyses import (
     seat_stats,
     trading_group,
 )
+from studies.figures import write_figures
 from studies.rows import Failure, read_groups
 from studies.spec import StudyError
 from studies.stats import mean_ci, t975, wilson
@@ -178,8 +179,6 @@ def report(source: str | os.PathLike[str], out_dir: str | os.PathLike[str], figu
         atomic_write_text(path, rep.tables[name].csv())
         rep.paths.append(str(path))
     if figures:
-        from studies.figures import write_figures
-
         written, skipped = write_figures(rep, out)
         rep.figures = {k: str(p) for k, p in written.items()}
         rep.skipped = skipped

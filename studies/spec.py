@@ -19,7 +19,10 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from model.errors import InputError
+from model.jsonio import loads
 from model.rules import PRESETS, ruleset, setup
+from model.schemas import describe
+from play.bots import BOTS
 
 BUILTIN = ("small", "paper")
 NAME = r"^[a-z0-9][a-z0-9-]*$"
@@ -110,8 +113,6 @@ def load(source: str) -> Study:
 
 def parse(text: str, where: str, kind: str = "toml") -> Study:
     """A checked study from TOML or JSON text; ``where`` leads every message."""
-    from model.jsonio import loads
-
     if kind == "toml":
         try:
             data: Any = tomllib.loads(text)
@@ -122,8 +123,6 @@ def parse(text: str, where: str, kind: str = "toml") -> Study:
     try:
         study = Study.model_validate(data)
     except ValidationError as e:
-        from model.schemas import describe
-
         raise StudyError(f"{where}: {describe(e.errors(include_url=False)[0])}") from None
     check(study, where)
     return study
@@ -143,8 +142,6 @@ def check(study: Study, where: str) -> None:
 
 
 def _check_entry(e: Simulation | Endgame, at: str, seen: set[str]) -> None:
-    from play.bots import BOTS
-
     if e.name in seen:
         raise StudyError(f"{at}.name: {e.name!r} is used twice; names key the tasks")
     seen.add(e.name)

@@ -25,6 +25,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from model.cards import BEAN_NAMES
+from model.records import atomic_write
 from solvers.trade_graph import Deal, TradeMap, Value, number
 
 if TYPE_CHECKING:
@@ -195,8 +196,6 @@ def _style() -> Iterator[None]:
 
 def save_png(fig: Figure, path: str | os.PathLike[str]) -> None:
     """Write ``fig`` as a 300 dpi PNG, atomically (``model.records.atomic_write``)."""
-    from model.records import atomic_write
-
     atomic_write(path, lambda tmp: fig.savefig(tmp, format="png", dpi=DPI))
 
 

@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from model import GameState, new_game, ruleset, scores, setup
+from model import GameState, new_game, ruleset, scores, setup, winners
 from model.core import evolve
 from model.expansion import BASE, Expansion
-from model.expansions import EXPANSIONS
+from model.expansions import EXPANSIONS, hooks
 from model.isla.hooks import ISLA
 from model.steps import STEPS
 from play.bots import random_bot
@@ -35,8 +35,8 @@ def test_the_registry_holds_the_base_game_and_la_isla_bohnita_by_name():
     assert EXPANSIONS == {"": BASE, "isla": ISLA}
     assert setup(ruleset("rio-grande"), 4).expansion == ""
     isla = setup(ruleset("rio-grande", {"isla": True}), 4)
-    assert isla.expansion == "isla" and isla.hooks is ISLA
-    assert pickle.loads(pickle.dumps(isla)).hooks is ISLA  # a setup sent to a worker process
+    assert isla.expansion == "isla" and hooks(isla) is ISLA
+    assert hooks(pickle.loads(pickle.dumps(isla))) is ISLA  # a setup sent to a worker process
 
 
 def test_every_hook_of_the_base_game_is_a_no_op():
@@ -65,13 +65,37 @@ def _play(start: GameState, seed: int) -> GameState:
     return s
 
 
-def test_a_new_expansion_changes_the_game_through_a_hook_without_touching_the_engine():
+def test_a_new_expansion_changes_the_game_through_a_hook_without_touching_the_engine(monkeypatch):
+    monkeypatch.setitem(EXPANSIONS, "tithe", _Tithe())  # its one registry line
     plain = new_game("amigo", 3, seed=7)
-    tithed = plain._replace(setup=dataclasses.replace(plain.setup, expansion="tithe", hooks=_Tithe()))
+    tithed = plain._replace(setup=dataclasses.replace(plain.setup, expansion="tithe"))
     base_end, tithe_end = _play(plain, 7), _play(tithed, 7)
     assert tithe_end.turn == base_end.turn  # the same game ...
     assert scores(tithe_end) == tuple(max(c - 1, 0) for c in scores(base_end))  # ... but one coin each less
     assert len(tithe_end.discard) == len(base_end.discard) + sum(c > 0 for c in scores(base_end))
+
+
+class _FirstSeat(Expansion):
+    """The smallest expansion: a variant that only changes the tie-break (E4), a coin tie going to
+    the tied seat nearest the starting player. One class and one registry line; no engine change."""
+
+    name = "first-seat"
+
+    def break_tie(self, s: GameState, tied: tuple[int, ...]) -> tuple[int, ...]:
+        return tied[:1]
+
+
+def test_a_variant_that_only_changes_the_tie_break_is_one_class_and_one_registry_line(monkeypatch):
+    monkeypatch.setitem(EXPANSIONS, "first-seat", _FirstSeat())  # model/expansions.py: its one line
+    plain = new_game(ruleset("rio-grande", {"tie_break": "none"}), 3, seed=3)
+    variant = plain._replace(setup=dataclasses.replace(plain.setup, expansion="first-seat"))
+    base_end, variant_end = _play(plain, 3), _play(variant, 3)
+    assert variant_end.players == base_end.players  # the same game ...
+    coins = base_end.players[2].coins
+    tie = tuple(p._replace(coins=coins) for p in base_end.players)
+    assert winners(base_end._replace(players=tie)) == (0, 1, 2)  # ... a shared win in the base game
+    assert winners(variant_end._replace(players=tie)) == (0,)  # ... the first seat's in the variant
+    assert BASE.break_tie(base_end._replace(players=tie), (1, 2)) == (1, 2)
 
 
 def test_steps_replaced_restores_and_rejects_unknown_names():

@@ -11,8 +11,6 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parent.parent
 RANK = {"model": 0, "play": 1, "console": 1, "solvers": 2, "proofs": 2, "conformance": 2, "adapters": 2,
         "studies": 3, "viewer": 3, "benchmarks": 4, "scripts": 5}
@@ -200,8 +198,6 @@ def test_the_circle_finder_finds_a_circle() -> None:
     assert _circles({"a": {"b"}, "b": set()}) == []
 
 
-@pytest.mark.xfail(strict=True, reason="issue 26 item 2 not done yet: model/ still has the "
-                   "expansion/rules/expansions/isla/display/state circle")
 def test_no_import_circle_between_first_party_modules() -> None:
     circles = _circles(_graph())
     assert not circles, "\n".join(" <-> ".join(c) for c in circles)
@@ -220,11 +216,17 @@ def _late_imports(path: Path) -> Iterator[tuple[int, str, bool]]:
                     yield node.lineno, mod, node.level > 0 or mod.split(".")[0] in RANK
 
 
-@pytest.mark.xfail(strict=True, reason="issue 26 item 3 not done yet: first-party imports inside "
-                   "functions remain")
+# The edge module stands for pydantic: the loaders of model/ import it inside the function that reads
+# a file, so that ``import model`` loads no third-party package (MODEL_EDGE above).
+LATE_EDGE = {"model.schemas"}
+
+
 def test_no_function_level_import_of_a_first_party_module() -> None:
-    """A late import may only load an optional extra (ortools, z3, matplotlib, ray, ...), never a
-    first-party module: that would hide an arrow of the graph above."""
+    """A late import may only load an optional extra (ortools, z3, matplotlib, ray, ...; or pydantic
+    through the edge module, with the reason on its line), never a first-party module: that would
+    hide an arrow of the graph above."""
     wrong = [f"{path.relative_to(ROOT)}:{line}: imports {mod} inside a function"
-             for path in MODULES.values() for line, mod, ours in _late_imports(path) if ours]
+             for path in MODULES.values() for line, mod, ours in _late_imports(path)
+             if ours and not (mod in LATE_EDGE and path.relative_to(ROOT).parts[0] == "model"
+                              and "# the pydantic edge" in path.read_text().splitlines()[line - 1])]
     assert not wrong, "\n".join(wrong)

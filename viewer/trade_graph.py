@@ -10,14 +10,14 @@ from typing import Any
 
 from model.errors import InputError
 from model.state import GameState, Phase
+from solvers.exact import SolveError
+from solvers.trade_graph import number, to_trading, trade_map
 
 
 def trade_graph_html(s: GameState, where: str) -> str:
     """The trade graph of a position (solvers/trade_graph.py): seats as nodes, one edge per partner
     with its deals, the best deal for the active player and the best compatible set, as inline SVG."""
     # late: the map loads networkx, which only a page that draws a trade graph should pay for
-    from solvers.exact import SolveError
-    from solvers.trade_graph import number, to_trading, trade_map
 
     if s.setup.duel:
         return "<p>The bean duel has no trading (D1): no trade graph.</p>"

@@ -51,7 +51,7 @@ def _ship_ref(value: list[Any]) -> tuple[int, int]:
 def isla_from_json(obj: Any) -> Isla:
     """Read the ``isla`` part of a state; IslaFormatError names the first bad field
     (``model.schemas.IslaState`` gives the shape)."""
-    from model.schemas import problem
+    from model.schemas import problem  # the pydantic edge: loaded by a loader only
 
     why = problem("isla", obj, "isla")
     if why is not None:
