@@ -50,13 +50,22 @@ settings.load_profile(_profile)
 # The longest files first: ``--dist loadfile`` hands files to the two workers in collection order,
 # and a long file collected last (test_proofs.py, "p") kept one worker busy for minutes after the
 # other had finished. Measured in the suite's --durations (seconds a file, 2 workers, 2 cores).
+# These files, and SLOW_TOO, are the slow lane (marker ``slow``): ``pytest -m "not slow"`` is the
+# fast lane for iterating; the whole suite (CI) runs both.
 LONGEST_FIRST = ("test_proofs.py", "test_isla_proofs.py", "test_engine_diff.py", "test_flow.py",
                  "test_conformance.py", "test_openspiel.py", "test_proofs_mutants.py",
                  "test_state_machine.py", "test_roundtrips.py", "test_open_cpsat.py", "test_seat_plan.py",
                  "test_proofs_reshuffle.py", "test_study.py", "test_sigint.py", "test_trade_graph.py",
                  "test_duel.py", "test_open_exact.py")
+SLOW_TOO = ("test_seat_dp.py", "test_seat_batch.py", "test_empty_hand.py", "test_expected.py",
+            "test_show.py", "test_reshuffle_readings.py", "test_spec_differential.py", "test_flow_bound.py",
+            "test_master_mip.py", "test_isla_cli.py")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
+    slow = set(LONGEST_FIRST) | set(SLOW_TOO)
+    for item in items:
+        if item.path.name in slow:
+            item.add_marker(pytest.mark.slow)
     items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable: a file keeps its order

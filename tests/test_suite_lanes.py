@@ -1,0 +1,20 @@
+"""The fast lane (``pytest -m "not slow"``) leaves out exactly the files tests/conftest.py names."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conftest import LONGEST_FIRST, SLOW_TOO
+
+TESTS = Path(__file__).parent
+
+
+def test_every_slow_file_exists() -> None:
+    """A renamed file would drop out of the slow lane (and out of the longest-first order) unseen."""
+    missing = [name for name in LONGEST_FIRST + SLOW_TOO if not (TESTS / name).is_file()]
+    assert not missing, f"tests/conftest.py names files that are not in tests/: {missing}"
+
+
+def test_no_file_is_named_twice() -> None:
+    names = LONGEST_FIRST + SLOW_TOO
+    assert len(names) == len(set(names))
