@@ -33,7 +33,14 @@ class OutputError(UsageError):
 
 
 class HelpFormatter(argparse.RawDescriptionHelpFormatter, argparse.ArgumentDefaultsHelpFormatter):
-    """The module docstring as written (with its examples) and every option's default."""
+    """The module docstring as written (with its examples) and every option's default, once: a help
+    text that already says its default (``default: out/study-NAME``) gets no second one."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help or ""
+        if "default" in text:
+            return text
+        return super()._get_help_string(action)
 
 
 class Parser(argparse.ArgumentParser):

@@ -4,7 +4,7 @@ POSITION is a state JSON file (as the engine writes it), `-` for stdin, or the n
 position (`--list`); without one, the built-in position `rio4-last-turn` (4 players, real hands, the
 last turn: `best p1` by the flow solver, with the deals that pay).
 
-Objectives (DESIGN.md): solo P (no trades; P's coins), coop (all deals; everyone's coins), best P
+Objectives (docs/endgames.md): solo P (no trades; P's coins), coop (all deals; everyone's coins), best P
 (all deals; P's coins while every other seat keeps at least its own solo optimum), duel (the bean
 duel, minimax on P's coin margin), expected (solo P with the unseen cards in a random order: the
 expected value and the best next action, not a line; per_player is null in --json).
@@ -71,38 +71,6 @@ def _list() -> int:
         mark = " (default)" if e.name == DEFAULT else ""
         print(f"{e.name:<17} {len(s.players):>7} {len(s.draw):>10} {hands:>10}  {e.about}{mark}")
     return 0
-
-
-def _line_text(s0: Any, line: list[Any]) -> list[str]:
-    """The line turn by turn, each step with the coins it earns."""
-    from model import Phase, apply, format_action
-    from model.cards import BEAN_NAMES
-
-    out: list[str] = []
-    s = s0
-    turn = None
-    for a in line:
-        if s.turn != turn:
-            turn = s.turn
-            out.append(f"turn {s.turn} (p{s.active} active):")
-        before = [len(p.coins) for p in s.players]
-        prev = s
-        s = apply(s, a)
-        after = [len(p.coins) for p in s.players]
-        gains = ", ".join(f"p{q} +{y - x}" for q, (x, y) in enumerate(zip(before, after, strict=True))
-                          if y != x)
-        if s.phase == Phase.OVER:
-            out.append(f"  {format_action(a)}")
-            out.append("  game over, final harvest (E3)" + (f"   [{gains}]" if gains else ""))
-            continue
-        out.append(f"  {format_action(a)}" + (f"   [{gains}]" if gains else ""))
-        if s.face_up and not prev.face_up and len(s.draw) < len(prev.draw):
-            out.append(f"    turned up: {' '.join(BEAN_NAMES[b] for b in s.face_up)}")
-        drawn = [(q, p.hand[len(prev.players[q].hand):]) for q, p in enumerate(s.players)
-                 if len(p.hand) > len(prev.players[q].hand) and len(s.draw) < len(prev.draw)]
-        for q, cards in drawn:
-            out.append(f"    p{q} draws {' '.join(BEAN_NAMES[b] for b in cards)}")
-    return out
 
 
 def _print_expected(args: argparse.Namespace, where: str, s: Any, ans: Any) -> int:
@@ -262,8 +230,9 @@ def _solve(frame: cli.Frame, args: argparse.Namespace) -> int:
         print("the two solvers agree" if agree else "THE SOLVERS DISAGREE")
     print("final coins: " + ", ".join(f"p{q} {c}" for q, c in enumerate(sol.per_player)))
     print("\nline:")
-    for text in _line_text(s, sol.line):
-        print(text)
+    from solvers.endgame import line_text
+
+    print(line_text(s, sol.line))
     if page:
         print(page)
     return _exit(frame, sols, agree)

@@ -112,3 +112,16 @@ def test_check_record_goes_on_after_a_bad_file_and_exits_with_the_worst(tmp_path
     assert proc.returncode == 2
     assert proc.stdout.count(": legal, ") == 2  # the files after the bad one were checked
     assert proc.stderr.strip().splitlines()[-1] == "4 records: 2 legal, 2 malformed"
+
+
+def test_a_help_text_that_states_its_default_is_not_given_a_second_one() -> None:
+    """Issue 43: ``--out DIR  the study's directory (default: out/study-NAME) (default: None)``."""
+    p = cli.parser("x")
+    p.add_argument("--out", help="the directory (default: out/NAME)")
+    p.add_argument("--seed", type=int, default=3, help="the seed")
+    text = p.format_help()
+    assert "(default: out/NAME)" in text and "(default: None)" not in text
+    assert "the seed (default: 3)" in text
+    proc = run("study.py", "run", "--help")
+    assert proc.returncode == 0 and proc.stdout.count("default: out/study-NAME") == 1
+    assert "out/study-NAME)\n                        (default" not in proc.stdout

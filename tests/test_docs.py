@@ -374,3 +374,23 @@ def test_the_guide_s_record_from_a_state_is_legal(tmp_path: Path) -> None:
     assert (verdict.status, verdict.actions, verdict.over) == ("legal", 47, True), verdict
     guide = _flat(GUIDE.read_text(encoding="utf-8"))
     assert "lines 258-305 of the record is a legal record of 47 actions" in guide
+
+
+# ---------------------------------------------------------------- the Python page (docs/python.md)
+
+PYTHON_DOC = ROOT / "docs" / "python.md"
+EXAMPLE = re.compile(r"^```python\n(.*?)^```\n\n```text\n(.*?)^```$", re.MULTILINE | re.DOTALL)
+
+
+def test_every_python_example_prints_what_the_page_shows() -> None:
+    import subprocess
+    import sys
+
+    text = PYTHON_DOC.read_text(encoding="utf-8")
+    examples = EXAMPLE.findall(text)
+    assert len(examples) == text.count("```python") == 2
+    for code, shown in examples:
+        proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, text=True, timeout=300,
+                              capture_output=True)
+        assert proc.returncode == 0, proc.stderr
+        assert proc.stdout == shown, f"{code}\nprints\n{proc.stdout}"

@@ -433,3 +433,11 @@ def test_record_cut_at_a_chance_node_replays() -> None:
             assert _replayed_states(rec)[-1] == s
             return
     pytest.fail("no game with a reshuffle")
+
+
+def test_a_phase_prints_its_name_and_the_json_keeps_it() -> None:
+    """Issue 43: ``str(s.phase)`` printed ``2``; it prints the name the state JSON gives it."""
+    s = new_game("rio-grande", 4, 1)
+    assert str(s.phase) == "plant" and f"{Phase.TRADE}" == "trade" and int(Phase.TRADE) == 2
+    assert all(str(p) == p.name.lower() for p in Phase)
+    assert state_from_json(json.loads(json.dumps(state_to_json(s)))) == s
