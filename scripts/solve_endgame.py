@@ -14,7 +14,7 @@ Solvers: exact search (all objectives; coop, best, duel and expected only on sma
 CP-SAT (solo, coop, best, from the start of a turn; coop and best by the flow solver: a counts
 master that proves the bound, exact seat models, a joint model; docs/endgames.md). CP-SAT stops at
 --time-limit with its best replayed line so far (status "feasible", with its proved bound and the
-gap); on Ctrl-C it prints that line too and exits 130.
+gap; exit 0, or 1 with --require-proved); on Ctrl-C it prints that line too and exits 130.
 --solver cpsat-cards is the older card-by-card CP-SAT model of coop and best. --solver both runs
 exact search and CP-SAT and exits 1 if they disagree.
 
@@ -51,8 +51,8 @@ def _position(args: argparse.Namespace) -> tuple[Any, str]:
         if args.players is None or args.cards_left is None:
             raise UsageError("--from-game needs --players and --cards-left")
         return cut(args.ruleset, args.players, args.from_game, args.cards_left), (
-            f"{args.ruleset} {args.players}p seed {args.from_game}, first turn with at most "
-            f"{args.cards_left} cards left")
+            f"{args.ruleset} {args.players}p seed {args.from_game}, the first turn of the final pass "
+            f"with at most {args.cards_left} cards left")
     name = args.position or DEFAULT
     if name in LIBRARY:
         return LIBRARY[name].position(), f"{name}: {LIBRARY[name].about}"
@@ -128,6 +128,8 @@ def main(argv: list[str] | None = None) -> int:
                              "--time-limit does not bind first (the output says which limit stopped)")
     parser.add_argument("--workers", type=cli.at_least(1, "--workers"), default=1,
                         help="CP-SAT workers (1: deterministic)")
+    parser.add_argument("--require-proved", action="store_true",
+                        help="exit 1 when a limit stopped the solve before it proved its line optimal")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--list", action="store_true", help="list the built-in positions")
     parser.add_argument("--from-game", type=int, metavar="SEED", help="cut a position from a seeded game")
@@ -196,7 +198,7 @@ def _solve(frame: cli.Frame, args: argparse.Namespace) -> int:
     page = _html(args.html, out, s, where)
     if args.json:
         print(json.dumps(out))
-        return _exit(frame, sols, agree)
+        return _exit(frame, sols, agree, args.require_proved)
     print(f"position: {where}")
     print(describe(s))
     what = {"solo": f"solo p{sol.player}: p{sol.player}'s coins, no trades",
@@ -235,7 +237,7 @@ def _solve(frame: cli.Frame, args: argparse.Namespace) -> int:
     print(line_text(s, sol.line))
     if page:
         print(page)
-    return _exit(frame, sols, agree)
+    return _exit(frame, sols, agree, args.require_proved)
 
 
 def _html(path: str | None, out: dict[str, Any], s: Any, where: str) -> str:
@@ -248,12 +250,17 @@ def _html(path: str | None, out: dict[str, Any], s: Any, where: str) -> str:
     return f"page written to {path} ({len(page.steps)} steps, {size / 1024:.0f} KB)"
 
 
-def _exit(frame: cli.Frame, sols: list[tuple[str, Any]], agree: bool | None) -> int:
+def _exit(frame: cli.Frame, sols: list[tuple[str, Any]], agree: bool | None, proved: bool = False) -> int:
     """130 when Ctrl-C stopped a search (its best line so far is printed), 1 when the two solvers
-    disagree, else 0."""
+    disagree or, with ``proved`` (--require-proved), when a line is not proved optimal, else 0."""
     if any(x.stats.get("interrupted") for _, x in sols):
         frame.say("interrupted; the best line found so far is printed above (feasible, not proved)")
         return cli.INTERRUPTED
+    unproved = [name for name, x in sols if x.status != "optimal"]
+    if proved and unproved:
+        frame.say(f"not proved optimal ({', '.join(unproved)}): a limit stopped the solve; "
+                  "the line printed is the best found (--require-proved)")
+        return cli.NO
     return 0 if agree is not False else 1
 
 
