@@ -360,8 +360,11 @@ def judge_all(ids: list[str], jobs: int = 1,
         return out
     import multiprocessing
 
+    from console.cli import ignore_interrupts
+
     # spawn, not fork: the parent may hold Z3 contexts and threads that a forked child must not share
-    with multiprocessing.get_context("spawn").Pool(min(jobs, len(ids))) as pool:
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Pool(min(jobs, len(ids)), initializer=ignore_interrupts) as pool:
         for i, v in enumerate(pool.imap(_judge_in_worker, ids)):
             out.append(v)
             if done is not None:

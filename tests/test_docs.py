@@ -582,3 +582,12 @@ def test_no_doc_states_a_test_count() -> None:
     stated = [f"{p.relative_to(ROOT)}: {m}" for p in doc_pages()
               for m in re.findall(r"\b\d[\d,]* (?:tests|expected failures)\b", p.read_text(encoding="utf-8"))]
     assert not stated, stated
+
+
+def test_every_relative_link_of_the_docs_leads_to_a_file() -> None:
+    broken = []
+    for page in doc_pages():
+        for m in re.finditer(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", page.read_text(encoding="utf-8")):
+            if "://" not in m.group(1) and not (page.parent / m.group(1)).exists():
+                broken.append(f"{page.relative_to(ROOT)}: {m.group(1)}")
+    assert not broken, broken
