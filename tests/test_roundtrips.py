@@ -1,4 +1,5 @@
-"""Round trips: action notation, state JSON, ruleset options, game records (docs/records.md, docs/state-format.md).
+"""Round trips: action notation, state JSON, ruleset options, game records (docs/records.md,
+docs/state-format.md).
 
 - ``parse_action(format_action(a)) == a`` for generated actions of every kind, and for every action
   ``legal_actions`` lists in random positions; malformed notation raises ``NotationError``;
@@ -258,7 +259,7 @@ def test_state_json_round_trip_special_positions() -> None:
 
 def test_pending_offer_with_unsorted_ask_round_trips() -> None:
     """apply either rejects a proposal whose asked types are not in sorted order, or stores it so
-    that the state still round-trips exactly through JSON (docs/state-format.md: the state serialises exactly)."""
+    that the state still round-trips exactly through JSON (docs/state-format.md)."""
     s = new_game("rio-grande", 4, 3)
     rng = random.Random(0)
     while s.phase != Phase.TRADE:
