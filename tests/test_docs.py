@@ -442,7 +442,8 @@ def test_the_output_pattern_elides_lines_and_text() -> None:
 
 def test_every_command_the_readme_shows_prints_what_it_shows(tmp_path: Path) -> None:
     """Run in a scratch directory that sees the repository's scripts, docs and tests, so that the
-    study's ``out/`` lands there."""
+    study's ``out/`` lands there; this repository's packages come first on the path."""
+    import os
     import shlex
     import subprocess
     import sys
@@ -454,10 +455,11 @@ def test_every_command_the_readme_shows_prints_what_it_shows(tmp_path: Path) -> 
     assert {"scripts/solve_endgame.py", "scripts/check_record.py", "scripts/diff_engine.py",
             "scripts/study.py"} <= shown_scripts
     python = shlex.quote(sys.executable)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
     for command, shown in runs:
         assert command.startswith("python scripts/"), command
         proc = subprocess.run(command.replace("python ", python + " "), shell=True, cwd=tmp_path, text=True,
-                              timeout=300, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+                              timeout=300, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
         assert "Traceback" not in proc.stdout, proc.stdout
         assert output_pattern(shown).fullmatch(proc.stdout), f"$ {command}\n{proc.stdout}"
 
