@@ -1,5 +1,5 @@
 """The endgame positions and their proved optimal values (the builder may call the solvers'
-interface to record proved values: DESIGN.md)."""
+interface to record proved values: docs/conformance.md)."""
 
 from __future__ import annotations
 

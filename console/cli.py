@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 import tempfile
 import traceback
@@ -33,7 +34,20 @@ class OutputError(UsageError):
 
 
 class HelpFormatter(argparse.RawDescriptionHelpFormatter, argparse.ArgumentDefaultsHelpFormatter):
-    """The module docstring as written (with its examples) and every option's default."""
+    """The module docstring as written (with its examples) and every option's default, once: a help
+    text that already says its default (``default: out/study-NAME``) gets no second one."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help or ""
+        if "default" in text:
+            return text
+        return super()._get_help_string(action)
+
+
+def ignore_interrupts() -> None:
+    """A worker process's initializer: Ctrl-C reaches the whole process group, but only the parent
+    acts on it (it stops the pool and reports what it kept), so a worker prints no traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 class Parser(argparse.ArgumentParser):
@@ -99,8 +113,13 @@ def _is_ctrl_c(e: BaseException) -> bool:
 def exit(code: int) -> NoReturn:
     """End a script with ``code``. After an interrupt the process ends at once, its output flushed:
     the interpreter's teardown would free Z3 objects the interrupt left half made, which can crash
-    the process (exit -11 instead of 130) after the verdicts are printed."""
+    the process (exit -11 instead of 130) after the verdicts are printed. A stopped worker pool's
+    semaphores are released first (multiprocessing's exit hooks, which ``os._exit`` skips), so the
+    resource tracker warns of no leak."""
     if code == INTERRUPTED:
+        mp_util = sys.modules.get("multiprocessing.util")
+        if mp_util is not None:
+            mp_util._run_finalizers(0)  # what multiprocessing runs at a normal exit: unlink, join
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(code)

@@ -37,6 +37,9 @@ class Phase(IntEnum):
     DISCARD = 8  # D2 step 2: may discard one hand card
     TURNED = 9  # D2 step 3: plant any of the turned-up cards
 
+    def __str__(self) -> str:  # "trade", as the state JSON names it (an IntEnum would print "2")
+        return self.name.lower()
+
 
 class Field(NamedTuple):
     """H2: a field holds ``count`` cards of one ``bean`` type (bean -1 when empty)."""

@@ -107,8 +107,8 @@ class Verdict:
     def summary(self) -> dict[str, object]:
         """The JSON object ``check_record.py --json`` prints (docs/records.md)."""
         if self.status == "malformed":
-            if self.line is None:
-                return {"record": self.path, "status": "malformed"}
+            if self.line is None:  # the file cannot be read: the reason names it
+                return {"record": self.path, "status": "malformed", "reason": self.reason}
             return {"record": self.path, "status": "malformed", "line": self.line, "reason": self.reason}
         info: dict[str, object] = {"record": self.path, "status": self.status}
         if self.status in ("illegal", DESYNC):

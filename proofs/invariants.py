@@ -29,6 +29,7 @@ from typing import Any
 
 import z3
 
+from console.cli import ignore_interrupts
 from console.progress import ProgressFn
 from model.cards import payout_table
 from model.rules import ruleset, setup
@@ -745,7 +746,8 @@ def _prove_parallel(configs: list[tuple[str, int, dict[str, Any]]], mutant: str 
     tasks += [(rid, mutant) for rid in extras]
     out: list[Part | Result] = []
     # spawn, not fork: the parent may hold Z3 contexts and threads that a forked child must not share
-    with multiprocessing.get_context("spawn").Pool(min(jobs, len(tasks))) as pool:
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Pool(min(jobs, len(tasks)), initializer=ignore_interrupts) as pool:
         try:
             for i, found in enumerate(pool.imap(_task, tasks)):
                 out.append(found)

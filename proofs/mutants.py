@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import model.engine as engine
+from console.cli import ignore_interrupts
 from model.actions import Accept, Plant, Propose, Reshuffle
 from model.core import evolve
 from model.dealing import Resume
@@ -357,7 +358,8 @@ def judge_all(ids: list[str], jobs: int = 1,
     import multiprocessing
 
     # spawn, not fork: the parent may hold Z3 contexts and threads that a forked child must not share
-    with multiprocessing.get_context("spawn").Pool(min(jobs, len(ids))) as pool:
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Pool(min(jobs, len(ids)), initializer=ignore_interrupts) as pool:
         for i, v in enumerate(pool.imap(_judge_in_worker, ids)):
             out.append(v)
             if done is not None:

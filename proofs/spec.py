@@ -1,6 +1,6 @@
 """An independent symbolic specification of the Bohnanza rules as small steps.
 
-Written from RULES.md and DESIGN.md, not from model/engine.py: it reads only the ruleset's
+Written from the rules (docs/rules.md), not from model/engine.py: it reads only the ruleset's
 resolved numbers and the card tables (``SpecConfig.from_setup``). Every transition is a pair
 ``guard(S, A)`` / ``after(S, A)`` over hybrid values (proofs/symbolic.py): Python values for a
 concrete state, Z3 terms for a symbolic one. Decisions (plant, harvest, propose, ...) are taken by

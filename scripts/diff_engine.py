@@ -46,6 +46,7 @@ class Found:
     first: dict[tuple[str, str], Any] = field(default_factory=dict)
     first_at: dict[tuple[str, str], float] = field(default_factory=dict)  # seconds into the run
     games: int = 0
+    positions: int = 0  # of the games, those started from a perft position
     steps: int = 0
     failures: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
@@ -79,6 +80,7 @@ def _play(frame: cli.Frame, engine: Any, specs: list[Any], checks: Any, found: F
                 continue
         run = run_game(engine, spec, checks())
         found.games += run.skipped is None
+        found.positions += run.skipped is None and spec.position is not None
         found.steps += run.steps
         for part in run.unchecked:
             found.unchecked[part] += 1
@@ -141,15 +143,17 @@ def _summary(found: Found, hello: dict[str, Any], readings: Ranked) -> dict[str,
                 ex["check_record"] = {k: verdict.get(k) for k in ("status", "line", "rule", "reason")}
             entry["examples"].append(ex)
         rules[rule] = entry
-    return {"engine": hello.get("name"), "games": found.games, "steps": found.steps,
+    return {"engine": hello.get("name"), "games": found.games, "from_positions": found.positions,
+            "steps": found.steps,
             "divergences": found.total, "by_rule": rules, "failures": found.failures,
             "skipped": found.skipped, "unchecked": dict(found.unchecked),
             "readings": [{"options": o, "divergences": n, "games": g} for o, n, g in readings]}
 
 
 def _print(info: dict[str, Any]) -> None:
-    print(f"{info['engine']}: {info['games']} games, {info['steps']} steps, "
-          f"{info['divergences']} divergences")
+    seeded, positions = info["games"] - info["from_positions"], info["from_positions"]
+    print(f"{info['engine']}: {info['games']} games ({seeded} seeded, {positions} from the perft "
+          f"positions), {info['steps']} steps, {info['divergences']} divergences")
     for rule, entry in info["by_rule"].items():
         kinds = ", ".join(f"{k} {n}" for k, n in entry["kinds"].items())
         print(f"{rule}: {entry['count']} ({kinds})")

@@ -106,7 +106,9 @@ def _prove(frame: cli.Frame, args: argparse.Namespace) -> int:
     except ProofsInterrupted as stop:  # the verdicts so far are printed, then exit 130
         bar.close()
         _table(stop.results, [], time.perf_counter() - t0)
-        frame.kept = (f"the verdicts of {len(stop.results)} properties after {stop.done} instances are "
+        unit = "instances" if args.jobs == 1 or args.profile else "tasks"  # a task: a configuration
+        frame.kept = (f"the verdicts so far ({_count(len(stop.results), 'property', 'properties')}, "
+                      f"after {stop.done} of {stop.total if stop.total is not None else '?'} {unit}) are "
                       "printed above (unfinished ones: INTERRUPTED)")
         raise
     bar.close()
@@ -217,7 +219,8 @@ def _isla(frame: cli.Frame, args: argparse.Namespace) -> int:
     except ProofsInterrupted as stop:
         bar.close()
         print("\n".join(format_results(stop.results)))
-        frame.kept = f"the verdicts of {len(stop.results)} properties so far are printed above"
+        frame.kept = (f"the verdicts so far ({_count(len(stop.results), 'property', 'properties')}) are "
+                      "printed above")
         raise
     bar.close()
     seconds = time.perf_counter() - t0
@@ -268,6 +271,10 @@ def _isla(frame: cli.Frame, args: argparse.Namespace) -> int:
         for p in report.problems[:20]:
             print("  " + p)
     return 0 if ok else 1
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
 
 
 if __name__ == "__main__":

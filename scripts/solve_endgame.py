@@ -4,7 +4,7 @@ POSITION is a state JSON file (as the engine writes it), `-` for stdin, or the n
 position (`--list`); without one, the built-in position `rio4-last-turn` (4 players, real hands, the
 last turn: `best p1` by the flow solver, with the deals that pay).
 
-Objectives (DESIGN.md): solo P (no trades; P's coins), coop (all deals; everyone's coins), best P
+Objectives (docs/endgames.md): solo P (no trades; P's coins), coop (all deals; everyone's coins), best P
 (all deals; P's coins while every other seat keeps at least its own solo optimum), duel (the bean
 duel, minimax on P's coin margin), expected (solo P with the unseen cards in a random order: the
 expected value and the best next action, not a line; per_player is null in --json).
@@ -14,7 +14,7 @@ Solvers: exact search (all objectives; coop, best, duel and expected only on sma
 CP-SAT (solo, coop, best, from the start of a turn; coop and best by the flow solver: a counts
 master that proves the bound, exact seat models, a joint model; docs/endgames.md). CP-SAT stops at
 --time-limit with its best replayed line so far (status "feasible", with its proved bound and the
-gap); on Ctrl-C it prints that line too and exits 130.
+gap; exit 0, or 1 with --require-proved); on Ctrl-C it prints that line too and exits 130.
 --solver cpsat-cards is the older card-by-card CP-SAT model of coop and best. --solver both runs
 exact search and CP-SAT and exits 1 if they disagree.
 
@@ -51,8 +51,8 @@ def _position(args: argparse.Namespace) -> tuple[Any, str]:
         if args.players is None or args.cards_left is None:
             raise UsageError("--from-game needs --players and --cards-left")
         return cut(args.ruleset, args.players, args.from_game, args.cards_left), (
-            f"{args.ruleset} {args.players}p seed {args.from_game}, first turn with at most "
-            f"{args.cards_left} cards left")
+            f"{args.ruleset} {args.players}p seed {args.from_game}, the first turn of the final pass "
+            f"with at most {args.cards_left} cards left")
     name = args.position or DEFAULT
     if name in LIBRARY:
         return LIBRARY[name].position(), f"{name}: {LIBRARY[name].about}"
@@ -71,38 +71,6 @@ def _list() -> int:
         mark = " (default)" if e.name == DEFAULT else ""
         print(f"{e.name:<17} {len(s.players):>7} {len(s.draw):>10} {hands:>10}  {e.about}{mark}")
     return 0
-
-
-def _line_text(s0: Any, line: list[Any]) -> list[str]:
-    """The line turn by turn, each step with the coins it earns."""
-    from model import Phase, apply, format_action
-    from model.cards import BEAN_NAMES
-
-    out: list[str] = []
-    s = s0
-    turn = None
-    for a in line:
-        if s.turn != turn:
-            turn = s.turn
-            out.append(f"turn {s.turn} (p{s.active} active):")
-        before = [len(p.coins) for p in s.players]
-        prev = s
-        s = apply(s, a)
-        after = [len(p.coins) for p in s.players]
-        gains = ", ".join(f"p{q} +{y - x}" for q, (x, y) in enumerate(zip(before, after, strict=True))
-                          if y != x)
-        if s.phase == Phase.OVER:
-            out.append(f"  {format_action(a)}")
-            out.append("  game over, final harvest (E3)" + (f"   [{gains}]" if gains else ""))
-            continue
-        out.append(f"  {format_action(a)}" + (f"   [{gains}]" if gains else ""))
-        if s.face_up and not prev.face_up and len(s.draw) < len(prev.draw):
-            out.append(f"    turned up: {' '.join(BEAN_NAMES[b] for b in s.face_up)}")
-        drawn = [(q, p.hand[len(prev.players[q].hand):]) for q, p in enumerate(s.players)
-                 if len(p.hand) > len(prev.players[q].hand) and len(s.draw) < len(prev.draw)]
-        for q, cards in drawn:
-            out.append(f"    p{q} draws {' '.join(BEAN_NAMES[b] for b in cards)}")
-    return out
 
 
 def _print_expected(args: argparse.Namespace, where: str, s: Any, ans: Any) -> int:
@@ -160,6 +128,8 @@ def main(argv: list[str] | None = None) -> int:
                              "--time-limit does not bind first (the output says which limit stopped)")
     parser.add_argument("--workers", type=cli.at_least(1, "--workers"), default=1,
                         help="CP-SAT workers (1: deterministic)")
+    parser.add_argument("--require-proved", action="store_true",
+                        help="exit 1 when a limit stopped the solve before it proved its line optimal")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--list", action="store_true", help="list the built-in positions")
     parser.add_argument("--from-game", type=int, metavar="SEED", help="cut a position from a seeded game")
@@ -228,7 +198,7 @@ def _solve(frame: cli.Frame, args: argparse.Namespace) -> int:
     page = _html(args.html, out, s, where)
     if args.json:
         print(json.dumps(out))
-        return _exit(frame, sols, agree)
+        return _exit(frame, sols, agree, args.require_proved)
     print(f"position: {where}")
     print(describe(s))
     what = {"solo": f"solo p{sol.player}: p{sol.player}'s coins, no trades",
@@ -262,11 +232,12 @@ def _solve(frame: cli.Frame, args: argparse.Namespace) -> int:
         print("the two solvers agree" if agree else "THE SOLVERS DISAGREE")
     print("final coins: " + ", ".join(f"p{q} {c}" for q, c in enumerate(sol.per_player)))
     print("\nline:")
-    for text in _line_text(s, sol.line):
-        print(text)
+    from solvers.endgame import line_text
+
+    print(line_text(s, sol.line))
     if page:
         print(page)
-    return _exit(frame, sols, agree)
+    return _exit(frame, sols, agree, args.require_proved)
 
 
 def _html(path: str | None, out: dict[str, Any], s: Any, where: str) -> str:
@@ -279,12 +250,17 @@ def _html(path: str | None, out: dict[str, Any], s: Any, where: str) -> str:
     return f"page written to {path} ({len(page.steps)} steps, {size / 1024:.0f} KB)"
 
 
-def _exit(frame: cli.Frame, sols: list[tuple[str, Any]], agree: bool | None) -> int:
+def _exit(frame: cli.Frame, sols: list[tuple[str, Any]], agree: bool | None, proved: bool = False) -> int:
     """130 when Ctrl-C stopped a search (its best line so far is printed), 1 when the two solvers
-    disagree, else 0."""
+    disagree or, with ``proved`` (--require-proved), when a line is not proved optimal, else 0."""
     if any(x.stats.get("interrupted") for _, x in sols):
         frame.say("interrupted; the best line found so far is printed above (feasible, not proved)")
         return cli.INTERRUPTED
+    unproved = [name for name, x in sols if x.status != "optimal"]
+    if proved and unproved:
+        frame.say(f"not proved optimal ({', '.join(unproved)}): a limit stopped the solve; "
+                  "the line printed is the best found (--require-proved)")
+        return cli.NO
     return 0 if agree is not False else 1
 
 

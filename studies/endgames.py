@@ -2,8 +2,8 @@
 
 The position is ``solvers.positions.cut`` of the game seeded ``derive(task seed, try t)`` for the
 first ``t`` whose game reaches a turn start in the final pass with at most ``cards_left`` cards
-(E2), then ``small(hand, draw)`` when the study cuts hands. Objectives (DESIGN.md, "The endgame
-problems"): ``solo`` for every seat (the no-trade optimum of each), ``coop`` (the table's total),
+(E2), then ``small(hand, draw)`` when the study cuts hands. Objectives (docs/endgames.md,
+"Objectives"): ``solo`` for every seat (the no-trade optimum of each), ``coop`` (the table's total),
 ``best`` for the active player (its most coins while every other seat keeps its solo optimum),
 ``expected`` for the active player (its expected coins without seeing the unseen cards, H7, and
 the average open optimum over the same cards). ``solo`` is solved by exact search first, and by

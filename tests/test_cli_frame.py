@@ -4,6 +4,8 @@ refused before the work starts."""
 from __future__ import annotations
 
 import argparse
+import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -112,3 +114,38 @@ def test_check_record_goes_on_after_a_bad_file_and_exits_with_the_worst(tmp_path
     assert proc.returncode == 2
     assert proc.stdout.count(": legal, ") == 2  # the files after the bad one were checked
     assert proc.stderr.strip().splitlines()[-1] == "4 records: 2 legal, 2 malformed"
+
+
+def test_a_help_text_that_states_its_default_is_not_given_a_second_one() -> None:
+    """Issue 43: ``--out DIR  the study's directory (default: out/study-NAME) (default: None)``."""
+    p = cli.parser("x")
+    p.add_argument("--out", help="the directory (default: out/NAME)")
+    p.add_argument("--seed", type=int, default=3, help="the seed")
+    text = p.format_help()
+    assert "(default: out/NAME)" in text and "(default: None)" not in text
+    assert "the seed (default: 3)" in text
+    proc = run("study.py", "run", "--help")
+    assert proc.returncode == 0 and proc.stdout.count("default: out/study-NAME") == 1
+    assert "out/study-NAME)\n                        (default" not in proc.stdout
+
+
+def test_require_proved_exits_1_when_a_limit_stops_the_solve_unproved() -> None:
+    """Issue 43: ``best`` stopped by its time limit exited 0 like a proved one; --require-proved
+    asks for exit 1 then (and changes nothing for a proved answer)."""
+    stopped = ("rio4-final-pass", "--objective", "coop", "--time-limit", "1", "--work-limit", "0.05")
+    plain = run("solve_endgame.py", *stopped)
+    assert plain.returncode == 0 and "feasible" in plain.stdout, plain.stderr
+    asked = run("solve_endgame.py", *stopped, "--require-proved")
+    assert "not proved optimal" in one_line(asked, 1) and "feasible" in asked.stdout
+    proved = run("solve_endgame.py", "--require-proved", "--json")
+    assert proved.returncode == 0 and json.loads(proved.stdout)["status"] == "optimal", proved.stderr
+
+
+def test_a_cut_from_a_game_says_it_is_the_final_pass() -> None:
+    """Issue 43: ``--cards-left 500`` said "at most 500 cards left" and cut the final pass (23 cards)."""
+    proc = run("solve_endgame.py", "--from-game", "1", "--players", "4", "--cards-left", "500",
+               "--objective", "solo")
+    assert proc.returncode == 0, proc.stderr
+    head = proc.stdout.splitlines()
+    assert "the first turn of the final pass with at most 500 cards left" in head[0]
+    assert re.search(r"draw pile (\d+) cards", proc.stdout) is not None

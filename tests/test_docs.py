@@ -374,3 +374,222 @@ def test_the_guide_s_record_from_a_state_is_legal(tmp_path: Path) -> None:
     assert (verdict.status, verdict.actions, verdict.over) == ("legal", 47, True), verdict
     guide = _flat(GUIDE.read_text(encoding="utf-8"))
     assert "lines 258-305 of the record is a legal record of 47 actions" in guide
+
+
+# ---------------------------------------------------------------- the Python page (docs/python.md)
+
+PYTHON_DOC = ROOT / "docs" / "python.md"
+EXAMPLE = re.compile(r"^```python\n(.*?)^```\n\n```text\n(.*?)^```$", re.MULTILINE | re.DOTALL)
+
+
+def test_every_python_example_prints_what_the_page_shows() -> None:
+    import subprocess
+    import sys
+
+    text = PYTHON_DOC.read_text(encoding="utf-8")
+    examples = EXAMPLE.findall(text)
+    assert len(examples) == text.count("```python") == 2
+    for code, shown in examples:
+        proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, text=True, timeout=300,
+                              capture_output=True)
+        assert proc.returncode == 0, proc.stderr
+        assert proc.stdout == shown, f"{code}\nprints\n{proc.stdout}"
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    readme_examples = EXAMPLE.findall(readme)
+    assert readme_examples and readme_examples[0] == examples[0]  # the README shows the page's first
+
+
+# ---------------------------------------------------------------- the README
+
+README = ROOT / "README.md"
+COMMANDS = ('python3.11 -m pip install . && python3.11 scripts/solve_endgame.py\n'
+            'python3.11 -m pip install -e ".[test,cluster]" && '
+            'python3.11 -m pytest -q -n auto --dist loadfile\n')
+
+
+def test_the_readme_starts_with_the_two_commands_and_ci_runs_the_second() -> None:
+    text = README.read_text(encoding="utf-8")
+    first_block = text.split("```bash\n", 1)[1].split("```", 1)[0]
+    assert first_block == COMMANDS and text.index("```bash") < text.index("\n## ")
+    assert COMMANDS.splitlines()[1] in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert len(text.splitlines()) < 200
+
+
+def shown_console(text: str) -> list[tuple[str, list[str]]]:
+    """The ``$ command`` lines of a page's console blocks, each with the output lines shown after it."""
+    runs: list[tuple[str, list[str]]] = []
+    for block in CONSOLE.findall(text):
+        for line in block.splitlines():
+            if line.startswith("$ "):
+                runs.append((line[2:], []))
+            else:
+                runs[-1][1].append(line)
+    return runs
+
+
+def output_pattern(shown: list[str]) -> re.Pattern[str]:
+    """What a shown output allows: a line ``...`` stands for any lines, ``…`` in a line for any text."""
+    parts = ["(?:.*\\n)*?" if line == "..." else ".*?".join(map(re.escape, line.split("…"))) + "\\n"
+             for line in shown]
+    return re.compile("".join(parts))
+
+
+def test_the_output_pattern_elides_lines_and_text() -> None:
+    pat = output_pattern(["a", "...", "value: 6 (…)", "..."])
+    assert pat.fullmatch("a\nb\nc\nvalue: 6 (0.1 s)\nz\n") and pat.fullmatch("a\nvalue: 6 ()\n")
+    assert not pat.fullmatch("a\nvalue: 7 (0.1 s)\n") and not pat.fullmatch("b\nvalue: 6 (x)\n")
+
+
+def test_every_command_the_readme_shows_prints_what_it_shows(tmp_path: Path) -> None:
+    """Run in a scratch directory that sees the repository's scripts, docs and tests, so that the
+    study's ``out/`` lands there; this repository's packages come first on the path."""
+    import os
+    import shlex
+    import subprocess
+    import sys
+
+    for part in ("scripts", "docs", "tests"):
+        (tmp_path / part).symlink_to(ROOT / part)
+    runs = shown_console(README.read_text(encoding="utf-8"))
+    shown_scripts = {shlex.split(command)[1] for command, _ in runs}
+    assert {"scripts/solve_endgame.py", "scripts/check_record.py", "scripts/diff_engine.py",
+            "scripts/study.py"} <= shown_scripts
+    python = shlex.quote(sys.executable)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    for command, shown in runs:
+        assert command.startswith("python scripts/"), command
+        proc = subprocess.run(command.replace("python ", python + " "), shell=True, cwd=tmp_path, text=True,
+                              timeout=300, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
+        assert "Traceback" not in proc.stdout, proc.stdout
+        assert output_pattern(shown).fullmatch(proc.stdout), f"$ {command}\n{proc.stdout}"
+
+
+def test_the_readme_s_numbers_are_the_solver_s() -> None:
+    """The main job's explanation: 19 coins with deals, 6 without (issue 43: it said 11)."""
+    from solvers.endgame import load, solve
+
+    s = load("rio4-last-turn")
+    best, alone = solve(s, "best"), solve(s, "solo", player=1)
+    text = _flat(README.read_text(encoding="utf-8"))
+    assert (best.player, best.value, alone.value, best.status) == (1, 19, 6, "optimal")
+    assert f"The answer is {best.value}, proved optimal" in text
+    assert f"Without deals p1's optimum is {alone.value}" in text
+    assert f"deals are worth {best.value - alone.value} coins to p1" in text
+    floors = best.stats["floors"]
+    assert f"the floors `{floors}`" in text
+    assert f"p3 ends {best.per_player[3] - floors[3]} coins above" in text
+
+
+def test_the_readme_s_objective_table_has_one_row_per_objective() -> None:
+    rows = re.findall(r"^\| `(\w+)[ `]", README.read_text(encoding="utf-8"), flags=re.MULTILINE)
+    assert rows == ["solo", "coop", "best", "duel", "expected"]
+
+
+# ---------------------------------------------------------------- what the docs may name and count
+
+def doc_pages() -> list[Path]:
+    return [README, *sorted((ROOT / "docs").rglob("*.md"))]
+
+
+OUTSIDE = re.compile(r"\.\./shared|DESIGN\.md|RULES\.md|shared folder")
+
+
+def test_no_doc_or_help_text_names_a_file_outside_the_repository() -> None:
+    """Issue 43: the README cited ../shared/RULES.md, docs/endgames.md and solve_endgame.py --help
+    DESIGN.md, which a clone does not have. The rules are docs/rules.md; the objectives docs/endgames.md."""
+    import subprocess
+    import sys
+
+    found = [f"{p.relative_to(ROOT)}: {m}" for p in doc_pages()
+             for m in OUTSIDE.findall(p.read_text(encoding="utf-8"))]
+    for script in sorted((ROOT / "scripts").glob("*.py")):
+        help_text = subprocess.run([sys.executable, str(script), "--help"], capture_output=True, text=True,
+                                   timeout=120, cwd=ROOT).stdout
+        assert help_text, script
+        found += [f"{script.name} --help: {m}" for m in OUTSIDE.findall(help_text)]
+    assert not found, found
+
+
+def _conformance(folder: str, pattern: str) -> int:
+    return len(list((ROOT / "tests" / "conformance" / folder).glob(pattern)))
+
+
+@cache
+def true_counts() -> dict[str, int]:
+    from proofs import isla_invariants, isla_mutants, mutants
+    from proofs.invariants import PROOF_CONFIGS
+
+    illegal = ROOT / "tests" / "conformance" / "records" / "illegal"
+    endgames = sorted((ROOT / "tests" / "conformance" / "endgames").glob("*.json"))
+    return {
+        "perft": _conformance("perft", "*.json"),
+        "legal": _conformance("records/legal", "*.jsonl"),
+        "illegal": _conformance("records/illegal", "*.jsonl"),
+        "referee": _conformance("records/referee", "*.jsonl"),
+        "endgames": len(endgames),
+        "values": sum(len(json.loads(p.read_text(encoding="utf-8"))["values"]) for p in endgames),
+        "rule IDs": len({json.loads(p.read_text(encoding="utf-8"))["rule"]
+                         for p in illegal.glob("*.expect.json")}),
+        "mutants": len(mutants.MUTANTS),
+        "spec mutants": sum(bool(m.spec) for m in mutants.MUTANTS.values()),
+        "isla mutants": len(isla_mutants.MUTANTS),
+        "configurations": len(PROOF_CONFIGS),
+        "isla configurations": len(isla_invariants.PROOF_CONFIGS) + len(isla_invariants.EXTRA_CONFIGS),
+    }
+
+
+# a count the docs state -> what it counts; each must be stated somewhere, and right wherever it is
+STATED = {
+    r"\| `perft/` \| (\d+) `NAME\.json`": "perft",
+    r"(\d+) perft positions": "perft",
+    r"\| `records/legal/` \| (\d+) `NAME\.jsonl`": "legal",
+    r"(\d+) legal (?:game )?records": "legal",
+    r"\| `records/illegal/` \| (\d+) `NAME\.jsonl`": "illegal",
+    r"(\d+) illegal (?:game )?records": "illegal",
+    r"\| `records/referee/` \| (\d+) `NAME\.jsonl`": "referee",
+    r"\| `endgames/` \| (\d+) `NAME\.json`": "endgames",
+    r"(\d+) endgame positions with": "endgames",
+    r"(\d+) proved optimal values": "values",
+    r"\((\d+) rule IDs\)": "rule IDs",
+    r"(\d+) named breakages": "mutants",
+    r"[Ee]ach of the (\d+) is found": "mutants",
+    r"checks\s+all (\d+)\)": "mutants",
+    r"(\d+) have the same breakage in the spec": "spec mutants",
+    r"(\d+) mutants each refuted": "isla mutants",
+    r"on (\d+) configurations \(`proofs\.invariants\.PROOF_CONFIGS`\)": "configurations",
+    r"(\d+) configurations\s+\(`proofs\.isla_invariants\.PROOF_CONFIGS`": "isla configurations",
+}
+
+
+def test_every_count_the_docs_state_is_the_tree_s() -> None:
+    """Issue 43: the README said 14 named breakages (16), 30 perft positions (33), 34 legal and 44
+    illegal records (35, 46), 26 rule IDs (22). Every such count is checked here, where it is."""
+    counts = true_counts()
+    seen: dict[str, int] = defaultdict(int)
+    wrong = []
+    for page in doc_pages():
+        text = page.read_text(encoding="utf-8")
+        for pattern, what in STATED.items():
+            for m in re.finditer(pattern, text):
+                seen[pattern] += 1
+                if int(m.group(1)) != counts[what]:
+                    wrong.append(f"{page.relative_to(ROOT)}: {m.group(0)!r}: {what} is {counts[what]}")
+    assert not wrong, "\n".join(wrong)
+    unused = [p for p in STATED if not seen[p]]
+    assert not unused, f"patterns no doc states any more (drop them or the text moved): {unused}"
+
+
+def test_no_doc_states_a_test_count() -> None:
+    """Test counts change with every commit: the docs do not state them (``pytest`` says it)."""
+    stated = [f"{p.relative_to(ROOT)}: {m}" for p in doc_pages()
+              for m in re.findall(r"\b\d[\d,]* (?:tests|expected failures)\b", p.read_text(encoding="utf-8"))]
+    assert not stated, stated
+
+
+def test_every_relative_link_of_the_docs_leads_to_a_file() -> None:
+    broken = []
+    for page in doc_pages():
+        for m in re.finditer(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", page.read_text(encoding="utf-8")):
+            if "://" not in m.group(1) and not (page.parent / m.group(1)).exists():
+                broken.append(f"{page.relative_to(ROOT)}: {m.group(1)}")
+    assert not broken, broken

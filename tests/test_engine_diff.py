@@ -40,7 +40,10 @@ def test_our_engine_in_another_process_has_no_divergence() -> None:
     run = _diff("--engine", SHIM, "--games", "20", "--json")
     assert run.returncode == 0, run.stderr
     info = json.loads(run.stdout)
-    assert info["games"] >= 20 + 30  # the games and the perft positions
+    from conformance.engine_diff import perft_positions
+
+    # issue 43: the count says how many games came from the perft positions
+    assert info["games"] == 20 + len(perft_positions()) and info["from_positions"] == len(perft_positions())
     assert info["divergences"] == 0 and not info["failures"] and not info["skipped"]
     assert info["steps"] > 2000
 
@@ -48,7 +51,7 @@ def test_our_engine_in_another_process_has_no_divergence() -> None:
 def test_the_entry_point_form_runs_the_same_shim() -> None:
     run = _diff("--engine", "docs.examples.engine_shim:factory", "--games", "3", "--no-positions")
     assert run.returncode == 0, run.stderr
-    assert run.stdout.startswith("bohnanza-reference: 3 games")
+    assert run.stdout.startswith("bohnanza-reference: 3 games (3 seeded, 0 from the perft positions)")
 
 
 def test_protocol_replies_have_their_schema() -> None:

@@ -14,7 +14,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 RANK = {"model": 0, "play": 1, "console": 1, "solvers": 2, "proofs": 2, "conformance": 2, "adapters": 2,
         "studies": 3, "viewer": 3, "benchmarks": 4, "scripts": 5}
-# The builder records values the solvers prove (DESIGN.md); the fuzzer's SPEC oracle asks the second
+# The builder records values the solvers prove (docs/conformance.md); the fuzzer's SPEC oracle asks the second
 # referee (proofs.referee) to replay the records the engine judges legal (conformance/fuzz.py).
 ALLOWED = {("conformance", "solvers"), ("conformance", "proofs")}
 # The rules engine is standard library only, with one edge module, imported only inside the loaders

@@ -467,3 +467,14 @@ def test_simulate_options_the_ruleset_accepts_do_not_crash(args: list[str]) -> N
     proc = run(SIMULATE, "--games", "1", "--json", *args)
     no_traceback(proc)
     assert proc.returncode in (0, 2), proc.stderr
+
+
+def test_a_record_that_cannot_be_read_gives_its_reason_in_json_too(tmp_path: Path) -> None:
+    """Issue 43: ``--json`` on a missing file printed ``"status": "malformed"`` and no reason."""
+    missing = tmp_path / "nosuch.jsonl"
+    proc = run(CHECK, "--json", missing)
+    assert proc.returncode == 2, proc.stderr
+    info = json.loads(proc.stdout)
+    assert info["status"] == "malformed" and "No such file" in info["reason"] and "line" not in info
+    plain = run(CHECK, missing)
+    assert plain.returncode == 2 and info["reason"] in plain.stderr

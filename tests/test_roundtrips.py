@@ -1,4 +1,5 @@
-"""Round trips: action notation, state JSON, ruleset options, game records (DESIGN.md, docs/records.md).
+"""Round trips: action notation, state JSON, ruleset options, game records (docs/records.md,
+docs/state-format.md).
 
 - ``parse_action(format_action(a)) == a`` for generated actions of every kind, and for every action
   ``legal_actions`` lists in random positions; malformed notation raises ``NotationError``;
@@ -258,7 +259,7 @@ def test_state_json_round_trip_special_positions() -> None:
 
 def test_pending_offer_with_unsorted_ask_round_trips() -> None:
     """apply either rejects a proposal whose asked types are not in sorted order, or stores it so
-    that the state still round-trips exactly through JSON (DESIGN.md: the state serialises exactly)."""
+    that the state still round-trips exactly through JSON (docs/state-format.md)."""
     s = new_game("rio-grande", 4, 3)
     rng = random.Random(0)
     while s.phase != Phase.TRADE:
@@ -433,3 +434,11 @@ def test_record_cut_at_a_chance_node_replays() -> None:
             assert _replayed_states(rec)[-1] == s
             return
     pytest.fail("no game with a reshuffle")
+
+
+def test_a_phase_prints_its_name_and_the_json_keeps_it() -> None:
+    """Issue 43: ``str(s.phase)`` printed ``2``; it prints the name the state JSON gives it."""
+    s = new_game("rio-grande", 4, 1)
+    assert str(s.phase) == "plant" and f"{Phase.TRADE}" == "trade" and int(Phase.TRADE) == 2
+    assert all(str(p) == p.name.lower() for p in Phase)
+    assert state_from_json(json.loads(json.dumps(state_to_json(s)))) == s

@@ -139,8 +139,19 @@ def test_solve_endgame_exact_stops_in_its_search() -> None:
 def test_prove_rules_prints_the_verdicts_so_far() -> None:
     seconds, out, err = interrupt(["prove_rules.py", "--progress", "--jobs", "1"], r"proofs: [1-9]")
     assert seconds < 2
-    assert "properties after" in last_line(err, "prove_rules.py")
+    assert re.search(r"properties, after \d+ of \d+ instances", last_line(err, "prove_rules.py"))
     assert "INTERRUPTED" in out and "all proofs:" in out
+
+
+def test_prove_rules_stops_its_worker_processes_quietly() -> None:
+    """Issue 43: with 2 jobs a worker printed its own traceback, the resource tracker warned of leaked
+    semaphores, and the line said "the verdicts of 1 properties after 0 instances"."""
+    seconds, out, err = interrupt(["prove_rules.py", "--progress", "--jobs", "2"], "", delay=8)
+    assert seconds < 2
+    line = last_line(err, "prove_rules.py")
+    assert re.search(r"\((1 property|\d+ properties), after \d+ of \d+ tasks\)", line), line
+    assert "leaked" not in err and "KeyboardInterrupt" not in err, err
+    assert "INTERRUPTED" in out
 
 
 def test_trade_graph_stops_valuing_deals() -> None:

@@ -1,0 +1,85 @@
+"""One endgame from Python, in three calls (docs/python.md): ``load`` a built-in position or a state
+JSON file, ``solve`` it for an objective, ``line_text`` to read the line turn by turn.
+
+    from solvers.endgame import load, solve, line_text
+    s = load("rio4-last-turn")          # or load("position.json")
+    sol = solve(s, "best")              # the player to move, by the default solver
+    print(sol.value, sol.status)        # 19 optimal
+    print(line_text(s, sol.line))
+
+``solve`` picks the solver ``scripts/solve_endgame.py`` picks (the flow solver for coop and best,
+exact search for solo and duel); ``expected`` gives a policy, not a line: ``solvers.expected``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from model import Action, GameState, Phase, apply, format_action
+from model.cards import BEAN_NAMES
+from solvers.api import Limits, Solution
+from solvers.api import solve as _solve
+from solvers.positions import LIBRARY, read_position, unknown_position
+
+__all__ = ["load", "solve", "line_text", "names", "Limits", "Solution"]
+
+OBJECTIVES = ("solo", "coop", "best", "duel")  # with a line; "expected": solvers.expected
+
+
+def names() -> list[str]:
+    """The built-in positions' names (``solve_endgame.py --list``)."""
+    return sorted(LIBRARY)
+
+
+def load(position: str) -> GameState:
+    """A built-in position by name, or a state JSON file, checked against the rules (a broken one
+    raises a ``model.errors.InputError`` naming the field and the rule)."""
+    if position in LIBRARY:
+        return LIBRARY[position].position()
+    if not Path(position).exists() and not position.endswith(".json"):
+        raise FileNotFoundError(unknown_position(position))
+    return read_position(position)
+
+
+def solve(s: GameState, objective: str = "best", player: int | None = None, method: str | None = None,
+          time_limit: float = 60.0) -> Solution:
+    """The optimal line for ``objective`` (solo, coop, best, duel; docs/endgames.md), ``player``
+    the player to move by default. ``method``: "exact" or "cpsat" (default: cpsat for coop and best,
+    exact for the rest). The line is replayed through the engine before it is returned;
+    ``sol.status`` is "optimal" or, past the time limit, "feasible" with ``sol.bound``."""
+    if objective not in OBJECTIVES:
+        raise ValueError(f"objective {objective!r}: one of {', '.join(OBJECTIVES)} "
+                         "(expected: solvers.expected.solve_expected)")
+    if method is None:
+        method = "cpsat" if objective in ("coop", "best") else "exact"
+    return _solve(s, objective, method, player, Limits(time=time_limit))
+
+
+def line_text(s0: GameState, line: Sequence[Action]) -> str:
+    """The line turn by turn, each step with the coins it earns, as ``solve_endgame.py`` prints it."""
+    out: list[str] = []
+    s = s0
+    turn = None
+    for a in line:
+        if s.turn != turn:
+            turn = s.turn
+            out.append(f"turn {s.turn} (p{s.active} active):")
+        before = [len(p.coins) for p in s.players]
+        prev = s
+        s = apply(s, a)
+        after = [len(p.coins) for p in s.players]
+        gains = ", ".join(f"p{q} +{y - x}" for q, (x, y) in enumerate(zip(before, after, strict=True))
+                          if y != x)
+        if s.phase == Phase.OVER:
+            out.append(f"  {format_action(a)}")
+            out.append("  game over, final harvest (E3)" + (f"   [{gains}]" if gains else ""))
+            continue
+        out.append(f"  {format_action(a)}" + (f"   [{gains}]" if gains else ""))
+        if s.face_up and not prev.face_up and len(s.draw) < len(prev.draw):
+            out.append(f"    turned up: {' '.join(BEAN_NAMES[b] for b in s.face_up)}")
+        drawn = [(q, p.hand[len(prev.players[q].hand):]) for q, p in enumerate(s.players)
+                 if len(p.hand) > len(prev.players[q].hand) and len(s.draw) < len(prev.draw)]
+        for q, cards in drawn:
+            out.append(f"    p{q} draws {' '.join(BEAN_NAMES[b] for b in cards)}")
+    return "\n".join(out)
