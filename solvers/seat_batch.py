@@ -90,7 +90,8 @@ class ChildBound:
     that does not depend on the child, each bean's part from its end fields, the least total kept."""
 
     batch: int  # the batch the moves play
-    const: tuple[int, ...]
+    const: tuple[int, ...]  # with a third field from the child on (its price taken by _combine)
+    spare: tuple[int, ...]  # less this for a child that does not buy one where one may be bought
     adj: Callable[[int, tuple[int, ...]], tuple[int, ...]]
     keep: int
 
@@ -247,7 +248,8 @@ class _Batches:
         every bean still to come, cannot pass ``bound.keep`` is dropped at once."""
         rules = self.rules
         cost = rules.cost or 0
-        const = [c - (SCALE * cost if buy else 0) for c in bound.const]
+        const = [c - (SCALE * cost if buy else spare)
+                 for c, spare in zip(bound.const, bound.spare, strict=True)]
         per_bean: list[dict[tuple[Fields, int, Key], tuple[int, Choice, tuple[int, ...]]]] = []
         for b in beans:
             kb = [i for i in kept if fields[i][0] == b]
@@ -437,14 +439,14 @@ class _Search(MemoSearch[State]):
         part of the bound that does not depend on the fields, per batch."""
         j, fields, _ = root
         n = len(self.counts)
-        fcount = len(fields) if self.rules.cost is None else 3
+        fcount = len(fields) if self.rules.cost is None else 3  # the most at a boundary
         beans = set(self.later[j]) | {b for b, c in fields if c}
         mine = {b: tuple(c for fb, c in fields if fb == b and c) for b in beans}
         price = [0] + [2] * max(0, n - 1)
         best: tuple[int, tuple[int, ...]] | None = None
         step, stale = 4, 0
         for it in range(TUNING if n > j + 1 else 0):
-            total = fcount * sum(price[j + 1:])
+            total = self.room(len(fields), sum(price[j + 1:]))
             used = [0] * n
             for b in sorted(beans):
                 v, held = self._cut(b, mine[b], j, price)
@@ -466,6 +468,15 @@ class _Search(MemoSearch[State]):
         self.base = [[sum(self.held(b, (), k, pi) for b in row) for pi in range(len(self.prices))]
                      for k, row in enumerate(self.later)]
 
+    def room(self, nfields: int, tail: int) -> int:
+        """The capacity's part of the Lagrangian bound over boundaries priced ``tail`` in all:
+        each field pays the prices; a third field that may still be bought is worth them less
+        its price (F1: bought once, its coins gone), or nothing."""
+        cost = self.rules.cost
+        if cost is None or nfields >= 3:
+            return nfields * tail
+        return 2 * tail + max(0, tail - SCALE * cost)
+
     def tail(self, pi: int, j: int) -> int:
         """The prices of the boundaries after batch j (j + 1 .. the last)."""
         return sum(self.prices[pi][j + 1:])
@@ -480,10 +491,9 @@ class _Search(MemoSearch[State]):
         most as many beans as the seat can have fields are held at a boundary, so any price
         >= 0 gives a bound; the least of a few prices is kept."""
         j, fields, _ = st
-        fcount = len(fields) if self.rules.cost is None else 3
         bounds = []
         for pi in range(len(self.prices)):
-            total = self.base[j][pi] + fcount * self.tail(pi, j)
+            total = self.base[j][pi] + self.room(len(fields), self.tail(pi, j))
             seen = -1
             for b, n in fields:  # sorted: the fields of a bean are together
                 if n and b != seen:
@@ -500,13 +510,16 @@ class _Search(MemoSearch[State]):
         if got is not None and got[0] <= alpha:
             return [m for m in got[1] if m[0] > alpha]
         j, fields, ck = st
-        fcount = len(fields) if self.rules.cost is None else 3
         prices = range(len(self.prices))
 
         def adj(b: int, mine: tuple[int, ...]) -> tuple[int, ...]:
             return tuple(self.held(b, mine, j + 1, p) - self.held(b, (), j + 1, p) for p in prices)
 
-        bound = ChildBound(j, tuple(self.base[j + 1][p] + fcount * self.tail(p, j + 1) for p in prices),
+        tails = [self.tail(p, j + 1) for p in prices]
+        buyable = self.rules.cost is not None and len(fields) == 2
+        bound = ChildBound(j, tuple(self.base[j + 1][p] + self.room(3 if buyable else len(fields), tails[p])
+                                    for p in prices),
+                           tuple(self.room(3, t) - self.room(2, t) if buyable else 0 for t in tails),
                            adj, SCALE * (alpha + 1))
         moves = self.batch.moves(fields, ck, self.counts[j], self.later[j + 1], bound)
         out = [(ub, gain, (j + 1, end, ck2), raw) for (end, ck2), (gain, raw, ub) in moves.items()]
