@@ -24,7 +24,8 @@ from model import GameState, Phase, ruleset
 from play.bots import BOTS
 from play.playout import game_seed, play_game
 from solvers import seat_batch, seat_dp
-from solvers.api import Limits, SearchLimitExceeded, Solution, SolveError, solve
+from solvers.api import solve
+from solvers.contract import Limits, SearchLimitExceeded, Solution, SolveError
 from solvers.cpsat_run import interruptible
 from solvers.exact import solve_solo
 from solvers.flow import FlowSolver, _objective, _solver

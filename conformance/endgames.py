@@ -12,8 +12,8 @@ from console.progress import ProgressFn
 from model import GameState
 from model.state import state_to_json
 from model.validate import check_state
-from solvers.api import Limits
 from solvers.api import solve as api_solve
+from solvers.contract import Limits
 from solvers.expected import solve_expected
 from solvers.positions import LIBRARY, cut, small
 

@@ -64,13 +64,15 @@ from typing import Any
 from benchmarks import master_mip, tables
 from benchmarks import suites as benchmarks
 from console import cli
+from solvers.contract import OBJECTIVES
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = cli.parser(__doc__, progress=True)
     parser.add_argument("suite", choices=["engine", "solvers", "seats", "master", "trades", "study"],
                         help="which benchmark")
-    parser.add_argument("--objective", default="solo", choices=["solo", "coop", "best", "duel"],
+    parser.add_argument("--objective", default="solo",
+                        choices=[o.name for o in OBJECTIVES.values() if not o.policy],
                         help="solvers: which objective")
     parser.add_argument("--positions", type=cli.at_least(1, "--positions"), default=10,
                         help="solvers: positions per size")
@@ -127,9 +129,10 @@ def _run(args: argparse.Namespace, show: bool) -> tuple[dict[str, Any], Callable
         return master_mip.bench_master(args.time_limit, show), tables.print_master
     if args.suite == "trades":
         return benchmarks.bench_trades(min(args.positions, 5), min(args.runs, 3), show), tables.print_trades
-    if args.objective == "duel":
+    objective = OBJECTIVES[args.objective]
+    if objective.duel:
         return benchmarks.bench_duel(args.positions, args.node_limit, show), tables.print_duel
-    if args.objective == "solo":
+    if not objective.trades:  # solo
         return benchmarks.bench_solvers(args.positions, show), tables.print_solvers
     if args.growth:
         res = benchmarks.bench_growth(args.objective, args.positions, args.time_limit, show, args.work_limit)

@@ -36,10 +36,10 @@ from typing import Any
 
 from console import cli
 from model.errors import UsageError
+from solvers.api import METHODS, default_method, methods, solve, solve_policy
+from solvers.contract import DEFAULT_LIMITS, OBJECTIVES, Limits
 from viewer.build import line_page
 from viewer.page import write
-
-OBJECTIVES = ("solo", "coop", "best", "duel", "expected")
 
 
 def _position(args: argparse.Namespace) -> tuple[Any, str]:
@@ -114,7 +114,7 @@ def _print_expected(args: argparse.Namespace, where: str, s: Any, ans: Any) -> i
     best = format_action(ans.best) if ans.best is not None else None
     if args.json:
         print(json.dumps({
-            "position": where, "objective": "expected", "player": ans.player, "solver": "exact",
+            "position": where, "objective": args.objective, "player": ans.player, "solver": "exact",
             "value": float(ans.value), "value_exact": str(ans.value), "status": "optimal",
             "bound": float(ans.value), "line": [best] if best else [], "best": best,
             "actions": {format_action(a): float(v) for a, v in ans.actions},
@@ -147,18 +147,18 @@ def main(argv: list[str] | None = None) -> int:
                              "default, see --list)")
     parser.add_argument("--objective", default="best", choices=OBJECTIVES, help="what to optimise")
     parser.add_argument("--player", type=int, help="the seat P (default: the player to move)")
-    parser.add_argument("--solver", default=None, choices=("exact", "cpsat", "cpsat-cards", "both"),
+    parser.add_argument("--solver", default=None, choices=(*METHODS, "both"),
                         help="default: cpsat for coop and best, exact search otherwise")
-    parser.add_argument("--node-limit", type=cli.at_least(1, "--node-limit"), default=2_000_000,
+    parser.add_argument("--node-limit", type=cli.at_least(1, "--node-limit"), default=DEFAULT_LIMITS.nodes,
                         help="exact search gives up past this many nodes (coop, best, duel, expected)")
-    parser.add_argument("--time-limit", type=cli.positive(float, "--time-limit"), default=60.0,
+    parser.add_argument("--time-limit", type=cli.positive(float, "--time-limit"), default=DEFAULT_LIMITS.time,
                         help="seconds: CP-SAT stops with its best line so far; exact search stops with "
                              "\"too large\"")
     parser.add_argument("--work-limit", type=cli.positive(float, "--work-limit"), default=None,
                         help="coop and best (flow solver): CP-SAT deterministic work for the whole run; "
                              "with --workers 1 the answer is the same on any machine as long as "
                              "--time-limit does not bind first (the output says which limit stopped)")
-    parser.add_argument("--workers", type=cli.at_least(1, "--workers"), default=1,
+    parser.add_argument("--workers", type=cli.at_least(1, "--workers"), default=DEFAULT_LIMITS.workers,
                         help="CP-SAT workers (1: deterministic)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--list", action="store_true", help="list the built-in positions")
@@ -184,29 +184,26 @@ def _solve(frame: cli.Frame, args: argparse.Namespace) -> int:
     progress = frame.progress("solving")  # nodes (exact search) or seconds (CP-SAT), with a note
     frame.kept = ("nothing: no line yet (exact search has none before it ends; CP-SAT prints its best "
                   "line so far once it has one)")
+    objective = OBJECTIVES[args.objective]
+    have = methods(objective.name)
     if args.solver is None:
-        args.solver = "cpsat" if args.objective in ("coop", "best") else "exact"
-    if args.solver == "cpsat-cards" and args.objective not in ("coop", "best"):
-        raise UsageError("--solver cpsat-cards models coop and best only")
-    if args.objective in ("duel", "expected") and args.solver != "exact":
-        raise UsageError(f"--objective {args.objective} is solved by exact search only "
-                         "(CP-SAT models solo, coop and best): use --solver exact")
+        args.solver = default_method(objective.name)
+    wanted = ["exact", "cpsat"] if args.solver == "both" else [args.solver]
+    for m in wanted:
+        if m not in have:
+            raise UsageError(f"--objective {objective.name} has no {m} solver (it is solved by "
+                             f"{' and '.join(have)} only): use --solver {have[0]}")
     cli.output_file(args.html, args.force)  # refused before the work, not after it
-    if args.html and args.objective == "expected":
-        raise UsageError("--html draws a line; --objective expected gives a policy, not a line")
+    if args.html and objective.policy:
+        raise UsageError(f"--html draws a line; --objective {objective.name} gives a policy, not a line")
     s, where = _position(args)
-    if args.objective == "expected":
-        from solvers.expected import solve_expected
-
-        ans = solve_expected(s, args.player, args.node_limit, args.time_limit, progress=progress)
+    limits = Limits(time=args.time_limit, nodes=args.node_limit, workers=args.workers, work=args.work_limit)
+    if objective.policy:
+        ans = solve_policy(s, objective.name, args.solver, args.player, limits, progress)
         progress.close()
         return _print_expected(args, where, s, ans)
-    from solvers.api import Limits, solve
-
-    limits = Limits(time=args.time_limit, nodes=args.node_limit, workers=args.workers, work=args.work_limit)
-    methods = ["exact", "cpsat"] if args.solver == "both" else [args.solver]
     sols = [("exact" if m == "exact" else "cpsat",
-             solve(s, args.objective, m, args.player, limits, progress)) for m in methods]
+             solve(s, objective.name, m, args.player, limits, progress)) for m in wanted]
     progress.close()
     if len(sols) == 2:
         agree = sols[0][1].value == sols[1][1].value

@@ -48,9 +48,10 @@ from model import (
 )
 from solvers import cpsat  # cpsat.solve_solo_cpsat looked up at the call (tests patch it)
 from solvers.bounds import gain_table, hull
+from solvers.contract import OBJECTIVES, RESHUFFLE_AHEAD, Solution, SolveError
 from solvers.cpsat_fields import Event, Seat, Step, read_step
 from solvers.cpsat_run import Interrupt, Run, interruptible, run_model
-from solvers.exact import RESHUFFLE_AHEAD, OpenSearch, Solution, SolveError, default_policy, open_player
+from solvers.exact import OpenSearch, default_policy, open_player
 
 
 @dataclass
@@ -316,24 +317,23 @@ def solve_deals_cpsat(s: GameState, objective: str, player: int | None = None, t
     One Ctrl-C ends the run (cpsat_run.interruptible): during the main search, its best plan
     (status "feasible", interrupted); during the search without trades, that plan; before any
     plan (the floors, the models), KeyboardInterrupt."""
-    if objective not in ("coop", "best"):
+    goal = OBJECTIVES.get(objective)
+    if goal is None or not goal.trades:
         raise SolveError(f"objective {objective!r}: this model solves coop and best")
     p = open_player(s, objective, player)
     t0 = time.perf_counter()
     with interruptible() as stop:
-        if objective == "best" and floors is None:
+        if goal.floors and floors is None:
             floors = _floors(s, time_limit, workers, stop)
         dm = DealsModel(s)
         m = dm.model
-        finals = [seat.final() for seat in dm.seats]
-        if objective == "coop":
-            m.maximize(sum(finals))
-        else:
+        finals: list[Any] = [seat.final() for seat in dm.seats]  # CP-SAT expressions, as coins
+        if goal.floors:
             assert floors is not None
             for q, v in enumerate(finals):
                 if q != p:
                     m.add(v >= floors[q])  # no one accepts less than their own solo optimum
-            m.maximize(finals[p])
+        m.maximize(goal.value(finals, p))
         _bean_bounds(dm, finals)
         start = time.perf_counter()
         fallback = _no_trade_plan(dm, time_limit * 0.3, workers, stop)
@@ -356,7 +356,7 @@ def solve_deals_cpsat(s: GameState, objective: str, player: int | None = None, t
     value = round(solver.objective_value)  # a double: 6.999... is 7
     line, end = replay(s, dm, dm.read(solver))
     coins = [len(q.coins) for q in end.players]
-    got = sum(coins) if objective == "coop" else coins[p]
+    got = goal.value(coins, p)
     if got != value:
         raise SolveError(f"the CP-SAT plan replays to {got}, not its value {value}")
     stats = run.stats(t0)

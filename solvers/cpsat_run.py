@@ -17,7 +17,7 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from console.progress import ProgressFn
-from solvers.exact import SolveError
+from solvers.contract import SolveError
 
 Tick = Callable[[float, float, float], None]  # (objective, bound, seconds) at each improvement
 TICK_SECONDS = 0.25  # ``ticking`` reports this often while CP-SAT searches

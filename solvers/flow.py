@@ -43,9 +43,10 @@ from model import (
     Propose,
     apply,
 )
+from solvers.contract import OBJECTIVES, Budget, Solution, SolveError
 from solvers.cpsat_deals import Card, Deal, deal_proposals, play_deal, track_draws
 from solvers.cpsat_run import Interrupt, interruptible
-from solvers.exact import Budget, OpenSearch, SoloSearch, Solution, SolveError, open_player, solve_solo
+from solvers.exact import OpenSearch, SoloSearch, open_player, solve_solo
 from solvers.flow_master import Batch, FlowMaster, most_of
 from solvers.seat_batch import TooLarge, solve_seat_in
 from solvers.seat_plan import Op, SeatPlan
@@ -134,13 +135,13 @@ def _solver(workers: int, lb_tree: bool = False) -> cp_model.CpSolver:
 def _objective(fm: FlowMaster, values: list[Any], objective: str, p: int,
                floors: list[int] | None) -> Any:
     m = fm.m
-    if objective == "coop":
-        return sum(values)
-    assert floors is not None
-    for q, v in enumerate(values):
-        if q != p:
-            m.add(v >= floors[q])  # no one accepts less than its own solo optimum
-    return values[p]
+    goal = OBJECTIVES[objective]
+    if goal.floors:
+        assert floors is not None
+        for q, v in enumerate(values):
+            if q != p:
+                m.add(v >= floors[q])  # no one accepts less than its own solo optimum
+    return goal.value(values, p)
 
 
 Flows = list[dict[int, tuple[dict[int, int], dict[int, int], dict[int, int]]]]  # per turn, partner
@@ -406,12 +407,12 @@ class FlowSolver:
         return solver, status
 
     def _score(self, coins: list[int]) -> int | None:
-        if self.objective == "coop":
-            return sum(coins)
-        assert self.floors is not None
-        if any(c < f for q, (c, f) in enumerate(zip(coins, self.floors, strict=True)) if q != self.p):
-            return None
-        return coins[self.p]
+        goal = OBJECTIVES[self.objective]
+        if goal.floors:
+            assert self.floors is not None
+            if any(c < f for q, (c, f) in enumerate(zip(coins, self.floors, strict=True)) if q != self.p):
+                return None
+        return goal.value(coins, self.p)
 
     def _accept(self, fm: FlowMaster, deals: list[list[Deal]], ops: list[list[Op]], claimed: int,
                 stage: str) -> bool:
@@ -734,17 +735,18 @@ def solve_flow(s: GameState, objective: str, player: int | None = None, time_lim
     ``capacity`` adds the master's capacity cuts (FlowMaster._carry); by default on for ``best``
     only, where they close gaps the plain master leaves, while on ``coop`` they left the bound as
     it was and the run 3 times slower (docs/endgames.md, "The flow solver")."""
-    if objective not in ("coop", "best"):
+    goal = OBJECTIVES.get(objective)
+    if goal is None or not goal.trades:
         raise SolveError(f"objective {objective!r}: the flow solver solves coop and best")
     p = open_player(s, objective, player)
     su = s.setup
     if su.rules.distinct_fields or su.rules.field_beans:
         raise SolveError("the flow solver does not cover V2 (distinct fields) or V5 (field beans) yet")
     if capacity is None:
-        capacity = objective == "best"
+        capacity = goal.floors
     run_clock = RunClock(time_limit, work_limit)
     clock = Budget("the flow solver's solo searches", None, time_limit)  # no time past the limit
-    if objective == "best" and floors is None:
+    if goal.floors and floors is None:
         floors = [solve_solo(s, q, budget=clock.same_clock(f"p{q}'s floor")).value
                   for q in range(len(s.players))]
 

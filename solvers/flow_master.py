@@ -34,8 +34,8 @@ from ortools.sat.python import cp_model
 
 from model import GameState, Phase
 from solvers.bounds import gain_table, hull
+from solvers.contract import SolveError
 from solvers.cpsat_deals import Card, TurnPlan, hand_cards, timeline
-from solvers.exact import SolveError
 
 Expr = Any  # a CP-SAT linear expression or an int (the stubs type sums of both poorly)
 

@@ -51,7 +51,7 @@ from operator import add, ge
 
 from model import GameState
 from solvers.bounds import gain_table
-from solvers.exact import SolveError
+from solvers.contract import SolveError
 from solvers.memo_search import MemoSearch, TooLarge
 from solvers.seat_dp import EMPTY, SeatRules
 from solvers.seat_plan import Op

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from model import GameState
 from solvers.bounds import gain_table
-from solvers.exact import SolveError
+from solvers.contract import SolveError
 from solvers.memo_search import MemoSearch, TooLarge
 from solvers.seat_plan import Op
 

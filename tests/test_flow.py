@@ -22,8 +22,9 @@ from typing import Any
 import pytest
 
 from model import GameState, Phase, Propose, apply
+from solvers.contract import Solution, SolveError
 from solvers.cpsat_deals import solve_deals_cpsat
-from solvers.exact import Solution, SolveError, solve_open
+from solvers.exact import solve_open
 from solvers.flow import solve_flow
 from solvers.positions import DEFAULT, LIBRARY, PositionInputError, cut, small
 

@@ -22,9 +22,10 @@ import z3
 from ortools.sat.python import cp_model
 
 from model.errors import UsageError
-from solvers.api import Limits, TimeLimitExceeded, verify_line
+from solvers.api import verify_line
+from solvers.contract import Limits, Solution, TimeLimitExceeded
 from solvers.cpsat_run import interruptible, run_model
-from solvers.exact import Solution, solve_open
+from solvers.exact import solve_open
 from solvers.positions import LIBRARY
 
 ANSWER = 3.0  # seconds from SIGINT to control back in the caller: about one on an idle machine;

@@ -11,8 +11,9 @@ import pytest
 
 from model import Phase, apply, legal_actions
 from solvers.bounds import gain_table, hull
+from solvers.contract import SolveError
 from solvers.cpsat_deals import DealsModel, solve_deals_cpsat, timeline
-from solvers.exact import OpenSearch, SolveError, solve_open, solve_solo
+from solvers.exact import OpenSearch, solve_open, solve_solo
 from solvers.positions import LIBRARY, cut, small
 
 # (ruleset, players, game, hand, cards left, P): `small(cut(ruleset, players, game, 8), hand, left)`
