@@ -71,7 +71,7 @@ def _exact_open(objective: str) -> Runner:
 
 
 def _exact_duel(s: GameState, p: int | None, lim: Limits, pr: _Report) -> Solution:
-    return solve_duel(s, p, lim.nodes, pr.fn, lim.time)
+    return solve_duel(s, p, lim.nodes, lim.time, pr.fn)
 
 
 def _cpsat_solo(s: GameState, p: int | None, lim: Limits, pr: _Report) -> Solution:

@@ -408,7 +408,7 @@ class DuelSearch:
 
 
 def solve_duel(s: GameState, player: int | None = None, node_limit: int | None = 5_000_000,
-               progress: ProgressFn | None = None, time_limit: float | None = None) -> Solution:
+               time_limit: float | None = None, progress: ProgressFn | None = None) -> Solution:
     """The minimax ``duel`` value for P (default: the seat to move): P's final coins minus the
     opponent's, and the principal line of both seats' moves to the end of the game; within
     ``node_limit`` nodes and ``time_limit`` seconds (None: no limit; solvers.contract ``Budget``)."""
