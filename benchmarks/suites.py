@@ -156,7 +156,7 @@ def bench_solvers(positions: int, show: bool) -> dict[str, Any]:
                 optimal += b.status == "optimal"
                 exact_t.append(t1 - t0)
                 cpsat_t.append(t2 - t1)
-                rates.append(a.stats["nodes"] / max(t1 - t0, 1e-9))
+                rates.append((a.stats.nodes or 0) / max(t1 - t0, 1e-9))
                 left.append(len(s.draw))
             rows.append({
                 "objective": "solo", "cards_left": size, "players": n, "positions": positions,
@@ -206,7 +206,7 @@ def bench_open(objective: str, positions: int, hand: int, time_limit: float, nod
                 else:
                     exact_done += 1
                     ex_t.append(time.perf_counter() - t0)
-                    rates.append(a.stats["nodes"] / max(ex_t[-1], 1e-9))
+                    rates.append((a.stats.nodes or 0) / max(ex_t[-1], 1e-9))
                     _check_agree(a, b)
                 bar.update()
             rows.append({
@@ -299,7 +299,7 @@ def bench_growth(objective: str, positions: int, time_limit: float, show: bool,
                     none += 1
                 elif sol.status == "optimal":
                     proved += 1
-                    master = sol.stats.get("master_bound")
+                    master = sol.stats.stages.get("master_bound")
                     if master is not None:
                         above.append(int(master) - int(sol.value))
                 elif sol.bound is not None:
@@ -330,7 +330,7 @@ def bench_duel(positions: int, node_limit: int, show: bool) -> dict[str, Any]:
                     pass
                 else:
                     times.append(time.perf_counter() - t0)
-                    rates.append(sol.stats["nodes"] / max(times[-1], 1e-9))
+                    rates.append((sol.stats.nodes or 0) / max(times[-1], 1e-9))
                     left.append(len(s.draw))
                 bar.update()
             rows.append({"objective": "duel", "cards_left": size, "players": 2, "positions": positions,

@@ -211,7 +211,7 @@ def _solve(frame: cli.Frame, args: argparse.Namespace) -> int:
 
     from model import format_action
 
-    stats = {k: (round(v, 3) if isinstance(v, float) else v) for k, v in sol.stats.items()}
+    stats = {k: (round(v, 3) if isinstance(v, float) else v) for k, v in sol.stats.as_dict().items()}
     bound = sol.bound
     out = {
         "position": where, "objective": sol.objective, "player": sol.player, "solver": args.solver,
@@ -233,28 +233,28 @@ def _solve(frame: cli.Frame, args: argparse.Namespace) -> int:
             "duel": f"duel p{sol.player}: p{sol.player}'s coins minus the opponent's, both playing their "
                     "best (minimax)",
             "best": f"best p{sol.player}: p{sol.player}'s coins, all deals, every other seat at least "
-                    f"its solo optimum {stats.get('floors')}"}[sol.objective]
+                    f"its solo optimum {sol.stats.floors}"}[sol.objective]
     print(f"\nobjective: {what}")
     for name, x in sols:
         xs = x.stats
-        shown = "unknown" if xs.get("bound") is None else f"{xs['bound']:g}"
         if name == "exact":
-            how = f"exact search, {xs['nodes']} nodes"
-        elif "rounds" in xs:
-            how = (f"CP-SAT flow solver, {xs['rounds']} master rounds, {xs['seat_problems']} seat "
-                   f"problems ({xs['seats_exact']} solved exactly), work {xs['work']:g}")
+            how = f"exact search, {xs.nodes} nodes"
+        elif xs.kind == "flow":
+            st = xs.stages
+            how = (f"CP-SAT flow solver, {st['rounds']} master rounds, {st['seat_problems']} seat "
+                   f"problems ({st['seats_exact']} solved exactly), work {xs.work:g}")
         else:
-            how = f"CP-SAT, {xs['branches']} branches"
-        stopped = " (interrupted)" if xs.get("interrupted") else ""
-        if str(xs.get("stopped_by")) in ("time", "work"):
-            stopped = f" (stopped by the {xs['stopped_by']} limit)"
+            how = f"CP-SAT, {xs.branches} branches"
+        stopped = " (interrupted)" if xs.interrupted else ""
+        if xs.stopped_by in ("time", "work"):
+            stopped = f" (stopped by the {xs.stopped_by} limit)"
         if x.status == "optimal":
             status = "proved optimal"
-        elif xs.get("bound") is None:
+        elif xs.bound is None:
             status = f"feasible{stopped}, no bound proved"
         else:
-            status = f"feasible{stopped}, proved bound {shown}, gap {xs['bound'] - x.value:g}"
-        print(f"value: {x.value} ({status}; {how}, {xs['seconds']:.3f} s)")
+            status = f"feasible{stopped}, proved bound {xs.bound:g}, gap {xs.bound - x.value:g}"
+        print(f"value: {x.value} ({status}; {how}, {xs.seconds:.3f} s)")
     if agree is not None:
         print("the two solvers agree" if agree else "THE SOLVERS DISAGREE")
     print("final coins: " + ", ".join(f"p{q} {c}" for q, c in enumerate(sol.per_player)))
@@ -279,7 +279,7 @@ def _html(path: str | None, out: dict[str, Any], s: Any, where: str) -> str:
 def _exit(frame: cli.Frame, sols: list[tuple[str, Any]], agree: bool | None) -> int:
     """130 when Ctrl-C stopped a search (its best line so far is printed), 1 when the two solvers
     disagree, else 0."""
-    if any(x.stats.get("interrupted") for _, x in sols):
+    if any(x.stats.interrupted for _, x in sols):
         frame.say("interrupted; the best line found so far is printed above (feasible, not proved)")
         return cli.INTERRUPTED
     return 0 if agree is not False else 1

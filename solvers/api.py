@@ -149,7 +149,7 @@ def solve(s: GameState, objective: str, method: str, player: int | None = None,
 
     ``progress`` (console/progress.py) hears from exact search (nodes, None, note) and from CP-SAT
     (seconds spent, the time limit, the best value and bound) at least twice a second. Ctrl-C:
-    CP-SAT returns its best line so far (status "feasible", ``stats["interrupted"]``), or raises
+    CP-SAT returns its best line so far (status "feasible", ``stats.interrupted``), or raises
     KeyboardInterrupt before it has one; exact search raises KeyboardInterrupt."""
     run = REGISTRY.get((objective, method))
     if run is None:
@@ -188,8 +188,8 @@ def verify_line(s: GameState, sol: Solution) -> list[int]:
     if coins != sol.per_player or goal.value(coins, p) != sol.value:
         raise SolveError(f"internal error: the {sol.objective} line ends with {coins}, not the claimed "
                          f"{sol.per_player} (value {sol.value})")
-    floors = sol.stats.get("floors")
-    if goal.floors and isinstance(floors, list):
+    floors = sol.stats.floors
+    if goal.floors and floors is not None:
         short = [q for q, (c, f) in enumerate(zip(coins, floors, strict=True)) if q != p and c < f]
         if short:
             raise SolveError(f"internal error: the best line leaves p{short[0]} below its solo optimum")

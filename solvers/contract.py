@@ -195,6 +195,51 @@ class Budget:
 
 # ------------------------------------------------------------------ the answer
 
+Stage = float | int | str  # one of the flow solver's stage figures (counts, seconds, a status)
+
+# The figures each kind of run reports, in the order a --json answer lists them (scripts/solve_endgame.py).
+STATS_KEYS: dict[str, tuple[str, ...]] = {
+    "exact": ("nodes", "seconds", "table", "floors"),
+    "cpsat": ("seconds", "bound", "branches", "solutions", "interrupted", "floors"),
+    "flow": ("seconds", "work", "capacity", "work_limit", "stopped_by", "bound", "interrupted", "stages",
+             "floors"),
+}
+
+
+@dataclass
+class SolveStats:
+    """How a run went: ``kind`` "exact" (exact search: ``nodes``, ``table`` entries), "cpsat" (one
+    CP-SAT model: its ``bound``, ``branches``, ``solutions``) or "flow" (the flow solver: CP-SAT
+    ``work`` done, ``capacity`` cuts on or off, the ``work_limit``, which limit ``stopped_by``, the
+    proved ``bound``, and per stage the figures in ``stages``); every kind its ``seconds``, whether
+    Ctrl-C ``interrupted`` it, and for ``best`` the ``floors`` (each seat's solo optimum).
+    ``as_dict()`` is the --json form: the kind's keys (STATS_KEYS), ``stages`` spread out, and
+    ``floors`` only when there are floors."""
+
+    kind: str
+    seconds: float = 0.0
+    nodes: int | None = None
+    table: int | None = None
+    work: float | None = None
+    capacity: bool | None = None
+    work_limit: float | None = None
+    stopped_by: str | None = None
+    bound: float | None = None
+    branches: int | None = None
+    solutions: int | None = None
+    interrupted: bool = False
+    stages: dict[str, Stage] = field(default_factory=dict)
+    floors: list[int] | None = None
+
+    def as_dict(self) -> dict[str, object]:
+        out: dict[str, object] = {}
+        for key in STATS_KEYS[self.kind]:
+            if key == "stages":
+                out.update(self.stages)
+            elif key != "floors" or self.floors is not None:
+                out[key] = getattr(self, key)
+        return out
+
 
 @dataclass
 class Solution:
@@ -208,17 +253,17 @@ class Solution:
     line: list[Action]
     per_player: list[int]  # every seat's final coins after the line
     status: str = "optimal"
-    stats: dict[str, float] = field(default_factory=dict)
+    stats: SolveStats = field(default_factory=lambda: SolveStats("exact"))
 
     @property
     def bound(self) -> int | None:
         """A proved upper bound on the objective (the value itself once proved optimal), or None."""
         if self.status == "optimal":
             return self.value
-        b = self.stats.get("bound")
+        b = self.stats.bound
         return None if b is None else int(b)
 
 
 __all__ = ["SolveError", "RESHUFFLE_AHEAD", "SearchLimitExceeded", "NodeLimitExceeded", "TimeLimitExceeded",
            "Objective", "SOLO", "COOP", "BEST", "DUEL", "EXPECTED", "OBJECTIVES", "objective", "Limits",
-           "DEFAULT_LIMITS", "PROGRESS_SECONDS", "Budget", "Solution"]
+           "DEFAULT_LIMITS", "PROGRESS_SECONDS", "Budget", "SolveStats", "STATS_KEYS", "Solution"]

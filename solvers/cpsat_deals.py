@@ -363,9 +363,8 @@ def solve_deals_cpsat(s: GameState, objective: str, player: int | None = None, t
     if bound is not None:  # never above the beanometer's bound (a search stopped early reports
         # its variables' domains, e.g. 600 coins)
         bound = min(int(bound), OpenSearch(objective, p).upper(s))
-    stats["bound"] = bound  # the full model's (a fallback plan's own bound assumed no trades)
-    if floors is not None:
-        stats["floors"] = floors
+    stats.bound = bound  # the full model's (a fallback plan's own bound assumed no trades)
+    stats.floors = floors
     return Solution(objective, p, value, line, coins, status=run.status, stats=stats)
 
 

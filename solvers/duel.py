@@ -35,7 +35,7 @@ from model import (
     apply,
     legal_actions,
 )
-from solvers.contract import DUEL, Budget, Solution, SolveError
+from solvers.contract import DUEL, Budget, Solution, SolveError, SolveStats
 from solvers.positions import in_final_pass
 
 INF = 10**6
@@ -427,7 +427,7 @@ def solve_duel(s: GameState, player: int | None = None, node_limit: int | None =
     if not end.is_over or coins[p] - coins[1 - p] != value:
         raise SolveError(f"internal error: the replayed line gives a margin of {coins[p] - coins[1 - p]}, "
                          f"the search {value}")
-    stats = {"nodes": search.nodes, "seconds": time.perf_counter() - t0, "table": len(search.table)}
+    stats = SolveStats("exact", time.perf_counter() - t0, nodes=search.nodes, table=len(search.table))
     return Solution(DUEL.name, p, value, line, coins, stats=stats)
 
 

@@ -23,7 +23,7 @@ from model import Action, EndPhase, GameState, Phase, apply, legal_actions
 from model.actions import Accept, Decline, Harvest, Plant, PlantAside, Propose
 from model.engine import give_options
 from solvers.bounds import gain_table
-from solvers.contract import OBJECTIVES, RESHUFFLE_AHEAD, SOLO, Budget, Solution, SolveError
+from solvers.contract import OBJECTIVES, RESHUFFLE_AHEAD, SOLO, Budget, Solution, SolveError, SolveStats
 from solvers.positions import in_final_pass
 
 
@@ -160,7 +160,7 @@ def solve_solo(s: GameState, player: int | None = None, node_limit: int | None =
         raise SolveError(f"internal error: the replayed line gives {coins[p]} coins, the search {value}")
     seconds = time.perf_counter() - t0
     return Solution(SOLO.name, p, value, line, coins,
-                    stats={"nodes": search.nodes, "seconds": seconds, "table": len(search.table)})
+                    stats=SolveStats("exact", seconds, nodes=search.nodes, table=len(search.table)))
 
 
 # ------------------------------------------------------------------ coop and best: every seat chooses
@@ -376,8 +376,6 @@ def solve_open(s: GameState, objective: str, player: int | None = None,
     got = goal.value(coins, p)
     if got != value:
         raise SolveError(f"internal error: the replayed line gives {got}, the search {value}")
-    stats = {"nodes": search.nodes, "seconds": time.perf_counter() - t0, "table": len(search.table)}
-    sol = Solution(objective, p, value, line, coins, stats=stats)
-    if floors is not None:
-        sol.stats["floors"] = floors  # type: ignore[assignment]
-    return sol
+    stats = SolveStats("exact", time.perf_counter() - t0, nodes=search.nodes, table=len(search.table),
+                       floors=floors)
+    return Solution(objective, p, value, line, coins, stats=stats)

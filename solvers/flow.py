@@ -43,7 +43,7 @@ from model import (
     Propose,
     apply,
 )
-from solvers.contract import OBJECTIVES, Budget, Solution, SolveError
+from solvers.contract import OBJECTIVES, Budget, Solution, SolveError, SolveStats
 from solvers.cpsat_deals import Card, Deal, deal_proposals, play_deal, track_draws
 from solvers.cpsat_run import Interrupt, interruptible
 from solvers.exact import OpenSearch, SoloSearch, open_player, solve_solo
@@ -792,10 +792,7 @@ def solve_flow(s: GameState, objective: str, player: int | None = None, time_lim
     status = "optimal" if run.bound is not None and run.best.value >= run.bound else "feasible"
     stopped = ("proved" if status == "optimal" else "interrupted" if run.interrupted
                else run_clock.stopped_by())
-    stats: dict[str, Any] = {"seconds": run_clock.elapsed(), "work": round(run_clock.used, 3),
-                             "capacity": capacity,
-                             "work_limit": work_limit, "stopped_by": stopped, "bound": run.bound,
-                             "interrupted": run.interrupted, **run.stages}
-    if floors is not None:
-        stats["floors"] = floors
+    stats = SolveStats("flow", run_clock.elapsed(), work=round(run_clock.used, 3), capacity=capacity,
+                       work_limit=work_limit, stopped_by=stopped, bound=run.bound,
+                       interrupted=run.interrupted, stages=run.stages, floors=floors)
     return Solution(objective, p, run.best.value, run.best.line, run.best.coins, status=status, stats=stats)

@@ -299,4 +299,4 @@ def test_duel_stops_past_the_node_limit_and_reports_progress(monkeypatch):
     monkeypatch.setattr(contract, "PROGRESS_SECONDS", 0.0)  # a report at every node
     seen: list[int] = []
     sol = solve_duel(s, progress=lambda done, total, note: seen.append(done))
-    assert seen == list(range(1, sol.stats["nodes"] + 1))
+    assert seen == list(range(1, sol.stats.nodes + 1))

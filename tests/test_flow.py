@@ -87,7 +87,7 @@ def test_T3_flow_equals_exact_search(objective: str) -> None:
         if want is None:
             continue
         sol = solve_flow(s, objective, p, time_limit=30, workers=1)
-        assert (sol.status, sol.value, sol.stats["bound"]) == ("optimal", want, want), label
+        assert (sol.status, sol.value, sol.stats.bound) == ("optimal", want, want), label
         _replays(s, sol)
         compared += 1
     assert compared >= 11
@@ -110,7 +110,7 @@ def test_H4_strict_flow_never_passes_exact_search(objective: str) -> None:
             raise
         sol = solve_flow(s, objective, p, time_limit=20, workers=1)
         _replays(s, sol)
-        bound = sol.stats["bound"]
+        bound = sol.stats.bound
         assert sol.value <= want <= bound, (label, sol.value, want, bound)
         if sol.status == "optimal":
             assert sol.value == want, label
@@ -137,7 +137,7 @@ def test_bounds_are_bounds_at_every_time_limit(objective: str, time_limit: float
                 assert any(w in str(e) for w in ("no plan", "no solution", "not proved", "time limit")), e
                 continue
             assert sol.value <= want, (label, solve.__name__)
-            bound = sol.stats.get("bound")
+            bound = sol.stats.bound
             if bound is not None:
                 assert bound >= want, (label, solve.__name__, bound)
             if sol.status == "optimal":
@@ -158,7 +158,7 @@ def test_real_hands_bound_and_line(name: str) -> None:
 
     solo = sum(solve_solo(s, q).value for q in range(len(s.players)))
     assert sol.value >= solo
-    bound = sol.stats["bound"]
+    bound = sol.stats.bound
     assert bound is not None and bound >= sol.value
     if name == "rio4-last-turn":
         assert sol.value > solo
@@ -276,10 +276,10 @@ def test_a_work_limit_gives_the_same_answer_every_run() -> None:
     s = LIBRARY["rio4-8cards"].position()
     runs = [solve_flow(s, "coop", None, time_limit=600, workers=1, work_limit=1.0) for _ in range(2)]
     a, b = runs
-    assert a.stats["stopped_by"] in ("work", "proved")
-    assert a.stats["work"] <= 1.0 * 1.05 + 1.0  # each solve ends at its share, give or take a step
-    assert (a.value, a.stats["bound"], a.line) == (b.value, b.stats["bound"], b.line)
-    assert a.stats["rounds"] == b.stats["rounds"]
+    assert a.stats.stopped_by in ("work", "proved")
+    assert a.stats.work <= 1.0 * 1.05 + 1.0  # each solve ends at its share, give or take a step
+    assert (a.value, a.stats.bound, a.line) == (b.value, b.stats.bound, b.line)
+    assert a.stats.stages["rounds"] == b.stats.stages["rounds"]
 
 
 def test_a_seat_cut_caps_the_schedule_and_does_not_forbid_it() -> None:

@@ -112,6 +112,6 @@ def test_the_search_bound_never_undercuts_the_value(ruleset, players, game, hand
     s = position(ruleset, players, game, hand, left)
     for objective in ("coop", "best"):
         sol = solve_open(s, objective, p)
-        floors = sol.stats.get("floors")
+        floors = sol.stats.floors
         search = OpenSearch(objective, p, floors)  # type: ignore[arg-type]
         assert search.upper(s) >= sol.value

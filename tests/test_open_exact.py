@@ -73,9 +73,9 @@ class Plain(OpenSearch):
 def test_reductions_keep_the_optimum(rs, n, seed, objective):
     s = small(cut(rs, n, seed, 8, {"max_deal_cards": 1}), 1, 5)
     sol = solve_open(s, objective)
-    plain = Plain(objective, sol.player, sol.stats.get("floors"))
+    plain = Plain(objective, sol.player, sol.stats.floors)
     assert plain.value(s) == sol.value
-    assert plain.nodes >= sol.stats["nodes"]
+    assert plain.nodes >= sol.stats.nodes
 
 
 @pytest.mark.parametrize("name", ["trade-gift", "trade-ask", "trade-answer"])
@@ -84,7 +84,7 @@ def test_trading_positions_gain_by_deals_and_lines_replay(name):
     best = solve_open(s, "best")
     coop = solve_open(s, "coop")
     solo = solve_solo(s)
-    floors = best.stats["floors"]
+    floors = best.stats.floors
     assert best.value > solo.value  # deals earn P a coin the solo optimum cannot
     assert coop.value >= sum(floors) and coop.value >= sum(best.per_player)
     others = [q for q in range(len(floors)) if q != best.player]
