@@ -1,6 +1,6 @@
 """The counts master as a MIP, for a side-by-side measure of its solver (issue 39, item 4).
 
-The master (solvers/flow_master.py) is a CP-SAT model of integer variables with linear constraints
+The master (solvers/flow/master.py) is a CP-SAT model of integer variables with linear constraints
 (many enforced by a literal), exactly-ones, clauses and the beanometer's step tables (element
 constraints over constants). ``to_mip`` writes the same model for a MIP solver through OR-Tools'
 ``pywraplp`` (SCIP ships with OR-Tools): an enforced linear constraint becomes a big-M one whose M
@@ -25,8 +25,8 @@ from benchmarks.suites import Disagreement, progress
 from console.muted import muted
 from model import GameState
 from solvers.exact import open_player, solve_solo
-from solvers.flow import _objective, _solver, capped_values
-from solvers.flow_master import FlowMaster
+from solvers.flow.master import FlowMaster
+from solvers.flow.solver import _objective, _solver, capped_values
 from solvers.positions import LIBRARY
 
 INF = 2**62

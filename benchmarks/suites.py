@@ -23,13 +23,13 @@ from benchmarks.seat_problems import random_problem
 from model import GameState, Phase, ruleset
 from play.bots import BOTS
 from play.playout import game_seed, play_game
-from solvers import seat_batch, seat_dp
 from solvers.api import solve
 from solvers.contract import Limits, SearchLimitExceeded, Solution, SolveError
 from solvers.cpsat_run import interruptible
 from solvers.exact import solve_solo
-from solvers.flow import FlowSolver, _objective, _solver
-from solvers.flow_master import FlowMaster
+from solvers.flow import seat_batch, seat_dp
+from solvers.flow.master import FlowMaster
+from solvers.flow.solver import FlowSolver, _objective, _solver
 from solvers.positions import LIBRARY, game_seeds, sample_cuts
 from solvers.trade_graph import to_trading, trade_map
 
@@ -388,7 +388,7 @@ DP_STATES = 20_000  # the card-level DP's state limit in the seats benchmark (it
 def bench_seats(seat_seconds: float, show: bool, compare: int = 0) -> dict[str, Any]:
     """The three seat solvers on the same seat problems: those of the first master round of each
     built-in real-hand position (coop, and best with the solo floors), one worker: the batch
-    search (solvers/seat_batch.py), the card-level DP within DP_STATES states, and the CP-SAT
+    search (solvers/flow/seat_batch.py), the card-level DP within DP_STATES states, and the CP-SAT
     seat model within ``seat_seconds``. Per position: problems, the median and worst time of each,
     how many the DP and CP-SAT proved. The values must agree wherever proved (a Disagreement
     otherwise). With ``compare``: that many random seat problems (benchmarks/seat_problems.py,

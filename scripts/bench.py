@@ -31,11 +31,11 @@ rio-grande cuts with real hands at 2, 5, 10, 15, 20 and 30 cards left, 3, 4 and 
 count, median and worst time, median and worst gap when not proved, and on the proved positions how
 often the counts master's own bound (before any cut) was above the optimum.
 
-master [--time-limit 60]: the counts master's first solve (solvers/flow_master.py, before any cut) by
+master [--time-limit 60]: the counts master's first solve (solvers/flow/master.py, before any cut) by
 CP-SAT beside HiGHS and SCIP (the same model as a MIP, benchmarks/master_mip.py), one thread each,
 on issue 39's six positions, coop and best: status, value, bound and seconds of each.
 
-seats [--time-limit 60]: the seat DP (solvers/seat_dp.py) beside the CP-SAT seat model on the
+seats [--time-limit 60]: the seat DP (solvers/flow/seat_dp.py) beside the CP-SAT seat model on the
 seat problems of the first master round of each built-in real-hand position, coop and best: per
 position the problems, how many the DP answered within its state limit, the median and worst time
 of each (the DP's includes giving up at the limit) and the ratio of the medians.

@@ -2,7 +2,7 @@
 one progress protocol, one ``Solution`` and one ``verify_line``.
 
 Methods: ``exact`` (engine-driven search: every objective, coop/best/duel on small positions),
-``cpsat`` (solo by solvers/cpsat.py; coop and best by the flow solver, solvers/flow.py) and
+``cpsat`` (solo by solvers/cpsat.py; coop and best by the flow solver, solvers/flow/solver.py) and
 ``cpsat-cards`` (the older card-by-card CP-SAT model of coop and best). ``expected`` answers with
 a policy, not a line (solvers/expected.py): it is registered in ``POLICIES`` and solved by
 ``solve_policy``. ``methods(objective)`` reads both registries; the objectives themselves
@@ -34,7 +34,7 @@ from solvers.cpsat_run import ticking
 from solvers.duel import solve_duel
 from solvers.exact import solve_open, solve_solo
 from solvers.expected import ExpectedSolution, solve_expected
-from solvers.flow import solve_flow
+from solvers.flow.solver import solve_flow
 
 __all__ = ["Limits", "ProgressFn", "Solution", "SolveError", "SearchLimitExceeded",
            "NodeLimitExceeded", "TimeLimitExceeded", "REGISTRY", "POLICIES", "solve", "solve_policy",

@@ -75,7 +75,7 @@ def test_seats_compare_counts_problems_and_exits_1_on_a_disagreement(
     """The random comparison's JSON (values equal), and exit 1 when the two seat solvers differ."""
     res = benchmarks.compare_seats(3, show=False)
     assert res["problems"] == 3 and res["batch_median_s"] > 0 and res["dp_median_s"] > 0
-    from solvers import seat_batch
+    from solvers.flow import seat_batch
 
     real = seat_batch.solve_seat
 

@@ -1,4 +1,4 @@
-"""The flow solver (solvers/flow.py) for coop and best: equal to exact search where both finish,
+"""The flow solver (solvers/flow/solver.py) for coop and best: equal to exact search where both finish,
 bounds that are bounds at every time limit, lines the engine accepts, and the default position.
 
 Exact search is the reference (tests/test_open_exact.py checks it against the engine). The cuts
@@ -25,7 +25,7 @@ from model import GameState, Phase, Propose, apply
 from solvers.contract import Solution, SolveError
 from solvers.cpsat_deals import solve_deals_cpsat
 from solvers.exact import solve_open
-from solvers.flow import solve_flow
+from solvers.flow.solver import solve_flow
 from solvers.positions import DEFAULT, LIBRARY, PositionInputError, cut, small
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -230,9 +230,9 @@ def test_the_best_plan_hints_every_variable_of_the_joint_model() -> None:
     with no cards included: an incomplete hint left the joint model without any plan in 40 s on a
     real 4-player cut (1,810 of 3,373 variables hinted); on rio4-last-turn too."""
     from solvers.cpsat_run import interruptible
-    from solvers.flow import FlowSolver, _Found, no_trade_line
-    from solvers.flow_master import FlowMaster
-    from solvers.seat_plan import SeatPlan
+    from solvers.flow.master import FlowMaster
+    from solvers.flow.seat_plan import SeatPlan
+    from solvers.flow.solver import FlowSolver, _Found, no_trade_line
 
     s = LIBRARY["rio4-last-turn"].position()
     with interruptible() as stop:
@@ -288,9 +288,9 @@ def test_a_seat_cut_caps_the_schedule_and_does_not_forbid_it() -> None:
     and could prove a bound below the optimum (it did so before the capped values)."""
     from ortools.sat.python import cp_model
 
-    from solvers.flow import _Harvest, _objective, _solver, capped_values
-    from solvers.flow import cut as seat_cut
-    from solvers.flow_master import FlowMaster
+    from solvers.flow.master import FlowMaster
+    from solvers.flow.solver import _Harvest, _objective, _solver, capped_values
+    from solvers.flow.solver import cut as seat_cut
 
     s = LIBRARY["rio4-8cards"].position()
     fm = FlowMaster(s)
@@ -319,7 +319,7 @@ def _no_trade_run(s: GameState, objective: str, p: int) -> Iterator[Any]:
     """A FlowSolver holding the no-trade plan and nothing else (Ctrl-C stops its searches)."""
     from solvers.cpsat_run import interruptible
     from solvers.exact import open_player, solve_solo
-    from solvers.flow import FlowSolver, _Found, no_trade_line
+    from solvers.flow.solver import FlowSolver, _Found, no_trade_line
 
     q = open_player(s, objective, p)
     floors = [solve_solo(s, r).value for r in range(len(s.players))] if objective == "best" else None
@@ -336,8 +336,8 @@ def _no_trade_run(s: GameState, objective: str, p: int) -> Iterator[Any]:
 def test_flow_variables_are_told_apart_by_name() -> None:
     """The plan search fixes and frees the master's trade and front variables by name: every
     g/u/h/d/front variable is one, no other variable (relaxed values, cuts, tables) is."""
-    from solvers.flow import _is_flow, _neighbourhoods
-    from solvers.flow_master import FlowMaster
+    from solvers.flow.master import FlowMaster
+    from solvers.flow.solver import _is_flow, _neighbourhoods
 
     fm = FlowMaster(LIBRARY["rio4-8cards"].position())
     flows = {v for k in range(len(fm.turns)) for side in (fm.give[k], fm.up[k], fm.back[k])

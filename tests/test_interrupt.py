@@ -181,7 +181,7 @@ def test_ctrl_c_in_the_search_without_trades_returns_its_plan(monkeypatch: pytes
 
 def test_ctrl_c_ends_the_flow_solver_with_its_best_plan() -> None:
     s = LIBRARY["rio4-8cards"].position()
-    from solvers.flow import solve_flow
+    from solvers.flow.solver import solve_flow
 
     with _sigint_in(1.5) as sent:
         sol = solve_flow(s, "coop", time_limit=60)

@@ -12,9 +12,10 @@ import pytest
 from model import Phase, apply, legal_actions
 from solvers.bounds import gain_table, hull
 from solvers.contract import SolveError
-from solvers.cpsat_deals import DealsModel, solve_deals_cpsat, timeline
+from solvers.cpsat_deals import DealsModel, solve_deals_cpsat
 from solvers.exact import OpenSearch, solve_open, solve_solo
 from solvers.positions import LIBRARY, cut, small
+from solvers.timeline import timeline
 
 # (ruleset, players, game, hand, cards left, P): `small(cut(ruleset, players, game, 8), hand, left)`
 POSITIONS = [

@@ -1,10 +1,10 @@
 """``coop`` and ``best P`` at real size: the counts master, exact seats, and a joint model.
 
-1. The master (solvers/flow_master.py) is exact about hands, fronts and deals and relaxes only the
+1. The master (solvers/flow/master.py) is exact about hands, fronts and deals and relaxes only the
    fields, so its proved bound is an upper bound on the true optimum (``best``: the floors go on the
    relaxed values, which keeps it a relaxation).
 2. With the master's flows fixed the seats are independent: each seat's exact field play is a
-   search a whole batch at a time (solvers/seat_batch.py, milliseconds on real seats). Their sum is
+   search a whole batch at a time (solvers/flow/seat_batch.py, milliseconds on real seats). Their sum is
    a legal plan, replayed through the engine with checks. If it reaches the master's bound it is
    proved optimal.
 3. Otherwise the joint model (the master's flows with every seat's exact fields) is asked for a
@@ -44,13 +44,13 @@ from model import (
     apply,
 )
 from solvers.contract import OBJECTIVES, Budget, Solution, SolveError, SolveStats
-from solvers.cpsat_deals import Card, Deal, deal_proposals, play_deal, track_draws
 from solvers.cpsat_run import Interrupt, interruptible
 from solvers.exact import OpenSearch, SoloSearch, open_player, solve_solo
-from solvers.flow_master import Batch, FlowMaster, most_of
-from solvers.seat_batch import TooLarge, solve_seat_in
-from solvers.seat_plan import Op, SeatPlan
-from solvers.work_limit import RunClock
+from solvers.flow.master import Batch, FlowMaster, most_of
+from solvers.flow.seat_batch import TooLarge, solve_seat_in
+from solvers.flow.seat_plan import Op, SeatPlan
+from solvers.flow.work_limit import RunClock
+from solvers.timeline import Card, Deal, deal_proposals, play_deal, track_draws
 
 Tick = Callable[[float, float, float], None]
 # The rounds (the bound, the cuts, plans) and the plan search, as fractions of the run: rounds to
@@ -70,8 +70,8 @@ _FLOW = re.compile(r"^(?:([guh])(\d+)_(\d+)_(\d+)|d(\d+)_(\d+)|front(\d+)_.*)$")
 
 
 def _is_flow(name: str) -> bool:
-    """A master variable that says what is traded or planted from the hand (flow_master's names:
-    g/u/h{turn}_{partner}_{bean}, d{turn}_{partner}, front{turn}_...)."""
+    """A master variable that says what is traded or planted from the hand (the names of
+    solvers/flow/master.py: g/u/h{turn}_{partner}_{bean}, d{turn}_{partner}, front{turn}_...)."""
     return _FLOW.match(name) is not None
 
 
@@ -149,7 +149,7 @@ Flows = list[dict[int, tuple[dict[int, int], dict[int, int], dict[int, int]]]]  
 
 def _identities(fm: FlowMaster, fronts: list[tuple[Card, ...]], flows: Flows) -> list[list[Deal]]:
     """The deals by card identity: a seat trading a card of a bean gives its earliest card of that
-    bean that no phase 1 plants (flow_master's docstring: this keeps the counts exact)."""
+    bean that no phase 1 plants (solvers/flow/master.py's docstring: this keeps the counts exact)."""
     kept = {c for f in fronts for c in f}
     gone: set[Card] = set()
 
@@ -343,7 +343,7 @@ def capped_values(fm: FlowMaster) -> list[cp_model.IntVar]:
 
 def cut(fm: FlowMaster, value: cp_model.IntVar, q: int, sched: Schedule, v: int, tag: int) -> None:
     """``value`` (seat q's, capped_values) <= v whenever seat q's batches are exactly ``sched``;
-    v is a proved bound on the seat's exact fields on them (solvers/seat_batch.py)."""
+    v is a proved bound on the seat's exact fields on them (solvers/flow/seat_batch.py)."""
     m = fm.m
     want = {(k, kind): dict(c) for k, kind, c in sched}
     differs = []
@@ -592,7 +592,7 @@ class FlowSolver:
         return False
 
     def _seat(self, q: int, sched: Any) -> tuple[int | None, int, list[Op]]:
-        """Seat q's exact fields on a schedule (solvers/seat_batch.py): (the value of its best
+        """Seat q's exact fields on a schedule (solvers/flow/seat_batch.py): (the value of its best
         plan, None if none; the proved bound on that value; the plan). Past SEAT_STATES search
         states (a guard, counted in the stats) only the bound the search had proved."""
         try:
