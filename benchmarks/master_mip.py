@@ -24,6 +24,7 @@ from ortools.sat.python import cp_model
 from benchmarks.suites import Disagreement, progress
 from console.muted import muted
 from model import GameState
+from solvers.contract import OBJECTIVES
 from solvers.exact import open_player, solve_solo
 from solvers.flow.master import FlowMaster
 from solvers.flow.solver import _objective, _solver, capped_values
@@ -169,7 +170,7 @@ def solve_cpsat(m: cp_model.CpModel, seconds: float) -> Measure:
 
 def _master(s: GameState, objective: str, floors: list[int] | None) -> cp_model.CpModel:
     """The first master as ``solve_flow`` builds it for the position's default player."""
-    fm = FlowMaster(s, capacity=objective == "best")
+    fm = FlowMaster(s, capacity=OBJECTIVES[objective].floors)  # on for best, as solve_flow
     fm.m.maximize(_objective(fm, capped_values(fm), objective, open_player(s, objective, None), floors))
     return fm.m
 
@@ -181,10 +182,10 @@ def bench_master(seconds: float, show: bool, positions: tuple[str, ...] = POSITI
     are a Disagreement."""
     rows: list[dict[str, Any]] = []
     with progress(2 * len(positions), "master solves", show) as bar:
-        for name, objective in ((n, o) for n in positions for o in ("coop", "best")):
+        for name, objective in ((n, o.name) for n in positions for o in OBJECTIVES.values() if o.trades):
             s = LIBRARY[name].position()
             floors = ([solve_solo(s, q).value for q in range(len(s.players))]
-                      if objective == "best" else None)
+                      if OBJECTIVES[objective].floors else None)
             got = [solve_cpsat(_master(s, objective, floors), seconds)]
             got += [solve_mip(_master(s, objective, floors), seconds, b) for b in BACKENDS]
             proved = {round(g.value) for g in got if g.status == "optimal" and g.value is not None}

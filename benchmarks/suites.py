@@ -24,7 +24,7 @@ from model import GameState, Phase, ruleset
 from play.bots import BOTS
 from play.playout import game_seed, play_game
 from solvers.api import solve
-from solvers.contract import Limits, SearchLimitExceeded, Solution, SolveError
+from solvers.contract import OBJECTIVES, Limits, SearchLimitExceeded, Solution, SolveError
 from solvers.cpsat_run import interruptible
 from solvers.exact import solve_solo
 from solvers.flow import seat_batch, seat_dp
@@ -397,13 +397,13 @@ def bench_seats(seat_seconds: float, show: bool, compare: int = 0) -> dict[str, 
 
 
     rows: list[dict[str, Any]] = []
-    cases = [(name, objective) for name in REAL_NAMES for objective in ("coop", "best")]
+    cases = [(name, o.name) for name in REAL_NAMES for o in OBJECTIVES.values() if o.trades]
     with progress(len(cases), "seat problems", show) as bar:
         for name, objective in cases:
             s = LIBRARY[name].position()
             floors = ([solve_solo(s, q).value for q in range(len(s.players))]
-                      if objective == "best" else None)
-            fm = FlowMaster(s, capacity=objective == "best")  # as solve_flow builds it
+                      if OBJECTIVES[objective].floors else None)
+            fm = FlowMaster(s, capacity=OBJECTIVES[objective].floors)  # as solve_flow builds it
             fm.m.maximize(_objective(fm, fm.relaxed, objective, 0, floors))
             solver = _solver(1, lb_tree=True)
             solver.parameters.max_time_in_seconds = 30.0
