@@ -37,7 +37,7 @@ from typing import Any
 from console import cli
 from model.errors import UsageError
 from solvers.api import METHODS, default_method, methods, solve, solve_policy
-from solvers.contract import DEFAULT_LIMITS, OBJECTIVES, Limits
+from solvers.contract import DEFAULT_LIMITS, DEFAULT_NODES, DEFAULT_SECONDS, OBJECTIVES, Limits
 from viewer.build import line_page
 from viewer.page import write
 
@@ -149,9 +149,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--player", type=int, help="the seat P (default: the player to move)")
     parser.add_argument("--solver", default=None, choices=(*METHODS, "both"),
                         help="default: cpsat for coop and best, exact search otherwise")
-    parser.add_argument("--node-limit", type=cli.at_least(1, "--node-limit"), default=DEFAULT_LIMITS.nodes,
+    parser.add_argument("--node-limit", type=cli.at_least(1, "--node-limit"), default=DEFAULT_NODES,
                         help="exact search gives up past this many nodes (coop, best, duel, expected)")
-    parser.add_argument("--time-limit", type=cli.positive(float, "--time-limit"), default=DEFAULT_LIMITS.time,
+    parser.add_argument("--time-limit", type=cli.positive(float, "--time-limit"), default=DEFAULT_SECONDS,
                         help="seconds: CP-SAT stops with its best line so far; exact search stops with "
                              "\"too large\"")
     parser.add_argument("--work-limit", type=cli.positive(float, "--work-limit"), default=None,

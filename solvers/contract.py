@@ -96,6 +96,10 @@ def objective(name: str) -> Objective:
 # ------------------------------------------------------------------ limits
 
 
+DEFAULT_SECONDS = 60.0  # the one set of default limits: every solver, the command line, a study file
+DEFAULT_NODES = 2_000_000
+
+
 @dataclass(frozen=True)
 class Limits:
     """How much a solver may spend: ``time`` seconds (every method: CP-SAT's time limit; exact
@@ -106,8 +110,8 @@ class Limits:
     clock alone). A limit below one node, one worker or of no time or work is a UsageError.
     The defaults are the command line's (scripts/solve_endgame.py reads them from here)."""
 
-    time: float = 60.0
-    nodes: int | None = 2_000_000
+    time: float = DEFAULT_SECONDS
+    nodes: int | None = DEFAULT_NODES
     workers: int = 1
     work: float | None = None
 
@@ -266,4 +270,5 @@ class Solution:
 
 __all__ = ["SolveError", "RESHUFFLE_AHEAD", "SearchLimitExceeded", "NodeLimitExceeded", "TimeLimitExceeded",
            "Objective", "SOLO", "COOP", "BEST", "DUEL", "EXPECTED", "OBJECTIVES", "objective", "Limits",
-           "DEFAULT_LIMITS", "PROGRESS_SECONDS", "Budget", "SolveStats", "STATS_KEYS", "Solution"]
+           "DEFAULT_LIMITS", "DEFAULT_SECONDS", "DEFAULT_NODES", "PROGRESS_SECONDS", "Budget", "SolveStats",
+           "STATS_KEYS", "Solution"]

@@ -23,7 +23,16 @@ from model import Action, EndPhase, GameState, Phase, apply, legal_actions
 from model.actions import Accept, Decline, Harvest, Plant, PlantAside, Propose
 from model.engine import give_options
 from solvers.bounds import gain_table
-from solvers.contract import OBJECTIVES, RESHUFFLE_AHEAD, SOLO, Budget, Solution, SolveError, SolveStats
+from solvers.contract import (
+    DEFAULT_NODES,
+    OBJECTIVES,
+    RESHUFFLE_AHEAD,
+    SOLO,
+    Budget,
+    Solution,
+    SolveError,
+    SolveStats,
+)
 from solvers.positions import in_final_pass
 
 
@@ -355,7 +364,7 @@ class OpenSearch:
 
 
 def solve_open(s: GameState, objective: str, player: int | None = None,
-               node_limit: int | None = 2_000_000, time_limit: float | None = None,
+               node_limit: int | None = DEFAULT_NODES, time_limit: float | None = None,
                progress: ProgressFn | None = None) -> Solution:
     """The optimal ``coop`` or ``best`` value and line by exact search (small positions), within
     ``node_limit`` nodes and ``time_limit`` seconds for everything, ``best``'s floors included

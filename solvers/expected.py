@@ -39,7 +39,7 @@ from math import comb, factorial, prod
 
 from console.progress import ProgressFn
 from model import Action, EndPhase, GameState, Phase, Plant, apply
-from solvers.contract import Budget, SolveError
+from solvers.contract import DEFAULT_NODES, Budget, SolveError
 from solvers.exact import SoloSearch, default_policy, solve_solo
 from solvers.positions import in_final_pass
 
@@ -445,7 +445,7 @@ def open_average(s: GameState, p: int, budget: Budget | None = None) -> tuple[Fr
 # ------------------------------------------------------------------ the answer
 
 
-def solve_expected(s: GameState, player: int | None = None, node_limit: int | None = 2_000_000,
+def solve_expected(s: GameState, player: int | None = None, node_limit: int | None = DEFAULT_NODES,
                    time_limit: float | None = None, progress: ProgressFn | None = None) -> ExpectedSolution:
     """``expected solo P``: the value, P's best next action, and the open average (see module).
     The expectimax stays within ``node_limit`` nodes, and with the open searches within

@@ -24,7 +24,7 @@ from model.rules import PRESETS, ruleset, setup
 from model.schemas import describe
 from play.bots import BOTS
 from solvers.api import methods
-from solvers.contract import EXPECTED, OBJECTIVES
+from solvers.contract import DEFAULT_NODES, DEFAULT_SECONDS, EXPECTED, OBJECTIVES
 
 BUILTIN = ("small", "paper")
 NAME = r"^[a-z0-9][a-z0-9-]*$"
@@ -75,8 +75,8 @@ class Endgame(BaseModel):
     draw: Annotated[int, Field(ge=0)] | None = None
     objectives: Annotated[list[Objective], Field(min_length=1)] = ["solo", "coop", "best"]
     method: Literal["exact", "cpsat"] = "exact"
-    node_limit: Annotated[int, Field(ge=1)] = 2_000_000
-    time_limit: Annotated[float, Field(gt=0)] = 60.0
+    node_limit: Annotated[int, Field(ge=1)] = DEFAULT_NODES
+    time_limit: Annotated[float, Field(gt=0)] = DEFAULT_SECONDS
     work_limit: Annotated[float, Field(gt=0)] | None = None  # the flow solver's, CP-SAT deterministic s
     options: dict[str, OptionValue] = {}
 
