@@ -1,6 +1,6 @@
 """The counts master as a MIP, for a side-by-side measure of its solver (issue 39, item 4).
 
-The master (solvers/flow_master.py) is a CP-SAT model of integer variables with linear constraints
+The master (solvers/flow/master.py) is a CP-SAT model of integer variables with linear constraints
 (many enforced by a literal), exactly-ones, clauses and the beanometer's step tables (element
 constraints over constants). ``to_mip`` writes the same model for a MIP solver through OR-Tools'
 ``pywraplp`` (SCIP ships with OR-Tools): an enforced linear constraint becomes a big-M one whose M
@@ -24,9 +24,10 @@ from ortools.sat.python import cp_model
 from benchmarks.suites import Disagreement, progress
 from console.muted import muted
 from model import GameState
+from solvers.contract import OBJECTIVES
 from solvers.exact import open_player, solve_solo
-from solvers.flow import _objective, _solver, capped_values
-from solvers.flow_master import FlowMaster
+from solvers.flow.master import FlowMaster
+from solvers.flow.solver import _objective, _solver, capped_values
 from solvers.positions import LIBRARY
 
 INF = 2**62
@@ -169,7 +170,7 @@ def solve_cpsat(m: cp_model.CpModel, seconds: float) -> Measure:
 
 def _master(s: GameState, objective: str, floors: list[int] | None) -> cp_model.CpModel:
     """The first master as ``solve_flow`` builds it for the position's default player."""
-    fm = FlowMaster(s, capacity=objective == "best")
+    fm = FlowMaster(s, capacity=OBJECTIVES[objective].floors)  # on for best, as solve_flow
     fm.m.maximize(_objective(fm, capped_values(fm), objective, open_player(s, objective, None), floors))
     return fm.m
 
@@ -181,10 +182,10 @@ def bench_master(seconds: float, show: bool, positions: tuple[str, ...] = POSITI
     are a Disagreement."""
     rows: list[dict[str, Any]] = []
     with progress(2 * len(positions), "master solves", show) as bar:
-        for name, objective in ((n, o) for n in positions for o in ("coop", "best")):
+        for name, objective in ((n, o.name) for n in positions for o in OBJECTIVES.values() if o.trades):
             s = LIBRARY[name].position()
             floors = ([solve_solo(s, q).value for q in range(len(s.players))]
-                      if objective == "best" else None)
+                      if OBJECTIVES[objective].floors else None)
             got = [solve_cpsat(_master(s, objective, floors), seconds)]
             got += [solve_mip(_master(s, objective, floors), seconds, b) for b in BACKENDS]
             proved = {round(g.value) for g in got if g.status == "optimal" and g.value is not None}

@@ -1,5 +1,5 @@
 """Random seat problems for the seat solvers' comparison (tests/test_seat_batch.py, ``bench.py
-seats``): a seat's fields, coins and batches in timeline order, as solvers.seat_dp.solve_seat takes
+seats``): a seat's fields, coins and batches in timeline order, as solvers.flow.seat_dp.solve_seat takes
 them, over every bean of a ruleset, 2 or 3 fields, a purchase open or not, both readings of H4.
 
 Sized so that the card-level DP (the reference) answers: a phase-3 batch of up to 40 cards, with
@@ -12,7 +12,7 @@ import random
 from dataclasses import dataclass
 
 import model
-from solvers.seat_dp import EMPTY, SeatRules
+from solvers.flow.seat_dp import EMPTY, SeatRules
 
 SPREAD = 600
 # (ruleset, players, fields, third-field option): a purchase open for 3, 2 or 1 coins, a third

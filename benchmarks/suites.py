@@ -23,12 +23,13 @@ from benchmarks.seat_problems import random_problem
 from model import GameState, Phase, ruleset
 from play.bots import BOTS
 from play.playout import game_seed, play_game
-from solvers import seat_batch, seat_dp
-from solvers.api import Limits, SearchLimitExceeded, Solution, SolveError, solve
+from solvers.api import solve
+from solvers.contract import OBJECTIVES, Limits, SearchLimitExceeded, Solution, SolveError
 from solvers.cpsat_run import interruptible
 from solvers.exact import solve_solo
-from solvers.flow import FlowSolver, _objective, _solver
-from solvers.flow_master import FlowMaster
+from solvers.flow import seat_batch, seat_dp
+from solvers.flow.master import FlowMaster
+from solvers.flow.solver import FlowSolver, _objective, _solver
 from solvers.positions import LIBRARY, game_seeds, sample_cuts
 from solvers.trade_graph import to_trading, trade_map
 
@@ -155,7 +156,7 @@ def bench_solvers(positions: int, show: bool) -> dict[str, Any]:
                 optimal += b.status == "optimal"
                 exact_t.append(t1 - t0)
                 cpsat_t.append(t2 - t1)
-                rates.append(a.stats["nodes"] / max(t1 - t0, 1e-9))
+                rates.append((a.stats.nodes or 0) / max(t1 - t0, 1e-9))
                 left.append(len(s.draw))
             rows.append({
                 "objective": "solo", "cards_left": size, "players": n, "positions": positions,
@@ -205,7 +206,7 @@ def bench_open(objective: str, positions: int, hand: int, time_limit: float, nod
                 else:
                     exact_done += 1
                     ex_t.append(time.perf_counter() - t0)
-                    rates.append(a.stats["nodes"] / max(ex_t[-1], 1e-9))
+                    rates.append((a.stats.nodes or 0) / max(ex_t[-1], 1e-9))
                     _check_agree(a, b)
                 bar.update()
             rows.append({
@@ -298,7 +299,7 @@ def bench_growth(objective: str, positions: int, time_limit: float, show: bool,
                     none += 1
                 elif sol.status == "optimal":
                     proved += 1
-                    master = sol.stats.get("master_bound")
+                    master = sol.stats.stages.get("master_bound")
                     if master is not None:
                         above.append(int(master) - int(sol.value))
                 elif sol.bound is not None:
@@ -329,7 +330,7 @@ def bench_duel(positions: int, node_limit: int, show: bool) -> dict[str, Any]:
                     pass
                 else:
                     times.append(time.perf_counter() - t0)
-                    rates.append(sol.stats["nodes"] / max(times[-1], 1e-9))
+                    rates.append((sol.stats.nodes or 0) / max(times[-1], 1e-9))
                     left.append(len(s.draw))
                 bar.update()
             rows.append({"objective": "duel", "cards_left": size, "players": 2, "positions": positions,
@@ -387,7 +388,7 @@ DP_STATES = 20_000  # the card-level DP's state limit in the seats benchmark (it
 def bench_seats(seat_seconds: float, show: bool, compare: int = 0) -> dict[str, Any]:
     """The three seat solvers on the same seat problems: those of the first master round of each
     built-in real-hand position (coop, and best with the solo floors), one worker: the batch
-    search (solvers/seat_batch.py), the card-level DP within DP_STATES states, and the CP-SAT
+    search (solvers/flow/seat_batch.py), the card-level DP within DP_STATES states, and the CP-SAT
     seat model within ``seat_seconds``. Per position: problems, the median and worst time of each,
     how many the DP and CP-SAT proved. The values must agree wherever proved (a Disagreement
     otherwise). With ``compare``: that many random seat problems (benchmarks/seat_problems.py,
@@ -396,13 +397,13 @@ def bench_seats(seat_seconds: float, show: bool, compare: int = 0) -> dict[str, 
 
 
     rows: list[dict[str, Any]] = []
-    cases = [(name, objective) for name in REAL_NAMES for objective in ("coop", "best")]
+    cases = [(name, o.name) for name in REAL_NAMES for o in OBJECTIVES.values() if o.trades]
     with progress(len(cases), "seat problems", show) as bar:
         for name, objective in cases:
             s = LIBRARY[name].position()
             floors = ([solve_solo(s, q).value for q in range(len(s.players))]
-                      if objective == "best" else None)
-            fm = FlowMaster(s, capacity=objective == "best")  # as solve_flow builds it
+                      if OBJECTIVES[objective].floors else None)
+            fm = FlowMaster(s, capacity=OBJECTIVES[objective].floors)  # as solve_flow builds it
             fm.m.maximize(_objective(fm, fm.relaxed, objective, 0, floors))
             solver = _solver(1, lb_tree=True)
             solver.parameters.max_time_in_seconds = 30.0

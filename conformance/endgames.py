@@ -12,9 +12,9 @@ from console.progress import ProgressFn
 from model import GameState
 from model.state import state_to_json
 from model.validate import check_state
-from solvers.api import Limits
 from solvers.api import solve as api_solve
-from solvers.expected import solve_expected
+from solvers.api import solve_policy
+from solvers.contract import OBJECTIVES, Limits
 from solvers.positions import LIBRARY, cut, small
 
 # ---------------------------------------------------------------- endgames
@@ -47,12 +47,13 @@ def solve(s: GameState, objective: str, player: int, method: str = "exact",
     """The proved optimal value of ``objective`` for ``player``, by the solver SOLVERS names (or,
     with ``method`` "cpsat", the flow solver: only a value it proves optimal is recorded).
     ``progress``: the solver's (solvers.api.solve)."""
-    if objective == "expected":  # a policy and an exact fraction, not a line: its own entry point
-        ans = solve_expected(s, player, time_limit=EXACT_SECONDS, progress=progress)
+    goal = OBJECTIVES[objective]
+    if goal.policy:  # expected: a policy and an exact fraction, not a line
+        ans = solve_policy(s, objective, "exact", player, Limits(time=EXACT_SECONDS), progress)
         return {"objective": objective, "player": player, "value": str(ans.value),
                 "approx": round(float(ans.value), 6), "open_average": str(ans.open_average),
                 "solver": SOLVERS[objective]}
-    flow = method == "cpsat" and objective in ("coop", "best")
+    flow = method == "cpsat" and goal.trades
     limits = Limits(time=120.0, workers=1) if flow else Limits(time=EXACT_SECONDS, nodes=5_000_000)
     sol = api_solve(s, objective, "cpsat" if flow else "exact", player, limits, progress)
     if sol.status != "optimal":

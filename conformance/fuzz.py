@@ -90,7 +90,8 @@ from model.validate import check_state
 from play.bots import BOTS
 from play.playout import playout
 from proofs.referee import spec_replay
-from solvers.api import Limits, solve
+from solvers.api import solve
+from solvers.contract import Limits
 from solvers.positions import cut, game_seeds, read_position, small
 
 KINDS = ("records", "positions", "states", "options")

@@ -31,11 +31,11 @@ rio-grande cuts with real hands at 2, 5, 10, 15, 20 and 30 cards left, 3, 4 and 
 count, median and worst time, median and worst gap when not proved, and on the proved positions how
 often the counts master's own bound (before any cut) was above the optimum.
 
-master [--time-limit 60]: the counts master's first solve (solvers/flow_master.py, before any cut) by
+master [--time-limit 60]: the counts master's first solve (solvers/flow/master.py, before any cut) by
 CP-SAT beside HiGHS and SCIP (the same model as a MIP, benchmarks/master_mip.py), one thread each,
 on issue 39's six positions, coop and best: status, value, bound and seconds of each.
 
-seats [--time-limit 60]: the seat DP (solvers/seat_dp.py) beside the CP-SAT seat model on the
+seats [--time-limit 60]: the seat DP (solvers/flow/seat_dp.py) beside the CP-SAT seat model on the
 seat problems of the first master round of each built-in real-hand position, coop and best: per
 position the problems, how many the DP answered within its state limit, the median and worst time
 of each (the DP's includes giving up at the limit) and the ratio of the medians.
@@ -64,13 +64,15 @@ from typing import Any
 from benchmarks import master_mip, tables
 from benchmarks import suites as benchmarks
 from console import cli
+from solvers.contract import OBJECTIVES
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = cli.parser(__doc__, progress=True)
     parser.add_argument("suite", choices=["engine", "solvers", "seats", "master", "trades", "study"],
                         help="which benchmark")
-    parser.add_argument("--objective", default="solo", choices=["solo", "coop", "best", "duel"],
+    parser.add_argument("--objective", default="solo",
+                        choices=[o.name for o in OBJECTIVES.values() if not o.policy],
                         help="solvers: which objective")
     parser.add_argument("--positions", type=cli.at_least(1, "--positions"), default=10,
                         help="solvers: positions per size")
@@ -127,9 +129,10 @@ def _run(args: argparse.Namespace, show: bool) -> tuple[dict[str, Any], Callable
         return master_mip.bench_master(args.time_limit, show), tables.print_master
     if args.suite == "trades":
         return benchmarks.bench_trades(min(args.positions, 5), min(args.runs, 3), show), tables.print_trades
-    if args.objective == "duel":
+    objective = OBJECTIVES[args.objective]
+    if objective.duel:
         return benchmarks.bench_duel(args.positions, args.node_limit, show), tables.print_duel
-    if args.objective == "solo":
+    if not objective.trades:  # solo
         return benchmarks.bench_solvers(args.positions, show), tables.print_solvers
     if args.growth:
         res = benchmarks.bench_growth(args.objective, args.positions, args.time_limit, show, args.work_limit)

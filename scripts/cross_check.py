@@ -24,11 +24,12 @@ import statistics
 
 from console import cli
 from model.rules import RESHUFFLE_READINGS
+from solvers.cross_check import CHECKED, CPSAT_METHODS, cross_check
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = cli.parser(__doc__, progress=True)
-    parser.add_argument("--objective", default="solo", choices=("solo", "coop", "best"),
+    parser.add_argument("--objective", default="solo", choices=CHECKED,
                         help="what both solvers optimise")
     parser.add_argument("--positions", type=cli.at_least(1, "--positions"), default=200,
                         help="positions to compare")
@@ -37,7 +38,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="exact search gives up past this many nodes; the position is replaced")
     parser.add_argument("--jobs", type=cli.at_least(1, "--jobs"), default=os.cpu_count() or 1,
                         help="worker processes")
-    parser.add_argument("--solver", default="cpsat", choices=("cpsat", "cpsat-cards"),
+    parser.add_argument("--solver", default="cpsat", choices=CPSAT_METHODS,
                         help="coop/best: the flow model (cpsat) or the older card-by-card model")
     parser.add_argument("--reshuffle", default="at-exhaustion", choices=RESHUFFLE_READINGS,
                         help="the E1 reading the games are played and solved under")
@@ -47,8 +48,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _cross_check(frame: cli.Frame, args: argparse.Namespace) -> int:
-    from solvers.cross_check import cross_check
-
     bar = frame.progress(f"{args.objective} positions", total=args.positions, unit="positions")
 
     def report(done: int, total: int | None, note: str) -> None:

@@ -36,10 +36,10 @@ from typing import Any
 
 from console import cli
 from model.errors import UsageError
+from solvers.api import METHODS, default_method, methods, solve, solve_policy
+from solvers.contract import DEFAULT_LIMITS, DEFAULT_NODES, DEFAULT_SECONDS, OBJECTIVES, Limits
 from viewer.build import line_page
 from viewer.page import write
-
-OBJECTIVES = ("solo", "coop", "best", "duel", "expected")
 
 
 def _position(args: argparse.Namespace) -> tuple[Any, str]:
@@ -82,7 +82,7 @@ def _print_expected(args: argparse.Namespace, where: str, s: Any, ans: Any) -> i
     best = format_action(ans.best) if ans.best is not None else None
     if args.json:
         print(json.dumps({
-            "position": where, "objective": "expected", "player": ans.player, "solver": "exact",
+            "position": where, "objective": args.objective, "player": ans.player, "solver": "exact",
             "value": float(ans.value), "value_exact": str(ans.value), "status": "optimal",
             "bound": float(ans.value), "line": [best] if best else [], "best": best,
             "actions": {format_action(a): float(v) for a, v in ans.actions},
@@ -115,18 +115,18 @@ def main(argv: list[str] | None = None) -> int:
                              "default, see --list)")
     parser.add_argument("--objective", default="best", choices=OBJECTIVES, help="what to optimise")
     parser.add_argument("--player", type=int, help="the seat P (default: the player to move)")
-    parser.add_argument("--solver", default=None, choices=("exact", "cpsat", "cpsat-cards", "both"),
+    parser.add_argument("--solver", default=None, choices=(*METHODS, "both"),
                         help="default: cpsat for coop and best, exact search otherwise")
-    parser.add_argument("--node-limit", type=cli.at_least(1, "--node-limit"), default=2_000_000,
+    parser.add_argument("--node-limit", type=cli.at_least(1, "--node-limit"), default=DEFAULT_NODES,
                         help="exact search gives up past this many nodes (coop, best, duel, expected)")
-    parser.add_argument("--time-limit", type=cli.positive(float, "--time-limit"), default=60.0,
+    parser.add_argument("--time-limit", type=cli.positive(float, "--time-limit"), default=DEFAULT_SECONDS,
                         help="seconds: CP-SAT stops with its best line so far; exact search stops with "
                              "\"too large\"")
     parser.add_argument("--work-limit", type=cli.positive(float, "--work-limit"), default=None,
                         help="coop and best (flow solver): CP-SAT deterministic work for the whole run; "
                              "with --workers 1 the answer is the same on any machine as long as "
                              "--time-limit does not bind first (the output says which limit stopped)")
-    parser.add_argument("--workers", type=cli.at_least(1, "--workers"), default=1,
+    parser.add_argument("--workers", type=cli.at_least(1, "--workers"), default=DEFAULT_LIMITS.workers,
                         help="CP-SAT workers (1: deterministic)")
     parser.add_argument("--require-proved", action="store_true",
                         help="exit 1 when a limit stopped the solve before it proved its line optimal")
@@ -154,29 +154,26 @@ def _solve(frame: cli.Frame, args: argparse.Namespace) -> int:
     progress = frame.progress("solving")  # nodes (exact search) or seconds (CP-SAT), with a note
     frame.kept = ("nothing: no line yet (exact search has none before it ends; CP-SAT prints its best "
                   "line so far once it has one)")
+    objective = OBJECTIVES[args.objective]
+    have = methods(objective.name)
     if args.solver is None:
-        args.solver = "cpsat" if args.objective in ("coop", "best") else "exact"
-    if args.solver == "cpsat-cards" and args.objective not in ("coop", "best"):
-        raise UsageError("--solver cpsat-cards models coop and best only")
-    if args.objective in ("duel", "expected") and args.solver != "exact":
-        raise UsageError(f"--objective {args.objective} is solved by exact search only "
-                         "(CP-SAT models solo, coop and best): use --solver exact")
+        args.solver = default_method(objective.name)
+    wanted = ["exact", "cpsat"] if args.solver == "both" else [args.solver]
+    for m in wanted:
+        if m not in have:
+            raise UsageError(f"--objective {objective.name} has no {m} solver (it is solved by "
+                             f"{' and '.join(have)} only): use --solver {have[0]}")
     cli.output_file(args.html, args.force)  # refused before the work, not after it
-    if args.html and args.objective == "expected":
-        raise UsageError("--html draws a line; --objective expected gives a policy, not a line")
+    if args.html and objective.policy:
+        raise UsageError(f"--html draws a line; --objective {objective.name} gives a policy, not a line")
     s, where = _position(args)
-    if args.objective == "expected":
-        from solvers.expected import solve_expected
-
-        ans = solve_expected(s, args.player, args.node_limit, args.time_limit, progress=progress)
+    limits = Limits(time=args.time_limit, nodes=args.node_limit, workers=args.workers, work=args.work_limit)
+    if objective.policy:
+        ans = solve_policy(s, objective.name, args.solver, args.player, limits, progress)
         progress.close()
         return _print_expected(args, where, s, ans)
-    from solvers.api import Limits, solve
-
-    limits = Limits(time=args.time_limit, nodes=args.node_limit, workers=args.workers, work=args.work_limit)
-    methods = ["exact", "cpsat"] if args.solver == "both" else [args.solver]
     sols = [("exact" if m == "exact" else "cpsat",
-             solve(s, args.objective, m, args.player, limits, progress)) for m in methods]
+             solve(s, objective.name, m, args.player, limits, progress)) for m in wanted]
     progress.close()
     if len(sols) == 2:
         agree = sols[0][1].value == sols[1][1].value
@@ -184,7 +181,7 @@ def _solve(frame: cli.Frame, args: argparse.Namespace) -> int:
 
     from model import format_action
 
-    stats = {k: (round(v, 3) if isinstance(v, float) else v) for k, v in sol.stats.items()}
+    stats = {k: (round(v, 3) if isinstance(v, float) else v) for k, v in sol.stats.as_dict().items()}
     bound = sol.bound
     out = {
         "position": where, "objective": sol.objective, "player": sol.player, "solver": args.solver,
@@ -206,28 +203,28 @@ def _solve(frame: cli.Frame, args: argparse.Namespace) -> int:
             "duel": f"duel p{sol.player}: p{sol.player}'s coins minus the opponent's, both playing their "
                     "best (minimax)",
             "best": f"best p{sol.player}: p{sol.player}'s coins, all deals, every other seat at least "
-                    f"its solo optimum {stats.get('floors')}"}[sol.objective]
+                    f"its solo optimum {sol.stats.floors}"}[sol.objective]
     print(f"\nobjective: {what}")
     for name, x in sols:
         xs = x.stats
-        shown = "unknown" if xs.get("bound") is None else f"{xs['bound']:g}"
         if name == "exact":
-            how = f"exact search, {xs['nodes']} nodes"
-        elif "rounds" in xs:
-            how = (f"CP-SAT flow solver, {xs['rounds']} master rounds, {xs['seat_problems']} seat "
-                   f"problems ({xs['seats_exact']} solved exactly), work {xs['work']:g}")
+            how = f"exact search, {xs.nodes} nodes"
+        elif xs.kind == "flow":
+            st = xs.stages
+            how = (f"CP-SAT flow solver, {st['rounds']} master rounds, {st['seat_problems']} seat "
+                   f"problems ({st['seats_exact']} solved exactly), work {xs.work:g}")
         else:
-            how = f"CP-SAT, {xs['branches']} branches"
-        stopped = " (interrupted)" if xs.get("interrupted") else ""
-        if str(xs.get("stopped_by")) in ("time", "work"):
-            stopped = f" (stopped by the {xs['stopped_by']} limit)"
+            how = f"CP-SAT, {xs.branches} branches"
+        stopped = " (interrupted)" if xs.interrupted else ""
+        if xs.stopped_by in ("time", "work"):
+            stopped = f" (stopped by the {xs.stopped_by} limit)"
         if x.status == "optimal":
             status = "proved optimal"
-        elif xs.get("bound") is None:
+        elif xs.bound is None:
             status = f"feasible{stopped}, no bound proved"
         else:
-            status = f"feasible{stopped}, proved bound {shown}, gap {xs['bound'] - x.value:g}"
-        print(f"value: {x.value} ({status}; {how}, {xs['seconds']:.3f} s)")
+            status = f"feasible{stopped}, proved bound {xs.bound:g}, gap {xs.bound - x.value:g}"
+        print(f"value: {x.value} ({status}; {how}, {xs.seconds:.3f} s)")
     if agree is not None:
         print("the two solvers agree" if agree else "THE SOLVERS DISAGREE")
     print("final coins: " + ", ".join(f"p{q} {c}" for q, c in enumerate(sol.per_player)))
@@ -253,7 +250,7 @@ def _html(path: str | None, out: dict[str, Any], s: Any, where: str) -> str:
 def _exit(frame: cli.Frame, sols: list[tuple[str, Any]], agree: bool | None, proved: bool = False) -> int:
     """130 when Ctrl-C stopped a search (its best line so far is printed), 1 when the two solvers
     disagree or, with ``proved`` (--require-proved), when a line is not proved optimal, else 0."""
-    if any(x.stats.get("interrupted") for _, x in sols):
+    if any(x.stats.interrupted for _, x in sols):
         frame.say("interrupted; the best line found so far is printed above (feasible, not proved)")
         return cli.INTERRUPTED
     unproved = [name for name, x in sols if x.status != "optimal"]

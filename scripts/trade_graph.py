@@ -151,7 +151,7 @@ def _graphml(g: Any, path: str) -> None:
 
 
 def _run_position(frame: cli.Frame, args: argparse.Namespace, name: str | None) -> int:
-    from solvers.exact import SolveError
+    from solvers.contract import SolveError
     from solvers.trade_graph import deal_graph, to_json, trade_map
 
     s, where, moved = _position(name)

@@ -2,9 +2,11 @@
 one progress protocol, one ``Solution`` and one ``verify_line``.
 
 Methods: ``exact`` (engine-driven search: every objective, coop/best/duel on small positions),
-``cpsat`` (solo by solvers/cpsat.py; coop and best by the flow solver, solvers/flow.py) and
+``cpsat`` (solo by solvers/cpsat.py; coop and best by the flow solver, solvers/flow/solver.py) and
 ``cpsat-cards`` (the older card-by-card CP-SAT model of coop and best). ``expected`` answers with
-a policy, not a line (solvers/expected.py), so it is not in this registry.
+a policy, not a line (solvers/expected.py): it is registered in ``POLICIES`` and solved by
+``solve_policy``. ``methods(objective)`` reads both registries; the objectives themselves
+(their value, floors, names) are ``solvers.contract.OBJECTIVES``.
 
 Every solver checks the position itself (the final pass, E2; the duel or not, D1) and replays
 its line through the engine; ``verify_line`` replays it once more, independently of the solver.
@@ -13,53 +15,30 @@ its line through the engine; ``verify_line`` replays it once more, independently
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from console.progress import ProgressFn
 from model import GameState, Phase, apply
-from model.errors import UsageError
-from solvers.cpsat import solve_solo_cpsat
-from solvers.cpsat_deals import solve_deals_cpsat
-from solvers.cpsat_run import ticking
-from solvers.duel import solve_duel
-from solvers.exact import (
+from solvers.contract import (
+    DEFAULT_LIMITS,
+    OBJECTIVES,
+    Limits,
     NodeLimitExceeded,
     SearchLimitExceeded,
     Solution,
     SolveError,
     TimeLimitExceeded,
-    solve_open,
-    solve_solo,
 )
-from solvers.flow import solve_flow
+from solvers.cpsat import solve_solo_cpsat
+from solvers.cpsat_deals import solve_deals_cpsat
+from solvers.cpsat_run import ticking
+from solvers.duel import solve_duel
+from solvers.exact import solve_open, solve_solo
+from solvers.expected import ExpectedSolution, solve_expected
+from solvers.flow.solver import solve_flow
 
 __all__ = ["Limits", "ProgressFn", "Solution", "SolveError", "SearchLimitExceeded",
-           "NodeLimitExceeded", "TimeLimitExceeded", "REGISTRY", "solve", "verify_line", "methods"]
-
-
-@dataclass(frozen=True)
-class Limits:
-    """How much a solver may spend: ``time`` seconds (every method: CP-SAT's time limit; exact
-    search stops past it with TimeLimitExceeded, "too large"), ``nodes`` (exact search:
-    NodeLimitExceeded past it; None: no node limit), CP-SAT ``workers`` (1: deterministic search
-    order), ``work`` (the flow solver: CP-SAT deterministic seconds for the whole run, which do
-    not depend on the machine's load, so that with one worker its answer reproduces; None: the
-    clock alone). A limit below one node, one worker or of no time or work is a UsageError."""
-
-    time: float = 60.0
-    nodes: int | None = 2_000_000
-    workers: int = 1
-    work: float | None = None
-
-    def __post_init__(self) -> None:
-        if not self.time > 0:
-            raise UsageError(f"the time limit must be more than 0 seconds, got {self.time:g}")
-        if self.nodes is not None and self.nodes < 1:
-            raise UsageError(f"the node limit must be at least 1, got {self.nodes}")
-        if self.workers < 1:
-            raise UsageError(f"CP-SAT needs at least 1 worker, got {self.workers}")
-        if self.work is not None and not self.work > 0:
-            raise UsageError(f"the work limit must be more than 0, got {self.work:g}")
+           "NodeLimitExceeded", "TimeLimitExceeded", "REGISTRY", "POLICIES", "solve", "solve_policy",
+           "verify_line", "methods", "default_method", "METHODS"]
 
 
 class _Report:
@@ -92,7 +71,7 @@ def _exact_open(objective: str) -> Runner:
 
 
 def _exact_duel(s: GameState, p: int | None, lim: Limits, pr: _Report) -> Solution:
-    return solve_duel(s, p, lim.nodes, pr.fn, lim.time)
+    return solve_duel(s, p, lim.nodes, lim.time, pr.fn)
 
 
 def _cpsat_solo(s: GameState, p: int | None, lim: Limits, pr: _Report) -> Solution:
@@ -128,25 +107,66 @@ REGISTRY: dict[tuple[str, str], Runner] = {
 }
 
 
+
+
+def _exact_expected(s: GameState, p: int | None, lim: Limits, pr: _Report) -> ExpectedSolution:
+    return solve_expected(s, p, lim.nodes, lim.time, progress=pr.fn)
+
+
+PolicyRunner = Callable[[GameState, int | None, Limits, _Report], ExpectedSolution]
+
+# The objectives answered by a policy (``Objective.policy``: the value and the best next action,
+# not a line): solve_policy.
+POLICIES: dict[tuple[str, str], PolicyRunner] = {
+    ("expected", "exact"): _exact_expected,
+}
+
+
+# Every method, in the order the registries first name it (the command line's --solver choices).
+METHODS: tuple[str, ...] = tuple(dict.fromkeys(m for _, m in (*REGISTRY, *POLICIES)))
+
+
 def methods(objective: str) -> list[str]:
-    return [m for (o, m) in REGISTRY if o == objective]
+    """The methods that serve ``objective``, from the registries (the one place this is said)."""
+    return [m for (o, m) in (*REGISTRY, *POLICIES) if o == objective]
+
+
+def default_method(objective: str) -> str:
+    """The method a front end uses when none is named: CP-SAT where it serves the objective with
+    trades (the flow solver), else the first registered (exact search)."""
+    have = methods(objective)
+    return "cpsat" if OBJECTIVES[objective].trades and "cpsat" in have else have[0]
+
+
+def _no_method(objective: str, method: str) -> SolveError:
+    have = ", ".join(methods(objective)) or "none"
+    return SolveError(f"--objective {objective} has no {method} solver (methods: {have})")
 
 
 def solve(s: GameState, objective: str, method: str, player: int | None = None,
-          limits: Limits = Limits(), progress: ProgressFn | None = None) -> Solution:
+          limits: Limits = DEFAULT_LIMITS, progress: ProgressFn | None = None) -> Solution:
     """The ``objective`` by ``method``; the line is verified once more before it is returned.
 
     ``progress`` (console/progress.py) hears from exact search (nodes, None, note) and from CP-SAT
     (seconds spent, the time limit, the best value and bound) at least twice a second. Ctrl-C:
-    CP-SAT returns its best line so far (status "feasible", ``stats["interrupted"]``), or raises
+    CP-SAT returns its best line so far (status "feasible", ``stats.interrupted``), or raises
     KeyboardInterrupt before it has one; exact search raises KeyboardInterrupt."""
     run = REGISTRY.get((objective, method))
     if run is None:
-        have = ", ".join(methods(objective)) or "none"
-        raise SolveError(f"--objective {objective} has no {method} solver (methods: {have})")
+        raise _no_method(objective, method)
     sol = run(s, player, limits, _Report(progress))
     verify_line(s, sol)
     return sol
+
+
+def solve_policy(s: GameState, objective: str, method: str, player: int | None = None,
+                 limits: Limits = DEFAULT_LIMITS, progress: ProgressFn | None = None) -> ExpectedSolution:
+    """An objective answered by a policy (``expected``): P's value and best next action, every
+    choice's value (solvers/expected.py); ``limits.nodes`` and ``limits.time`` bound the search."""
+    run = POLICIES.get((objective, method))
+    if run is None:
+        raise _no_method(objective, method)
+    return run(s, player, limits, _Report(progress))
 
 
 def verify_line(s: GameState, sol: Solution) -> list[int]:
@@ -164,13 +184,12 @@ def verify_line(s: GameState, sol: Solution) -> list[int]:
         raise SolveError(f"internal error: the {sol.objective} line stops before the game ends")
     coins = [len(q.coins) for q in t.players]
     p = sol.player
-    want = {"coop": sum(coins), "duel": coins[p] - coins[1 - p] if len(coins) == 2 else None}.get(
-        sol.objective, coins[p])
-    if coins != sol.per_player or want != sol.value:
+    goal = OBJECTIVES[sol.objective]
+    if coins != sol.per_player or goal.value(coins, p) != sol.value:
         raise SolveError(f"internal error: the {sol.objective} line ends with {coins}, not the claimed "
                          f"{sol.per_player} (value {sol.value})")
-    floors = sol.stats.get("floors")
-    if sol.objective == "best" and isinstance(floors, list):
+    floors = sol.stats.floors
+    if goal.floors and floors is not None:
         short = [q for q, (c, f) in enumerate(zip(coins, floors, strict=True)) if q != p and c < f]
         if short:
             raise SolveError(f"internal error: the best line leaves p{short[0]} below its solo optimum")

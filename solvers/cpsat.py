@@ -21,9 +21,10 @@ from dataclasses import dataclass, field
 from ortools.sat.python import cp_model
 
 from model import Action, BuyField, EndPhase, GameState, Harvest, Phase, Plant, PlantAside, apply
+from solvers.contract import RESHUFFLE_AHEAD, SOLO, Solution, SolveError
 from solvers.cpsat_fields import Seat, Step, read_step
 from solvers.cpsat_run import Tick, run_model
-from solvers.exact import RESHUFFLE_AHEAD, Solution, SolveError, default_policy, open_player
+from solvers.exact import default_policy, open_player
 
 
 @dataclass
@@ -80,7 +81,7 @@ def solve_solo_cpsat(s: GameState, player: int | None = None, time_limit: float 
                      workers: int = 1, tick: Tick | None = None) -> Solution:
     """The optimal ``solo`` value by CP-SAT, with the line replayed through the engine."""
     su = s.setup
-    p = open_player(s, "solo", player)
+    p = open_player(s, SOLO.name, player)
     if not _turn_start(s) or any(pl.aside for pl in s.players):
         raise SolveError("the CP-SAT solo model starts at the start of a turn (phase 1, nothing planted; "
                          "phase 2, nothing traded, when an empty hand skips phase 1, T1)")
@@ -136,7 +137,7 @@ def solve_solo_cpsat(s: GameState, player: int | None = None, time_limit: float 
     coins_end = [len(q.coins) for q in end.players]
     if coins_end[p] != value:
         raise SolveError(f"the CP-SAT plan replays to {coins_end[p]} coins, not its value {value}")
-    return Solution("solo", p, value, line, coins_end, status=run.status, stats=run.stats(t0))
+    return Solution(SOLO.name, p, value, line, coins_end, status=run.status, stats=run.stats(t0))
 
 
 def _replay(s: GameState, p: int, plan: list[Step]) -> tuple[list[Action], GameState]:

@@ -3,8 +3,8 @@
 Written from the rules, not from the engine's code; the engine only reads the timeline and
 replays the answer. In the final pass nothing anyone decides changes which cards enter play when:
 each turn turns up a known number of known cards (T2) and deals a known number to known seats
-(T7, V4), so the timeline (active seat, face-up cards, draws per turn) is fixed. What the seats
-decide is where each card goes:
+(T7, V4), so the timeline (active seat, face-up cards, draws per turn; solvers/timeline.py, with
+the hand cards by identity and the deals) is fixed. What the seats decide is where each card goes:
 
 - a hand card (known by identity: the seat's hand now, then its draws in order) is planted from
   the front in its owner's phase 1 (T1, H1: the plantings are the first one or two cards still in
@@ -25,16 +25,14 @@ Placements, harvest batches and purchases are solvers/cpsat_fields.py's (H3-H5, 
 
 from __future__ import annotations
 
-import math
 import time
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from ortools.sat.python import cp_model
 
 from model import (
-    Accept,
     Action,
     BuyField,
     EndPhase,
@@ -48,67 +46,20 @@ from model import (
 )
 from solvers import cpsat  # cpsat.solve_solo_cpsat looked up at the call (tests patch it)
 from solvers.bounds import gain_table, hull
+from solvers.contract import OBJECTIVES, Solution, SolveError
 from solvers.cpsat_fields import Event, Seat, Step, read_step
 from solvers.cpsat_run import Interrupt, Run, interruptible, run_model
-from solvers.exact import RESHUFFLE_AHEAD, OpenSearch, Solution, SolveError, default_policy, open_player
-
-
-@dataclass
-class TurnPlan:
-    """One turn of the timeline: who is active, the cards turned up (T2), the draws after it."""
-
-    active: int
-    face_up: tuple[int, ...]
-    draws: list[tuple[int, tuple[int, ...]]] = field(default_factory=list)  # (seat, cards) (T7)
-
-
-@dataclass(frozen=True)
-class Card:
-    """A hand card by identity: its seat, bean, and the first turn (index) it is in hand."""
-
-    seat: int
-    bean: int
-    since: int
-    index: int  # position in the seat's arrival order (H1)
-
-
-def timeline(s: GameState) -> list[TurnPlan]:
-    """The turns left, read by playing every seat's default policy (nothing decided changes it)."""
-    turns: list[TurnPlan] = []
-    t = s
-    while t.phase != Phase.OVER:
-        if t.phase == Phase.CHANCE:
-            raise SolveError(RESHUFFLE_AHEAD)
-        if not turns or t.turn - s.turn >= len(turns):
-            turns.append(TurnPlan(t.active, ()))
-        if t.phase == Phase.TRADE and not turns[-1].face_up:
-            turns[-1].face_up = t.face_up
-        before = t
-        t = apply(t, default_policy(t), check=False)
-        for q, (p0, p1) in enumerate(zip(before.players, t.players, strict=True)):
-            got = len(p1.hand) - len(p0.hand)
-            if got > 0 and len(t.draw) < len(before.draw):
-                turns[before.turn - s.turn].draws.append((q, p1.hand[-got:]))  # to the back (H1)
-    return turns
-
-
-def hand_cards(s: GameState, turns: list[TurnPlan]) -> list[list[Card]]:
-    """Each seat's hand cards now and to come, in hand order (H1)."""
-    out = [[Card(q, b, 0, i) for i, b in enumerate(p.hand)] for q, p in enumerate(s.players)]
-    for k, turn in enumerate(turns):
-        for q, cards in turn.draws:
-            out[q] += [Card(q, b, k + 1, len(out[q]) + j) for j, b in enumerate(cards)]
-    return out
-
-
-@dataclass
-class Deal:
-    """What the active seat and one partner exchange in one turn."""
-
-    partner: int
-    give: list[Card]  # the active seat's hand cards
-    up: list[int]  # face-up beans
-    back: list[Card]  # the partner's hand cards
+from solvers.exact import OpenSearch, open_player
+from solvers.timeline import (
+    Card,
+    Deal,
+    TurnPlan,
+    deal_proposals,
+    hand_cards,
+    play_deal,
+    timeline,
+    track_draws,
+)
 
 
 @dataclass
@@ -316,24 +267,23 @@ def solve_deals_cpsat(s: GameState, objective: str, player: int | None = None, t
     One Ctrl-C ends the run (cpsat_run.interruptible): during the main search, its best plan
     (status "feasible", interrupted); during the search without trades, that plan; before any
     plan (the floors, the models), KeyboardInterrupt."""
-    if objective not in ("coop", "best"):
+    goal = OBJECTIVES.get(objective)
+    if goal is None or not goal.trades:
         raise SolveError(f"objective {objective!r}: this model solves coop and best")
     p = open_player(s, objective, player)
     t0 = time.perf_counter()
     with interruptible() as stop:
-        if objective == "best" and floors is None:
+        if goal.floors and floors is None:
             floors = _floors(s, time_limit, workers, stop)
         dm = DealsModel(s)
         m = dm.model
-        finals = [seat.final() for seat in dm.seats]
-        if objective == "coop":
-            m.maximize(sum(finals))
-        else:
+        finals: list[Any] = [seat.final() for seat in dm.seats]  # CP-SAT expressions, as coins
+        if goal.floors:
             assert floors is not None
             for q, v in enumerate(finals):
                 if q != p:
                     m.add(v >= floors[q])  # no one accepts less than their own solo optimum
-            m.maximize(finals[p])
+        m.maximize(goal.value(finals, p))
         _bean_bounds(dm, finals)
         start = time.perf_counter()
         fallback = _no_trade_plan(dm, time_limit * 0.3, workers, stop)
@@ -356,16 +306,15 @@ def solve_deals_cpsat(s: GameState, objective: str, player: int | None = None, t
     value = round(solver.objective_value)  # a double: 6.999... is 7
     line, end = replay(s, dm, dm.read(solver))
     coins = [len(q.coins) for q in end.players]
-    got = sum(coins) if objective == "coop" else coins[p]
+    got = goal.value(coins, p)
     if got != value:
         raise SolveError(f"the CP-SAT plan replays to {got}, not its value {value}")
     stats = run.stats(t0)
     if bound is not None:  # never above the beanometer's bound (a search stopped early reports
         # its variables' domains, e.g. 600 coins)
         bound = min(int(bound), OpenSearch(objective, p).upper(s))
-    stats["bound"] = bound  # the full model's (a fallback plan's own bound assumed no trades)
-    if floors is not None:
-        stats["floors"] = floors
+    stats.bound = bound  # the full model's (a fallback plan's own bound assumed no trades)
+    stats.floors = floors
     return Solution(objective, p, value, line, coins, status=run.status, stats=stats)
 
 
@@ -499,55 +448,3 @@ def replay(s: GameState, dm: DealsModel, plan: Plan) -> tuple[list[Action], Game
             else:
                 act(PlantAside(p, st.card, st.field))
     return line, s
-
-
-def track_draws(before: GameState, after: GameState, ids: list[list[Card]],
-                arrivals: list[Iterator[Card]]) -> None:
-    """Cards drawn by an action join the back of their hand by identity, in draw order (T7, H1)."""
-    for q, (p0, p1) in enumerate(zip(before.players, after.players, strict=True)):
-        got = len(p1.hand) - len(p0.hand)
-        if got > 0 and len(after.draw) < len(before.draw):
-            ids[q] += [next(arrivals[q]) for _ in range(got)]
-
-
-def play_deal(prop: Propose, deals: list[Deal], ids: list[list[Card]],
-              act: Callable[[Action], None]) -> None:
-    """One proposal of a planned exchange and its acceptance (T3), the partner giving the next
-    cards the plan has it give; hand cards are followed by identity (H1)."""
-    a, r = prop.player, prop.partner
-    give = [ids[a][h] for h in prop.give_hand]
-    take = [c for d in deals if d.partner == r for c in d.back][:len(prop.ask)]
-    for d in deals:
-        if d.partner == r:
-            d.back = d.back[len(take):]
-    act(prop)
-    answer = Accept(r, tuple(sorted(ids[r].index(c) for c in take)))
-    for c in give:  # the identities move with the deal, before ``act`` compares them (H1)
-        ids[a].remove(c)
-    for c in take:
-        ids[r].remove(c)
-    act(answer)
-
-
-def deal_proposals(deals: list[Deal], k_cards: int, a: int, ids: list[list[Card]],
-                  s: GameState) -> list[Action]:
-    """The proposals that make each exchange, at most ``k_cards`` cards a side each (T3), partners
-    in seat order. Hand positions are those at the moment of each proposal (H1)."""
-    out: list[Action] = []
-    hand = list(ids[a])
-    face = list(s.face_up)
-    for d in sorted(deals, key=lambda d: d.partner):
-        mine: list[tuple[str, Any]] = [("h", c) for c in d.give] + [("u", b) for b in d.up]
-        count = max(math.ceil(len(mine) / k_cards), math.ceil(len(d.back) / k_cards))
-        for i in range(count):
-            chunk = mine[i * k_cards:(i + 1) * k_cards]
-            hs = tuple(sorted(hand.index(c) for kind, c in chunk if kind == "h"))
-            us: list[int] = []
-            for kind, b in chunk:
-                if kind == "u":
-                    us.append(next(j for j, x in enumerate(face) if x == b and j not in us))
-            ask = tuple(sorted(c.bean for c in d.back[i * k_cards:(i + 1) * k_cards]))
-            out.append(Propose(a, d.partner, hs, tuple(sorted(us)), ask))
-            hand = [c for j, c in enumerate(hand) if j not in hs]
-            face = [b for j, b in enumerate(face) if j not in us]
-    return out

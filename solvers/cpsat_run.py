@@ -17,7 +17,7 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from console.progress import ProgressFn
-from solvers.exact import SolveError
+from solvers.contract import SolveError, SolveStats
 
 Tick = Callable[[float, float, float], None]  # (objective, bound, seconds) at each improvement
 TICK_SECONDS = 0.25  # ``ticking`` reports this often while CP-SAT searches
@@ -185,10 +185,10 @@ class Run:
     found: int
     interrupted: bool
 
-    def stats(self, t0: float) -> dict[str, Any]:
-        return {"seconds": time.perf_counter() - t0, "bound": self.solver.best_objective_bound,
-                "branches": self.solver.num_branches, "solutions": self.found,
-                "interrupted": self.interrupted}
+    def stats(self, t0: float) -> SolveStats:
+        return SolveStats("cpsat", time.perf_counter() - t0, bound=self.solver.best_objective_bound,
+                          branches=self.solver.num_branches, solutions=self.found,
+                          interrupted=self.interrupted)
 
 
 def run_model(model: cp_model.CpModel, time_limit: float, workers: int, tick: Tick | None = None,

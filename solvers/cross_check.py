@@ -23,7 +23,8 @@ from functools import partial
 from typing import Any
 
 from console.progress import ProgressFn
-from solvers.api import Limits, SearchLimitExceeded, SolveError, solve
+from solvers.api import METHODS, methods, solve
+from solvers.contract import OBJECTIVES, Limits, SearchLimitExceeded, SolveError
 from solvers.positions import PositionInputError, cut, small
 
 PLAN = [("rio-grande", 3), ("rio-grande", 4), ("rio-grande", 5), ("amigo", 3), ("amigo", 4), ("amigo", 5)]
@@ -34,6 +35,11 @@ CPSAT_SECONDS = 60.0  # CP-SAT's time limit per position (one worker)
 EXACT_SECONDS = 60.0  # exact search's time limit per position: past it the position is too large
 
 Item = tuple[str, Any, int]  # (label, position, P)
+
+# What can be cross-checked (read from the registry): the objectives both exact search and CP-SAT
+# solve, and the CP-SAT methods for those with deals (solo is always checked against ``cpsat``).
+CHECKED = tuple(o for o in OBJECTIVES if {"exact", "cpsat"} <= set(methods(o)))
+CPSAT_METHODS = tuple(m for m in METHODS if m != "exact" and any(m in methods(o) for o in CHECKED))
 
 
 def positions(objective: str, count: int, seed: int, reshuffle: str = "at-exhaustion") -> list[Item]:
@@ -50,11 +56,12 @@ def positions(objective: str, count: int, seed: int, reshuffle: str = "at-exhaus
         if tries > TRIES_PER_POSITION * count:
             raise PositionInputError(f"cross-check: {tries - 1} games cut for {count} {objective} positions "
                                      f"(seed {seed}) and only {len(out)} reached the cut")
-        plan = PLAN if objective == "solo" else SMALL
+        trades = OBJECTIVES[objective].trades  # with deals: small positions (exact search's reach)
+        plan = SMALL if trades else PLAN
         name, n = plan[len(out) % len(plan)]
         game = rng.randrange(10**6)
         try:
-            if objective == "solo":
+            if not trades:
                 s = cut(name, n, game, rng.randrange(5, 41), options)
                 what = ""
             else:
@@ -79,11 +86,11 @@ def check(item: Item, objective: str, node_limit: int, solver: str = "cpsat",
     except SearchLimitExceeded:
         return {"label": label, "too_large": True}
     t1 = time.perf_counter()
-    b = solve(s, objective, "cpsat" if objective == "solo" else solver, p,
+    b = solve(s, objective, solver if OBJECTIVES[objective].trades else "cpsat", p,
               Limits(time=CPSAT_SECONDS, workers=1))
     t2 = time.perf_counter()
     return {"label": label, "too_large": False, "exact": a.value, "cpsat": b.value, "status": b.status,
-            "exact_s": t1 - t0, "cpsat_s": t2 - t1, "nodes": a.stats.get("nodes", 0)}
+            "exact_s": t1 - t0, "cpsat_s": t2 - t1, "nodes": a.stats.nodes or 0}
 
 
 def _quiet_worker() -> None:

@@ -35,7 +35,7 @@ from model import (
     apply,
     legal_actions,
 )
-from solvers.exact import Budget, Solution, SolveError
+from solvers.contract import DUEL, Budget, Solution, SolveError, SolveStats
 from solvers.positions import in_final_pass
 
 INF = 10**6
@@ -408,10 +408,10 @@ class DuelSearch:
 
 
 def solve_duel(s: GameState, player: int | None = None, node_limit: int | None = 5_000_000,
-               progress: ProgressFn | None = None, time_limit: float | None = None) -> Solution:
+               time_limit: float | None = None, progress: ProgressFn | None = None) -> Solution:
     """The minimax ``duel`` value for P (default: the seat to move): P's final coins minus the
     opponent's, and the principal line of both seats' moves to the end of the game; within
-    ``node_limit`` nodes and ``time_limit`` seconds (None: no limit; solvers.exact ``Budget``)."""
+    ``node_limit`` nodes and ``time_limit`` seconds (None: no limit; solvers.contract ``Budget``)."""
     p = duel_player(s, player)
     t0 = time.perf_counter()
     search = DuelSearch(s, node_limit, time_limit, progress)
@@ -427,8 +427,8 @@ def solve_duel(s: GameState, player: int | None = None, node_limit: int | None =
     if not end.is_over or coins[p] - coins[1 - p] != value:
         raise SolveError(f"internal error: the replayed line gives a margin of {coins[p] - coins[1 - p]}, "
                          f"the search {value}")
-    stats = {"nodes": search.nodes, "seconds": time.perf_counter() - t0, "table": len(search.table)}
-    return Solution("duel", p, value, line, coins, stats=stats)
+    stats = SolveStats("exact", time.perf_counter() - t0, nodes=search.nodes, table=len(search.table))
+    return Solution(DUEL.name, p, value, line, coins, stats=stats)
 
 
 def minimax_duel(s: GameState, player: int | None = None) -> int:

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations
 
@@ -23,116 +22,18 @@ from console.progress import ProgressFn
 from model import Action, EndPhase, GameState, Phase, apply, legal_actions
 from model.actions import Accept, Decline, Harvest, Plant, PlantAside, Propose
 from model.engine import give_options
-from model.errors import BohnanzaError, UsageError
 from solvers.bounds import gain_table
+from solvers.contract import (
+    DEFAULT_NODES,
+    OBJECTIVES,
+    RESHUFFLE_AHEAD,
+    SOLO,
+    Budget,
+    Solution,
+    SolveError,
+    SolveStats,
+)
 from solvers.positions import in_final_pass
-
-
-class SolveError(BohnanzaError):
-    """The position does not fit the objective (one line, the rule or reason)."""
-
-
-RESHUFFLE_AHEAD = "a reshuffle lies ahead: open endgames need the final pass (E2)"
-
-
-class SearchLimitExceeded(SolveError):
-    """An exact search passed its node or time limit: the position is too large for it (no answer)."""
-
-
-class NodeLimitExceeded(SearchLimitExceeded):
-    """An exact search passed its node limit."""
-
-
-class TimeLimitExceeded(SearchLimitExceeded):
-    """An exact search passed its time limit."""
-
-
-PROGRESS_SECONDS = 0.2  # an exact search reports its progress at least this often
-
-
-class Budget:
-    """What one exact search may spend: ``node_limit`` nodes and ``time_limit`` seconds (None: no
-    limit). ``node()`` counts a node and raises NodeLimitExceeded or TimeLimitExceeded past a
-    limit (one line: the limit, the nodes searched); every PROGRESS_SECONDS it reports
-    ``progress(nodes, None, note)``. A limit below one node or of no time is a UsageError."""
-
-    def __init__(self, what: str, node_limit: int | None = None, time_limit: float | None = None,
-                 progress: ProgressFn | None = None) -> None:
-        if node_limit is not None and node_limit < 1:
-            raise UsageError(f"the node limit must be at least 1, got {node_limit}")
-        if time_limit is not None and not time_limit > 0:
-            raise UsageError(f"the time limit must be more than 0 seconds, got {time_limit:g}")
-        self.what = what
-        self.node_limit = node_limit
-        self.time_limit = time_limit
-        self.progress = progress
-        self.nodes = 0
-        self.t0 = time.monotonic()
-        self.deadline = None if time_limit is None else self.t0 + time_limit
-        self.report_at = self.t0 + PROGRESS_SECONDS
-
-    def node(self) -> None:
-        self.nodes += 1
-        if self.node_limit is not None and self.nodes > self.node_limit:
-            raise NodeLimitExceeded(f"{self.what} passed its node limit (more than {self.node_limit:,} "
-                                    "nodes): too large for exact search")
-        self.check()
-
-    def check(self) -> None:
-        """The time limit and the progress report, without counting a node (for long work inside
-        one node: a trading phase lists and sorts tens of thousands of deals)."""
-        if self.deadline is None and self.progress is None:
-            return
-        now = time.monotonic()
-        if self.deadline is not None and now > self.deadline:
-            raise self._timed_out()
-        if self.progress is not None and now >= self.report_at:
-            self.report_at = now + PROGRESS_SECONDS
-            self.report(now)
-
-    def same_clock(self, what: str) -> Budget:
-        """A budget with this one's deadline and progress and no node limit (a search the node
-        limit does not count)."""
-        out = Budget(what, None, None, self.progress)
-        out.t0, out.deadline, out.time_limit = self.t0, self.deadline, self.time_limit
-        return out
-
-    def seconds_left(self) -> float | None:
-        """The time left (None: no time limit); TimeLimitExceeded when none is."""
-        if self.deadline is None:
-            return None
-        left = self.deadline - time.monotonic()
-        if left <= 0:
-            raise self._timed_out()
-        return left
-
-    def _timed_out(self) -> TimeLimitExceeded:
-        return TimeLimitExceeded(f"{self.what} passed its time limit of {self.time_limit:g} s after "
-                                 f"{self.nodes:,} nodes: too large for exact search")
-
-    def report(self, now: float | None = None) -> None:
-        if self.progress is not None:
-            seconds = (time.monotonic() if now is None else now) - self.t0
-            self.progress(self.nodes, None, f"{self.what}: {self.nodes:,} nodes, {seconds:.1f} s")
-
-
-@dataclass
-class Solution:
-    objective: str
-    player: int
-    value: int  # the objective's value: P's final coins for solo
-    line: list[Action]
-    per_player: list[int]  # every seat's final coins after the line
-    status: str = "optimal"
-    stats: dict[str, float] = field(default_factory=dict)
-
-    @property
-    def bound(self) -> int | None:
-        """A proved upper bound on the objective (the value itself once proved optimal), or None."""
-        if self.status == "optimal":
-            return self.value
-        b = self.stats.get("bound")
-        return None if b is None else int(b)
 
 
 def default_policy(s: GameState) -> Action:
@@ -258,7 +159,7 @@ def solve_solo(s: GameState, player: int | None = None, node_limit: int | None =
     """The optimal ``solo`` value and line for ``player`` (default: the seat to move), within
     ``node_limit`` nodes and ``time_limit`` seconds (None: no limit; ``Budget``), or a shared
     ``budget`` instead."""
-    p = open_player(s, "solo", player)
+    p = open_player(s, SOLO.name, player)
     t0 = time.perf_counter()
     search = SoloSearch(p, budget=budget or Budget("solo search", node_limit, time_limit, progress))
     value = search.value(s)
@@ -267,8 +168,8 @@ def solve_solo(s: GameState, player: int | None = None, node_limit: int | None =
     if coins[p] != value:
         raise SolveError(f"internal error: the replayed line gives {coins[p]} coins, the search {value}")
     seconds = time.perf_counter() - t0
-    return Solution("solo", p, value, line, coins,
-                    stats={"nodes": search.nodes, "seconds": seconds, "table": len(search.table)})
+    return Solution(SOLO.name, p, value, line, coins,
+                    stats=SolveStats("exact", seconds, nodes=search.nodes, table=len(search.table)))
 
 
 # ------------------------------------------------------------------ coop and best: every seat chooses
@@ -348,6 +249,7 @@ class OpenSearch:
     def __init__(self, objective: str, player: int, floors: list[int] | None = None,
                  node_limit: int | None = None, budget: Budget | None = None) -> None:
         self.objective = objective
+        self.goal = OBJECTIVES[objective]
         self.player = player
         self.floors = floors
         self.table: dict[tuple[object, ...], tuple[int, bool]] = {}  # value, exact (else a bound)
@@ -357,11 +259,12 @@ class OpenSearch:
 
     def score(self, s: GameState) -> int:
         coins = [len(p.coins) for p in s.players]
-        if self.objective == "coop":
-            return sum(coins)
-        assert self.floors is not None
-        ok = all(c >= f for q, (c, f) in enumerate(zip(coins, self.floors, strict=True)) if q != self.player)
-        return coins[self.player] if ok else NEG
+        if self.goal.floors:
+            assert self.floors is not None
+            if not all(c >= f for q, (c, f) in enumerate(zip(coins, self.floors, strict=True))
+                       if q != self.player):
+                return NEG
+        return self.goal.value(coins, self.player)
 
     def upper(self, s: GameState) -> int:
         """Coins already won plus, per bean, the most its cards could still pay: the cards on
@@ -375,7 +278,7 @@ class OpenSearch:
         for p in s.players:
             for b in p.hand + p.aside:
                 free[b] = free.get(b, 0) + 1
-        seats = s.players if self.objective == "coop" else (s.players[self.player],)
+        seats = s.players if not self.goal.needs_player else (s.players[self.player],)
         fields: dict[int, list[int]] = {}
         for p in seats:
             for f in p.fields:
@@ -461,28 +364,27 @@ class OpenSearch:
 
 
 def solve_open(s: GameState, objective: str, player: int | None = None,
-               node_limit: int | None = 2_000_000, time_limit: float | None = None,
+               node_limit: int | None = DEFAULT_NODES, time_limit: float | None = None,
                progress: ProgressFn | None = None) -> Solution:
     """The optimal ``coop`` or ``best`` value and line by exact search (small positions), within
     ``node_limit`` nodes and ``time_limit`` seconds for everything, ``best``'s floors included
     (None: no limit): past either, NodeLimitExceeded or TimeLimitExceeded (``Budget``)."""
-    if objective not in ("coop", "best"):
+    goal = OBJECTIVES.get(objective)
+    if goal is None or not goal.trades:
         raise SolveError(f"objective {objective!r}: exact search here solves coop and best")
     p = open_player(s, objective, player)
     budget = Budget(f"{objective} search", node_limit, time_limit, progress)
     t0 = time.perf_counter()
     floors = None
-    if objective == "best":
+    if goal.floors:
         floors = [solve_solo(s, q, budget=budget).value for q in range(len(s.players))]
     search = OpenSearch(objective, p, floors, budget=budget)
     value = search.value(s)
     line, end = search.line(s)
     coins = [len(pl.coins) for pl in end.players]
-    got = sum(coins) if objective == "coop" else coins[p]
+    got = goal.value(coins, p)
     if got != value:
         raise SolveError(f"internal error: the replayed line gives {got}, the search {value}")
-    stats = {"nodes": search.nodes, "seconds": time.perf_counter() - t0, "table": len(search.table)}
-    sol = Solution(objective, p, value, line, coins, stats=stats)
-    if floors is not None:
-        sol.stats["floors"] = floors  # type: ignore[assignment]
-    return sol
+    stats = SolveStats("exact", time.perf_counter() - t0, nodes=search.nodes, table=len(search.table),
+                       floors=floors)
+    return Solution(objective, p, value, line, coins, stats=stats)

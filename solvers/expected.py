@@ -39,7 +39,8 @@ from math import comb, factorial, prod
 
 from console.progress import ProgressFn
 from model import Action, EndPhase, GameState, Phase, Plant, apply
-from solvers.exact import Budget, SoloSearch, SolveError, default_policy, solve_solo
+from solvers.contract import DEFAULT_NODES, Budget, SolveError
+from solvers.exact import SoloSearch, default_policy, solve_solo
 from solvers.positions import in_final_pass
 
 HIDDEN = -2  # an unseen card with no constraint; -2 - mask: an unseen card of none of mask's types
@@ -444,11 +445,11 @@ def open_average(s: GameState, p: int, budget: Budget | None = None) -> tuple[Fr
 # ------------------------------------------------------------------ the answer
 
 
-def solve_expected(s: GameState, player: int | None = None, node_limit: int | None = 2_000_000,
+def solve_expected(s: GameState, player: int | None = None, node_limit: int | None = DEFAULT_NODES,
                    time_limit: float | None = None, progress: ProgressFn | None = None) -> ExpectedSolution:
     """``expected solo P``: the value, P's best next action, and the open average (see module).
     The expectimax stays within ``node_limit`` nodes, and with the open searches within
-    ``time_limit`` seconds (None: no limit; solvers.exact ``Budget``)."""
+    ``time_limit`` seconds (None: no limit; solvers.contract ``Budget``)."""
     p = check_expected(s, player)
     t0 = time.perf_counter()
     budget = Budget("expected search", node_limit, time_limit, progress)

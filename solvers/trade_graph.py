@@ -41,17 +41,9 @@ from console.progress import ProgressFn
 from model import Accept, Action, GameState, Phase, Propose, apply
 from model.cards import BEAN_NAMES
 from model.rules import setup
+from solvers.contract import Budget, SolveError, TimeLimitExceeded
 from solvers.cpsat_run import interruptible
-from solvers.exact import (
-    Budget,
-    SoloSearch,
-    SolveError,
-    TimeLimitExceeded,
-    deals,
-    default_policy,
-    hand_reach,
-    open_player,
-)
+from solvers.exact import SoloSearch, deals, default_policy, hand_reach, open_player
 from solvers.expected import check_expected, solve_expected
 
 CLIQUE_LIMIT = 60  # candidates above which the best matching is found by CP-SAT (the clique search

@@ -22,9 +22,8 @@ from typing import Any
 
 from model import GameState
 from model.state import state_to_json
-from solvers.api import Limits, solve
-from solvers.exact import NodeLimitExceeded, SolveError, TimeLimitExceeded
-from solvers.expected import solve_expected
+from solvers.api import solve, solve_policy
+from solvers.contract import OBJECTIVES, SOLO, Limits, NodeLimitExceeded, SolveError, TimeLimitExceeded
 from solvers.positions import PositionInputError, cut, small
 from studies.tasks import derive
 
@@ -59,13 +58,14 @@ def run_endgame(params: dict[str, Any], seed: int) -> dict[str, Any]:
         "game_seed": game, "active": active, "to_move": s.to_move, "draw": len(s.draw),
         "hands": [len(p.hand) for p in s.players], "position": state_to_json(s),
     }
-    for objective in params["objectives"]:
-        if objective == "solo":
-            out["solo"] = [_solo(s, method, q, limits) for q in range(len(s.players))]
-        elif objective == "expected":
-            out["expected"] = _expected(s, s.to_move, params["node_limit"], params["time_limit"])
+    for name in params["objectives"]:
+        goal = OBJECTIVES[name]
+        if goal.policy:  # expected: for the seat to move, with what it may see (H7)
+            out[name] = _expected(s, name, method, s.to_move, limits)
+        elif not goal.trades:  # solo: every seat's
+            out[name] = [_solo(s, method, q, limits) for q in range(len(s.players))]
         else:
-            out[objective] = _answer(s, objective, method, active if objective == "best" else None, limits)
+            out[name] = _answer(s, name, method, active if goal.needs_player else None, limits)
     return out
 
 
@@ -83,9 +83,9 @@ def _answer(s: GameState, objective: str, method: str, player: int | None, limit
 def _solo(s: GameState, method: str, q: int, limits: Limits) -> dict[str, Any]:
     """Seat q's solo optimum: exact search first (milliseconds where CP-SAT takes a second), and
     with ``method = "cpsat"`` CP-SAT when exact search passes its node limit (deterministic)."""
-    answer = _answer(s, "solo", "exact", q, limits)
+    answer = _answer(s, SOLO.name, "exact", q, limits)
     if answer["status"] == "too-large" and method == "cpsat":
-        answer = _answer(s, "solo", "cpsat", q, limits)
+        answer = _answer(s, SOLO.name, "cpsat", q, limits)
     return answer
 
 
@@ -93,9 +93,9 @@ def _fraction(x: Fraction) -> str:
     return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
 
 
-def _expected(s: GameState, p: int, nodes: int, seconds: float) -> dict[str, Any]:
+def _expected(s: GameState, objective: str, method: str, p: int, limits: Limits) -> dict[str, Any]:
     try:
-        sol = solve_expected(s, p, nodes, seconds)
+        sol = solve_policy(s, objective, method, p, limits)
     except NodeLimitExceeded as e:
         return {"status": "too-large", "player": p, "error": str(e)}
     except TimeLimitExceeded as e:

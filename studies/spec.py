@@ -14,7 +14,7 @@ import json
 import tomllib
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -23,6 +23,8 @@ from model.jsonio import loads
 from model.rules import PRESETS, ruleset, setup
 from model.schemas import describe
 from play.bots import BOTS
+from solvers.api import methods
+from solvers.contract import DEFAULT_NODES, DEFAULT_SECONDS, EXPECTED, OBJECTIVES
 
 BUILTIN = ("small", "paper")
 NAME = r"^[a-z0-9][a-z0-9-]*$"
@@ -49,7 +51,13 @@ class Simulation(BaseModel):
     options: dict[str, OptionValue] = {}
 
 
-Objective = Literal["solo", "coop", "best", "expected"]
+# A study solves every objective but the bean duel's (a study has no two-seat games, D1), read from
+# the registry of objectives; the literal keeps pydantic's check and its message.
+STUDY_OBJECTIVES = tuple(o.name for o in OBJECTIVES.values() if not o.duel)
+if TYPE_CHECKING:
+    Objective = str
+else:
+    Objective = Literal[STUDY_OBJECTIVES]
 
 
 class Endgame(BaseModel):
@@ -67,8 +75,8 @@ class Endgame(BaseModel):
     draw: Annotated[int, Field(ge=0)] | None = None
     objectives: Annotated[list[Objective], Field(min_length=1)] = ["solo", "coop", "best"]
     method: Literal["exact", "cpsat"] = "exact"
-    node_limit: Annotated[int, Field(ge=1)] = 2_000_000
-    time_limit: Annotated[float, Field(gt=0)] = 60.0
+    node_limit: Annotated[int, Field(ge=1)] = DEFAULT_NODES
+    time_limit: Annotated[float, Field(gt=0)] = DEFAULT_SECONDS
     work_limit: Annotated[float, Field(gt=0)] | None = None  # the flow solver's, CP-SAT deterministic s
     options: dict[str, OptionValue] = {}
 
@@ -183,10 +191,12 @@ def _check_endgame(e: Endgame, at: str) -> None:
         if n == 2:
             raise StudyError(f"{at}.players[{k}]: the bean duel has no trading (D1) and is solved by "
                              "scripts/solve_endgame.py --objective duel, not by a study")
-    if "expected" in e.objectives and e.method != "exact":
-        raise StudyError(f"{at}.objectives: expected is solved by expectimax search only; "
-                         "use method = \"exact\"")
-    if e.options.get("reshuffle") == "on-demand" and "expected" in e.objectives:
+    for name in e.objectives:
+        have = methods(name)
+        if e.method not in have:
+            raise StudyError(f"{at}.objectives: {name} is solved by {' and '.join(have)} only; "
+                             f"use method = \"{have[0]}\"")
+    if e.options.get("reshuffle") == "on-demand" and EXPECTED.name in e.objectives:
         raise StudyError(f"{at}.options.reshuffle: expected covers E1's at-exhaustion reading only")
 
 

@@ -11,6 +11,7 @@ import pytest
 from builders import load_script
 
 from benchmarks import suites as benchmarks
+from solvers.contract import SolveStats
 
 bench = load_script("bench")
 
@@ -18,7 +19,7 @@ bench = load_script("bench")
 def _stub(values: dict[str, int]) -> Any:
     def solve(s: Any, objective: str, method: str, **_: Any) -> Any:
         return SimpleNamespace(value=values[method], status="optimal", bound=values[method],
-                               stats={"nodes": 1})
+                               stats=SolveStats("exact", nodes=1))
     return solve
 
 
@@ -49,8 +50,10 @@ def test_growth_counts_where_the_master_bound_is_above_a_proved_optimum(
         seen.append(limits.work)
         k = len(seen)
         if k % 2:  # proved, the master 2 above (every other one)
-            return SimpleNamespace(value=10, status="optimal", bound=10, stats={"master_bound": 12})
-        return SimpleNamespace(value=7, status="feasible", bound=9, stats={"master_bound": 9})
+            return SimpleNamespace(value=10, status="optimal", bound=10,
+                                   stats=SolveStats("flow", stages={"master_bound": 12}))
+        return SimpleNamespace(value=7, status="feasible", bound=9,
+                               stats=SolveStats("flow", stages={"master_bound": 9}))
 
     monkeypatch.setattr(benchmarks, "solve", solve)
     monkeypatch.setattr(benchmarks, "GROWTH_PLAYERS", (4,))
@@ -72,7 +75,7 @@ def test_seats_compare_counts_problems_and_exits_1_on_a_disagreement(
     """The random comparison's JSON (values equal), and exit 1 when the two seat solvers differ."""
     res = benchmarks.compare_seats(3, show=False)
     assert res["problems"] == 3 and res["batch_median_s"] > 0 and res["dp_median_s"] > 0
-    from solvers import seat_batch
+    from solvers.flow import seat_batch
 
     real = seat_batch.solve_seat
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 import solvers.cross_check as cc
-from solvers.exact import SolveError
+from solvers.contract import SolveError
 
 
 def test_replacements_are_capped(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -475,7 +475,7 @@ def test_the_readme_s_numbers_are_the_solver_s() -> None:
     assert f"The answer is {best.value}, proved optimal" in text
     assert f"Without deals p1's optimum is {alone.value}" in text
     assert f"deals are worth {best.value - alone.value} coins to p1" in text
-    floors = best.stats["floors"]
+    floors = best.stats.floors
     assert f"the floors `{floors}`" in text
     assert f"p3 ends {best.per_player[3] - floors[3]} coins above" in text
 

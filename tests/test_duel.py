@@ -14,8 +14,8 @@ from itertools import combinations
 
 import pytest
 
+import solvers.contract as contract
 import solvers.duel as duel
-import solvers.exact as exact
 from model import (
     EMPTY,
     Bean,
@@ -31,8 +31,8 @@ from model import (
 )
 from model.validate import check_state
 from play.bots import greedy_bot
+from solvers.contract import SolveError
 from solvers.duel import DuelSearch, minimax_duel, solve_duel
-from solvers.exact import SolveError
 from solvers.positions import LIBRARY, cut, in_final_pass, position_from_json
 
 PALETTE = [int(b) for b in (Bean.RED, Bean.BLACKEYED, Bean.SOY, Bean.GREEN, Bean.STINK, Bean.CHILI,
@@ -296,7 +296,7 @@ def test_duel_stops_past_the_node_limit_and_reports_progress(monkeypatch):
     s = cut("rio-grande", 2, 8, 12)
     with pytest.raises(SolveError, match="more than 100 nodes"):
         solve_duel(s, node_limit=100)
-    monkeypatch.setattr(exact, "PROGRESS_SECONDS", 0.0)  # a report at every node
+    monkeypatch.setattr(contract, "PROGRESS_SECONDS", 0.0)  # a report at every node
     seen: list[int] = []
     sol = solve_duel(s, progress=lambda done, total, note: seen.append(done))
-    assert seen == list(range(1, sol.stats["nodes"] + 1))
+    assert seen == list(range(1, sol.stats.nodes + 1))

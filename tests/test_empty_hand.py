@@ -19,11 +19,12 @@ from typing import Any
 import pytest
 
 from model import GameState, Phase, apply, bean
+from solvers.contract import Solution, SolveError
 from solvers.cpsat import card_stream, solve_solo_cpsat
 from solvers.cpsat_deals import solve_deals_cpsat
-from solvers.exact import Solution, SolveError, solve_open, solve_solo
+from solvers.exact import solve_open, solve_solo
 from solvers.expected import solve_expected
-from solvers.flow import solve_flow
+from solvers.flow.solver import solve_flow
 from solvers.positions import position_from_json
 
 NO_FIELDS = [None, None, None]  # amigo with 3 players: 3 fields (S1)

@@ -16,7 +16,7 @@ from model.records import IllegalStep, RecordFormatError, parse_record
 from model.rules import RulesetError
 from model.state import StateFormatError, state_from_json, state_to_json
 from model.validate import PositionError, check_state
-from solvers.exact import NodeLimitExceeded, SolveError
+from solvers.contract import NodeLimitExceeded, SolveError
 from studies.trade_network import TradeRecordError
 
 INPUT = [NotationError, UnknownBean, RecordFormatError, RulesetError, StateFormatError, IslaFormatError,

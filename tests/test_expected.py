@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 
 from model import GameState, Phase, apply, legal_actions, new_game
-from solvers.exact import SoloSearch, SolveError, default_policy, solve_solo
+from solvers.contract import SolveError
+from solvers.exact import SoloSearch, default_policy, solve_solo
 from solvers.expected import (
     HIDDEN,
     ExpectedSearch,

@@ -1,4 +1,4 @@
-"""The flow solver (solvers/flow.py) for coop and best: equal to exact search where both finish,
+"""The flow solver (solvers/flow/solver.py) for coop and best: equal to exact search where both finish,
 bounds that are bounds at every time limit, lines the engine accepts, and the default position.
 
 Exact search is the reference (tests/test_open_exact.py checks it against the engine). The cuts
@@ -22,9 +22,10 @@ from typing import Any
 import pytest
 
 from model import GameState, Phase, Propose, apply
+from solvers.contract import Solution, SolveError
 from solvers.cpsat_deals import solve_deals_cpsat
-from solvers.exact import Solution, SolveError, solve_open
-from solvers.flow import solve_flow
+from solvers.exact import solve_open
+from solvers.flow.solver import solve_flow
 from solvers.positions import DEFAULT, LIBRARY, PositionInputError, cut, small
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -86,7 +87,7 @@ def test_T3_flow_equals_exact_search(objective: str) -> None:
         if want is None:
             continue
         sol = solve_flow(s, objective, p, time_limit=30, workers=1)
-        assert (sol.status, sol.value, sol.stats["bound"]) == ("optimal", want, want), label
+        assert (sol.status, sol.value, sol.stats.bound) == ("optimal", want, want), label
         _replays(s, sol)
         compared += 1
     assert compared >= 11
@@ -109,7 +110,7 @@ def test_H4_strict_flow_never_passes_exact_search(objective: str) -> None:
             raise
         sol = solve_flow(s, objective, p, time_limit=20, workers=1)
         _replays(s, sol)
-        bound = sol.stats["bound"]
+        bound = sol.stats.bound
         assert sol.value <= want <= bound, (label, sol.value, want, bound)
         if sol.status == "optimal":
             assert sol.value == want, label
@@ -136,7 +137,7 @@ def test_bounds_are_bounds_at_every_time_limit(objective: str, time_limit: float
                 assert any(w in str(e) for w in ("no plan", "no solution", "not proved", "time limit")), e
                 continue
             assert sol.value <= want, (label, solve.__name__)
-            bound = sol.stats.get("bound")
+            bound = sol.stats.bound
             if bound is not None:
                 assert bound >= want, (label, solve.__name__, bound)
             if sol.status == "optimal":
@@ -157,7 +158,7 @@ def test_real_hands_bound_and_line(name: str) -> None:
 
     solo = sum(solve_solo(s, q).value for q in range(len(s.players)))
     assert sol.value >= solo
-    bound = sol.stats["bound"]
+    bound = sol.stats.bound
     assert bound is not None and bound >= sol.value
     if name == "rio4-last-turn":
         assert sol.value > solo
@@ -229,9 +230,9 @@ def test_the_best_plan_hints_every_variable_of_the_joint_model() -> None:
     with no cards included: an incomplete hint left the joint model without any plan in 40 s on a
     real 4-player cut (1,810 of 3,373 variables hinted); on rio4-last-turn too."""
     from solvers.cpsat_run import interruptible
-    from solvers.flow import FlowSolver, _Found, no_trade_line
-    from solvers.flow_master import FlowMaster
-    from solvers.seat_plan import SeatPlan
+    from solvers.flow.master import FlowMaster
+    from solvers.flow.seat_plan import SeatPlan
+    from solvers.flow.solver import FlowSolver, _Found, no_trade_line
 
     s = LIBRARY["rio4-last-turn"].position()
     with interruptible() as stop:
@@ -275,10 +276,10 @@ def test_a_work_limit_gives_the_same_answer_every_run() -> None:
     s = LIBRARY["rio4-8cards"].position()
     runs = [solve_flow(s, "coop", None, time_limit=600, workers=1, work_limit=1.0) for _ in range(2)]
     a, b = runs
-    assert a.stats["stopped_by"] in ("work", "proved")
-    assert a.stats["work"] <= 1.0 * 1.05 + 1.0  # each solve ends at its share, give or take a step
-    assert (a.value, a.stats["bound"], a.line) == (b.value, b.stats["bound"], b.line)
-    assert a.stats["rounds"] == b.stats["rounds"]
+    assert a.stats.stopped_by in ("work", "proved")
+    assert a.stats.work <= 1.0 * 1.05 + 1.0  # each solve ends at its share, give or take a step
+    assert (a.value, a.stats.bound, a.line) == (b.value, b.stats.bound, b.line)
+    assert a.stats.stages["rounds"] == b.stats.stages["rounds"]
 
 
 def test_a_seat_cut_caps_the_schedule_and_does_not_forbid_it() -> None:
@@ -287,9 +288,9 @@ def test_a_seat_cut_caps_the_schedule_and_does_not_forbid_it() -> None:
     and could prove a bound below the optimum (it did so before the capped values)."""
     from ortools.sat.python import cp_model
 
-    from solvers.flow import _Harvest, _objective, _solver, capped_values
-    from solvers.flow import cut as seat_cut
-    from solvers.flow_master import FlowMaster
+    from solvers.flow.master import FlowMaster
+    from solvers.flow.solver import _Harvest, _objective, _solver, capped_values
+    from solvers.flow.solver import cut as seat_cut
 
     s = LIBRARY["rio4-8cards"].position()
     fm = FlowMaster(s)
@@ -318,7 +319,7 @@ def _no_trade_run(s: GameState, objective: str, p: int) -> Iterator[Any]:
     """A FlowSolver holding the no-trade plan and nothing else (Ctrl-C stops its searches)."""
     from solvers.cpsat_run import interruptible
     from solvers.exact import open_player, solve_solo
-    from solvers.flow import FlowSolver, _Found, no_trade_line
+    from solvers.flow.solver import FlowSolver, _Found, no_trade_line
 
     q = open_player(s, objective, p)
     floors = [solve_solo(s, r).value for r in range(len(s.players))] if objective == "best" else None
@@ -335,8 +336,8 @@ def _no_trade_run(s: GameState, objective: str, p: int) -> Iterator[Any]:
 def test_flow_variables_are_told_apart_by_name() -> None:
     """The plan search fixes and frees the master's trade and front variables by name: every
     g/u/h/d/front variable is one, no other variable (relaxed values, cuts, tables) is."""
-    from solvers.flow import _is_flow, _neighbourhoods
-    from solvers.flow_master import FlowMaster
+    from solvers.flow.master import FlowMaster
+    from solvers.flow.solver import _is_flow, _neighbourhoods
 
     fm = FlowMaster(LIBRARY["rio4-8cards"].position())
     flows = {v for k in range(len(fm.turns)) for side in (fm.give[k], fm.up[k], fm.back[k])

@@ -1,6 +1,6 @@
-"""The counts master's seat bound (solvers/flow_master.py) is a bound: on every schedule the
+"""The counts master's seat bound (solvers/flow/master.py) is a bound: on every schedule the
 master allows, the most ``relaxed[q]`` can be is at least what seat q's exact fields make on it
-(solvers/seat_dp.py, itself checked against a brute force in tests/test_seat_dp.py).
+(solvers/flow/seat_dp.py, itself checked against a brute force in tests/test_seat_dp.py).
 
 This is what makes every bound the flow solver prints valid (H2-H5, C1, F1, E3): the capacity
 cuts (``FlowMaster._carry``) in particular may only remove what no legal play reaches. Schedules
@@ -16,9 +16,9 @@ import pytest
 from ortools.sat.python import cp_model
 
 from model import GameState
-from solvers.flow_master import FlowMaster
+from solvers.flow.master import FlowMaster
+from solvers.flow.seat_dp import TooLarge, solve_seat_in
 from solvers.positions import LIBRARY, cut, small
-from solvers.seat_dp import TooLarge, solve_seat_in
 
 Batches = list[tuple[int, str, dict[int, int]]]
 

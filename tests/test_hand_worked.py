@@ -80,4 +80,4 @@ def test_deal_helps_both(objective, value):
     if objective == "coop":
         assert sol.per_player[:2] == [2, 4]
     else:
-        assert sol.stats["floors"] == [1, 2, 0, 0] and sol.per_player[0] == 2
+        assert sol.stats.floors == [1, 2, 0, 0] and sol.per_player[0] == 2

@@ -22,9 +22,10 @@ import z3
 from ortools.sat.python import cp_model
 
 from model.errors import UsageError
-from solvers.api import Limits, TimeLimitExceeded, verify_line
+from solvers.api import verify_line
+from solvers.contract import Limits, Solution, TimeLimitExceeded
 from solvers.cpsat_run import interruptible, run_model
-from solvers.exact import Solution, solve_open
+from solvers.exact import solve_open
 from solvers.positions import LIBRARY
 
 ANSWER = 3.0  # seconds from SIGINT to control back in the caller: about one on an idle machine;
@@ -174,19 +175,19 @@ def test_ctrl_c_in_the_search_without_trades_returns_its_plan(monkeypatch: pytes
             t.join()
     assert _answered(sent) < ANSWER
     if sol is not None:
-        assert sol.stats["interrupted"] and sol.status == "feasible" and sol.stats["bound"] is None
+        assert sol.stats.interrupted and sol.status == "feasible" and sol.stats.bound is None
         verify_line(s, sol)
 
 
 def test_ctrl_c_ends_the_flow_solver_with_its_best_plan() -> None:
     s = LIBRARY["rio4-8cards"].position()
-    from solvers.flow import solve_flow
+    from solvers.flow.solver import solve_flow
 
     with _sigint_in(1.5) as sent:
         sol = solve_flow(s, "coop", time_limit=60)
     assert _answered(sent) < ANSWER
-    assert sol.stats["interrupted"] and sol.status == "feasible"
-    assert {"rounds", "seat_problems", "stopped_by"} <= set(sol.stats)
+    assert sol.stats.interrupted and sol.status == "feasible"
+    assert {"rounds", "seat_problems", "stopped_by"} <= set(sol.stats.as_dict())
     verify_line(s, sol)
 
 
@@ -275,7 +276,7 @@ def test_cp_sat_reports_its_seconds_twice_a_second() -> None:
     sol = solve(LIBRARY["rio4-8cards"].position(), "coop", "cpsat", limits=Limits(time=1.5),
                 progress=lambda done, total, note: calls.append((done, total, note)))
     assert len(calls) >= 3 and all(total == 2 for _, total, _ in calls)
-    assert calls[-1][2].startswith("flow solver coop") and sol.stats["seconds"] >= 1.0
+    assert calls[-1][2].startswith("flow solver coop") and sol.stats.seconds >= 1.0
 
 
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")  # the lost one

@@ -11,9 +11,11 @@ import pytest
 
 from model import Phase, apply, legal_actions
 from solvers.bounds import gain_table, hull
-from solvers.cpsat_deals import DealsModel, solve_deals_cpsat, timeline
-from solvers.exact import OpenSearch, SolveError, solve_open, solve_solo
+from solvers.contract import SolveError
+from solvers.cpsat_deals import DealsModel, solve_deals_cpsat
+from solvers.exact import OpenSearch, solve_open, solve_solo
 from solvers.positions import LIBRARY, cut, small
+from solvers.timeline import timeline
 
 # (ruleset, players, game, hand, cards left, P): `small(cut(ruleset, players, game, 8), hand, left)`
 POSITIONS = [
@@ -111,6 +113,6 @@ def test_the_search_bound_never_undercuts_the_value(ruleset, players, game, hand
     s = position(ruleset, players, game, hand, left)
     for objective in ("coop", "best"):
         sol = solve_open(s, objective, p)
-        floors = sol.stats.get("floors")
+        floors = sol.stats.floors
         search = OpenSearch(objective, p, floors)  # type: ignore[arg-type]
         assert search.upper(s) >= sol.value

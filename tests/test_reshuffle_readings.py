@@ -440,8 +440,8 @@ def _final_pass(reading: str, n: int = 4) -> GameState:
 @pytest.mark.parametrize("n, objective", [(2, "duel"), (4, "expected")])
 def test_E1_duel_and_expected_solvers_refuse_the_on_demand_reading(n, objective):
     """They count the turns left from the pile's length (the game ends at the last card)."""
+    from solvers.contract import SolveError
     from solvers.duel import solve_duel
-    from solvers.exact import SolveError
     from solvers.expected import solve_expected
 
     run = solve_duel if objective == "duel" else solve_expected

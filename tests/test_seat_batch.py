@@ -1,6 +1,6 @@
-"""solvers/seat_batch.py (a whole batch per move) against the references: the brute force of
+"""solvers/flow/seat_batch.py (a whole batch per move) against the references: the brute force of
 tests/test_seat_plan.py (every order of play, written from RULES.md alone), its strict-H4 twin in
-tests/test_seat_dp.py, and the card-level seat DP (solvers/seat_dp.py) on larger problems
+tests/test_seat_dp.py, and the card-level seat DP (solvers/flow/seat_dp.py) on larger problems
 (benchmarks/seat_problems.py: every bean, 2 and 3 fields, a purchase open or not, both readings of
 H4, phase-3 batches of up to 40 cards). Every plan is replayed by the rules to the value claimed.
 
@@ -19,10 +19,10 @@ from test_seat_plan import Case, Fields, brute_force, cases, h4_allows, h4_stric
 
 import model
 from benchmarks.seat_problems import random_problem
-from solvers import seat_dp
-from solvers.flow_master import Batch
-from solvers.seat_batch import solve_seat
-from solvers.seat_dp import SeatRules
+from solvers.flow import seat_dp
+from solvers.flow.master import Batch
+from solvers.flow.seat_batch import solve_seat
+from solvers.flow.seat_dp import SeatRules
 
 EXAMPLES = settings.default.max_examples  # the loaded profile's (tests/conftest.py): 25 in CI
 WAX, BLUE, CHILI, STINK, GREEN, SOY, BLACKEYED, RED, GARDEN, COCOA = range(1, 11)

@@ -1,6 +1,6 @@
-"""solvers/seat_dp.py against two independent answers to the same seat problem (H2-H6, F1, C1, E3,
+"""solvers/flow/seat_dp.py against two independent answers to the same seat problem (H2-H6, F1, C1, E3,
 T6): the brute force of tests/test_seat_plan.py (written from RULES.md alone, here also with H4's
-strict reading) and the CP-SAT seat model (solvers/seat_plan.py).
+strict reading) and the CP-SAT seat model (solvers/flow/seat_plan.py).
 
 Per random schedule: the DP's value equals the brute force's, its plan replays by the rules to that
 value, and (lenient H4) the CP-SAT seat model's optimum is the same. Sensitivity (checked by hand
@@ -18,8 +18,8 @@ from hypothesis import HealthCheck, given, settings
 from test_seat_plan import CONFIGS, NONE, Case, Fields, brute_force, cases, make_state, pay, replay, seat_plan
 
 import model
-from solvers.flow_master import Batch
-from solvers.seat_dp import SeatRules, TooLarge, solve_seat, solve_seat_in
+from solvers.flow.master import Batch
+from solvers.flow.seat_dp import SeatRules, TooLarge, solve_seat, solve_seat_in
 
 BLUE, CHILI, STINK, GREEN, SOY, BLACKEYED, RED, GARDEN = range(2, 10)
 
@@ -53,7 +53,7 @@ def test_dp_matches_the_cpsat_seat_model(case: Case) -> None:
 @settings(max_examples=2 * EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(cases())
 def test_the_bound_past_the_state_limit_is_a_bound(case: Case) -> None:
-    """TooLarge's ``bound`` (a cut in solvers/flow.py) is at least the exact value at every state
+    """TooLarge's ``bound`` (a cut in solvers/flow/solver.py) is at least the exact value at every state
     limit, also one the search passes only while it rebuilds the plan."""
     rules, players, fields, coins, batches = case
     s = make_state(rules, players, fields, coins)

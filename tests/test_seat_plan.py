@@ -1,4 +1,4 @@
-"""An independent brute-force check of solvers/seat_plan.py ``SeatPlan`` (H2-H6, F1, C1, E3, T6).
+"""An independent brute-force check of solvers/flow/seat_plan.py ``SeatPlan`` (H2-H6, F1, C1, E3, T6).
 
 ``SeatPlan`` models one seat's field play, given the batches it plants: a phase-1 card (T1), or a
 phase-3 batch of set-aside cards planted in an order the seat picks (T6). The brute force here is
@@ -12,7 +12,7 @@ Three checks:
 1. SeatPlan's optimum equals the brute force's, on random schedules (2 fields with a third to buy
    for 3, 2 or, with the V3 option third_field_cost, 1 coin; a third already owned; 3 fields with
    none to buy: rio-grande 4 and 6 players, amigo 3 players), also with phase-3 bounds ``most``
-   above the batch's count (as solvers/flow_master.py gives them).
+   above the batch's count (as solvers/flow/master.py gives them).
 2. SeatPlan's ``ops`` replayed by a simulator of the same rules are legal (H3, H4, F1's coins,
    every card of every batch planted once, in batch order, in its own turn and phase) and reach
    the value SeatPlan claims.
@@ -38,8 +38,8 @@ from ortools.sat.python import cp_model
 import model
 from model.cards import BEAN_NAMES
 from model.state import EMPTY, Field, GameState, PlayerState
-from solvers.flow_master import Batch
-from solvers.seat_plan import Op, SeatPlan
+from solvers.flow.master import Batch
+from solvers.flow.seat_plan import Op, SeatPlan
 
 # bean ids (model.cards.BEAN_NAMES order)
 WAX, BLUE, CHILI, STINK, GREEN, SOY, BLACKEYED, RED, GARDEN, COCOA = range(1, 11)
@@ -280,7 +280,7 @@ def test_random_schedules_match_brute_force(case: Case) -> None:
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(cases(), st.lists(st.integers(0, 3), min_size=4, max_size=4))
 def test_loose_batch_bounds(case: Case, slack: list[int]) -> None:
-    # flow_master gives a phase-3 batch a bound ``most`` above its count (the counts are variables
+    # the counts master gives a phase-3 batch a bound ``most`` above its count (the counts are variables
     # there): with constant counts the bound must not change the optimum.
     rules, players, fields, coins, batches = case
     loose = [Batch(bt.turn, bt.kind, bt.counts, bt.most + d) if bt.kind == "p3" else bt

@@ -10,9 +10,10 @@ import pytest
 from builders import load_script
 
 from model import Phase, apply
+from solvers.contract import SolveError
 from solvers.cpsat import card_stream, solve_solo_cpsat
 from solvers.cross_check import positions as cross_check_positions
-from solvers.exact import SolveError, solve_solo
+from solvers.exact import solve_solo
 from solvers.positions import LIBRARY
 
 POSITIONS = cross_check_positions("solo", 20, seed=7)

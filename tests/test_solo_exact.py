@@ -11,7 +11,8 @@ import json
 import pytest
 
 from model import EndPhase, GameState, Harvest, Phase, Plant, apply, legal_actions, state_to_json
-from solvers.exact import SoloSearch, SolveError, solve_solo
+from solvers.contract import SolveError
+from solvers.exact import SoloSearch, solve_solo
 from solvers.positions import LIBRARY, PositionInputError, cut, in_final_pass, position_from_json
 
 

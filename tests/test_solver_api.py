@@ -6,7 +6,8 @@ import dataclasses
 
 import pytest
 
-from solvers.api import REGISTRY, Limits, NodeLimitExceeded, SolveError, methods, solve, verify_line
+from solvers.api import METHODS, POLICIES, REGISTRY, default_method, methods, solve, solve_policy, verify_line
+from solvers.contract import DEFAULT_LIMITS, OBJECTIVES, Limits, NodeLimitExceeded, SolveError
 from solvers.positions import LIBRARY
 
 
@@ -15,7 +16,36 @@ def test_registry_covers_every_open_objective() -> None:
     assert methods("coop") == ["exact", "cpsat", "cpsat-cards"]
     assert methods("best") == ["exact", "cpsat", "cpsat-cards"]
     assert methods("duel") == ["exact"]
-    assert ("expected", "exact") not in REGISTRY  # a policy, not a line
+    assert methods("expected") == ["exact"]
+    assert ("expected", "exact") not in REGISTRY and ("expected", "exact") in POLICIES  # a policy
+    assert METHODS == ("exact", "cpsat", "cpsat-cards")
+
+
+def test_every_objective_is_declared_once_and_served() -> None:
+    """The registries name only declared objectives, and every declared objective has a method;
+    a policy objective is in POLICIES only, a line objective in REGISTRY only."""
+    assert {o for o, _ in (*REGISTRY, *POLICIES)} == set(OBJECTIVES)
+    for name, o in OBJECTIVES.items():
+        assert o.name == name and methods(name)
+        assert all((name, m) in (POLICIES if o.policy else REGISTRY) for m in methods(name))
+    assert [default_method(o) for o in OBJECTIVES] == ["exact", "cpsat", "cpsat", "exact", "exact"]
+
+
+def test_objective_values_from_final_coins() -> None:
+    coins = [3, 5]
+    assert {n: o.value(coins, 0) for n, o in OBJECTIVES.items()} == {
+        "solo": 3, "coop": 8, "best": 3, "duel": -2, "expected": 3}
+    assert [n for n, o in OBJECTIVES.items() if o.floors] == ["best"]
+    with pytest.raises(SolveError, match="two seats"):
+        OBJECTIVES["duel"].value([1, 2, 3], 0)
+
+
+def test_expected_is_solved_through_the_policy_registry() -> None:
+    s = LIBRARY["rio4-last-turn"].position()
+    ans = solve_policy(s, "expected", "exact", limits=DEFAULT_LIMITS)
+    assert ans.value >= 0 and ans.player == s.to_move
+    with pytest.raises(SolveError, match="expected has no cpsat solver"):
+        solve_policy(s, "expected", "cpsat")
 
 
 def test_unknown_method_is_one_clear_error() -> None:

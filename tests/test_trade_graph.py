@@ -21,7 +21,8 @@ import pytest
 from model import Phase, apply, new_game
 from model.cards import Bean
 from solvers import trade_graph as tg
-from solvers.exact import SoloSearch, SolveError
+from solvers.contract import SolveError
+from solvers.exact import SoloSearch
 from solvers.positions import LIBRARY, cut, small
 from solvers.trade_graph import Deal, apply_deals, deal_graph, to_json, to_trading, trade_map, undominated
 

@@ -14,6 +14,7 @@ from model.position_io import PositionInputError, read_json, state_of
 from model.records import RecordFormatError, parse_record
 from model.referee import action_name, follow
 from model.state import GameState
+from solvers.contract import OBJECTIVES
 from solvers.positions import LIBRARY, read_position, unknown_position
 from viewer.page import Page, check_seat, deal_of, deal_svg
 from viewer.trade_graph import trade_graph_html
@@ -72,14 +73,19 @@ def _by_rule(devs: list[Any]) -> dict[str, int]:
     return out
 
 
+# The objectives answered by a line (solvers/contract.py): what a line page draws.
+LINE_OBJECTIVES = {name: o for name, o in OBJECTIVES.items() if not o.policy}
+
+
 def line_page(sol: dict[str, Any], s0: GameState, where: str, seat: int | None) -> Page:
     """The solver's line step by step: coins each step earns, the objective's running value."""
     check_seat(seat, len(s0.players), where)
     objective, player = sol.get("objective"), sol.get("player")
-    if objective not in ("solo", "coop", "best", "duel") or not isinstance(player, int) \
-            or not 0 <= player < len(s0.players):
-        raise InputError(f"{where}: objective/player: a line of solo, coop, best or duel for a seat of the "
-                         f"position, got {objective!r} p{player!r}")
+    goal = LINE_OBJECTIVES.get(str(objective))
+    if goal is None or not isinstance(player, int) or not 0 <= player < len(s0.players):
+        names = list(LINE_OBJECTIVES)
+        raise InputError(f"{where}: objective/player: a line of {', '.join(names[:-1])} or {names[-1]} for a "
+                         f"seat of the position, got {objective!r} p{player!r}")
     line = sol.get("line")
     if not isinstance(line, list) or not all(isinstance(x, str) for x in line):
         raise InputError(f"{where}: line: a list of actions in notation")
@@ -88,10 +94,11 @@ def line_page(sol: dict[str, Any], s0: GameState, where: str, seat: int | None) 
     def value(s: GameState) -> int | None:
         c = [len(p.coins) for p in s.players]
         if seat is not None and not all(page.sees_coins(s, q) for q in range(len(c))) \
-                and objective in ("coop", "duel"):
-            return None  # H7: the others' coins are hidden
-        return {"solo": c[player], "best": c[player], "coop": sum(c),
-                "duel": c[player] - c[1 - player] if len(c) == 2 else c[player]}[str(objective)]
+                and (goal.duel or not goal.needs_player):
+            return None  # H7: the others' coins are hidden (coop's sum, the duel's margin)
+        if goal.duel and len(c) != 2:
+            return c[player]  # not a duel position: the seat's coins
+        return goal.value(c, player)
 
     s = s0
     page.add(s, "the position", 0, v=value(s))

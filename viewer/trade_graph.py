@@ -10,7 +10,7 @@ from typing import Any
 
 from model.errors import InputError
 from model.state import GameState, Phase
-from solvers.exact import SolveError
+from solvers.contract import SolveError
 from solvers.trade_graph import number, to_trading, trade_map
 
 

@@ -1,7 +1,7 @@
 """The counts model of ``coop`` and ``best`` in the final pass: who plants which beans, when.
 
 Written from the rules, not from the engine's code (the engine only reads the timeline: in the
-final pass nothing decided changes which cards enter play when, cpsat_deals.timeline).
+final pass nothing decided changes which cards enter play when, solvers/timeline.py).
 
 A hand card's identity matters only where phase 1 plants it: the active seat plants the first one
 or two cards still in its hand (T1, H1). Everything else is counts per bean:
@@ -22,7 +22,7 @@ a legal play and every legal play has one. Only the seats' fields are relaxed he
 with at most its coins plus, per bean, the best split of its fields of that bean and every card of
 it the seat plants (``solvers.bounds.gain_table``, an exact table with hull cuts; field capacity,
 H3 and H4 are ignored). So the master's optimum bounds the true optimum from above. The exact field
-play of each seat, given what it plants and when, is solvers/seat_plan.py's.
+play of each seat, given what it plants and when, is solvers/flow/seat_plan.py's.
 """
 
 from __future__ import annotations
@@ -34,8 +34,8 @@ from ortools.sat.python import cp_model
 
 from model import GameState, Phase
 from solvers.bounds import gain_table, hull
-from solvers.cpsat_deals import Card, TurnPlan, hand_cards, timeline
-from solvers.exact import SolveError
+from solvers.contract import SolveError
+from solvers.timeline import Card, TurnPlan, hand_cards, timeline
 
 Expr = Any  # a CP-SAT linear expression or an int (the stubs type sums of both poorly)
 

@@ -1,10 +1,10 @@
 """``coop`` and ``best P`` at real size: the counts master, exact seats, and a joint model.
 
-1. The master (solvers/flow_master.py) is exact about hands, fronts and deals and relaxes only the
+1. The master (solvers/flow/master.py) is exact about hands, fronts and deals and relaxes only the
    fields, so its proved bound is an upper bound on the true optimum (``best``: the floors go on the
    relaxed values, which keeps it a relaxation).
 2. With the master's flows fixed the seats are independent: each seat's exact field play is a
-   search a whole batch at a time (solvers/seat_batch.py, milliseconds on real seats). Their sum is
+   search a whole batch at a time (solvers/flow/seat_batch.py, milliseconds on real seats). Their sum is
    a legal plan, replayed through the engine with checks. If it reaches the master's bound it is
    proved optimal.
 3. Otherwise the joint model (the master's flows with every seat's exact fields) is asked for a
@@ -43,13 +43,14 @@ from model import (
     Propose,
     apply,
 )
-from solvers.cpsat_deals import Card, Deal, deal_proposals, play_deal, track_draws
+from solvers.contract import OBJECTIVES, Budget, Solution, SolveError, SolveStats
 from solvers.cpsat_run import Interrupt, interruptible
-from solvers.exact import Budget, OpenSearch, SoloSearch, Solution, SolveError, open_player, solve_solo
-from solvers.flow_master import Batch, FlowMaster, most_of
-from solvers.seat_batch import TooLarge, solve_seat_in
-from solvers.seat_plan import Op, SeatPlan
-from solvers.work_limit import RunClock
+from solvers.exact import OpenSearch, SoloSearch, open_player, solve_solo
+from solvers.flow.master import Batch, FlowMaster, most_of
+from solvers.flow.seat_batch import TooLarge, solve_seat_in
+from solvers.flow.seat_plan import Op, SeatPlan
+from solvers.flow.work_limit import RunClock
+from solvers.timeline import Card, Deal, deal_proposals, play_deal, track_draws
 
 Tick = Callable[[float, float, float], None]
 # The rounds (the bound, the cuts, plans) and the plan search, as fractions of the run: rounds to
@@ -69,8 +70,8 @@ _FLOW = re.compile(r"^(?:([guh])(\d+)_(\d+)_(\d+)|d(\d+)_(\d+)|front(\d+)_.*)$")
 
 
 def _is_flow(name: str) -> bool:
-    """A master variable that says what is traded or planted from the hand (flow_master's names:
-    g/u/h{turn}_{partner}_{bean}, d{turn}_{partner}, front{turn}_...)."""
+    """A master variable that says what is traded or planted from the hand (the names of
+    solvers/flow/master.py: g/u/h{turn}_{partner}_{bean}, d{turn}_{partner}, front{turn}_...)."""
     return _FLOW.match(name) is not None
 
 
@@ -134,13 +135,13 @@ def _solver(workers: int, lb_tree: bool = False) -> cp_model.CpSolver:
 def _objective(fm: FlowMaster, values: list[Any], objective: str, p: int,
                floors: list[int] | None) -> Any:
     m = fm.m
-    if objective == "coop":
-        return sum(values)
-    assert floors is not None
-    for q, v in enumerate(values):
-        if q != p:
-            m.add(v >= floors[q])  # no one accepts less than its own solo optimum
-    return values[p]
+    goal = OBJECTIVES[objective]
+    if goal.floors:
+        assert floors is not None
+        for q, v in enumerate(values):
+            if q != p:
+                m.add(v >= floors[q])  # no one accepts less than its own solo optimum
+    return goal.value(values, p)
 
 
 Flows = list[dict[int, tuple[dict[int, int], dict[int, int], dict[int, int]]]]  # per turn, partner
@@ -148,7 +149,7 @@ Flows = list[dict[int, tuple[dict[int, int], dict[int, int], dict[int, int]]]]  
 
 def _identities(fm: FlowMaster, fronts: list[tuple[Card, ...]], flows: Flows) -> list[list[Deal]]:
     """The deals by card identity: a seat trading a card of a bean gives its earliest card of that
-    bean that no phase 1 plants (flow_master's docstring: this keeps the counts exact)."""
+    bean that no phase 1 plants (solvers/flow/master.py's docstring: this keeps the counts exact)."""
     kept = {c for f in fronts for c in f}
     gone: set[Card] = set()
 
@@ -342,7 +343,7 @@ def capped_values(fm: FlowMaster) -> list[cp_model.IntVar]:
 
 def cut(fm: FlowMaster, value: cp_model.IntVar, q: int, sched: Schedule, v: int, tag: int) -> None:
     """``value`` (seat q's, capped_values) <= v whenever seat q's batches are exactly ``sched``;
-    v is a proved bound on the seat's exact fields on them (solvers/seat_batch.py)."""
+    v is a proved bound on the seat's exact fields on them (solvers/flow/seat_batch.py)."""
     m = fm.m
     want = {(k, kind): dict(c) for k, kind, c in sched}
     differs = []
@@ -406,12 +407,12 @@ class FlowSolver:
         return solver, status
 
     def _score(self, coins: list[int]) -> int | None:
-        if self.objective == "coop":
-            return sum(coins)
-        assert self.floors is not None
-        if any(c < f for q, (c, f) in enumerate(zip(coins, self.floors, strict=True)) if q != self.p):
-            return None
-        return coins[self.p]
+        goal = OBJECTIVES[self.objective]
+        if goal.floors:
+            assert self.floors is not None
+            if any(c < f for q, (c, f) in enumerate(zip(coins, self.floors, strict=True)) if q != self.p):
+                return None
+        return goal.value(coins, self.p)
 
     def _accept(self, fm: FlowMaster, deals: list[list[Deal]], ops: list[list[Op]], claimed: int,
                 stage: str) -> bool:
@@ -591,7 +592,7 @@ class FlowSolver:
         return False
 
     def _seat(self, q: int, sched: Any) -> tuple[int | None, int, list[Op]]:
-        """Seat q's exact fields on a schedule (solvers/seat_batch.py): (the value of its best
+        """Seat q's exact fields on a schedule (solvers/flow/seat_batch.py): (the value of its best
         plan, None if none; the proved bound on that value; the plan). Past SEAT_STATES search
         states (a guard, counted in the stats) only the bound the search had proved."""
         try:
@@ -734,17 +735,18 @@ def solve_flow(s: GameState, objective: str, player: int | None = None, time_lim
     ``capacity`` adds the master's capacity cuts (FlowMaster._carry); by default on for ``best``
     only, where they close gaps the plain master leaves, while on ``coop`` they left the bound as
     it was and the run 3 times slower (docs/endgames.md, "The flow solver")."""
-    if objective not in ("coop", "best"):
+    goal = OBJECTIVES.get(objective)
+    if goal is None or not goal.trades:
         raise SolveError(f"objective {objective!r}: the flow solver solves coop and best")
     p = open_player(s, objective, player)
     su = s.setup
     if su.rules.distinct_fields or su.rules.field_beans:
         raise SolveError("the flow solver does not cover V2 (distinct fields) or V5 (field beans) yet")
     if capacity is None:
-        capacity = objective == "best"
+        capacity = goal.floors
     run_clock = RunClock(time_limit, work_limit)
     clock = Budget("the flow solver's solo searches", None, time_limit)  # no time past the limit
-    if objective == "best" and floors is None:
+    if goal.floors and floors is None:
         floors = [solve_solo(s, q, budget=clock.same_clock(f"p{q}'s floor")).value
                   for q in range(len(s.players))]
 
@@ -790,10 +792,7 @@ def solve_flow(s: GameState, objective: str, player: int | None = None, time_lim
     status = "optimal" if run.bound is not None and run.best.value >= run.bound else "feasible"
     stopped = ("proved" if status == "optimal" else "interrupted" if run.interrupted
                else run_clock.stopped_by())
-    stats: dict[str, Any] = {"seconds": run_clock.elapsed(), "work": round(run_clock.used, 3),
-                             "capacity": capacity,
-                             "work_limit": work_limit, "stopped_by": stopped, "bound": run.bound,
-                             "interrupted": run.interrupted, **run.stages}
-    if floors is not None:
-        stats["floors"] = floors
+    stats = SolveStats("flow", run_clock.elapsed(), work=round(run_clock.used, 3), capacity=capacity,
+                       work_limit=work_limit, stopped_by=stopped, bound=run.bound,
+                       interrupted=run.interrupted, stages=run.stages, floors=floors)
     return Solution(objective, p, run.best.value, run.best.line, run.best.coins, status=status, stats=stats)

@@ -1,5 +1,5 @@
-"""The branch and bound both seat searches share (solvers/seat_dp.py a card per move,
-solvers/seat_batch.py a batch per move): f(state) = the most still to make from a state, depth
+"""The branch and bound both seat searches share (solvers/flow/seat_dp.py a card per move,
+solvers/flow/seat_batch.py a batch per move): f(state) = the most still to make from a state, depth
 first, with a memo of proved (lower, upper) bounds per state and aspiration from the bound down.
 
 A subclass gives the bound (``upper``, at least f), the value of a final state (``leaf``) and a

@@ -1,7 +1,7 @@
 """One seat's exact field play by dynamic programming, given what it plants and when (H2-H6, F1,
-C1, E3, T6). Written from the rules, not from the engine nor from solvers/seat_plan.py.
+C1, E3, T6). Written from the rules, not from the engine nor from solvers/flow/seat_plan.py.
 
-The input is the seat's batches in timeline order (solvers/flow_master.py, counts fixed): a
+The input is the seat's batches in timeline order (solvers/flow/master.py, counts fixed): a
 phase-1 card (T1), or a phase-3 batch of set-aside cards planted in an order the seat picks (T6).
 
 A state between two plantings is the seat's fields by index (bean, count) and its coins. Of two
@@ -22,9 +22,9 @@ from dataclasses import dataclass
 
 from model import GameState
 from solvers.bounds import gain_table
-from solvers.exact import SolveError
-from solvers.memo_search import MemoSearch, TooLarge
-from solvers.seat_plan import Op
+from solvers.contract import SolveError
+from solvers.flow.memo_search import MemoSearch, TooLarge
+from solvers.flow.seat_plan import Op
 
 EMPTY = (-1, 0)
 Fields = tuple[tuple[int, int], ...]  # (bean, count) per field index; EMPTY is an empty field

@@ -1,6 +1,6 @@
 """One seat's exact field play, a whole batch at a time (H2-H6, F1, C1, E3, T6).
 
-The problem and the answer are those of solvers/seat_dp.py (the card-level reference, checked
+The problem and the answer are those of solvers/flow/seat_dp.py (the card-level reference, checked
 against a brute force): the seat's batches in timeline order, each a phase-1 card or a phase-3
 batch planted in an order the seat picks, harvests and the purchase between any two plantings,
 E3 at the end. Here one move is a whole batch, so the search's states are the fields and coins
@@ -51,10 +51,10 @@ from operator import add, ge
 
 from model import GameState
 from solvers.bounds import gain_table
-from solvers.exact import SolveError
-from solvers.memo_search import MemoSearch, TooLarge
-from solvers.seat_dp import EMPTY, SeatRules
-from solvers.seat_plan import Op
+from solvers.contract import SolveError
+from solvers.flow.memo_search import MemoSearch, TooLarge
+from solvers.flow.seat_dp import EMPTY, SeatRules
+from solvers.flow.seat_plan import Op
 
 Field = tuple[int, int]  # (bean, count); EMPTY (-1, 0) is an empty field
 Fields = tuple[Field, ...]
@@ -362,7 +362,7 @@ TUNING = 30  # subgradient steps that tune the per-boundary prices at the root
 
 class _Search(MemoSearch[State]):
     """f(state) = the most coins the seat still makes from ``state`` (E3 included, purchases
-    paid), by the shared branch and bound (solvers/memo_search.py); children are made only above
+    paid), by the shared branch and bound (solvers/flow/memo_search.py); children are made only above
     the threshold (``moves``), so those left out count as worth the threshold."""
 
     name = "the batch seat search"

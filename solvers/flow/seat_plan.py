@@ -1,6 +1,6 @@
 """One seat's exact field play, batch by batch, given what it plants and when (H2-H5, F1, C1, E3).
 
-The input is the seat's batches from the counts model (solvers/flow_master.py): phase-1 cards one
+The input is the seat's batches from the counts model (solvers/flow/master.py): phase-1 cards one
 at a time (T1), and per turn a phase-3 batch of set-aside cards planted in an order the seat
 picks, harvesting between plantings (T6, H6). Written from the rules, not from the engine.
 
@@ -31,7 +31,7 @@ from ortools.sat.python import cp_model
 
 from model import GameState
 from solvers.bounds import gain_table
-from solvers.flow_master import Batch, Expr
+from solvers.flow.master import Batch, Expr
 
 NO_BEAN = -1
 Lit = Any  # a CP-SAT literal (or its negation) or a 0/1 constant

@@ -1,0 +1,274 @@
+"""The contract every endgame solver shares (issue 40 item 2): the objectives, declared once
+(``Objective``, ``OBJECTIVES``), what a solver may spend (``Limits``, and ``Budget``, exact search's
+clock), what it answers (``Solution``) and what it raises (``SolveError`` and the search limits).
+
+This module is the bottom of ``solvers/``: it imports ``model`` and ``console`` only, never another
+solver module; every solver, the registry (``solvers/api.py``), the studies and the scripts read
+the objectives from here, and no module compares an objective's name with a string of its own.
+Which methods serve an objective is the registry's fact (``solvers.api.methods``), not restated here.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from console.progress import ProgressFn
+from model import Action
+from model.errors import BohnanzaError, UsageError
+
+# ------------------------------------------------------------------ errors
+
+
+class SolveError(BohnanzaError):
+    """The position does not fit the objective (one line, the rule or reason)."""
+
+
+RESHUFFLE_AHEAD = "a reshuffle lies ahead: open endgames need the final pass (E2)"
+
+
+class SearchLimitExceeded(SolveError):
+    """An exact search passed its node or time limit: the position is too large for it (no answer)."""
+
+
+class NodeLimitExceeded(SearchLimitExceeded):
+    """An exact search passed its node limit."""
+
+
+class TimeLimitExceeded(SearchLimitExceeded):
+    """An exact search passed its time limit."""
+
+
+# ------------------------------------------------------------------ objectives
+
+
+def _own(coins: Sequence[int], p: int) -> int:
+    return coins[p]
+
+
+def _sum(coins: Sequence[int], p: int) -> int:
+    return sum(coins)
+
+
+def _margin(coins: Sequence[int], p: int) -> int:
+    if len(coins) != 2:
+        raise SolveError(f"internal error: the duel's margin needs two seats, not {len(coins)} (D1)")
+    return coins[p] - coins[1 - p]
+
+
+@dataclass(frozen=True)
+class Objective:
+    """What an endgame solver optimises (DESIGN.md, "The endgame problems"): its ``name`` (the
+    command line's ``--objective``, a study file's ``objectives``, ``Solution.objective``), its
+    ``value`` from every seat's final coins and the seat P, whether P's choice changes the value
+    (``needs_player``), whether every other seat keeps a floor (``floors``: best, each at least its
+    solo optimum), whether deals are part of it (``trades``), whether it is answered by a policy
+    (the value and the best next action) rather than a line (``policy``: expected), and whether it
+    is the bean duel's (``duel``, D1: two seats; the others do not apply to the duel)."""
+
+    name: str
+    value: Callable[[Sequence[int], int], int]
+    needs_player: bool = True
+    floors: bool = False
+    trades: bool = False
+    policy: bool = False
+    duel: bool = False
+
+
+SOLO = Objective("solo", _own)
+COOP = Objective("coop", _sum, needs_player=False, trades=True)
+BEST = Objective("best", _own, floors=True, trades=True)
+DUEL = Objective("duel", _margin, duel=True)
+EXPECTED = Objective("expected", _own, policy=True)
+
+OBJECTIVES: dict[str, Objective] = {o.name: o for o in (SOLO, COOP, BEST, DUEL, EXPECTED)}
+
+
+def objective(name: str) -> Objective:
+    """The objective named ``name``; a SolveError naming the known ones otherwise."""
+    o = OBJECTIVES.get(name)
+    if o is None:
+        raise SolveError(f"objective {name!r}: not one of {', '.join(OBJECTIVES)}")
+    return o
+
+
+# ------------------------------------------------------------------ limits
+
+
+DEFAULT_SECONDS = 60.0  # the one set of default limits: every solver, the command line, a study file
+DEFAULT_NODES = 2_000_000
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How much a solver may spend: ``time`` seconds (every method: CP-SAT's time limit; exact
+    search stops past it with TimeLimitExceeded, "too large"), ``nodes`` (exact search:
+    NodeLimitExceeded past it; None: no node limit), CP-SAT ``workers`` (1: deterministic search
+    order), ``work`` (the flow solver: CP-SAT deterministic seconds for the whole run, which do
+    not depend on the machine's load, so that with one worker its answer reproduces; None: the
+    clock alone). A limit below one node, one worker or of no time or work is a UsageError.
+    The defaults are the command line's (scripts/solve_endgame.py reads them from here)."""
+
+    time: float = DEFAULT_SECONDS
+    nodes: int | None = DEFAULT_NODES
+    workers: int = 1
+    work: float | None = None
+
+    def __post_init__(self) -> None:
+        if not self.time > 0:
+            raise UsageError(f"the time limit must be more than 0 seconds, got {self.time:g}")
+        if self.nodes is not None and self.nodes < 1:
+            raise UsageError(f"the node limit must be at least 1, got {self.nodes}")
+        if self.workers < 1:
+            raise UsageError(f"CP-SAT needs at least 1 worker, got {self.workers}")
+        if self.work is not None and not self.work > 0:
+            raise UsageError(f"the work limit must be more than 0, got {self.work:g}")
+
+
+DEFAULT_LIMITS = Limits()
+
+PROGRESS_SECONDS = 0.2  # an exact search reports its progress at least this often
+
+
+class Budget:
+    """What one exact search may spend: ``node_limit`` nodes and ``time_limit`` seconds (None: no
+    limit). ``node()`` counts a node and raises NodeLimitExceeded or TimeLimitExceeded past a
+    limit (one line: the limit, the nodes searched); every PROGRESS_SECONDS it reports
+    ``progress(nodes, None, note)``. A limit below one node or of no time is a UsageError."""
+
+    def __init__(self, what: str, node_limit: int | None = None, time_limit: float | None = None,
+                 progress: ProgressFn | None = None) -> None:
+        if node_limit is not None and node_limit < 1:
+            raise UsageError(f"the node limit must be at least 1, got {node_limit}")
+        if time_limit is not None and not time_limit > 0:
+            raise UsageError(f"the time limit must be more than 0 seconds, got {time_limit:g}")
+        self.what = what
+        self.node_limit = node_limit
+        self.time_limit = time_limit
+        self.progress = progress
+        self.nodes = 0
+        self.t0 = time.monotonic()
+        self.deadline = None if time_limit is None else self.t0 + time_limit
+        self.report_at = self.t0 + PROGRESS_SECONDS
+
+    def node(self) -> None:
+        self.nodes += 1
+        if self.node_limit is not None and self.nodes > self.node_limit:
+            raise NodeLimitExceeded(f"{self.what} passed its node limit (more than {self.node_limit:,} "
+                                    "nodes): too large for exact search")
+        self.check()
+
+    def check(self) -> None:
+        """The time limit and the progress report, without counting a node (for long work inside
+        one node: a trading phase lists and sorts tens of thousands of deals)."""
+        if self.deadline is None and self.progress is None:
+            return
+        now = time.monotonic()
+        if self.deadline is not None and now > self.deadline:
+            raise self._timed_out()
+        if self.progress is not None and now >= self.report_at:
+            self.report_at = now + PROGRESS_SECONDS
+            self.report(now)
+
+    def same_clock(self, what: str) -> Budget:
+        """A budget with this one's deadline and progress and no node limit (a search the node
+        limit does not count)."""
+        out = Budget(what, None, None, self.progress)
+        out.t0, out.deadline, out.time_limit = self.t0, self.deadline, self.time_limit
+        return out
+
+    def seconds_left(self) -> float | None:
+        """The time left (None: no time limit); TimeLimitExceeded when none is."""
+        if self.deadline is None:
+            return None
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            raise self._timed_out()
+        return left
+
+    def _timed_out(self) -> TimeLimitExceeded:
+        return TimeLimitExceeded(f"{self.what} passed its time limit of {self.time_limit:g} s after "
+                                 f"{self.nodes:,} nodes: too large for exact search")
+
+    def report(self, now: float | None = None) -> None:
+        if self.progress is not None:
+            seconds = (time.monotonic() if now is None else now) - self.t0
+            self.progress(self.nodes, None, f"{self.what}: {self.nodes:,} nodes, {seconds:.1f} s")
+
+
+# ------------------------------------------------------------------ the answer
+
+Stage = float | int | str  # one of the flow solver's stage figures (counts, seconds, a status)
+
+# The figures each kind of run reports, in the order a --json answer lists them (scripts/solve_endgame.py).
+STATS_KEYS: dict[str, tuple[str, ...]] = {
+    "exact": ("nodes", "seconds", "table", "floors"),
+    "cpsat": ("seconds", "bound", "branches", "solutions", "interrupted", "floors"),
+    "flow": ("seconds", "work", "capacity", "work_limit", "stopped_by", "bound", "interrupted", "stages",
+             "floors"),
+}
+
+
+@dataclass
+class SolveStats:
+    """How a run went: ``kind`` "exact" (exact search: ``nodes``, ``table`` entries), "cpsat" (one
+    CP-SAT model: its ``bound``, ``branches``, ``solutions``) or "flow" (the flow solver: CP-SAT
+    ``work`` done, ``capacity`` cuts on or off, the ``work_limit``, which limit ``stopped_by``, the
+    proved ``bound``, and per stage the figures in ``stages``); every kind its ``seconds``, whether
+    Ctrl-C ``interrupted`` it, and for ``best`` the ``floors`` (each seat's solo optimum).
+    ``as_dict()`` is the --json form: the kind's keys (STATS_KEYS), ``stages`` spread out, and
+    ``floors`` only when there are floors."""
+
+    kind: str
+    seconds: float = 0.0
+    nodes: int | None = None
+    table: int | None = None
+    work: float | None = None
+    capacity: bool | None = None
+    work_limit: float | None = None
+    stopped_by: str | None = None
+    bound: float | None = None
+    branches: int | None = None
+    solutions: int | None = None
+    interrupted: bool = False
+    stages: dict[str, Stage] = field(default_factory=dict)
+    floors: list[int] | None = None
+
+    def as_dict(self) -> dict[str, object]:
+        out: dict[str, object] = {}
+        for key in STATS_KEYS[self.kind]:
+            if key == "stages":
+                out.update(self.stages)
+            elif key != "floors" or self.floors is not None:
+                out[key] = getattr(self, key)
+        return out
+
+
+@dataclass
+class Solution:
+    """A solver's answer: the line from the position to the end of the game, its ``value`` (the
+    objective's, from ``per_player``, every seat's final coins after the line), ``status``
+    ("optimal": proved; "feasible": the best line found, ``bound`` the proved limit if any)."""
+
+    objective: str  # the objective's name (a key of OBJECTIVES)
+    player: int
+    value: int  # the objective's value: P's final coins for solo
+    line: list[Action]
+    per_player: list[int]  # every seat's final coins after the line
+    status: str = "optimal"
+    stats: SolveStats = field(default_factory=lambda: SolveStats("exact"))
+
+    @property
+    def bound(self) -> int | None:
+        """A proved upper bound on the objective (the value itself once proved optimal), or None."""
+        if self.status == "optimal":
+            return self.value
+        b = self.stats.bound
+        return None if b is None else int(b)
+
+
+__all__ = ["SolveError", "RESHUFFLE_AHEAD", "SearchLimitExceeded", "NodeLimitExceeded", "TimeLimitExceeded",
+           "Objective", "SOLO", "COOP", "BEST", "DUEL", "EXPECTED", "OBJECTIVES", "objective", "Limits",
+           "DEFAULT_LIMITS", "DEFAULT_SECONDS", "DEFAULT_NODES", "PROGRESS_SECONDS", "Budget", "SolveStats",
+           "STATS_KEYS", "Solution"]
