@@ -106,7 +106,8 @@ def line_page(sol: dict[str, Any], s0: GameState, where: str, seat: int | None) 
         gains = [(q, len(p.coins) - len(s.players[q].coins)) for q, p in enumerate(nxt.players)]
         shown = [f"p{q} +{g}" for q, g in gains if g and page.sees_coins(nxt, q)]
         deal = deal_of(s, a)
-        page.add(nxt, f"{k + 1}. turn {s.turn}, p{s.active} active: {format_action(a)}", k + 1,
+        turn = f"turn {s.turn}, p{s.active} active"
+        page.add(nxt, f"{k + 1}. {turn}: {format_action(a)}", k + 1, u=turn, r=f"{k + 1}. {format_action(a)}",
                  g="earns " + (", ".join(shown) if shown else "nothing"), v=value(nxt),
                  **({"d": deal_svg(*deal)} if deal else {}))
         s = nxt

@@ -28,7 +28,8 @@ TEMPLATE = Path(__file__).resolve().parent / "viewer.html"
 class Page:
     """What the viewer shows: one entry per step (``t`` its title, ``l`` its line, ``p`` the indices
     of its picture's pieces, ``h`` the picture's height, ``c`` the coins, ``g`` what the step earned,
-    ``v`` the objective so far, ``d`` a deal, ``x`` its deviations, ``s`` why the replay stopped)."""
+    ``v`` the objective so far, ``d`` a deal, ``x`` its deviations, ``s`` why the replay stopped;
+    ``u`` the heading of its run of steps in the step list, a turn, and ``r`` its row under it)."""
 
     title: str
     seat: int | None
@@ -83,7 +84,8 @@ def deal_of(s: GameState, a: Action) -> tuple[int, list[int], int, list[int]] | 
 def deal_svg(giver: int, gives: list[int], partner: int, back: list[int]) -> str:
     """A deal drawn as who gives what to whom: two seats, an arrow each way with the cards on it."""
     w, h = 460, 96
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" class="dealsvg">',
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" '
+           'class="dealsvg">',
            '<defs><marker id="ah" markerWidth="8" markerHeight="8" refX="6" refY="3" orient="auto">'
            '<path d="M0,0 L6,3 L0,6 z" fill="#333"/></marker></defs>']
     for x, who in ((4, giver), (w - 54, partner)):
