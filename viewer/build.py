@@ -15,7 +15,7 @@ from model.records import RecordFormatError, parse_record
 from model.referee import action_name, follow
 from model.state import GameState
 from solvers.positions import LIBRARY, read_position, unknown_position
-from viewer.page import Page, check_seat, deal_of, deal_svg
+from viewer.page import Page, check_seat, deal_of, deal_svg, steps_text
 from viewer.trade_graph import trade_graph_html
 
 
@@ -30,7 +30,7 @@ def record_page(path: str, seat: int | None) -> Page:
         raise InputError(f"{path}: {rec.unknown} unknown cards (null): show.py draws records whose every "
                          "card is known (check_record.py judges the others)")
     check_seat(seat, rec.players, path)
-    page = Page(f"{Path(path).name}: {rec.rules.name}, {rec.players} players", seat)
+    page = Page(f"{Path(path).name}: {rec.rules.name}, {rec.players} players", seat, unit="line")
     s0 = rec.initial_state()
     states: list[GameState] = [s0]
     run = follow(rec, every=True, on_step=lambda k, s: states.append(s))
@@ -112,8 +112,9 @@ def line_page(sol: dict[str, Any], s0: GameState, where: str, seat: int | None) 
                  **({"d": deal_svg(*deal)} if deal else {}))
         s = nxt
     final = value(s)
-    page.summary.append(f"{len(line)} steps; objective {objective} p{player}: the line reaches {final}, the "
-                        f"solver says {sol.get('value')} ({sol.get('status')}, bound {sol.get('bound')})")
+    page.summary.append(f"{steps_text(len(line))}; objective {objective} p{player}: the line reaches "
+                        f"{final}, the solver says {sol.get('value')} ({sol.get('status')}, "
+                        f"bound {sol.get('bound')})")
     return page
 
 

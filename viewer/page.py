@@ -39,6 +39,7 @@ class Page:
     parts: dict[str, int] = field(default_factory=dict)
     extra: str = ""
     start: int = 0
+    unit: str = "step"  # what the page numbers its steps by: "line" on a record (the file's lines)
     states: list[GameState] = field(default_factory=list)  # each step's state (not in the page)
 
     def add(self, s: GameState, title: str, line: int, **more: Any) -> dict[str, Any]:
@@ -49,19 +50,28 @@ class Page:
         self.states.append(s)
         return step
 
+    def count(self) -> str:
+        """How many steps the page steps through after its start, as the page and the command lines
+        say it: the first entry is the start (a position, a record's header state), not a step."""
+        return steps_text(len(self.steps) - 1)
+
     def sees_coins(self, s: GameState, q: int) -> bool:
         """H7: coins are hidden from the other seats until the game is over (E4)."""
         return self.seat is None or q == self.seat or s.phase == Phase.OVER
 
     def html(self) -> str:
         data = {"steps": self.steps, "devs": self.devs, "parts": list(self.parts), "summary": self.summary,
-                "width": WIDTH, "start": self.start}
+                "width": WIDTH, "start": self.start, "unit": self.unit}
         packed = base64.b64encode(gzip.compress(json.dumps(data, separators=(",", ":")).encode(), 9, mtime=0))
         out = TEMPLATE.read_text(encoding="utf-8")
         for key, value in (("__STYLE__", STYLE), ("__WIDTH__", str(WIDTH)), ("__EXTRA__", self.extra),
                            ("__TITLE__", escape(self.title)), ("__DATA__", packed.decode())):
             out = out.replace(key, value)
         return out
+
+
+def steps_text(n: int) -> str:
+    return f"{n} step{'s' * (n != 1)}"
 
 
 def deal_of(s: GameState, a: Action) -> tuple[int, list[int], int, list[int]] | None:
