@@ -2,10 +2,11 @@
 
 Every card of the state is drawn exactly once as an element ``<g class="card" data-zone=Z
 data-n=N>``: one card (a hand, the face-up cards, a set-aside area, an island row) or a stack of
-``N`` cards (a field, a coin stack, the piles, a ship's cargo); ``data-bean`` names the bean when the
-picture shows it. Bean names are written on every card (the palette is colour-blind safe, but colour
-alone is never the only cue). In a seat's view (``seat=P``) what ``model.views.view`` hides is
-hidden (H7): other hands as card backs, other coin stacks without their count.
+``N`` cards (a field, the piles, a ship's cargo; a coin stack, drawn as one coin with its count);
+``data-bean`` names the bean when the picture shows it. A face is a tint of its bean's colour under a
+band of the full colour, and bean names are written on every card (the palette is colour-blind safe,
+but colour alone is never the only cue). In a seat's view (``seat=P``) what ``model.views.view``
+hides is hidden (H7): other hands as card backs, other coin stacks as grey coins without their count.
 
 The layout is fixed-width text in a monospace font, so each text's box is known from its length
 (``CHAR_W`` x font size) and no two texts overlap (tests/test_svg.py checks it on the SVG itself).
@@ -52,6 +53,7 @@ PALETTE: tuple[str, ...] = (
 CARD_W, CARD_H, STEP = 60, 42, 64  # a single card, and the pitch of a row of them
 STACK_W, STACK_H = 68, 64  # a field, a coin stack, a pile
 ROW_CARDS = 10  # hand cards per row before the row wraps
+COIN = 52  # a seat's coins: one coin with the count on it
 
 STYLE = (
     f"text{{font-family:{FONT};fill:#111}}"
@@ -61,11 +63,18 @@ STYLE = (
     ".h4>rect{stroke-dasharray:4 2;stroke-width:2}"
     ".cap{fill:#444}.hi{font-weight:bold}"
     ".seat>rect.panel{fill:#fafafa;stroke:#bbb}.seat.move>rect.panel{fill:#fff8dc;stroke:#c90}"
+    ".coin>rect{stroke:#a07800;stroke-width:2}.coin.hidden>rect{stroke:#888}"
 )
 
 
 def bean_colour(b: int) -> str:
     return PALETTE[b] if 0 <= b < len(PALETTE) else "#888888"
+
+
+def bean_tint(b: int, white: float = 0.62) -> str:
+    """The bean's colour mixed with ``white`` parts of white: a card's face, light enough for black text."""
+    rgb = bytes.fromhex(bean_colour(b)[1:])
+    return "#" + "".join(f"{round(v + (255 - v) * white):02x}" for v in rgb)
 
 
 class _Canvas:
@@ -102,9 +111,9 @@ class _Canvas:
             self.rect(x + 3, y + 3, w, h, "#ccc", rx=4)
         if b is None or b < 0:
             self.rect(x, y, w, h, "#6b4f2a")
-        else:
-            self.rect(x, y, w, h, "#fff")
-            self.out.append(f'<rect x="{x + 1:g}" y="{y + 1:g}" width="{w - 2:g}" height="8" '
+        else:  # the face in the bean's colour: a tint, with a band of the full colour on top
+            self.rect(x, y, w, h, bean_tint(b))
+            self.out.append(f'<rect x="{x + 1:g}" y="{y + 1:g}" width="{w - 2:g}" height="9" rx="3" '
                             f'fill="{bean_colour(b)}"/>')
         for k, line in enumerate(lines):
             self.text(x + w / 2, y + 22 + 13 * k, line, 10, "hi" if k == 0 else "", middle=True)
@@ -157,15 +166,15 @@ def _seat(c: _Canvas, s: GameState, i: int, y0: int, hand_shown: bool, coins_sho
             lines = (*lines, "H4 kept")
         c.card(x, y, f"p{i}.fields.{j}", f.bean, lines, n=f.count, cls="h4" if protected else "",
                w=STACK_W, h=STACK_H)
-    x = 10 + 3 * (STACK_W + 8)
-    if coins_shown:
-        c.card(x, y, f"p{i}.coins", None, ("coins", str(len(p.coins))), n=len(p.coins), w=STACK_W, h=STACK_H)
-    else:
-        c.open("g", class_="card back hidden", data_zone=f"p{i}.coins")
-        c.rect(x, y, STACK_W, STACK_H, "#6b4f2a")
-        c.text(x + STACK_W / 2, y + 22, "coins", 10, middle=True)
-        c.text(x + STACK_W / 2, y + 35, "hidden", 10, middle=True)
-        c.close("g")
+    x, y1 = 10 + 3 * (STACK_W + 8), y + (STACK_H - COIN) / 2
+    # coins (H5): a coin with the count on it; hidden (H7): a grey coin, not even the count
+    c.open("g", class_="card coin" + ("" if coins_shown else " hidden"), data_zone=f"p{i}.coins",
+           data_n=len(p.coins) if coins_shown else None)
+    c.rect(x, y1, COIN, COIN, "#f2cf4a" if coins_shown else "#c8c8c8", rx=COIN / 2)
+    c.text(x + COIN / 2, y1 + 19, "coins", 9, "cap", middle=True)
+    c.text(x + COIN / 2, y1 + 37, str(len(p.coins)) if coins_shown else "hidden", 15 if coins_shown else 9,
+           "hi", middle=True)
+    c.close("g")
     hx = 330
     if p.hand:
         c.text(hx, y - 2, "hand, front card first (H1)", 9, "cap")

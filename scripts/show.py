@@ -75,7 +75,8 @@ def _show(args: argparse.Namespace) -> int:
         print(f"{args.svg}: step {k} ({page.steps[k]['t']})")
         return 0
     size = write(page, args.out)
-    print(f"{args.out}: {len(page.steps)} steps, {len(page.devs)} deviations, {size / 1024:.0f} KB")
+    n = len(page.devs)
+    print(f"{args.out}: {page.count()}, {n} deviation{'s' * (n != 1)}, {size / 1024:.0f} KB")
     return 0
 
 

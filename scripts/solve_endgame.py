@@ -244,7 +244,7 @@ def _html(path: str | None, out: dict[str, Any], s: Any, where: str) -> str:
         return ""
     page = line_page(out, s, where, None)
     size = write(page, path)
-    return f"page written to {path} ({len(page.steps)} steps, {size / 1024:.0f} KB)"
+    return f"page written to {path} ({page.count()}, {size / 1024:.0f} KB)"
 
 
 def _exit(frame: cli.Frame, sols: list[tuple[str, Any]], agree: bool | None, proved: bool = False) -> int:

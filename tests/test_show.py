@@ -107,6 +107,10 @@ def test_a_solved_line_page_steps_to_the_solvers_value(tmp_path: Path) -> None:
     data = page_data(page.read_text())
     steps = data["steps"]
     assert len(steps) == len(sol["line"]) + 1 and steps[-1]["v"] == sol["value"]
+    # the command line, the summary and the page ("step k of N") count the same steps: the actions
+    n = len(sol["line"])
+    assert f"{page}: {n} steps, 0 deviations" in proc.stdout and data["summary"][0].startswith(f"{n} steps;")
+    assert all(st["t"].startswith(f"{k}. ") and st["l"] == k for k, st in enumerate(steps) if k)
     s = build(str(tmp_path / "line.json")).steps  # the same page in process
     assert s == steps
     from model import parse_action
@@ -120,6 +124,29 @@ def test_a_solved_line_page_steps_to_the_solvers_value(tmp_path: Path) -> None:
         if "d" in steps[k + 1]:
             assert f"p{before.active}" in steps[k + 1]["d"]
     assert any("d" in x for x in steps)
+
+
+def test_step_counts_agree_and_one_step_is_singular(tmp_path: Path) -> None:
+    """Issue 43: the command lines counted the pictures (the start too), the page the steps after it;
+    a record's steps go by its lines, each step's title naming the line the page says."""
+    sol = json.loads(run(SOLVE, "trade-ask", "--objective", "solo", "--json").stdout)
+    sol["line"] = sol["line"][:1]
+    (tmp_path / "one.json").write_text(json.dumps(sol))
+    proc = run(SHOW, tmp_path / "one.json", "--out", tmp_path / "one.html")
+    assert proc.returncode == 0, proc.stderr
+    assert "one.html: 1 step, 0 deviations," in proc.stdout
+    page = build(str(tmp_path / "one.json"))
+    assert page.count() == "1 step" and page.summary[0].startswith("1 step;")
+    path = REFEREE / "three-deviations.jsonl"
+    proc = run(SHOW, path, "--out", tmp_path / "rec.html")
+    rec = parse_record(path.read_text())
+    assert f"{len(rec.actions)} steps, 3 deviations" in proc.stdout
+    data = page_data((tmp_path / "rec.html").read_text())
+    assert data["unit"] == "line"
+    assert [st["l"] for st in data["steps"][1:]] == rec.lines
+    assert all(st["t"].startswith(f"line {st['l']}: ") for st in data["steps"])
+    proc = run(SOLVE, "protected-single", "--objective", "solo", "--html", tmp_path / "p.html")
+    assert "(7 steps," in proc.stdout  # its line: 7 actions
 
 
 def test_solve_endgame_html_writes_the_same_page(tmp_path: Path) -> None:

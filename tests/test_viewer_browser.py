@@ -70,8 +70,9 @@ def browser() -> Iterator[Any]:
         b.close()
 
 
-def open_page(browser: Any, path: Path) -> Any:
-    page = browser.new_page(viewport={"width": 1560, "height": 1000})
+def open_page(browser: Any, path: Path, width: int = 1560) -> Any:
+    """The page, once it says it is drawn (``data-ready`` on its body: it unpacks its data after load)."""
+    page = browser.new_page(viewport={"width": width, "height": 1000})
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(path.as_uri())
@@ -127,14 +128,25 @@ def test_the_viewer_steps_through_a_record_with_deviations(browser: Any, tmp_pat
     assert page.errors == []
 
 
-def test_the_viewer_draws_the_default_endgames_line_with_its_deals(browser: Any, tmp_path: Path) -> None:
+Line = tuple[dict[str, Any], Path]
+
+
+@pytest.fixture(scope="module")
+def default_line(tmp_path_factory: pytest.TempPathFactory) -> Line:
+    """The default endgame's solved line (solve_endgame.py --json) and its page."""
     out = subprocess.run([sys.executable, str(SOLVE), "--json"], cwd=ROOT, capture_output=True, text=True,
                          timeout=300)
     assert out.returncode == 0, out.stderr
-    sol = json.loads(out.stdout)
-    (tmp_path / "line.json").write_text(out.stdout)
-    html = tmp_path / "line.html"
-    write(build(str(tmp_path / "line.json")), str(html))
+    folder = tmp_path_factory.mktemp("line")
+    (folder / "line.json").write_text(out.stdout)
+    html = folder / "line.html"
+    write(build(str(folder / "line.json")), str(html))
+    return json.loads(out.stdout), html
+
+
+def test_the_viewer_draws_the_default_endgames_line_with_its_deals(browser: Any, tmp_path: Path,
+                                                                    default_line: Line) -> None:
+    sol, html = default_line
     page = open_page(browser, html)
     deal = page.evaluate("viewer.data.steps.findIndex(s => s.d)")
     assert deal > 0
@@ -161,3 +173,45 @@ def test_the_seat_view_in_the_browser_shows_backs(browser: Any, tmp_path: Path) 
     s = replayed(path)[page.evaluate("viewer.step")]
     assert backs == sum(len(p.hand) for q, p in enumerate(s.players) if q != 1)
     page.screenshot(path=str(screens(tmp_path) / "record-seat1.png"))
+
+
+FITS = """() => {
+  const doc = document.documentElement, lines = document.getElementById('lines');
+  const cur = lines.querySelector('div.cur').getBoundingClientRect(), box = lines.getBoundingClientRect();
+  const right = Math.max(...['picture', 'side', 'controls', 'info', 'lines']
+    .map(id => document.getElementById(id).getBoundingClientRect().right));
+  return {scrollWidth: doc.scrollWidth, clientWidth: doc.clientWidth, scrollX: window.scrollX, right,
+          rowShown: cur.top >= box.top - 0.5 && cur.bottom <= box.bottom + 0.5,
+          pos: document.getElementById('pos').textContent, row: lines.querySelector('div.cur').textContent};
+}"""
+
+
+@pytest.mark.parametrize("width", [1000, 1400, 1920])
+def test_the_pages_fit_the_width_without_scrolling_sideways(browser: Any, tmp_path: Path, width: int,
+                                                            default_line: Line) -> None:
+    """Issue 43: at 1000 px the record page opened 299 px to the right (scrollIntoView scrolled the
+    window), at 1400 px the default line's deal gave the page a horizontal scrollbar. The page says
+    the step (or a record's line) its step list shows."""
+    sol, line = default_line
+    record = tmp_path / "record.html"
+    write(build(str(REFEREE / "three-deviations.jsonl")), str(record))
+    n = len(sol["line"])
+    for name, html in (("endgame", line), ("record", record)):
+        page = open_page(browser, html, width)
+        if name == "endgame":
+            k = page.evaluate("viewer.data.steps.findIndex(s => s.d)")  # a deal: the widest step
+            page.evaluate(f"viewer.go({k})")
+        k = page.evaluate("viewer.step")
+        got = page.evaluate(FITS)
+        page.screenshot(path=str(screens(tmp_path) / f"{name}-{width}.png"))
+        assert got["scrollWidth"] <= got["clientWidth"] == width and got["scrollX"] == 0, got
+        assert got["right"] <= width and got["rowShown"], got
+        if name == "endgame":
+            assert got["pos"] == f"step {k} of {n}" and got["row"].startswith(f"{k}. "), got
+            assert page.locator("#info svg.dealsvg").bounding_box()["width"] <= width
+        else:
+            line_no = page.evaluate("viewer.data.steps[viewer.step].l")
+            assert got["pos"].startswith(f"line {line_no} (step {k} of ") and got["row"].startswith(
+                f"line {line_no}: "), got
+        assert page.errors == []
+        page.close()

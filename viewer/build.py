@@ -16,7 +16,7 @@ from model.referee import action_name, follow
 from model.state import GameState
 from solvers.contract import OBJECTIVES
 from solvers.positions import LIBRARY, read_position, unknown_position
-from viewer.page import Page, check_seat, deal_of, deal_svg
+from viewer.page import Page, check_seat, deal_of, deal_svg, steps_text
 from viewer.trade_graph import trade_graph_html
 
 
@@ -31,7 +31,7 @@ def record_page(path: str, seat: int | None) -> Page:
         raise InputError(f"{path}: {rec.unknown} unknown cards (null): show.py draws records whose every "
                          "card is known (check_record.py judges the others)")
     check_seat(seat, rec.players, path)
-    page = Page(f"{Path(path).name}: {rec.rules.name}, {rec.players} players", seat)
+    page = Page(f"{Path(path).name}: {rec.rules.name}, {rec.players} players", seat, unit="line")
     s0 = rec.initial_state()
     states: list[GameState] = [s0]
     run = follow(rec, every=True, on_step=lambda k, s: states.append(s))
@@ -113,13 +113,15 @@ def line_page(sol: dict[str, Any], s0: GameState, where: str, seat: int | None) 
         gains = [(q, len(p.coins) - len(s.players[q].coins)) for q, p in enumerate(nxt.players)]
         shown = [f"p{q} +{g}" for q, g in gains if g and page.sees_coins(nxt, q)]
         deal = deal_of(s, a)
-        page.add(nxt, f"{k + 1}. turn {s.turn}, p{s.active} active: {format_action(a)}", k + 1,
+        turn = f"turn {s.turn}, p{s.active} active"
+        page.add(nxt, f"{k + 1}. {turn}: {format_action(a)}", k + 1, u=turn, r=f"{k + 1}. {format_action(a)}",
                  g="earns " + (", ".join(shown) if shown else "nothing"), v=value(nxt),
                  **({"d": deal_svg(*deal)} if deal else {}))
         s = nxt
     final = value(s)
-    page.summary.append(f"{len(line)} steps; objective {objective} p{player}: the line reaches {final}, the "
-                        f"solver says {sol.get('value')} ({sol.get('status')}, bound {sol.get('bound')})")
+    page.summary.append(f"{steps_text(len(line))}; objective {objective} p{player}: the line reaches "
+                        f"{final}, the solver says {sol.get('value')} ({sol.get('status')}, "
+                        f"bound {sol.get('bound')})")
     return page
 
 

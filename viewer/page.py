@@ -28,7 +28,8 @@ TEMPLATE = Path(__file__).resolve().parent / "viewer.html"
 class Page:
     """What the viewer shows: one entry per step (``t`` its title, ``l`` its line, ``p`` the indices
     of its picture's pieces, ``h`` the picture's height, ``c`` the coins, ``g`` what the step earned,
-    ``v`` the objective so far, ``d`` a deal, ``x`` its deviations, ``s`` why the replay stopped)."""
+    ``v`` the objective so far, ``d`` a deal, ``x`` its deviations, ``s`` why the replay stopped;
+    ``u`` the heading of its run of steps in the step list, a turn, and ``r`` its row under it)."""
 
     title: str
     seat: int | None
@@ -38,6 +39,7 @@ class Page:
     parts: dict[str, int] = field(default_factory=dict)
     extra: str = ""
     start: int = 0
+    unit: str = "step"  # what the page numbers its steps by: "line" on a record (the file's lines)
     states: list[GameState] = field(default_factory=list)  # each step's state (not in the page)
 
     def add(self, s: GameState, title: str, line: int, **more: Any) -> dict[str, Any]:
@@ -48,19 +50,28 @@ class Page:
         self.states.append(s)
         return step
 
+    def count(self) -> str:
+        """How many steps the page steps through after its start, as the page and the command lines
+        say it: the first entry is the start (a position, a record's header state), not a step."""
+        return steps_text(len(self.steps) - 1)
+
     def sees_coins(self, s: GameState, q: int) -> bool:
         """H7: coins are hidden from the other seats until the game is over (E4)."""
         return self.seat is None or q == self.seat or s.phase == Phase.OVER
 
     def html(self) -> str:
         data = {"steps": self.steps, "devs": self.devs, "parts": list(self.parts), "summary": self.summary,
-                "width": WIDTH, "start": self.start}
+                "width": WIDTH, "start": self.start, "unit": self.unit}
         packed = base64.b64encode(gzip.compress(json.dumps(data, separators=(",", ":")).encode(), 9, mtime=0))
         out = TEMPLATE.read_text(encoding="utf-8")
         for key, value in (("__STYLE__", STYLE), ("__WIDTH__", str(WIDTH)), ("__EXTRA__", self.extra),
                            ("__TITLE__", escape(self.title)), ("__DATA__", packed.decode())):
             out = out.replace(key, value)
         return out
+
+
+def steps_text(n: int) -> str:
+    return f"{n} step{'s' * (n != 1)}"
 
 
 def deal_of(s: GameState, a: Action) -> tuple[int, list[int], int, list[int]] | None:
@@ -83,7 +94,8 @@ def deal_of(s: GameState, a: Action) -> tuple[int, list[int], int, list[int]] | 
 def deal_svg(giver: int, gives: list[int], partner: int, back: list[int]) -> str:
     """A deal drawn as who gives what to whom: two seats, an arrow each way with the cards on it."""
     w, h = 460, 96
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" class="dealsvg">',
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" '
+           'class="dealsvg">',
            '<defs><marker id="ah" markerWidth="8" markerHeight="8" refX="6" refY="3" orient="auto">'
            '<path d="M0,0 L6,3 L0,6 z" fill="#333"/></marker></defs>']
     for x, who in ((4, giver), (w - 54, partner)):

@@ -49,7 +49,8 @@ def graph_svg(tm: Any, moved: list[str], number: Any) -> str:
            f'one better); values ({escape(tm.value_kind)}) now: '
            + escape(", ".join(f"p{q} {number(v)}" for q, v in enumerate(tm.values))) + "."
            + (f" Advanced to trading by: {escape('; '.join(moved))}." if moved else "") + "</p>",
-           f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" class="tradegraph">']
+           f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" '
+           'class="tradegraph">']
     lines, labels = [], []
     for q in partners:
         mine = [d for d in tm.deals if d.partner == q]
