@@ -124,7 +124,7 @@ class Ruleset:
         return dataclasses.replace(self, **changes)
 
     def options(self) -> dict[str, Any]:
-        """Every option by field name, as JSON values (record headers, DESIGN.md)."""
+        """Every option by field name, as JSON values (record headers, docs/records.md)."""
         out: dict[str, Any] = {}
         for f in dataclasses.fields(self):
             if f.name == "name":

@@ -63,7 +63,7 @@ DEPTH = r"^[0-9]{1,2}$"
 PATTERN_WORDS = {  # what a string that fails its pattern should have looked like
     METER: "a beanometer like 4/7/10/12 or -/2/3/- (C3)",
     FRACTION: "a whole number or a fraction like 13/2",
-    RULE_ID: "a RULES.md rule ID like H4",
+    RULE_ID: "a rule ID like H4 (docs/rules.md)",
     DEPTH: "a perft depth like 3",
 }
 
@@ -87,7 +87,7 @@ FieldCount = Annotated[int, Field(gt=0, le=MOST_OF_A_TYPE)]
 
 @with_config(ConfigDict(strict=True, extra="forbid", title="Ruleset options"))
 class Options(TypedDict, total=False):
-    """Ruleset options by ``model.rules.Ruleset`` field name (RULES.md S, V3). An omitted option
+    """Ruleset options by ``model.rules.Ruleset`` field name (docs/rules.md, S, V3). An omitted option
     keeps the preset's value; ``null`` where allowed means "as the table of section S says"."""
 
     beans: Annotated[Cards, _says("bean types in the deck before removals (C2, V4, V5)")]
@@ -707,7 +707,7 @@ SCHEMAS: dict[str, tuple[str, str, str]] = {  # file: (ADAPTERS key, title, desc
 
 
 _BEAN_ENUM = {"enum": list(BEAN_NAMES), "type": "string"}
-_BEAN_DEF = {"description": "a bean type (RULES.md C), by its name in the notation", **_BEAN_ENUM}
+_BEAN_DEF = {"description": "a bean type (docs/rules.md, C), by its name in the notation", **_BEAN_ENUM}
 
 
 def _share_beans(node: Any) -> tuple[Any, bool]:

@@ -59,7 +59,7 @@ def _margin(coins: Sequence[int], p: int) -> int:
 
 @dataclass(frozen=True)
 class Objective:
-    """What an endgame solver optimises (DESIGN.md, "The endgame problems"): its ``name`` (the
+    """What an endgame solver optimises (docs/endgames.md, "Objectives"): its ``name`` (the
     command line's ``--objective``, a study file's ``objectives``, ``Solution.objective``), its
     ``value`` from every seat's final coins and the seat P, whether P's choice changes the value
     (``needs_player``), whether every other seat keeps a floor (``floors``: best, each at least its

@@ -1,6 +1,6 @@
 """Exact search for open endgames, driven by the engine (every move is an engine action).
 
-``solo P`` (DESIGN.md, "The endgame problems"): no trades for anyone; maximise P's final coins.
+``solo P`` (docs/endgames.md, "Objectives"): no trades for anyone; maximise P's final coins.
 Outside the duel the others' choices cannot change P's cards: every turn turns up and draws a fixed
 number of cards from a known pile, and without trades nothing passes between players. So the other
 seats follow a fixed default policy, and P's future depends only on P's own zones and the time.

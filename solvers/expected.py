@@ -1,6 +1,6 @@
 """``expected solo P``: P's best expected final coins when the unseen cards lie in random order.
 
-DESIGN.md, "The endgame problems": no trades for anyone; the cards P cannot see (the draw pile
+docs/endgames.md, "Objectives": no trades for anyone; the cards P cannot see (the draw pile
 and the other players' hands, H7) are in uniformly random order; P maximises the expectation of
 P's final coins with the information P has (a policy, not a line). The other seats follow
 ``solvers.exact.default_policy`` as in open ``solo``. Outside the duel (D1) and in the final
