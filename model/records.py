@@ -8,9 +8,10 @@ then one line per action, ``{"action": "p0 plant 1"}``, and one chance line per 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
-import tempfile
+import secrets
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -145,16 +146,15 @@ def atomic_write(path: str | os.PathLike[str], write: Callable[[str], object]) -
     readers see the old file or the whole new one, never a part."""
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=target.suffix or ".tmp")
-    os.close(fd)
+    # The name is known before the file exists, so a Ctrl-C at any point after it finds the file to
+    # remove (with mkstemp, one landing between its return and the ``try`` left a temporary file).
+    tmp = str(target.parent / f".{target.name}.{secrets.token_hex(8)}{target.suffix or '.tmp'}")
     try:
+        os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))  # the usual permissions
         write(tmp)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; the file gets the usual permissions
         os.replace(tmp, target)
     except BaseException:
-        if os.path.exists(tmp):
+        with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
 
