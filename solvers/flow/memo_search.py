@@ -10,10 +10,12 @@ counts them so (``complete`` False), or only the children listed when they are a
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Hashable, Sequence
 from typing import Generic, TypeVar
 
 S = TypeVar("S", bound=Hashable)
+P = TypeVar("P")  # a plan: the moves from a state to its value
 
 
 class TooLarge(Exception):
@@ -26,7 +28,7 @@ class TooLarge(Exception):
         self.bound = bound
 
 
-class MemoSearch(Generic[S]):
+class MemoSearch(ABC, Generic[S, P]):
     """Depth-first branch and bound over states ``S`` with a memo of proved bounds."""
 
     name = "the seat search"  # for TooLarge's message
@@ -36,17 +38,18 @@ class MemoSearch(Generic[S]):
         self.memo: dict[S, tuple[int, int]] = {}
         self.expanded = 0
 
+    @abstractmethod
     def upper(self, st: S) -> int:
-        raise NotImplementedError
+        """At least f(st)."""
 
+    @abstractmethod
     def leaf(self, st: S) -> int | None:
         """f(st) when nothing is left to play, else None."""
-        raise NotImplementedError
 
+    @abstractmethod
     def children(self, st: S, alpha: int) -> tuple[Sequence[tuple[int, int, S]], bool]:
         """(gain + the child's bound, gain, child), best first; and whether every child is listed
         (if not, those left out are worth at most ``alpha``)."""
-        raise NotImplementedError
 
     def search(self, st: S, alpha: int) -> int:
         """f(st) if it is above ``alpha``; else an upper bound on f(st) of at most ``alpha``."""
@@ -92,6 +95,24 @@ class MemoSearch(Generic[S]):
             if v >= hi:
                 return v
             hi = v
+
+    @abstractmethod
+    def plan(self, st: S) -> P:
+        """The moves that reach f(st) (the memo holds it exact by then)."""
+
+    def solve(self, root: S, coins: int) -> tuple[int, P]:
+        """(coins + f(root), its plan). TooLarge carries the bound proved with the coins added,
+        or the exact value when only the plan was missing."""
+        try:
+            value = coins + self.value(root)
+        except TooLarge as e:
+            e.bound += coins
+            raise
+        try:
+            return value, self.plan(root)
+        except TooLarge as e:
+            e.bound = value  # exact already: only the plan is missing
+            raise
 
 
 __all__ = ["MemoSearch", "TooLarge"]

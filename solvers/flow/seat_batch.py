@@ -360,7 +360,7 @@ UNIFORM = (0, 2, 4)  # uniform Lagrangian prices per boundary, in quarter coins,
 TUNING = 30  # subgradient steps that tune the per-boundary prices at the root
 
 
-class _Search(MemoSearch[State]):
+class _Search(MemoSearch[State, list[Split]]):
     """f(state) = the most coins the seat still makes from ``state`` (E3 included, purchases
     paid), by the shared branch and bound (solvers/flow/memo_search.py); children are made only above
     the threshold (``moves``), so those left out count as worth the threshold."""
@@ -685,16 +685,7 @@ def solve_seat(rules: SeatRules, fields: Sequence[Field], coins: int, batches: B
     root_fields = search.canon(fields)
     root: State = (0, root_fields, search.coins_key(root_fields, coins))
     search.tune(root)
-    try:
-        value = coins + search.value(root)
-    except TooLarge as e:
-        e.bound += coins
-        raise
-    try:
-        splits = search.plan(root)
-    except TooLarge as e:
-        e.bound = value  # exact already: only the plan is missing
-        raise
+    value, splits = search.solve(root, coins)
     board = _Board(rules, fields, coins)
     for (turn, kind, _), split in zip(batches, splits, strict=True):
         board.turn, board.phase = turn, 1 if kind in ("p1a", "p1b") else 3

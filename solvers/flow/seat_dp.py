@@ -81,7 +81,7 @@ def _canon(fields: Fields) -> Fields:
     return tuple(sorted(fields))
 
 
-class _Search(MemoSearch[State]):
+class _Search(MemoSearch[State, list[tuple[int, Step]]]):
     """f(state) = the most coins the seat still makes from ``state`` (E3 included, purchases
     paid), by depth-first branch and bound over the states with a memo of proved bounds.
 
@@ -191,16 +191,7 @@ def solve_seat(rules: SeatRules, fields: Fields, coins: int,
     root_fields = _canon(tuple(fields))
     root: State = (0, search.full[0] if batches else (), root_fields,
                    search.coins_key(root_fields, coins))
-    try:
-        value = coins + search.value(root)
-    except TooLarge as e:
-        e.bound += coins
-        raise
-    try:
-        steps = search.plan(root)
-    except TooLarge as e:  # the value is exact already, only its plan was not rebuilt in time
-        e.bound = value
-        raise
+    value, steps = search.solve(root, coins)
     ops: list[Op] = []
     fl = list(fields)
     for j, (kind, b, n) in steps:
