@@ -14,9 +14,9 @@ children whose value equals the parent's.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
-from itertools import combinations
+from itertools import chain, combinations
 
 from console.progress import ProgressFn
 from model import Action, EndPhase, GameState, Phase, apply, legal_actions
@@ -183,13 +183,19 @@ def deals(s: GameState, check: Callable[[], None] | None = None) -> list[tuple[P
     gives (hand positions and face-up cards, at most ``max_deal_cards``), to whom, and which of
     the partner's hand cards come back (at most ``max_deal_cards``). Declined offers change
     nothing, so the search never makes one. ``check`` is called every so often (a budget)."""
+    return list(iter_deals(s, check))
+
+
+def iter_deals(s: GameState, check: Callable[[], None] | None = None) -> Iterator[tuple[Propose, Accept]]:
+    """``deals`` one at a time, in the same order: a search that stops early (its node limit, or
+    a child that reaches the node's bound) never lists the rest, tens of thousands at a
+    trading node with real hands."""
     su = s.setup
     if su.duel or s.offers >= su.rules.max_offers:
-        return []
+        return
     k = su.rules.max_deal_cards
     a = s.active
     gives = give_options(s, k)
-    out: list[tuple[Propose, Accept]] = []
     for q in range(len(s.players)):
         if q == a:
             continue
@@ -201,8 +207,7 @@ def deals(s: GameState, check: Callable[[], None] | None = None) -> list[tuple[P
             for qs in backs:
                 if hs or us or qs:
                     ask = tuple(sorted(qhand[i] for i in qs))
-                    out.append((Propose(a, q, hs, us, ask), Accept(q, qs)))
-    return out
+                    yield Propose(a, q, hs, us, ask), Accept(q, qs)
 
 
 def _full_key(s: GameState) -> tuple[object, ...]:
@@ -294,8 +299,9 @@ class OpenSearch:
         won = sum(len(p.coins) for p in seats)
         return won + more
 
-    def moves(self, s: GameState, last: int) -> list[tuple[Move, int]]:
-        """(move, the last partner dealt with in this trading phase after it)."""
+    def moves(self, s: GameState, last: int) -> Iterable[tuple[Move, int]]:
+        """(move, the last partner dealt with in this trading phase after it); the deals of a
+        trading node one at a time (``iter_deals``)."""
         if s.phase == Phase.TRADE:
             p = s.to_move
             if s.pending is not None:  # only in a given position: answering is part of the game
@@ -303,9 +309,8 @@ class OpenSearch:
             # Harvests and purchases wait for the player's next placing decision: until then
             # nothing changes on the player's fields, so H4 allows the same harvests there (or
             # the final harvest comes, without H4), and coins only grow until spent (F1).
-            out: list[tuple[Move, int]] = [((EndPhase(p),), -1)]
-            out += [(m, m[0].partner) for m in deals(s, self.budget.check) if m[0].partner >= last]
-            return out
+            dealt = iter_deals(s, self.budget.check)
+            return chain([((EndPhase(p),), -1)], ((m, m[0].partner) for m in dealt if m[0].partner >= last))
         return [((a,), -1) for a in legal_actions(s)]
 
     def child(self, s: GameState, m: Move) -> GameState:
@@ -326,12 +331,22 @@ class OpenSearch:
             return hit[0]
         self.nodes += 1
         self.budget.node()
+        if s.phase == Phase.TRADE and s.pending is None:
+            best = self._trading(s, last, alpha)
+        else:
+            best = self._placing(s, last, alpha)
+        if best > alpha:
+            self.table[key] = (best, True)
+            return best
+        self.table[key] = (alpha, False)
+        return alpha
+
+    def _placing(self, s: GameState, last: int, alpha: int) -> int:
+        """The best child's value if above ``alpha``, else at most ``alpha``: every child made
+        and bounded, then searched best bound first."""
         kids = []
         seen: set[tuple[object, ...]] = set()
-        check = self.budget.check
-        for i, (m, nxt) in enumerate(self.moves(s, last)):
-            if i % 256 == 255:
-                check()
+        for m, nxt in self.moves(s, last):
             t = self.child(s, m)
             k = (_full_key(t), nxt)
             if k not in seen:  # another move may reach the very same state
@@ -344,11 +359,34 @@ class OpenSearch:
             if ub <= floor:
                 break  # sorted: no later child can beat ``floor`` either
             best = max(best, self.value(t, nxt, floor))
-        if best > alpha:
-            self.table[key] = (best, True)
+        return best
+
+    def _trading(self, s: GameState, last: int, alpha: int) -> int:
+        """``_placing`` at a trading node, its children made one at a time, in move order. A deal
+        moves cards between hands and set-aside piles (T3-T5): no field, coin or free card
+        changes, so every child has the node's own bound (``upper``; tests/test_open_exact.py
+        checks it), ordering by it gains nothing, and the search stops once a child reaches it.
+        The work at a trading node is then the children searched, not the tens of thousands of
+        deals it could list, and the node limit bounds the time."""
+        top = self.upper(s)
+        best = NEG
+        if top <= alpha:
             return best
-        self.table[key] = (alpha, False)
-        return alpha
+        seen: set[tuple[object, ...]] = set()
+        for i, (m, nxt) in enumerate(self.moves(s, last)):
+            if i % 256 == 255:
+                self.budget.check()
+            t = self.child(s, m)
+            k = (_full_key(t), nxt)
+            if k in seen:  # another move reaches the very same state
+                continue
+            seen.add(k)
+            floor = max(alpha, best)
+            if self.upper(t) > floor:
+                best = max(best, self.value(t, nxt, floor))
+                if best >= top:
+                    break  # no later child can beat it
+        return best
 
     def line(self, s: GameState) -> tuple[list[Action], GameState]:
         target = self.value(s)

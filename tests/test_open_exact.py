@@ -97,6 +97,44 @@ def test_trading_positions_gain_by_deals_and_lines_replay(name):
         assert [len(p.coins) for p in t.players] == sol.per_player and t.phase == Phase.OVER
 
 
+@pytest.mark.parametrize("name", ["trade-gift", "trade-ask", "trade-map", "rio4-last-turn", "rio4-8cards"])
+@pytest.mark.parametrize("objective", ["coop", "best"])
+def test_every_deal_keeps_the_trading_nodes_bound(name, objective):
+    # OpenSearch._trading searches a trading node's children in move order, on the ground that a
+    # deal changes no field, coin or free card (T3-T5), so every child has the node's bound
+    s = LIBRARY[name].position()
+    search = OpenSearch(objective, 0, [0] * len(s.players))
+    nodes = deals_seen = 0
+    while s.phase != Phase.OVER and nodes < 3:
+        if s.phase == Phase.TRADE and s.pending is None:
+            nodes += 1
+            top = search.upper(s)
+            kids = [search.child(s, m) for m, _ in search.moves(s, -1)]
+            assert all(search.upper(t) == top for t in kids)
+            deals_seen += len(kids) - 1
+            s = kids[-1]  # the last deal: the next trading node has something dealt
+        else:
+            s = apply(s, legal_actions(s)[0])
+    assert deals_seen
+
+
+def test_node_limit_bounds_the_work_at_a_trading_node():
+    # rio4-final-pass opens on a trading node of about 137,000 deals: with the node limit of 10
+    # the search stops after a handful of them, not after listing and bounding them all
+    s = LIBRARY["rio4-final-pass"].position()
+    made = []
+
+    class Counting(OpenSearch):
+        def child(self, s, m):
+            made.append(m)
+            return super().child(s, m)
+
+    search = Counting("coop", 0, node_limit=10)
+    with pytest.raises(SolveError, match="more than 10 nodes"):
+        search.value(s)
+    assert 0 < len(made) < 1000
+
+
 def test_exact_search_gives_up_loudly_past_its_node_limit():
     # trade-map (4 players, 3 cards each, trading) passes 1,000 nodes in a fraction of a second; the
     # real hands of rio4-8cards took 35 s of the suite to get there (~400 deals at each trading node)
