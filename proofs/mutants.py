@@ -48,6 +48,13 @@ class Mutant:
     spec: bool = True  # the spec has the same breakage under the same id
     tests: tuple[str, ...] = ("tests/test_rules_H.py", "tests/test_rules_T.py", "tests/test_rules_E.py",
                               "tests/test_rules_C.py", "tests/test_rules_F.py", "tests/test_rules_D.py")
+    options: dict[str, Any] = field(default_factory=dict)  # the ruleset options it breaks a rule under
+
+    def configs(self) -> list[tuple[str, int, dict[str, Any]]]:
+        """The proof configurations, those with the mutant's ``options`` first: the proofs stop at
+        the first refutation, and one under other options is never found there."""
+        mine = [c for c in invariants.PROOF_CONFIGS if self.options.items() <= c[2].items()]
+        return mine + [c for c in invariants.PROOF_CONFIGS if c not in mine]
 
 
 # ------------------------------------------------------------------ the engine patches
@@ -240,7 +247,8 @@ MUTANTS: dict[str, Mutant] = {m.id: m for m in [
     Mutant("reshuffle-forever", "E2", "the draw pile is reshuffled at every exhaustion",
            _reshuffle_forever),
     Mutant("on-demand-at-last-card", "E1", "with reshuffle=on-demand the pile is still exhausted and "
-           "reshuffled when its last card is taken", _on_demand_at_last_card),
+           "reshuffled when its last card is taken", _on_demand_at_last_card,
+           options={"reshuffle": "on-demand"}),
 ]}
 
 
@@ -306,7 +314,8 @@ def judge(m: Mutant, states: list[GameState], proofs: bool = True) -> Verdict:
     v = Verdict(m.id, m.rule, m.what)
     spec_caught = not m.spec
     if m.spec and proofs:
-        refuted = [r for r in invariants.prove(mutant=m.id, stop_at_first=True) if r.status != "proved"]
+        refuted = [r for r in invariants.prove(m.configs(), mutant=m.id, stop_at_first=True)
+                   if r.status != "proved"]
         if refuted:
             spec_caught = True
             v.caught_by += [f"proof {r.id}" for r in refuted]
