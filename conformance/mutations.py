@@ -35,7 +35,7 @@ from model import (
 )
 from model.actions import PIRATE
 from model.cards import BEAN_NAMES
-from model.isla import HOME
+from model.isla import HOME, isla_setup
 from model.records import action_line
 from model.referee import check_record
 
@@ -532,10 +532,11 @@ def m_i7_ignore_attack(g: Game) -> Any:
 
 def m_i1_pirate_coins(g: Game) -> Any:
     i = g.at(lambda s, a: _decision(s) and s.isla is not None and s.turn >= 2
-             and s.isla.fleets[s.to_move].pirate is None and len(mover(s).coins) < s.setup.pirate_cost)
+             and s.isla.fleets[s.to_move].pirate is None
+             and len(mover(s).coins) < isla_setup(s.setup).pirate_cost)
     s = g.states[i]
     return _ins(g, i, BuyShip(s.to_move, True), f"p{s.to_move} buys a pirate ship with "
-                f"{len(mover(s).coins)} coins; it costs {s.setup.pirate_cost}")
+                f"{len(mover(s).coins)} coins; it costs {isla_setup(s.setup).pirate_cost}")
 
 
 ILLEGAL: list[Illegal] = [

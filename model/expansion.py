@@ -4,8 +4,8 @@
 (``model.expansions.hooks(setup)``: the registry, looked up by ``Setup.expansion`` in that one
 place). Every default here *is* the base rule, so the base game is the expansion that overrides
 nothing. An expansion subclasses ``Expansion``, overrides the hooks its rules change, lists its own
-actions in ``handlers`` and its part of the state lives in ``GameState.isla`` (the one expansion
-slot of the state).
+actions in ``handlers``; its part of the state lives in ``GameState.ext`` (the state's one
+expansion slot, written to JSON by its ``codec``) and its own setup numbers come from ``setup_of``.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Any
 from model.actions import Action, Propose
 from model.errors import PositionError
 from model.rules import Setup
-from model.state import GameState, Phase
+from model.state import GameState, Phase, SlotCodec
 
 Handler = Callable[[GameState, Any, bool], GameState]
 
@@ -29,11 +29,16 @@ class Expansion:
     duel_trading = ("D1", "there is no trading in the bean duel")  # rule, reason a duel refuses a deal
     trade_hand_cards = True  # T3: the active player may offer hand cards
     todo_codes: tuple[int, ...] = ()  # ``GameState.todo`` codes it deals to (``deal_card``)
+    codec: SlotCodec | None = None  # its part of the state JSON (``GameState.ext``); None: it has none
     adds_moves = False  # does it use the move hooks (blocked, forced, *_actions, check_action)? If
     # not, ``legal_actions`` and ``apply`` skip them: they are the engine's hot loop
 
     def __repr__(self) -> str:
         return f"<expansion {self.name or 'none'}>"
+
+    def setup_of(self, su: Setup) -> object | None:
+        """The expansion's own setup numbers for ``su`` (prices, counts); the base game has none."""
+        return None
 
     # ------------------------------------------------------------ dealing and the turn's steps
 
@@ -44,6 +49,10 @@ class Expansion:
     def on_deal(self, s: GameState, cards: Sequence[int]) -> GameState:
         """The new game with the expansion's part of the state set up from its ``reserved`` cards."""
         return s
+
+    def dealt_first(self, s: GameState) -> tuple[int, ...]:
+        """S2: the ``reserved`` cards of a new game ``s``, in the deck order they were dealt from."""
+        return ()
 
     def start_turn(self, s: GameState) -> GameState:
         """T1: what the expansion counts per turn starts again."""

@@ -9,8 +9,10 @@ from __future__ import annotations
 from model.expansion import BASE, Expansion
 from model.isla.hooks import ISLA
 from model.rules import Setup
+from model.state import SLOT_CODECS
 
 EXPANSIONS: dict[str, Expansion] = {x.name: x for x in (BASE, ISLA)}
+SLOT_CODECS.update({x.name: x.codec for x in EXPANSIONS.values() if x.codec is not None})  # the state JSON's
 
 
 def hooks(su: Setup) -> Expansion:

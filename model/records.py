@@ -23,6 +23,7 @@ from model.actions import Action, NotationError, Reshuffle, format_action, parse
 from model.cards import BEAN_INDEX, BEAN_NAMES, difference
 from model.engine import IllegalAction, apply, new_game, scores, winners
 from model.errors import BohnanzaError, InputError
+from model.expansions import hooks
 from model.position_io import PositionInputError, state_of
 from model.rules import Ruleset, ruleset, setup
 from model.state import GameState, Phase
@@ -111,7 +112,7 @@ def header(s0: GameState, seats: Sequence[str] = (), **extra: Any) -> dict[str, 
 def initial_deck(s0: GameState) -> tuple[int, ...]:
     """The deck order, top first, that deals into ``s0`` (turn 0, nothing played yet).
 
-    With La Isla Bohnita the two island rows come first (I2)."""
+    The cards an expansion is dealt first come first (S2; La Isla Bohnita's two rows, I2)."""
     n = len(s0.players)
     hands = [list(p.hand) for p in s0.players]
     sizes = s0.setup.hands
@@ -122,8 +123,7 @@ def initial_deck(s0: GameState) -> tuple[int, ...]:
             if taken[seat] < sizes[seat]:
                 dealt.append(hands[seat][taken[seat]])
                 taken[seat] += 1
-    rows = s0.isla.rows[0] + s0.isla.rows[1] if s0.isla is not None else ()
-    return rows + tuple(dealt) + s0.draw
+    return hooks(s0.setup).dealt_first(s0) + tuple(dealt) + s0.draw
 
 
 def action_line(action: Action) -> dict[str, Any]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from model import Action, GameState, Harvest
 from model.actions import PIRATE, Attack, BuyShip, HarvestOnto, MoveCargo, Sail, Sell, Yield
-from model.isla import HOME, Ship
+from model.isla import HOME, Ship, isla_setup
 
 SELL_AT = 3  # a cargo that pays this many coins is sold at once
 LOAD_AT = 2  # a ship sails out for a row holding at least this many cards of the front type
@@ -37,7 +37,8 @@ def greedy_isla(s: GameState, legal: list[Action]) -> Action | None:
     coins = len(s.players[p].coins)
     for a in legal:
         if isinstance(a, BuyShip):
-            cost = s.setup.pirate_cost if a.pirate else s.setup.ship_cost
+            costs = isla_setup(s.setup)
+            cost = costs.pirate_cost if a.pirate else costs.ship_cost
             if coins >= cost + 3:
                 return a
     attacks = [a for a in legal if isinstance(a, Attack)]

@@ -260,7 +260,7 @@ def isla(reading: str, n: int, **changes) -> GameState:
         if key in changes:
             changes[key] = tuple(int(c) for c in changes[key])
     if "rows" in changes:
-        changes["isla"] = s.isla._replace(rows=tuple(tuple(int(c) for c in r) for r in changes.pop("rows")))
+        changes["ext"] = s.isla._replace(rows=tuple(tuple(int(c) for c in r) for r in changes.pop("rows")))
     changes.setdefault("to_move", changes.get("active", 0))
     s = s._replace(**changes)
     check_state(s)

@@ -54,7 +54,8 @@ from model.actions import (
     Yield,
 )
 from model.cards import COUNTS
-from model.isla import BOHNACO, BOHNBAY, EMPTY_SHIP, HOME, Fleet, Ship
+from model.expansions import hooks
+from model.isla import BOHNACO, BOHNBAY, EMPTY_SHIP, HOME, Fleet, Ship, isla_setup
 from model.records import header, initial_deck, parse_record, record_lines, replay
 from model.rules import ISLA_REMOVED_AMIGO, ISLA_REMOVED_RIO_GRANDE
 from model.validate import check_state
@@ -111,7 +112,7 @@ def isla_position(players: int = 4, seats=None, fleets=None, rows=(ROW_BAY, ROW_
     if Phase(phase) != Phase.PLANT and seats[active].hand:  # T1: a hand with cards planted first
         changes.setdefault("planted", 1)
         changes.setdefault("first_field", 0)
-    s = s._replace(players=tuple(seats), isla=isla, phase=Phase(phase), active=active, **changes)
+    s = s._replace(players=tuple(seats), ext=isla, phase=Phase(phase), active=active, **changes)
     check_state(s)
     return s
 
@@ -172,18 +173,18 @@ def test_I1_costs_by_player_count(players, ship_cost):
     """I1/I9: second merchant ship 4 coins with 3-4 players, 3 with 5-7, 5 in the duel; pirate 2;
     third field 3 coins (also with 6-7 players); with 3 players everyone has 3 fields (none to buy)."""
     su = setup(ISLA, players)
-    assert su.isla
-    assert su.ship_cost == ship_cost
-    assert su.pirate_cost == 2
+    assert su.expansion == "isla"
+    assert isla_setup(su).ship_cost == ship_cost
+    assert isla_setup(su).pirate_cost == 2
     if players == 3:
         assert su.fields == 3 and su.third_cost is None
     else:
         assert su.fields == 2 and su.third_cost == 3
     if players <= 5:
-        assert setup(AMIGO_ISLA, players).ship_cost == ship_cost
-        assert setup(AMIGO_ISLA, players).pirate_cost == 2
+        assert isla_setup(setup(AMIGO_ISLA, players)).ship_cost == ship_cost
+        assert isla_setup(setup(AMIGO_ISLA, players)).pirate_cost == 2
     plain = setup(model.ruleset("rio-grande"), players)
-    assert not plain.isla and plain.ship_cost == 0 and plain.pirate_cost == 0
+    assert plain.expansion == "" and hooks(plain).setup_of(plain) is None
     assert model.new_game("rio-grande", players, seed=0).isla is None
 
 
@@ -367,7 +368,7 @@ def test_I2_amigo_deck_with_6_or_7_players_is_impossible(players):
         setup(AMIGO_ISLA, players)
     with pytest.raises(RulesetError):
         model.new_game(AMIGO_ISLA, players, seed=0)
-    assert setup(ISLA, players).isla  # the rio-grande deck plays them
+    assert setup(ISLA, players).expansion == "isla"  # the rio-grande deck plays them
 
 
 @pytest.mark.rule("I2")
@@ -693,7 +694,7 @@ def test_I5_single_bean_protection_still_applies():
     assert HarvestOnto(0, 1, 0) not in legal_actions(s)
     illegal(s, HarvestOnto(0, 1, 0), "H4")
     t = apply(s, HarvestOnto(0, 0, 0))  # once the 3 stink are gone, the single chili may go
-    t = t._replace(isla=t.isla._replace(fleets=(fleet(),) + t.isla.fleets[1:]))
+    t = t._replace(ext=t.isla._replace(fleets=(fleet(),) + t.isla.fleets[1:]))
     assert HarvestOnto(0, 1, 0) in legal_actions(t)
 
 

@@ -65,6 +65,7 @@ from model import (
 from model.actions import Attack, BuyShip, HarvestOnto, MoveCargo, PlantCargo, Sail, Sell, Yield
 from model.cards import Bean
 from model.engine import is_listed_proposal
+from model.isla import isla_setup
 from play.bots import greedy_bot, random_bot, random_trader_bot
 
 # Every preset with every player count it allows.
@@ -336,7 +337,7 @@ def check_step(before: GameState, action: Action, after: GameState) -> None:
         bc, ac = before.players[q].coins, after.players[q].coins
         if buying and action.player == q:  # type: ignore[union-attr]
             if isinstance(action, BuyShip):
-                cost = su.pirate_cost if action.pirate else su.ship_cost
+                cost = isla_setup(su).pirate_cost if action.pirate else isla_setup(su).ship_cost
             else:
                 cost = su.third_cost  # type: ignore[assignment]
             assert cost is not None and len(bc) >= cost
@@ -714,7 +715,7 @@ def isla_candidates(s: GameState) -> list[tuple[Action, set[str]]]:
     out.append((Attack(p, p, 0), {"I7"}))
     for pirate in (False, True):
         owned = fleet.pirate is not None if pirate else len(fleet.merchants) == 2
-        cost = su.pirate_cost if pirate else su.ship_cost
+        cost = isla_setup(su).pirate_cost if pirate else isla_setup(su).ship_cost
         if owned or len(pl.coins) < cost or off_turn:
             out.append((BuyShip(p, pirate), {"I1", "I9"}))
     return out
