@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from model.actions import Action, Propose
+from model.canvas import Canvas
 from model.errors import PositionError
 from model.rules import Setup
 from model.state import GameState, Phase, SlotCodec
@@ -149,6 +150,34 @@ class Expansion:
         base game: the bean duel has no trading phases (D1)."""
         if s.setup.duel and s.phase in (Phase.TRADE, Phase.PLANT_ASIDE):
             raise PositionError("phase", f"{s.phase.name.lower()} does not exist in the bean duel", "D1")
+
+    # ------------------------------------------------------------ drawing (its ``ext`` is not None)
+
+    def seat_text(self, s: GameState, i: int) -> str:
+        """What ``str(s)`` adds to seat ``i``'s line (model/display.py)."""
+        return ""
+
+    def table_text(self, s: GameState) -> list[str]:
+        """The lines ``str(s)`` adds after the seats."""
+        return []
+
+    def svg_status(self, s: GameState) -> str:
+        """What the picture adds to the table's status line (model/svg.py)."""
+        return ""
+
+    def svg_table_height(self, s: GameState) -> int:
+        """The height the expansion's part of the table takes below the piles."""
+        return 0
+
+    def svg_table(self, c: Canvas, s: GameState, y: float) -> None:
+        """Its part of the table, drawn from height ``y``."""
+
+    def svg_seat_height(self, s: GameState, i: int) -> int:
+        """The height its part of seat ``i`` takes below the hand and set-aside cards."""
+        return 0
+
+    def svg_seat(self, c: Canvas, s: GameState, i: int, y: float) -> None:
+        """Its part of seat ``i``, drawn from height ``y``."""
 
 
 BASE = Expansion()

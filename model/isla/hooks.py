@@ -26,7 +26,7 @@ from model.core import evolve
 from model.dealing import Deal
 from model.errors import IllegalAction
 from model.expansion import Expansion
-from model.isla import moves, position
+from model.isla import drawing, moves, position
 from model.isla.codec import IslaFormatError, isla_from_json, isla_to_json
 from model.isla.state import ROW, isla_of, isla_setup, new_isla, new_turn
 from model.rules import Setup
@@ -45,6 +45,14 @@ class IslaBohnita(Expansion):
     adds_moves = True
     codec = SlotCodec("isla", "ships and ports", "I1", isla_to_json, isla_from_json, IslaFormatError)
     setup_of = staticmethod(isla_setup)  # I1, I9: the ship prices
+    # its part of the state drawn (drawing.py): ships, rows, the attack
+    seat_text = staticmethod(drawing.seat_text)
+    table_text = staticmethod(drawing.table_text)
+    svg_status = staticmethod(drawing.svg_status)
+    svg_table_height = staticmethod(drawing.svg_table_height)
+    svg_table = staticmethod(drawing.svg_table)
+    svg_seat_height = staticmethod(drawing.svg_seat_height)
+    svg_seat = staticmethod(drawing.svg_seat)
     todo_codes = (Deal.ROW_0, Deal.ROW_1)  # I2: the two island rows
     # hooks that are one function of moves.py or position.py, called without a wrapper
     refill = staticmethod(moves.refill_todo)  # I2: empty rows are refilled after the draw
