@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from model import Action, GameState, Harvest
 from model.actions import PIRATE, Attack, BuyShip, HarvestOnto, MoveCargo, Sail, Sell, Yield
-from model.isla import HOME, Ship, isla_setup
+from model.isla import HOME, Isla, Ship, isla_setup
 
 SELL_AT = 3  # a cargo that pays this many coins is sold at once
 LOAD_AT = 2  # a ship sails out for a row holding at least this many cards of the front type
@@ -20,8 +20,8 @@ def _pays(s: GameState, ship: Ship) -> int:
 
 def greedy_isla(s: GameState, legal: list[Action]) -> Action | None:
     """A greedy ship policy: save attacked cargo, sell rich cargo, raid, buy, sail for cargo."""
-    isla = s.isla
-    if isla is None:
+    isla = s.ext
+    if not isinstance(isla, Isla):
         return None
     p = s.to_move
     if isla.attack is not None:  # I7: sell if it pays, else yield a card

@@ -28,7 +28,7 @@ from model.errors import IllegalAction
 from model.expansion import Expansion
 from model.isla import drawing, moves, position
 from model.isla.codec import IslaFormatError, isla_from_json, isla_to_json
-from model.isla.state import ROW, isla_of, isla_setup, new_isla, new_turn
+from model.isla.state import ROW, Isla, isla_of, isla_setup, new_isla, new_turn
 from model.rules import Setup
 from model.state import GameState, Phase, SlotCodec
 from model.steps import STEPS
@@ -77,7 +77,8 @@ class IslaBohnita(Expansion):
 
     def start_turn(self, s: GameState) -> GameState:
         """I6, I7, I9: attacks, captures, ship moves and the duel discard are counted per turn."""
-        isla = isla_of(s)
+        isla = s.ext
+        assert isinstance(isla, Isla)  # inlined isla_of: the hooks are the engine's hot loop
         fresh = new_turn(isla)
         return s if fresh is isla else evolve(s, ext=fresh)
 
@@ -106,13 +107,15 @@ class IslaBohnita(Expansion):
 
     def blocked(self, s: GameState) -> bool:
         """I7: an attacked player answers before anything else happens."""
-        isla = isla_of(s)
+        isla = s.ext
+        assert isinstance(isla, Isla)  # inlined isla_of: the hooks are the engine's hot loop
         return isla.attack is not None
 
     def phase_actions(self, s: GameState, p: int) -> Sequence[Action]:
         """I9: the duel's hand discard during phase 1; I3: planting in any order with trading and
         ship moves in phase 2."""
-        isla = isla_of(s)
+        isla = s.ext
+        assert isinstance(isla, Isla)  # inlined isla_of: the hooks are the engine's hot loop
         pl = s.players[p]
         if s.phase == Phase.PLANT:
             if s.setup.duel and not isla.discarded:
@@ -136,7 +139,8 @@ class IslaBohnita(Expansion):
         return rule
 
     def check_action(self, s: GameState, kind: type) -> None:
-        isla = isla_of(s)
+        isla = s.ext
+        assert isinstance(isla, Isla)  # inlined isla_of: the hooks are the engine's hot loop
         attack = isla.attack
         if attack is not None and kind not in _DEFENCE:
             q, i = attack

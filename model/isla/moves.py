@@ -30,7 +30,7 @@ from model.core import harvestable as _harvestable
 from model.core import pay as _pay
 from model.core import with_player as _with_player
 from model.errors import IllegalAction
-from model.isla.state import EMPTY_SHIP, HOME, REFILL, Fleet, Isla, Ship, isla_of, isla_setup
+from model.isla.state import EMPTY_SHIP, HOME, ISLA_SETUPS, REFILL, Fleet, Isla, Ship, isla_of, isla_setup
 from model.state import EMPTY, Field, GameState, Phase, PlayerState
 from model.steps import STEPS
 
@@ -115,7 +115,8 @@ def anytime_actions(s: GameState, p: int) -> list[Action]:
     """Whenever ``p`` is to move: sell, move cargo, harvest onto a ship, buy ships (I1, I5, I6).
 
     In the duel only the active player moves, except to answer an attack (I9)."""
-    isla = isla_of(s)
+    isla = s.ext
+    assert isinstance(isla, Isla)  # inlined isla_of: called for every legal_actions
     fleet = isla.fleets[p]
     pl = s.players[p]
     out: list[Action] = []
@@ -135,7 +136,7 @@ def anytime_actions(s: GameState, p: int) -> list[Action]:
                 if target.at == HOME and _fits(target, field.bean):
                     out.append(HarvestOnto(p, f, j))
     coins = len(pl.coins)
-    costs = isla_setup(s.setup)
+    costs = ISLA_SETUPS[s.setup.players]  # isla_setup, inlined
     if len(fleet.merchants) == 1 and coins >= costs.ship_cost:
         out.append(BuyShip(p, False))
     if fleet.pirate is None and coins >= costs.pirate_cost:

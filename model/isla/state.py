@@ -138,9 +138,10 @@ class IslaSetup(NamedTuple):
     pirate_cost: int  # the pirate ship: 2 (I1, I9)
 
 
-_SETUPS = tuple(IslaSetup(ship_cost=5 if n == 2 else 4 if n <= 4 else 3, pirate_cost=2) for n in range(8))
+ISLA_SETUPS = tuple(  # by player count
+    IslaSetup(ship_cost=5 if n == 2 else 4 if n <= 4 else 3, pirate_cost=2) for n in range(8))
 
 
 def isla_setup(su: Setup) -> IslaSetup:
     """La Isla Bohnita's prices for ``su``'s player count (I1, I9)."""
-    return _SETUPS[su.players]
+    return ISLA_SETUPS[su.players]
