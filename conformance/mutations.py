@@ -33,9 +33,9 @@ from model import (
     Sail,
     Sell,
 )
-from model.actions import PIRATE
 from model.cards import BEAN_NAMES
 from model.isla import HOME, isla_setup
+from model.isla.actions import PIRATE
 from model.records import action_line
 from model.referee import check_record
 

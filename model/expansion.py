@@ -37,6 +37,11 @@ class Expansion:
     def __repr__(self) -> str:
         return f"<expansion {self.name or 'none'}>"
 
+    def notation(self, p: int, verb: str, args: list[str], text: str) -> Action | None:
+        """Seat ``p``'s action if ``verb`` and ``args`` are the expansion's notation, else None
+        (``model.actions.parse_action`` asks every expansion before the base verbs)."""
+        return None
+
     def setup_of(self, su: Setup) -> object | None:
         """The expansion's own setup numbers for ``su`` (prices, counts); the base game has none."""
         return None

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from model import jsonio
-from model.actions import Action, NotationError, Reshuffle, format_action, parse_action
+from model.actions import Action, FieldHarvest, NotationError, Reshuffle, format_action, parse_action
 from model.cards import BEAN_INDEX, BEAN_NAMES, difference
 from model.engine import IllegalAction, apply, new_game, scores, winners
 from model.errors import BohnanzaError, InputError
@@ -263,7 +263,7 @@ def _segment(no: int, head: dict[str, Any], seats: list[str], extra: dict[str, A
 _HEADER_KEYS = ("format", "version", "ruleset", "options", "players", "seats", "deck", "state")
 
 # which annotations a line may carry, by what its action moves (docs/records.md)
-_BEAN_ACTIONS = ("Plant", "PlantAside", "PlantUp", "Discard", "DiscardUp", "Harvest", "HarvestOnto")
+_BEAN_ACTIONS = ("Plant", "PlantAside", "PlantUp", "Discard", "DiscardUp", "Harvest")  # and a FieldHarvest
 _DEAL_ACTIONS = ("Propose", "Accept")
 
 
@@ -273,7 +273,7 @@ def _notes(no: int, obj: dict[str, Any], action: Action | None) -> Notes | None:
     if not any(k in obj for k in ("bean", "give", "take", "up", "hands", "claims")):
         return None
     kind = type(action).__name__ if action is not None else "Reshuffle"
-    if "bean" in obj and kind not in _BEAN_ACTIONS:
+    if "bean" in obj and kind not in _BEAN_ACTIONS and not isinstance(action, FieldHarvest):
         raise RecordFormatError(no, f"bean: names the card a plant, discard or harvest moves; "
                                     f"{_said(action)} moves none")
     for key in ("give", "take"):

@@ -7,8 +7,8 @@ as in the base game". Every move returned is one of ``legal``.
 from __future__ import annotations
 
 from model import Action, GameState, Harvest
-from model.actions import PIRATE, Attack, BuyShip, HarvestOnto, MoveCargo, Sail, Sell, Yield
 from model.isla import HOME, Isla, Ship, isla_setup
+from model.isla.actions import PIRATE, Attack, BuyShip, HarvestOnto, MoveCargo, Sail, Sell, Yield
 
 SELL_AT = 3  # a cargo that pays this many coins is sold at once
 LOAD_AT = 2  # a ship sails out for a row holding at least this many cards of the front type

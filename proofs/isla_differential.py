@@ -30,9 +30,9 @@ from model import (
     apply,
     legal_actions,
 )
-from model.actions import Attack, BuyShip, HarvestOnto, MoveCargo, PlantCargo, Sail, Sell, Yield
 from model.cards import BEAN_NAMES
 from model.dealing import Deal
+from model.isla.actions import Attack, BuyShip, HarvestOnto, MoveCargo, PlantCargo, Sail, Sell, Yield
 from model.rules import ruleset
 from model.steps import STEPS
 from play.bots import BOTS

@@ -29,10 +29,10 @@ from model import (
     state_from_json,
     state_to_json,
 )
-from model.actions import BuyShip
 from model.dealing import Deal
 from model.display import describe
 from model.errors import PositionError
+from model.isla.actions import BuyShip
 from model.validate import check_state
 from model.views import view
 from play.bots import BOTS

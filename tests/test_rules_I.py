@@ -42,20 +42,10 @@ from model import (
     state_from_json,
     state_to_json,
 )
-from model.actions import (
-    PIRATE,
-    Attack,
-    BuyShip,
-    HarvestOnto,
-    MoveCargo,
-    PlantCargo,
-    Sail,
-    Sell,
-    Yield,
-)
 from model.cards import COUNTS
 from model.expansions import hooks
 from model.isla import BOHNACO, BOHNBAY, EMPTY_SHIP, HOME, Fleet, Ship, isla_setup
+from model.isla.actions import PIRATE, Attack, BuyShip, HarvestOnto, MoveCargo, PlantCargo, Sail, Sell, Yield
 from model.records import header, initial_deck, parse_record, record_lines, replay
 from model.rules import ISLA_REMOVED_AMIGO, ISLA_REMOVED_RIO_GRANDE
 from model.validate import check_state

@@ -62,10 +62,10 @@ from model import (
     state_to_json,
     winners,
 )
-from model.actions import Attack, BuyShip, HarvestOnto, MoveCargo, PlantCargo, Sail, Sell, Yield
 from model.cards import Bean
 from model.engine import is_listed_proposal
 from model.isla import isla_setup
+from model.isla.actions import Attack, BuyShip, HarvestOnto, MoveCargo, PlantCargo, Sail, Sell, Yield
 from play.bots import greedy_bot, random_bot, random_trader_bot
 
 # Every preset with every player count it allows.

@@ -1,7 +1,10 @@
 """La Isla Bohnita (RULES.md I1-I9), an expansion read in its own package:
 
-- ``state.py``: ships, fleets, the island rows, and the readings chosen where the seed is unclear;
+- ``state.py``: ships, fleets, the island rows (kept in ``GameState.ext``), the ship prices
+  (``IslaSetup``), and the readings chosen where the seed is unclear;
+- ``actions.py``: the expansion's actions and their notation;
 - ``codec.py``: that part of the state JSON;
+- ``drawing.py``: ships and rows in ``str(state)`` and in the state's SVG picture;
 - ``moves.py``: the move generator and the handlers of the expansion's actions;
 - ``hooks.py``: ``ISLA``, the ``model.expansion.Expansion`` the engine calls where the expansion
   changes the base turn (registered in ``model/expansions.py``).

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from model.actions import PORT_NAMES, SHIP_NAMES
 from model.cards import BEAN_INDEX, BEAN_NAMES
 from model.errors import InputError
+from model.isla.actions import PORT_NAMES, SHIP_NAMES
 from model.isla.state import Fleet, Isla, Ship
 
 

@@ -4,9 +4,9 @@ cargo (I1, I4-I6), the island rows (I2), a pirate attack awaiting its answer (I7
 
 from __future__ import annotations
 
-from model.actions import PORT_NAMES, SHIP_NAMES
 from model.canvas import CARD_H, STACK_H, STACK_W, STEP, Canvas
 from model.cards import BEAN_NAMES
+from model.isla.actions import PORT_NAMES, SHIP_NAMES
 from model.isla.state import Ship, isla_of
 from model.state import GameState
 

@@ -8,25 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from model.actions import (
-    SHIP_NAMES,
-    Action,
-    BuyField,
-    BuyShip,
-    Discard,
-    Harvest,
-    HarvestOnto,
-    MoveCargo,
-    PlantAside,
-    Propose,
-    Sell,
-    Yield,
-)
+from model.actions import Action, BuyField, Discard, Harvest, PlantAside, Propose
 from model.core import evolve
 from model.dealing import Deal
 from model.errors import IllegalAction
 from model.expansion import Expansion
-from model.isla import drawing, moves, position
+from model.isla import actions, drawing, moves, position
+from model.isla.actions import SHIP_NAMES, BuyShip, HarvestOnto, MoveCargo, Sell, Yield
 from model.isla.codec import IslaFormatError, isla_from_json, isla_to_json
 from model.isla.state import ROW, Isla, isla_of, isla_setup, new_isla, new_turn
 from model.rules import Setup
@@ -45,6 +33,7 @@ class IslaBohnita(Expansion):
     adds_moves = True
     codec = SlotCodec("isla", "ships and ports", "I1", isla_to_json, isla_from_json, IslaFormatError)
     setup_of = staticmethod(isla_setup)  # I1, I9: the ship prices
+    notation = staticmethod(actions.notation)  # its actions' notation (I1-I7)
     # its part of the state drawn (drawing.py): ships, rows, the attack
     seat_text = staticmethod(drawing.seat_text)
     table_text = staticmethod(drawing.table_text)

@@ -9,27 +9,26 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from model.actions import (
-    PIRATE,
-    PORT_NAMES,
-    Action,
-    Attack,
-    BuyShip,
-    HarvestOnto,
-    MoveCargo,
-    PlantCargo,
-    PlantUp,
-    Sail,
-    Sell,
-    Yield,
-    ship_name,
-)
+from model.actions import Action, PlantUp
 from model.cards import BEAN_NAMES
 from model.core import evolve as _evolve
 from model.core import harvestable as _harvestable
 from model.core import pay as _pay
 from model.core import with_player as _with_player
 from model.errors import IllegalAction
+from model.isla.actions import (
+    PIRATE,
+    PORT_NAMES,
+    Attack,
+    BuyShip,
+    HarvestOnto,
+    MoveCargo,
+    PlantCargo,
+    Sail,
+    Sell,
+    Yield,
+    ship_name,
+)
 from model.isla.state import EMPTY_SHIP, HOME, ISLA_SETUPS, REFILL, Fleet, Isla, Ship, isla_of, isla_setup
 from model.state import EMPTY, Field, GameState, Phase, PlayerState
 from model.steps import STEPS

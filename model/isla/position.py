@@ -6,8 +6,8 @@
 
 from __future__ import annotations
 
-from model.actions import PORT_NAMES, SHIP_NAMES
 from model.errors import PositionError
+from model.isla.actions import PORT_NAMES, SHIP_NAMES
 from model.isla.state import HOME, ROW, isla_of
 from model.state import GameState, Phase
 

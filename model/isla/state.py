@@ -47,8 +47,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from model.actions import PIRATE
 from model.dealing import Deal
+from model.isla.actions import PIRATE
 from model.rules import Setup
 from model.state import GameState
 
