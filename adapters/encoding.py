@@ -178,7 +178,7 @@ class EncodedState:
     cancel_turn: int = 0
 
     def __post_init__(self) -> None:
-        if self.state.isla is not None:
+        if self.state.ext is not None:
             raise ValueError(ISLA_ERROR)
 
     @property

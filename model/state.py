@@ -96,13 +96,8 @@ class GameState(NamedTuple):
     todo: tuple[int, ...]  # cards still to deal after a reshuffle: a seat or a ``model.dealing.Deal`` (E1)
     resume: int  # a ``model.dealing.Resume``: at a chance node, the dealing step to go back to
     turn: int  # turns started, from 0
-    ext: object | None = None  # the expansion's part of the state (its type is the expansion's); None without
-
-    @property
-    def isla(self) -> Any:
-        """``ext`` under its old name, read-only, for callers outside ``model``: La Isla Bohnita's
-        ``model.isla.Isla`` (I1-I9) when the game plays it (``model.isla.isla_of`` is the typed read)."""
-        return self.ext
+    ext: object | None = None  # the expansion's part of the state, typed by the expansion (e.g. read
+    # with ``model.isla.isla_of``); None without one. Its JSON key is the expansion's (``SlotCodec``)
 
     @property
     def rules(self) -> Ruleset:

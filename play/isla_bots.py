@@ -7,7 +7,7 @@ as in the base game". Every move returned is one of ``legal``.
 from __future__ import annotations
 
 from model import Action, GameState, Harvest
-from model.isla import HOME, Isla, Ship, isla_setup
+from model.isla import HOME, Isla, Ship, isla_of, isla_setup
 from model.isla.actions import PIRATE, Attack, BuyShip, HarvestOnto, MoveCargo, Sail, Sell, Yield
 
 SELL_AT = 3  # a cargo that pays this many coins is sold at once
@@ -55,7 +55,7 @@ def greedy_isla(s: GameState, legal: list[Action]) -> Action | None:
 def _greedy_sail(s: GameState, sails: list[Sail]) -> Sail | None:
     """Sail an empty or matching ship to the row with the most cards it can load (all of them);
     bring a ship home from an island when there is nothing more to load."""
-    isla = s.isla
+    isla = isla_of(s)
     assert isla is not None
     best: Sail | None = None
     for a in sails:
@@ -71,7 +71,7 @@ def _greedy_sail(s: GameState, sails: list[Sail]) -> Sail | None:
 
 def greedy_harvest(s: GameState, legal: list[Action], harvest: Harvest) -> Action:
     """Load a forced harvest onto a merchant ship of its type (or an empty one if it pays nothing)."""
-    isla = s.isla
+    isla = isla_of(s) if s.ext is not None else None
     if isla is None:
         return harvest
     p = harvest.player

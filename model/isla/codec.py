@@ -1,4 +1,5 @@
-"""La Isla Bohnita's part of the state JSON (``GameState.isla``): ships, rows and the turn's counts."""
+"""La Isla Bohnita's part of the state JSON (``GameState.ext``, under the key "isla"): ships, rows
+and the turn's counts."""
 
 from __future__ import annotations
 
