@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from model import GameState, new_game, ruleset, scores, setup, state_to_json, winners
+from model import GameState, actions, new_game, ruleset, scores, setup, state_to_json, winners
+from model.actions import Action, ExpansionAction, NotationError, Plant, parse_action, parse_number
 from model.canvas import Canvas
 from model.core import evolve
 from model.expansion import BASE, Expansion
@@ -172,3 +173,28 @@ def test_an_expansion_owns_its_state_slot_its_json_and_its_drawing(monkeypatch):
     text = str(s).splitlines()
     assert text[-4].endswith(" | tokens 1") and text[-1] == "tokens in play: 3"
     assert "tokens 2</text>" in svg(s) and "tokens" not in svg(plain)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Pay(ExpansionAction):
+    """A made-up expansion action: ``p0 pay 2``."""
+
+    player: int
+    coins: int
+
+    def __str__(self) -> str:
+        return f"p{self.player} pay {self.coins}"
+
+
+def _pay_notation(p: int, verb: str, args: list[str], text: str) -> Action | None:
+    return _Pay(p, parse_number(args[0], text, "coin")) if verb == "pay" and len(args) == 1 else None
+
+
+def test_an_expansion_reads_its_own_notation_before_the_base_verbs(monkeypatch):
+    with pytest.raises(NotationError, match="unknown action 'pay'"):
+        parse_action("p0 pay 2")
+    monkeypatch.setattr(actions, "NOTATIONS", [*actions.NOTATIONS, _pay_notation])  # its registry line
+    assert parse_action("p0 pay 2") == _Pay(0, 2) and str(_Pay(0, 2)) == "p0 pay 2"
+    assert parse_action("p0 plant 1") == Plant(0, 1)  # the base verbs are untouched
+    with pytest.raises(NotationError, match="'x' is not a coin number"):
+        parse_action("p0 pay x")
