@@ -142,7 +142,7 @@ def layout(setup: Setup) -> Layout:
 
 @lru_cache(maxsize=64)
 def _layout(setup: Setup) -> Layout:
-    if setup.isla:
+    if setup.rules.isla:
         raise ValueError(ISLA_ERROR)
     beans, h, n = setup.beans, len(setup.deck), setup.players
     nb = len(beans)
@@ -178,7 +178,7 @@ class EncodedState:
     cancel_turn: int = 0
 
     def __post_init__(self) -> None:
-        if self.state.isla is not None:
+        if self.state.ext is not None:
             raise ValueError(ISLA_ERROR)
 
     @property

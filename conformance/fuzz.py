@@ -81,6 +81,7 @@ from typing import Any
 from conformance.views import annotated, public_view
 from model import BEAN_NAMES, GameState, Phase, apply, chance_outcome, legal_actions, new_game, ruleset
 from model.errors import BohnanzaError
+from model.isla import isla_of
 from model.position_io import read_json
 from model.records import header, record_lines
 from model.referee import check_record, first_illegal
@@ -245,7 +246,7 @@ def pools(seed: int) -> Pools:
             picked = [group[0], group[-1]] + rng.sample(group, min(4, len(group)))
             if phase == Phase.TRADE:  # offers pending and Isla attacks are rare: take them all
                 picked += [s for s in group if s.pending is not None][:4]
-                picked += [s for s in group if s.isla is not None and s.isla.attack is not None][:3]
+                picked += [s for s in group if s.ext is not None and isla_of(s).attack is not None][:3]
             for s in dict.fromkeys(picked):
                 out.states.append((f"{label} {phase.name.lower()} turn {s.turn}", state_to_json(s)))
     seeds = game_seeds(seed)

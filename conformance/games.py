@@ -9,6 +9,7 @@ from typing import Any
 
 from conformance.common import GenerationError, rules_of
 from model import Action, GameState, Phase, apply, winners
+from model.isla import isla_of
 from model.records import action_line, header
 from model.rules import Ruleset
 from play.bots import BOTS
@@ -67,7 +68,7 @@ def _stop_at_chance(s: GameState) -> bool:
 
 
 def _stop_at_attack(s: GameState) -> bool:
-    return s.isla is not None and s.isla.attack is not None
+    return s.ext is not None and isla_of(s).attack is not None
 
 
 LEGAL: list[GameSpec] = [

@@ -33,9 +33,9 @@ from model import (
     Sail,
     Sell,
 )
-from model.actions import PIRATE
 from model.cards import BEAN_NAMES
-from model.isla import HOME
+from model.isla import HOME, isla_of, isla_setup
+from model.isla.actions import PIRATE
 from model.records import action_line
 from model.referee import check_record
 
@@ -408,62 +408,62 @@ def m_e2_after_end(g: Game) -> Any:
 
 
 def _isla_trade(s: GameState) -> bool:
-    return s.isla is not None and in_trade(s) and s.to_move == s.active
+    return s.ext is not None and in_trade(s) and s.to_move == s.active
 
 
 def m_i4_second_type(g: Game) -> Any:
     def loadable(s: GameState) -> tuple[int, int] | None:
-        if not _isla_trade(s) or s.isla is None or s.isla.sails >= s.setup.rules.max_sails:
+        if not _isla_trade(s) or s.ext is None or isla_of(s).sails >= s.setup.rules.max_sails:
             return None
-        for k, ship in enumerate(s.isla.fleets[s.active].merchants):
+        for k, ship in enumerate(isla_of(s).fleets[s.active].merchants):
             for port in (1, 2):
-                row = s.isla.rows[port - 1]
+                row = isla_of(s).rows[port - 1]
                 if ship.count and port != ship.at and row and row[0] != ship.bean:
                     return k, port
         return None
     i = g.at(lambda s, a: loadable(s) is not None)
     s = g.states[i]
     k, port = loadable(s) or (0, 0)
-    assert s.isla is not None
-    ship = s.isla.fleets[s.active].merchants[k]
-    front = BEAN_NAMES[s.isla.rows[port - 1][0]]
+    assert s.ext is not None
+    ship = isla_of(s).fleets[s.active].merchants[k]
+    front = BEAN_NAMES[isla_of(s).rows[port - 1][0]]
     return _ins(g, i, Sail(s.active, k, port, 1), f"p{s.active}'s ship m{k} holds {BEAN_NAMES[ship.bean]} "
                 f"and loads a {front}: a ship holds one type only")
 
 
 def m_i5_plant_cargo(g: Game) -> Any:
     def cargo(s: GameState, a: Action) -> bool:
-        return (_isla_trade(s) and s.isla is not None
-                and any(m.count for m in s.isla.fleets[s.active].merchants))
+        return (_isla_trade(s) and s.ext is not None
+                and any(m.count for m in isla_of(s).fleets[s.active].merchants))
     i = g.at(cargo)
     s = g.states[i]
-    assert s.isla is not None
-    k = next(j for j, m in enumerate(s.isla.fleets[s.active].merchants) if m.count)
+    assert s.ext is not None
+    k = next(j for j, m in enumerate(isla_of(s).fleets[s.active].merchants) if m.count)
     return _ins(g, i, PlantCargo(s.active, k, 0), f"p{s.active} plants a card from its ship m{k}: island "
                 "beans count as harvested and never go onto a field")
 
 
 def m_i7_attack_twice(g: Game) -> Any:
-    i = g.at(lambda s, a: _isla_trade(s) and s.isla is not None and bool(s.isla.attacked))
+    i = g.at(lambda s, a: _isla_trade(s) and s.ext is not None and bool(isla_of(s).attacked))
     s = g.states[i]
-    assert s.isla is not None
-    q, k = s.isla.attacked[0]
+    assert s.ext is not None
+    q, k = isla_of(s).attacked[0]
     return _ins(g, i, Attack(s.active, q, k), f"p{s.active} attacks p{q}'s m{k} a second time this turn")
 
 
 def m_i6_sell_for_nothing(g: Game) -> Any:
     def worthless(s: GameState) -> tuple[int, int] | None:
-        if s.isla is None or not _decision(s) or s.isla.attack is not None:
+        if s.ext is None or not _decision(s) or isla_of(s).attack is not None:
             return None
-        for k, ship in s.isla.fleets[s.to_move].ships():
+        for k, ship in isla_of(s).fleets[s.to_move].ships():
             if ship.count and s.setup.payout[ship.bean][ship.count] == 0:
                 return s.to_move, k
         return None
     i = g.at(lambda s, a: worthless(s) is not None and (not s.setup.duel or s.to_move == s.active))
     s = g.states[i]
     p, k = worthless(s) or (0, 0)
-    assert s.isla is not None
-    ship = s.isla.fleets[p].ship(k)
+    assert s.ext is not None
+    ship = isla_of(s).fleets[p].ship(k)
     assert ship is not None
     return _ins(g, i, Sell(p, k),
                 f"p{p} sells a cargo of {ship.count} {BEAN_NAMES[ship.bean]}, worth no coin")
@@ -486,8 +486,8 @@ def m_i9_duel_trade(g: Game) -> Any:
 
 def m_i7_harvest_onto_pirate(g: Game) -> Any:
     def ok(s: GameState, a: Action) -> bool:
-        return (_decision(s) and s.isla is not None and s.isla.attack is None
-                and s.isla.fleets[s.to_move].pirate is not None
+        return (_decision(s) and s.ext is not None and isla_of(s).attack is None
+                and isla_of(s).fleets[s.to_move].pirate is not None
                 and any(f.count > 1 for f in mover(s).fields))
     i = g.at(ok)
     s = g.states[i]
@@ -498,16 +498,16 @@ def m_i7_harvest_onto_pirate(g: Game) -> Any:
 
 def m_i6_move_captured(g: Game) -> Any:
     def ok(s: GameState, a: Action) -> bool:
-        if not (_isla_trade(s) and s.isla is not None and s.isla.captured):
+        if not (_isla_trade(s) and s.ext is not None and isla_of(s).captured):
             return False
-        fleet = s.isla.fleets[s.active]
+        fleet = isla_of(s).fleets[s.active]
         pirate = fleet.pirate
         return pirate is not None and pirate.count > 0 and any(
             m.at == HOME and (m.count == 0 or m.bean == pirate.bean) for m in fleet.merchants)
     i = g.at(ok)
     s = g.states[i]
-    assert s.isla is not None
-    fleet = s.isla.fleets[s.active]
+    assert s.ext is not None
+    fleet = isla_of(s).fleets[s.active]
     pirate = fleet.pirate
     assert pirate is not None
     j = next(k for k, m in enumerate(fleet.merchants)
@@ -517,25 +517,26 @@ def m_i6_move_captured(g: Game) -> Any:
 
 
 def m_i9_second_discard(g: Game) -> Any:
-    i = g.at(lambda s, a: s.phase == Phase.PLANT and s.isla is not None and s.isla.discarded
+    i = g.at(lambda s, a: s.phase == Phase.PLANT and s.ext is not None and isla_of(s).discarded
              and s.planted < 2 and bool(mover(s).hand))
     s = g.states[i]
     return _ins(g, i, Discard(s.active, 0), f"p{s.active} discards a second hand card this turn")
 
 
 def m_i7_ignore_attack(g: Game) -> Any:
-    i = g.at(lambda s, a: s.isla is not None and s.isla.attack is not None)
+    i = g.at(lambda s, a: s.ext is not None and isla_of(s).attack is not None)
     s = g.states[i]
     return _ins(g, i, EndPhase(s.to_move), f"p{s.to_move} ends a phase instead of answering the attack on "
                 "its ship (sell or yield)")
 
 
 def m_i1_pirate_coins(g: Game) -> Any:
-    i = g.at(lambda s, a: _decision(s) and s.isla is not None and s.turn >= 2
-             and s.isla.fleets[s.to_move].pirate is None and len(mover(s).coins) < s.setup.pirate_cost)
+    i = g.at(lambda s, a: _decision(s) and s.ext is not None and s.turn >= 2
+             and isla_of(s).fleets[s.to_move].pirate is None
+             and len(mover(s).coins) < isla_setup(s.setup).pirate_cost)
     s = g.states[i]
     return _ins(g, i, BuyShip(s.to_move, True), f"p{s.to_move} buys a pirate ship with "
-                f"{len(mover(s).coins)} coins; it costs {s.setup.pirate_cost}")
+                f"{len(mover(s).coins)} coins; it costs {isla_setup(s.setup).pirate_cost}")
 
 
 ILLEGAL: list[Illegal] = [

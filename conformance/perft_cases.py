@@ -18,6 +18,7 @@ from conformance.common import (
     with_options,
 )
 from model import Attack, BuyField, GameState, Phase, Propose, Sail, apply, legal_actions, new_game
+from model.isla import isla_of
 from model.perft import perft
 from model.state import state_to_json
 from model.validate import check_state
@@ -33,7 +34,7 @@ class PerftSpec:
 
 
 def in_trade(s: GameState) -> bool:
-    return s.phase == Phase.TRADE and s.pending is None and (s.isla is None or s.isla.attack is None)
+    return s.phase == Phase.TRADE and s.pending is None and (s.ext is None or isla_of(s).attack is None)
 
 
 def _pending_with_choice(s: GameState) -> GameState | None:
@@ -227,7 +228,7 @@ PERFT: list[PerftSpec] = [
               "attacked player's answer: sell that cargo (it pays) or yield a card (I7); seed 44, greedy "
               "bots, max_deal_cards=1",
               lambda: find(rules_of("rio-grande", {"isla": True, "max_deal_cards": 1}), 4, 44, "greedy",
-                           lambda s: s.isla is not None and s.isla.attack is not None
+                           lambda s: s.ext is not None and isla_of(s).attack is not None
                            and len(legal_actions(s)) == 2, "a pending attack on a cargo that sells")),
     PerftSpec("isla-duel-plant", "La Isla Bohnita duel (2 players): phase 1, where the once-a-turn hand "
               "discard may come before or after planting (I9); seed 44, greedy bots",

@@ -10,26 +10,18 @@ from model import svg as _svg  # noqa: F401
 from model.actions import (
     Accept,
     Action,
-    Attack,
     BuyField,
-    BuyShip,
     Decline,
     Discard,
     DiscardUp,
     EndPhase,
     Harvest,
-    HarvestOnto,
-    MoveCargo,
     NotationError,
     Plant,
     PlantAside,
-    PlantCargo,
     PlantUp,
     Propose,
     Reshuffle,
-    Sail,
-    Sell,
-    Yield,
     format_action,
     parse_action,
 )
@@ -44,6 +36,7 @@ from model.engine import (
     winners,
 )
 from model.isla import Fleet, Isla, Ship
+from model.isla.actions import Attack, BuyShip, HarvestOnto, MoveCargo, PlantCargo, Sail, Sell, Yield
 from model.rules import PRESETS, Ruleset, RulesetError, Setup, ruleset, setup
 from model.state import EMPTY, Field, GameState, Phase, PlayerState, state_from_json, state_to_json
 

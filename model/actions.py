@@ -16,21 +16,12 @@ Indices are 0-based: seats ``p2``, hand positions ``h3``, face-up cards ``u1``, 
     p0 discard h3 / p0 discard u1 discard a hand card / an offered card (duel, D2)
     chance reshuffle blue,red,... the new draw pile, top first (E1)
 
-La Isla Bohnita (model/isla/state.py; ships ``m0``, ``m1`` and ``pirate``, ports ``home``, ``bohnbay``,
-``bohnaco``):
-
-    p0 sail m0 bohnbay 2          sail merchant ship 0 to Bohnbay, loading 2 cards of the front type (I4)
-    p0 sail m1 home               sail merchant ship 1 back to its harbour (I4)
-    p1 harvest 0 onto m1          harvest field 0 onto merchant ship 1 instead of selling it (I5)
-    p1 sell m0 / p1 sell pirate   sell a ship's whole cargo (I6)
-    p1 move pirate m0             move a whole cargo between one's own ships (I6)
-    p0 attack p2 m1               the pirate ship attacks p2's merchant ship 1 (I7)
-    p2 yield                      the attacked player lets one card go instead of selling (I7)
-    p0 buy ship / p0 buy pirate   buy the second merchant ship / the pirate ship (I1)
+An expansion's actions and their notation are in its own package (``model/isla/actions.py``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from model.cards import BEAN_NAMES, bean
@@ -48,7 +39,7 @@ class NotationError(InputError):
     """Text that is not an action in the notation above."""
 
 
-def _clip(text: str, most: int = 80) -> str:
+def clip(text: str, most: int = 80) -> str:
     """``text`` for an error message: at most ``most`` characters (a record line may be huge)."""
     return text if len(text) <= most else f"{text[:most]}... ({len(text)} characters)"
 
@@ -57,7 +48,7 @@ def _int(digits: str, text: str) -> int:
     """The number ``digits`` (ASCII digits); NotationError past ``MAX_DIGITS`` digits (int() of
     thousands of digits is slow or refused, and no index of the game is that large)."""
     if len(digits) > MAX_DIGITS:
-        raise NotationError(f"{_clip(text)!r}: {_clip(digits, 20)!r} is too large for an index "
+        raise NotationError(f"{clip(text)!r}: {clip(digits, 20)!r} is too large for an index "
                             f"(more than {MAX_DIGITS} digits)")
     return int(digits)
 
@@ -210,138 +201,46 @@ class Reshuffle:
         return ("chance reshuffle " + ",".join(BEAN_NAMES[b] for b in self.order)).rstrip()
 
 
-# ---------------------------------------------------------------- La Isla Bohnita (I1-I9)
+class ExpansionAction:
+    """The base of an expansion's actions (``model/isla/actions.py``): the engine applies them with
+    the expansion's ``handlers`` and ``parse_action`` reads them with its ``notation``."""
 
-SHIP_NAMES = ("m0", "m1", "pirate")  # ship numbers 0, 1: merchant ships; 2: the pirate ship
-PIRATE = 2
-PORT_NAMES = ("home", "bohnbay", "bohnaco")  # 0: the owner's harbour; 1, 2: the island ports
-
-
-def ship_name(i: int) -> str:
-    return SHIP_NAMES[i] if 0 <= i < len(SHIP_NAMES) else f"ship{i}"
-
-
-def port_name(i: int) -> str:
-    return PORT_NAMES[i] if 0 <= i < len(PORT_NAMES) else f"port{i}"
-
-
-@dataclass(frozen=True, slots=True)
-class Sail:
-    """Sail merchant ship ``ship`` to ``port``, loading ``take`` cards of the row's front type (I4)."""
-
+    __slots__ = ()
     player: int
-    ship: int
-    port: int
-    take: int = 0
-
-    def __str__(self) -> str:
-        text = f"p{self.player} sail {ship_name(self.ship)} {port_name(self.port)}"
-        return text + (f" {self.take}" if self.port else "")
 
 
-@dataclass(frozen=True, slots=True)
-class HarvestOnto:
-    """Harvest field ``field`` onto merchant ship ``ship`` instead of selling it (I5)."""
+class FieldHarvest(ExpansionAction):
+    """An expansion's action that harvests a whole field as ``Harvest`` does (H4-H6), e.g. onto a
+    ship (I5): the referee's annotations and claims read its ``field`` as a harvest's."""
 
-    player: int
+    __slots__ = ()
     field: int
-    ship: int
-
-    def __str__(self) -> str:
-        return f"p{self.player} harvest {self.field} onto {ship_name(self.ship)}"
-
-
-@dataclass(frozen=True, slots=True)
-class Sell:
-    """Sell ship ``ship``'s whole cargo by the beanometer, for at least one coin (I6)."""
-
-    player: int
-    ship: int
-
-    def __str__(self) -> str:
-        return f"p{self.player} sell {ship_name(self.ship)}"
-
-
-@dataclass(frozen=True, slots=True)
-class MoveCargo:
-    """Move the whole cargo of ship ``source`` onto merchant ship ``target`` (I6)."""
-
-    player: int
-    source: int
-    target: int
-
-    def __str__(self) -> str:
-        return f"p{self.player} move {ship_name(self.source)} {ship_name(self.target)}"
-
-
-@dataclass(frozen=True, slots=True)
-class Attack:
-    """The active player's pirate ship attacks ``target``'s merchant ship ``ship`` (I7)."""
-
-    player: int
-    target: int
-    ship: int
-
-    def __str__(self) -> str:
-        return f"p{self.player} attack p{self.target} {ship_name(self.ship)}"
-
-
-@dataclass(frozen=True, slots=True)
-class Yield:
-    """The attacked player does not sell: one card goes to the pirate ship (I7)."""
-
-    player: int
-
-    def __str__(self) -> str:
-        return f"p{self.player} yield"
-
-
-@dataclass(frozen=True, slots=True)
-class BuyShip:
-    """Buy the second merchant ship, or with ``pirate`` the pirate ship (I1)."""
-
-    player: int
-    pirate: bool = False
-
-    def __str__(self) -> str:
-        return f"p{self.player} buy {'pirate' if self.pirate else 'ship'}"
-
-
-@dataclass(frozen=True, slots=True)
-class PlantCargo:
-    """Plant a card from a ship onto a field: never legal (I5: island beans count as harvested).
-
-    It exists so that a record from another implementation that does this is rejected naming I5.
-    """
-
-    player: int
-    ship: int
-    field: int
-
-    def __str__(self) -> str:
-        return f"p{self.player} plant {ship_name(self.ship)} {self.field}"
 
 
 Action = (
     Plant | PlantAside | PlantUp | Harvest | BuyField | EndPhase | Propose | Accept | Decline
-    | Discard | DiscardUp | Reshuffle
-    | Sail | HarvestOnto | Sell | MoveCargo | Attack | Yield | BuyShip | PlantCargo
+    | Discard | DiscardUp | Reshuffle | ExpansionAction
 )
+
+# The expansions' notations (``Expansion.notation``: seat, verb, arguments, text -> an action, or
+# None if the words are not its own), filled from the registry (``model/expansions.py``) when
+# ``model`` is imported: the base notation names no expansion. They are asked before the base verbs.
+NOTATIONS: list[Callable[[int, str, list[str], str], Action | None]] = []
 
 
 def format_action(action: Action) -> str:
     return str(action)
 
 
-def _seat(word: str, text: str) -> int:
+def parse_seat(word: str, text: str) -> int:
     if len(word) < 2 or word[0] != "p" or not _num(word[1:]):
-        raise NotationError(f"{_clip(text)!r}: {_clip(word, 20)!r} is not a seat like p0")
+        raise NotationError(f"{clip(text)!r}: {clip(word, 20)!r} is not a seat like p0")
     return _int(word[1:], text)
 
 
-def _number(word: str, text: str, what: str = "field") -> int:
+def parse_number(word: str, text: str, what: str = "field") -> int:
     if not _num(word):
-        raise NotationError(f"{_clip(text)!r}: {_clip(word, 20)!r} is not a {what} number")
+        raise NotationError(f"{clip(text)!r}: {clip(word, 20)!r} is not a {what} number")
     return _int(word, text)
 
 
@@ -349,7 +248,7 @@ def _indices(word: str, prefix: str, text: str) -> tuple[int, ...]:
     out = []
     for item in word.split(","):
         if len(item) < 2 or item[0] != prefix or not _num(item[1:]):
-            raise NotationError(f"{_clip(text)!r}: {_clip(item, 20)!r} is not a card like {prefix}0")
+            raise NotationError(f"{clip(text)!r}: {clip(item, 20)!r} is not a card like {prefix}0")
         out.append(_int(item[1:], text))
     return tuple(out)
 
@@ -358,7 +257,7 @@ def _beans(word: str, text: str) -> tuple[int, ...]:
     try:
         return tuple(int(bean(x)) for x in word.split(","))
     except ValueError as e:
-        raise NotationError(f"{_clip(text)!r}: {e}") from None
+        raise NotationError(f"{clip(text)!r}: {e}") from None
 
 
 def parse_action(text: str) -> Action:
@@ -371,44 +270,29 @@ def parse_action(text: str) -> Action:
             return Reshuffle(_beans(words[2], text))
         if len(words) == 2 and words[1] == "reshuffle":
             return Reshuffle(())
-        raise NotationError(f"{_clip(text)!r}: expected 'chance reshuffle BEAN,BEAN,...'")
+        raise NotationError(f"{clip(text)!r}: expected 'chance reshuffle BEAN,BEAN,...'")
     if len(words) < 2:
-        raise NotationError(f"{_clip(text)!r}: expected a seat and a verb, like 'p0 plant 1'")
-    p = _seat(words[0], text)
+        raise NotationError(f"{clip(text)!r}: expected a seat and a verb, like 'p0 plant 1'")
+    p = parse_seat(words[0], text)
     verb, args = words[1], words[2:]
+    for notation in NOTATIONS:
+        action = notation(p, verb, args, text)
+        if action is not None:
+            return action
     if verb == "plant":
-        if len(args) == 2 and args[0] in SHIP_NAMES:
-            return PlantCargo(p, _ship(args[0], text), _number(args[1], text))
         if len(args) == 1:
-            return Plant(p, _number(args[0], text))
+            return Plant(p, parse_number(args[0], text))
         if len(args) == 2:
             if args[0][:1] == "u" and _num(args[0][1:]):
-                return PlantUp(p, _int(args[0][1:], text), _number(args[1], text))
+                return PlantUp(p, _int(args[0][1:], text), parse_number(args[1], text))
             return PlantAside(p, _beans(args[0], text)[0] if "," not in args[0]
-                              else _bad(text, "plant takes one bean"), _number(args[1], text))
-        raise NotationError(f"{_clip(text)!r}: expected 'plant FIELD', 'plant BEAN FIELD' or "
+                              else _bad(text, "plant takes one bean"), parse_number(args[1], text))
+        raise NotationError(f"{clip(text)!r}: expected 'plant FIELD', 'plant BEAN FIELD' or "
                             "'plant uI FIELD'")
     if verb == "harvest" and len(args) == 1:
-        return Harvest(p, _number(args[0], text))
-    if verb == "harvest" and len(args) == 3 and args[1] == "onto":
-        return HarvestOnto(p, _number(args[0], text), _ship(args[2], text))
+        return Harvest(p, parse_number(args[0], text))
     if verb == "buy" and not args:
         return BuyField(p)
-    if verb == "buy" and args in (["ship"], ["pirate"]):
-        return BuyShip(p, args[0] == "pirate")
-    if verb == "sail" and len(args) in (2, 3):
-        port = _port(args[1], text)
-        if (port == 0) != (len(args) == 2):
-            raise NotationError(f"{_clip(text)!r}: expected 'sail SHIP home' or 'sail SHIP PORT CARDS'")
-        return Sail(p, _ship(args[0], text), port, _number(args[2], text, "card") if port else 0)
-    if verb == "sell" and len(args) == 1:
-        return Sell(p, _ship(args[0], text))
-    if verb == "move" and len(args) == 2:
-        return MoveCargo(p, _ship(args[0], text), _ship(args[1], text))
-    if verb == "attack" and len(args) == 2:
-        return Attack(p, _seat(args[0], text), _ship(args[1], text))
-    if verb == "yield" and not args:
-        return Yield(p)
     if verb == "end" and not args:
         return EndPhase(p)
     if verb == "decline" and not args:
@@ -420,7 +304,7 @@ def parse_action(text: str) -> Action:
             return DiscardUp(p, _indices(args[0], "u", text)[0])
         return Discard(p, _indices(args[0], "h", text)[0])
     if verb == "offer" and args:
-        partner = _seat(args[0], text)
+        partner = parse_seat(args[0], text)
         rest = args[1:]
         give_hand: tuple[int, ...] = ()
         give_up: tuple[int, ...] = ()
@@ -440,22 +324,10 @@ def parse_action(text: str) -> Action:
             ask = _beans(rest[1], text)
             rest = rest[2:]
         if rest:
-            raise NotationError(f"{_clip(text)!r}: expected 'offer pN [give h0,u1,a0] [ask BEAN,...]'")
+            raise NotationError(f"{clip(text)!r}: expected 'offer pN [give h0,u1,a0] [ask BEAN,...]'")
         return Propose(p, partner, give_hand, give_up, ask, give_aside)
-    raise NotationError(f"{_clip(text)!r}: unknown action {verb!r} or wrong arguments")
-
-
-def _ship(word: str, text: str) -> int:
-    if word not in SHIP_NAMES:
-        raise NotationError(f"{_clip(text)!r}: {word!r} is not a ship; ships are {', '.join(SHIP_NAMES)}")
-    return SHIP_NAMES.index(word)
-
-
-def _port(word: str, text: str) -> int:
-    if word not in PORT_NAMES:
-        raise NotationError(f"{_clip(text)!r}: {word!r} is not a port; ports are {', '.join(PORT_NAMES)}")
-    return PORT_NAMES.index(word)
+    raise NotationError(f"{clip(text)!r}: unknown action {verb!r} or wrong arguments")
 
 
 def _bad(text: str, why: str) -> int:
-    raise NotationError(f"{_clip(text)!r}: {why}")
+    raise NotationError(f"{clip(text)!r}: {why}")

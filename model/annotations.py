@@ -21,8 +21,8 @@ from model.actions import (
     Action,
     Discard,
     DiscardUp,
+    FieldHarvest,
     Harvest,
-    HarvestOnto,
     Plant,
     PlantAside,
     PlantUp,
@@ -106,7 +106,7 @@ def before(s: GameState, action: Action, notes: Notes) -> tuple[Fixes, str | Non
             h = action.index
             if not _one(b, pl.hand[h], fixes):
                 return fixes, f"the record says {said}, p{p}'s hand card h{h} is {show(pl.hand[h])}"
-        if isinstance(action, (Harvest, HarvestOnto)) and 0 <= action.field < len(pl.fields):
+        if isinstance(action, (Harvest, FieldHarvest)) and 0 <= action.field < len(pl.fields):
             f = pl.fields[action.field]
             if f.count and f.bean != b:
                 return fixes, f"the record says {said}, p{p}'s field {action.field} holds {show(f.bean)}"

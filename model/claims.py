@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from model.actions import Accept, Action, EndPhase, Harvest, HarvestOnto, Plant, PlantAside, Reshuffle
+from model.actions import Accept, Action, EndPhase, FieldHarvest, Harvest, Plant, PlantAside, Reshuffle
 from model.cards import BEAN_NAMES
 from model.state import GameState, Phase
 
@@ -90,7 +90,7 @@ def state_rule(before: GameState, action: Action, after: GameState, keys: list[s
         return "E2" if after.final else "E1"  # a reshuffle where the final exhaustion ends the game
     if kind is Reshuffle:
         return "E1"
-    if isinstance(action, (Harvest, HarvestOnto)):
+    if isinstance(action, (Harvest, FieldHarvest)):
         if "coins" in keys and coin_gain is not None:
             ours_gain, theirs_gain = coin_gain
             f = before.players[action.player].fields[action.field]

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from model.actions import PORT_NAMES, SHIP_NAMES
 from model.cards import BEAN_NAMES
-from model.isla import Ship
+from model.expansions import hooks
 from model.state import DRAWINGS, GameState, Phase
 
 
@@ -13,8 +12,10 @@ def _cards(cards: tuple[int, ...]) -> str:
 
 
 def describe(s: GameState) -> str:
-
+    """The state in lines: the table, one line per seat, then the expansion's lines
+    (``Expansion.seat_text``, ``table_text``)."""
     r = s.setup.rules
+    x = hooks(s.setup)
     lines = [
         f"{r.name}, {len(s.players)} players, turn {s.turn}, active p{s.active}, "
         f"phase {s.phase.name.lower()}, to move "
@@ -32,15 +33,11 @@ def describe(s: GameState) -> str:
         line = f"p{i}: coins {len(p.coins)} | fields [{fields}] | hand {_cards(p.hand)}"
         if p.aside:
             line += f" | set aside {_cards(p.aside)}"
-        if s.isla is not None:
-            line += " | ships " + ", ".join(_ship(s.isla.fleets[i].ship(k), k)
-                                            for k, _ in s.isla.fleets[i].ships())
+        if s.ext is not None:
+            line += x.seat_text(s, i)
         lines.append(line)
-    if s.isla is not None:
-        lines.append(f"island rows: bohnbay {_cards(s.isla.rows[0])} | bohnaco {_cards(s.isla.rows[1])}")
-        if s.isla.attack is not None:
-            q, k = s.isla.attack
-            lines.append(f"pirate attack on p{q} {SHIP_NAMES[k]}: p{q} sells or yields")
+    if s.ext is not None:
+        lines.extend(x.table_text(s))
     return "\n".join(lines)
 
 
@@ -49,12 +46,6 @@ def _pending_exhaustion(s: GameState) -> str:
     if s.draw or not s.setup.on_demand or s.final or s.phase in (Phase.CHANCE, Phase.OVER):
         return ""
     return " (exhausted when a card is next needed, E1 on-demand)"
-
-
-def _ship(ship: Ship | None, k: int) -> str:
-    assert ship is not None
-    cargo = f"{ship.count} {BEAN_NAMES[ship.bean]}" if ship.count else "empty"
-    return f"{SHIP_NAMES[k]} {cargo} at {PORT_NAMES[ship.at]}"
 
 
 DRAWINGS["text"] = describe  # str(state)

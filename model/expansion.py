@@ -4,8 +4,8 @@
 (``model.expansions.hooks(setup)``: the registry, looked up by ``Setup.expansion`` in that one
 place). Every default here *is* the base rule, so the base game is the expansion that overrides
 nothing. An expansion subclasses ``Expansion``, overrides the hooks its rules change, lists its own
-actions in ``handlers`` and its part of the state lives in ``GameState.isla`` (the one expansion
-slot of the state).
+actions in ``handlers``; its part of the state lives in ``GameState.ext`` (the state's one
+expansion slot, written to JSON by its ``codec``) and its own setup numbers come from ``setup_of``.
 """
 
 from __future__ import annotations
@@ -14,9 +14,10 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from model.actions import Action, Propose
+from model.canvas import Canvas
 from model.errors import PositionError
 from model.rules import Setup
-from model.state import GameState, Phase
+from model.state import GameState, Phase, SlotCodec
 
 Handler = Callable[[GameState, Any, bool], GameState]
 
@@ -29,11 +30,21 @@ class Expansion:
     duel_trading = ("D1", "there is no trading in the bean duel")  # rule, reason a duel refuses a deal
     trade_hand_cards = True  # T3: the active player may offer hand cards
     todo_codes: tuple[int, ...] = ()  # ``GameState.todo`` codes it deals to (``deal_card``)
+    codec: SlotCodec | None = None  # its part of the state JSON (``GameState.ext``); None: it has none
     adds_moves = False  # does it use the move hooks (blocked, forced, *_actions, check_action)? If
     # not, ``legal_actions`` and ``apply`` skip them: they are the engine's hot loop
 
     def __repr__(self) -> str:
         return f"<expansion {self.name or 'none'}>"
+
+    def notation(self, p: int, verb: str, args: list[str], text: str) -> Action | None:
+        """Seat ``p``'s action if ``verb`` and ``args`` are the expansion's notation, else None
+        (``model.actions.parse_action`` asks every expansion before the base verbs)."""
+        return None
+
+    def setup_of(self, su: Setup) -> object | None:
+        """The expansion's own setup numbers for ``su`` (prices, counts); the base game has none."""
+        return None
 
     # ------------------------------------------------------------ dealing and the turn's steps
 
@@ -44,6 +55,10 @@ class Expansion:
     def on_deal(self, s: GameState, cards: Sequence[int]) -> GameState:
         """The new game with the expansion's part of the state set up from its ``reserved`` cards."""
         return s
+
+    def dealt_first(self, s: GameState) -> tuple[int, ...]:
+        """S2: the ``reserved`` cards of a new game ``s``, in the deck order they were dealt from."""
+        return ()
 
     def start_turn(self, s: GameState) -> GameState:
         """T1: what the expansion counts per turn starts again."""
@@ -140,6 +155,34 @@ class Expansion:
         base game: the bean duel has no trading phases (D1)."""
         if s.setup.duel and s.phase in (Phase.TRADE, Phase.PLANT_ASIDE):
             raise PositionError("phase", f"{s.phase.name.lower()} does not exist in the bean duel", "D1")
+
+    # ------------------------------------------------------------ drawing (its ``ext`` is not None)
+
+    def seat_text(self, s: GameState, i: int) -> str:
+        """What ``str(s)`` adds to seat ``i``'s line (model/display.py)."""
+        return ""
+
+    def table_text(self, s: GameState) -> list[str]:
+        """The lines ``str(s)`` adds after the seats."""
+        return []
+
+    def svg_status(self, s: GameState) -> str:
+        """What the picture adds to the table's status line (model/svg.py)."""
+        return ""
+
+    def svg_table_height(self, s: GameState) -> int:
+        """The height the expansion's part of the table takes below the piles."""
+        return 0
+
+    def svg_table(self, c: Canvas, s: GameState, y: float) -> None:
+        """Its part of the table, drawn from height ``y``."""
+
+    def svg_seat_height(self, s: GameState, i: int) -> int:
+        """The height its part of seat ``i`` takes below the hand and set-aside cards."""
+        return 0
+
+    def svg_seat(self, c: Canvas, s: GameState, i: int, y: float) -> None:
+        """Its part of seat ``i``, drawn from height ``y``."""
 
 
 BASE = Expansion()

@@ -6,11 +6,15 @@ To add an expansion: write its package (state, codec, moves, hooks: see ``model/
 
 from __future__ import annotations
 
+from model.actions import NOTATIONS
 from model.expansion import BASE, Expansion
 from model.isla.hooks import ISLA
 from model.rules import Setup
+from model.state import SLOT_CODECS
 
 EXPANSIONS: dict[str, Expansion] = {x.name: x for x in (BASE, ISLA)}
+SLOT_CODECS.update({x.name: x.codec for x in EXPANSIONS.values() if x.codec is not None})  # the state JSON's
+NOTATIONS.extend(x.notation for x in EXPANSIONS.values() if x is not BASE)  # ``parse_action``'s
 
 
 def hooks(su: Setup) -> Expansion:

@@ -19,10 +19,11 @@ from pathlib import Path
 from typing import Any
 
 from model import jsonio
-from model.actions import Action, NotationError, Reshuffle, format_action, parse_action
+from model.actions import Action, FieldHarvest, NotationError, Reshuffle, format_action, parse_action
 from model.cards import BEAN_INDEX, BEAN_NAMES, difference
 from model.engine import IllegalAction, apply, new_game, scores, winners
 from model.errors import BohnanzaError, InputError
+from model.expansions import hooks
 from model.position_io import PositionInputError, state_of
 from model.rules import Ruleset, ruleset, setup
 from model.state import GameState, Phase
@@ -111,7 +112,7 @@ def header(s0: GameState, seats: Sequence[str] = (), **extra: Any) -> dict[str, 
 def initial_deck(s0: GameState) -> tuple[int, ...]:
     """The deck order, top first, that deals into ``s0`` (turn 0, nothing played yet).
 
-    With La Isla Bohnita the two island rows come first (I2)."""
+    The cards an expansion is dealt first come first (S2; La Isla Bohnita's two rows, I2)."""
     n = len(s0.players)
     hands = [list(p.hand) for p in s0.players]
     sizes = s0.setup.hands
@@ -122,8 +123,7 @@ def initial_deck(s0: GameState) -> tuple[int, ...]:
             if taken[seat] < sizes[seat]:
                 dealt.append(hands[seat][taken[seat]])
                 taken[seat] += 1
-    rows = s0.isla.rows[0] + s0.isla.rows[1] if s0.isla is not None else ()
-    return rows + tuple(dealt) + s0.draw
+    return hooks(s0.setup).dealt_first(s0) + tuple(dealt) + s0.draw
 
 
 def action_line(action: Action) -> dict[str, Any]:
@@ -263,7 +263,7 @@ def _segment(no: int, head: dict[str, Any], seats: list[str], extra: dict[str, A
 _HEADER_KEYS = ("format", "version", "ruleset", "options", "players", "seats", "deck", "state")
 
 # which annotations a line may carry, by what its action moves (docs/records.md)
-_BEAN_ACTIONS = ("Plant", "PlantAside", "PlantUp", "Discard", "DiscardUp", "Harvest", "HarvestOnto")
+_BEAN_ACTIONS = ("Plant", "PlantAside", "PlantUp", "Discard", "DiscardUp", "Harvest")  # and a FieldHarvest
 _DEAL_ACTIONS = ("Propose", "Accept")
 
 
@@ -273,7 +273,7 @@ def _notes(no: int, obj: dict[str, Any], action: Action | None) -> Notes | None:
     if not any(k in obj for k in ("bean", "give", "take", "up", "hands", "claims")):
         return None
     kind = type(action).__name__ if action is not None else "Reshuffle"
-    if "bean" in obj and kind not in _BEAN_ACTIONS:
+    if "bean" in obj and kind not in _BEAN_ACTIONS and not isinstance(action, FieldHarvest):
         raise RecordFormatError(no, f"bean: names the card a plant, discard or harvest moves; "
                                     f"{_said(action)} moves none")
     for key in ("give", "take"):

@@ -321,10 +321,8 @@ class Setup:
     on_demand: bool  # E1 reading ``reshuffle=on-demand``: exhaust when a card is needed from an empty pile
     payout: tuple[tuple[int, ...], ...] = field(repr=False)  # payout[bean][n] (C1)
     meters: tuple[Meter, ...] = field(repr=False)
-    isla: bool = False  # La Isla Bohnita (I1-I9)
-    ship_cost: int = 0  # the second merchant ship (I1, I9)
-    pirate_cost: int = 0  # the pirate ship (I1, I9)
-    expansion: str = ""  # the ``model.expansions.EXPANSIONS`` key of the expansion played ("" none)
+    expansion: str = ""  # the ``model.expansions.EXPANSIONS`` key of the expansion played ("" none); its
+    # own setup (e.g. La Isla Bohnita's ship prices, I1) is the expansion's: ``Expansion.setup_of``
 
 
 @lru_cache(maxsize=256)
@@ -399,6 +397,5 @@ def setup(rules: Ruleset, players: int) -> Setup:
         final_exhaustion=final, duel=duel, strict_harvest=rules.harvest == "strict",
         on_demand=rules.reshuffle == "on-demand",
         payout=payout_table(tuple(meters), max(COUNTS) + 8), meters=tuple(meters),
-        isla=isla, ship_cost=(5 if duel else 4 if players <= 4 else 3) if isla else 0,
-        pirate_cost=2 if isla else 0, expansion=name,
+        expansion=name,
     )

@@ -13,7 +13,6 @@ from typing import Any, NamedTuple
 from model.actions import NotationError, Propose, parse_action
 from model.cards import BEAN_INDEX, BEAN_NAMES
 from model.errors import InputError
-from model.isla import Isla, IslaFormatError, isla_from_json, isla_to_json
 from model.rules import Ruleset, Setup, ruleset, setup
 
 STATE_FORMAT = "bohnanza-state"
@@ -23,6 +22,22 @@ STATE_VERSION = 1
 # ``_repr_svg_``, model/svg.py). Both sit above the state and register here when ``model`` is
 # imported, so the state names neither (no import circle).
 DRAWINGS: dict[str, Callable[[GameState], str]] = {}
+
+
+class SlotCodec(NamedTuple):
+    """An expansion's part of the state (``GameState.ext``) in the state JSON."""
+
+    key: str  # its key in the state JSON, also the ruleset option that turns the expansion on
+    holds: str  # what it holds, in words, for errors ("ships and ports")
+    rule: str  # the rule that gives the expansion its part of the state
+    to_json: Callable[[Any], Any]
+    from_json: Callable[[Any], object]
+    error: type[InputError]  # what ``from_json`` raises on a malformed part
+
+
+# The codecs by ``Setup.expansion``, copied from the registry (``model/expansions.py``) when
+# ``model`` is imported: the state names no expansion (and imports none: no circle).
+SLOT_CODECS: dict[str, SlotCodec] = {}
 
 
 class Phase(IntEnum):
@@ -81,7 +96,8 @@ class GameState(NamedTuple):
     todo: tuple[int, ...]  # cards still to deal after a reshuffle: a seat or a ``model.dealing.Deal`` (E1)
     resume: int  # a ``model.dealing.Resume``: at a chance node, the dealing step to go back to
     turn: int  # turns started, from 0
-    isla: Isla | None = None  # ships and island ports (I1-I9); None without the expansion
+    ext: object | None = None  # the expansion's part of the state, typed by the expansion (e.g. read
+    # with ``model.isla.isla_of``); None without one. Its JSON key is the expansion's (``SlotCodec``)
 
     @property
     def rules(self) -> Ruleset:
@@ -146,8 +162,9 @@ def state_to_json(s: GameState) -> dict[str, Any]:
         "resume": s.resume,
         "turn": s.turn,
     }
-    if s.isla is not None:
-        out["isla"] = isla_to_json(s.isla)
+    if s.ext is not None:
+        codec = SLOT_CODECS[s.setup.expansion]
+        out[codec.key] = codec.to_json(s.ext)
     return out
 
 
@@ -202,16 +219,7 @@ def state_from_json(obj: dict[str, Any]) -> GameState:
         if not isinstance(action, Propose):
             raise _field_error("pending", "expected a proposal like 'p0 offer p1 give h0 ask red'")
         pending = action
-    isla = None
-    if su.isla:
-        if obj.get("isla") is None:
-            raise _field_error("isla", "missing: the ruleset has isla=true (I1)")
-        try:
-            isla = isla_from_json(obj["isla"])
-        except IslaFormatError as e:
-            raise StateFormatError(str(e)) from None
-    elif obj.get("isla") is not None:
-        raise _field_error("isla", "ships and ports are given but the ruleset has isla=false (I1)")
+    ext = _ext_from_json(obj, su)
     return GameState(
         setup=su,
         players=players,
@@ -231,5 +239,23 @@ def state_from_json(obj: dict[str, Any]) -> GameState:
         todo=tuple(obj.get("todo", ())),
         resume=obj["resume"],
         turn=obj["turn"],
-        isla=isla,
+        ext=ext,
     )
+
+
+def _ext_from_json(obj: dict[str, Any], su: Setup) -> object | None:
+    """The expansion's part of a state JSON, required when the ruleset plays it, refused otherwise."""
+    ext = None
+    codec = SLOT_CODECS.get(su.expansion)
+    if codec is not None:
+        if obj.get(codec.key) is None:
+            raise _field_error(codec.key, f"missing: the ruleset has {codec.key}=true ({codec.rule})")
+        try:
+            ext = codec.from_json(obj[codec.key])
+        except codec.error as e:
+            raise StateFormatError(str(e)) from None
+    for other in SLOT_CODECS.values():
+        if other is not codec and obj.get(other.key) is not None:
+            raise _field_error(other.key, f"{other.holds} are given but the ruleset has {other.key}=false "
+                                          f"({other.rule})")
+    return ext

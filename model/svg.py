@@ -1,8 +1,9 @@
 """One state as an SVG picture, for notebooks (``GameState._repr_svg_``) and the record viewer.
 
 Every card of the state is drawn exactly once as an element ``<g class="card" data-zone=Z
-data-n=N>``: one card (a hand, the face-up cards, a set-aside area, an island row) or a stack of
-``N`` cards (a field, the piles, a ship's cargo; a coin stack, drawn as one coin with its count);
+data-n=N>``: one card (a hand, the face-up cards, a set-aside area) or a stack of ``N`` cards (a
+field, the piles; a coin stack, drawn as one coin with its count), and so do the cards an expansion
+draws (``Expansion.svg_table``/``svg_seat``: La Isla Bohnita's rows and cargo, model/isla/drawing.py);
 ``data-bean`` names the bean when the picture shows it. A face is a tint of its bean's colour under a
 band of the full colour, and bean names are written on every card (the palette is colour-blind safe,
 but colour alone is never the only cue). In a seat's view (``seat=P``) what ``model.views.view``
@@ -16,113 +17,23 @@ The layout is fixed-width text in a monospace font, so each text's box is known 
 
 from __future__ import annotations
 
-from model.actions import PORT_NAMES, SHIP_NAMES
+from model.canvas import (
+    CARD_H,
+    COIN,
+    ROW_CARDS,
+    STACK_H,
+    STACK_W,
+    STEP,
+    STYLE,
+    WIDTH,
+    Canvas,
+    escape,
+)
 from model.cards import BEAN_NAMES
 from model.core import harvestable
+from model.expansions import hooks
 from model.state import DRAWINGS, GameState
 from model.views import view
-
-
-def escape(text: str, quote: bool = False) -> str:
-    """``xml.sax.saxutils.escape`` (with ``quote``: its ``{'"': "&quot;"}``), without loading
-    ``xml.sax``, which pulls in ``http`` and ``email`` when ``import model`` registers the picture."""
-    text = text.replace("&", "&amp;").replace(">", "&gt;").replace("<", "&lt;")
-    return text.replace('"', "&quot;") if quote else text
-
-
-FONT = "DejaVu Sans Mono, Menlo, Consolas, monospace"
-CHAR_W = 0.62  # advance of one monospace character, in font sizes (DejaVu Sans Mono: 0.602)
-WIDTH = 1000
-
-# Okabe-Ito and Paul Tol colours: distinguishable with the common colour-vision deficiencies.
-PALETTE: tuple[str, ...] = (
-    "#8c510a",  # coffee
-    "#f0e442",  # wax
-    "#0072b2",  # blue
-    "#d55e00",  # chili
-    "#999933",  # stink
-    "#009e73",  # green
-    "#e69f00",  # soy
-    "#332288",  # blackeyed
-    "#cc3311",  # red
-    "#44aa99",  # garden
-    "#aa4499",  # cocoa
-    "#ddcc77",  # field
-)
-
-CARD_W, CARD_H, STEP = 60, 42, 64  # a single card, and the pitch of a row of them
-STACK_W, STACK_H = 68, 64  # a field, a coin stack, a pile
-ROW_CARDS = 10  # hand cards per row before the row wraps
-COIN = 52  # a seat's coins: one coin with the count on it
-
-STYLE = (
-    f"text{{font-family:{FONT};fill:#111}}"
-    ".card>rect{stroke:#333;stroke-width:1}"
-    ".back>rect{fill:#6b4f2a}.back text{fill:#fff}"
-    ".front>rect{stroke:#000;stroke-width:3}"
-    ".h4>rect{stroke-dasharray:4 2;stroke-width:2}"
-    ".cap{fill:#444}.hi{font-weight:bold}"
-    ".seat>rect.panel{fill:#fafafa;stroke:#bbb}.seat.move>rect.panel{fill:#fff8dc;stroke:#c90}"
-    ".coin>rect{stroke:#a07800;stroke-width:2}.coin.hidden>rect{stroke:#888}"
-)
-
-
-def bean_colour(b: int) -> str:
-    return PALETTE[b] if 0 <= b < len(PALETTE) else "#888888"
-
-
-def bean_tint(b: int, white: float = 0.62) -> str:
-    """The bean's colour mixed with ``white`` parts of white: a card's face, light enough for black text."""
-    rgb = bytes.fromhex(bean_colour(b)[1:])
-    return "#" + "".join(f"{round(v + (255 - v) * white):02x}" for v in rgb)
-
-
-class _Canvas:
-    """SVG elements with every text placed through ``text`` (monospace: its box follows from it)."""
-
-    def __init__(self) -> None:
-        self.out: list[str] = []
-
-    def text(self, x: float, y: float, s: str, size: float = 11, cls: str = "", middle: bool = False) -> None:
-        attrs = f' class="{cls}"' if cls else ""
-        anchor = ' text-anchor="middle"' if middle else ""
-        self.out.append(f'<text x="{x:g}" y="{y:g}" font-size="{size:g}"{anchor}{attrs}>{escape(s)}</text>')
-
-    def rect(self, x: float, y: float, w: float, h: float, fill: str, cls: str = "", rx: float = 4) -> None:
-        attrs = f' class="{cls}"' if cls else ""
-        self.out.append(f'<rect x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" rx="{rx:g}" '
-                        f'fill="{fill}"{attrs}/>')
-
-    def open(self, tag: str, **attrs: object) -> None:
-        parts = " ".join(f'{k.rstrip("_").replace("_", "-")}="{escape(str(v), quote=True)}"'
-                         for k, v in attrs.items() if v is not None)
-        self.out.append(f"<{tag} {parts}>" if parts else f"<{tag}>")
-
-    def close(self, tag: str) -> None:
-        self.out.append(f"</{tag}>")
-
-    def card(self, x: float, y: float, zone: str, b: int | None, lines: tuple[str, ...] = (),
-             n: int = 1, cls: str = "", w: float = CARD_W, h: float = CARD_H) -> None:
-        """One card (``n`` 1) or a stack of ``n``; ``b`` None: its face is not shown (a back)."""
-        kind = "card" + (" back" if b is None else "") + (f" {cls}" if cls else "")
-        self.open("g", class_=kind, data_zone=zone, data_n=n,
-                  data_bean=None if b is None or b < 0 else BEAN_NAMES[b])
-        if n > 1:  # the stack's depth, drawn behind it
-            self.rect(x + 3, y + 3, w, h, "#ccc", rx=4)
-        if b is None or b < 0:
-            self.rect(x, y, w, h, "#6b4f2a")
-        else:  # the face in the bean's colour: a tint, with a band of the full colour on top
-            self.rect(x, y, w, h, bean_tint(b))
-            self.out.append(f'<rect x="{x + 1:g}" y="{y + 1:g}" width="{w - 2:g}" height="9" rx="3" '
-                            f'fill="{bean_colour(b)}"/>')
-        for k, line in enumerate(lines):
-            self.text(x + w / 2, y + 22 + 13 * k, line, 10, "hi" if k == 0 else "", middle=True)
-        self.close("g")
-
-
-def _ship_text(k: int) -> str:
-    """Ship ``k`` in words (``SHIP_NAMES`` are the notation's: m0, m1, pirate)."""
-    return ("merchant 1", "merchant 2", "pirate")[k] if 0 <= k < 3 else SHIP_NAMES[k]
 
 
 def _seat_height(s: GameState, i: int) -> int:
@@ -131,14 +42,14 @@ def _seat_height(s: GameState, i: int) -> int:
     h = 30 + max(STACK_H + 4, rows * (CARD_H + 18))
     if p.aside:
         h += 16 + CARD_H + 4
-    if s.isla is not None:
-        h += 16 + STACK_H + 4
+    if s.ext is not None:
+        h += hooks(s.setup).svg_seat_height(s, i)
     return h + 6
 
 
-def _seat(c: _Canvas, s: GameState, i: int, y0: int, hand_shown: bool, coins_shown: bool) -> None:
+def _seat(c: Canvas, s: GameState, i: int, y0: int, hand_shown: bool, coins_shown: bool) -> None:
     """Seat ``i`` at height ``y0``: fields (H2-H4), coins (H5), hand in order (H1), set-aside cards
-    (T4), ships (I1-I6)."""
+    (T4), then the expansion's part (``Expansion.svg_seat``)."""
     p = s.players[i]
     su = s.setup
     moving = s.to_move == i
@@ -191,31 +102,21 @@ def _seat(c: _Canvas, s: GameState, i: int, y0: int, hand_shown: bool, coins_sho
         for k, b in enumerate(p.aside):
             c.card(10 + k * STEP, y + 16, f"p{i}.aside", b, (BEAN_NAMES[b],))
         y += 16 + CARD_H + 4
-    if s.isla is not None:
-        c.text(10, y + 12, "ships (I1): cargo and port", 9, "cap")
-        for n, (k, ship) in enumerate(s.isla.fleets[i].ships()):
-            x = 10 + n * (STACK_W + 50)
-            where = (_ship_text(k), f"at {PORT_NAMES[ship.at]}")
-            if ship.count:
-                c.card(x, y + 16, f"p{i}.ship.{k}", ship.bean,
-                       (BEAN_NAMES[ship.bean], f"{ship.count} cargo", *where), n=ship.count,
-                       w=STACK_W + 40, h=STACK_H + 4)
-            else:
-                c.rect(x, y + 16, STACK_W + 40, STACK_H + 4, "#e8f0f8")
-                for m, line in enumerate(("empty", *where)):
-                    c.text(x + (STACK_W + 40) / 2, y + 38 + 13 * m, line, 10, "cap", middle=True)
+    if s.ext is not None:
+        hooks(su).svg_seat(c, s, i, y)
     c.close("g")
 
 
 def _table_height(s: GameState) -> int:
     h = 48 + STACK_H + 10
-    if s.isla is not None:
-        h += 2 * (16 + CARD_H + 4)
+    if s.ext is not None:
+        h += hooks(s.setup).svg_table_height(s)
     return h + 6
 
 
-def _table(c: _Canvas, s: GameState) -> None:
-    """The piles and their counts, the face-up cards, exhaustions (E1-E2), phase and seat to move."""
+def _table(c: Canvas, s: GameState) -> None:
+    """The piles and their counts, the face-up cards, exhaustions (E1-E2), phase and seat to move,
+    then the expansion's part (``Expansion.svg_status``, ``svg_table``)."""
     su = s.setup
     c.open("g", class_="table")
     c.rect(2, 0, WIDTH - 4, _table_height(s) - 4, "#eef3ee", rx=6)
@@ -227,9 +128,8 @@ def _table(c: _Canvas, s: GameState) -> None:
         ex += " · final pass"
     if s.pending is not None:
         ex += f" · pending offer: {s.pending}"
-    if s.isla is not None and s.isla.attack is not None:
-        q, k = s.isla.attack
-        ex += f" · pirate attack on p{q} {_ship_text(k)}: p{q} sells or yields (I7)"
+    if s.ext is not None:
+        ex += hooks(su).svg_status(s)
     c.text(10, 36, ex, 11)
     y = 46
     c.card(10, y, "draw", None, ("draw", str(len(s.draw))), n=len(s.draw), w=STACK_W, h=STACK_H)
@@ -248,14 +148,8 @@ def _table(c: _Canvas, s: GameState) -> None:
     c.text(x + 10, y + 10, "face up (T2)" if s.face_up else "face up: none", 9, "cap")
     for k, b in enumerate(s.face_up):
         c.card(x + 10 + k * STEP, y + 16, "face_up", b, (BEAN_NAMES[b],))
-    if s.isla is not None:
-        y += STACK_H + 10
-        for r, name in enumerate(("Bohnbay", "Bohnaco")):
-            c.text(10, y + 12, f"{name} row (I2), front card first", 9, "cap")
-            for k, b in enumerate(s.isla.rows[r]):
-                c.card(10 + k * STEP, y + 16, f"row.{r}", b, (BEAN_NAMES[b], "front") if k == 0
-                       else (BEAN_NAMES[b],), cls="front" if k == 0 else "")
-            y += 16 + CARD_H + 4
+    if s.ext is not None:
+        hooks(su).svg_table(c, s, y + STACK_H + 10)
     c.close("g")
 
 
@@ -266,12 +160,12 @@ def parts(s: GameState, seat: int | None = None) -> list[str]:
         v = view(s, seat)  # H7: what seat P may see
         shown = [("hand" in x, "coins" in x) for x in v["seats"]]
     out: list[str] = []
-    c = _Canvas()
+    c = Canvas()
     _table(c, s)
     out.append("".join(c.out))
     y = _table_height(s)
     for i in range(len(s.players)):
-        c = _Canvas()
+        c = Canvas()
         _seat(c, s, i, y, *shown[i])
         out.append("".join(c.out))
         y += _seat_height(s, i)

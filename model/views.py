@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from model.cards import BEAN_NAMES
-from model.isla import isla_to_json
+from model.expansions import hooks
 from model.state import GameState, Phase
 
 
@@ -52,6 +52,7 @@ def view(s: GameState, player: int) -> dict[str, Any]:
         "face_up": [BEAN_NAMES[c] for c in s.face_up],
         "seats": seats,
     }
-    if s.isla is not None:
-        out["isla"] = isla_to_json(s.isla)
+    codec = hooks(s.setup).codec
+    if s.ext is not None and codec is not None:
+        out[codec.key] = codec.to_json(s.ext)
     return out

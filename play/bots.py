@@ -28,6 +28,7 @@ from model import (
     legal_actions,
 )
 from model.engine import is_listed_proposal
+from model.expansions import hooks
 from model.state import Field, PlayerState
 from play.isla_bots import greedy_harvest, greedy_isla
 
@@ -38,7 +39,7 @@ def random_bot(s: GameState, rng: random.Random) -> Action:
     """Uniform over the legal actions, except that it ends each trading phase at once
     (with La Isla Bohnita: uniform over phase 2's moves other than proposals)."""
     if s.phase == Phase.TRADE and s.pending is None:
-        if s.isla is None:
+        if s.ext is None:  # no expansion adds moves to phase 2
             return EndPhase(s.to_move)
         acts = legal_actions(s, proposals=False)  # I3: ship moves, raids, planting, sales
         return acts[int(rng.random() * len(acts))]
@@ -54,7 +55,7 @@ def random_trader_bot(s: GameState, rng: random.Random) -> Action:
             offer = _random_proposal(s, rng)
             if offer is not None:
                 return offer
-        if s.isla is None:
+        if s.ext is None:  # no expansion adds moves to phase 2
             return EndPhase(s.to_move)
         acts = legal_actions(s, proposals=False)
         return acts[int(rng.random() * len(acts))]
@@ -66,7 +67,7 @@ def _random_proposal(s: GameState, rng: random.Random) -> Propose | None:
     a = s.active
     k = s.setup.rules.max_deal_cards
     partner = rng.choice([q for q in range(len(s.players)) if q != a])
-    hand = range(len(s.players[a].hand)) if s.isla is None else range(0)  # I3: turned-up cards only
+    hand = range(len(s.players[a].hand)) if hooks(s.setup).trade_hand_cards else range(0)  # T3; I3
     cards = [("h", i) for i in hand] + [("u", i) for i in range(len(s.face_up))]
     give = rng.sample(cards, rng.randint(0, min(k, len(cards))))
     ask = tuple(sorted(rng.choice(s.setup.beans) for _ in range(rng.randint(0, k))))
@@ -122,7 +123,7 @@ def _card_value(pl: PlayerState, b: int) -> int:
 def greedy_bot(s: GameState, rng: random.Random) -> Action:
     """Plants to keep chains, gives away cards it cannot use, accepts deals that help it."""
     legal = legal_actions(s, proposals=False)  # its own proposals are checked one by one
-    choice = greedy_isla(s, legal) if s.isla is not None else None
+    choice = greedy_isla(s, legal) if s.ext is not None else None
     if choice is None:
         choice = _greedy_choice(s, legal)
     if isinstance(choice, Harvest):

@@ -7,8 +7,8 @@ as in the base game". Every move returned is one of ``legal``.
 from __future__ import annotations
 
 from model import Action, GameState, Harvest
-from model.actions import PIRATE, Attack, BuyShip, HarvestOnto, MoveCargo, Sail, Sell, Yield
-from model.isla import HOME, Ship
+from model.isla import HOME, Isla, Ship, isla_of, isla_setup
+from model.isla.actions import PIRATE, Attack, BuyShip, HarvestOnto, MoveCargo, Sail, Sell, Yield
 
 SELL_AT = 3  # a cargo that pays this many coins is sold at once
 LOAD_AT = 2  # a ship sails out for a row holding at least this many cards of the front type
@@ -20,8 +20,8 @@ def _pays(s: GameState, ship: Ship) -> int:
 
 def greedy_isla(s: GameState, legal: list[Action]) -> Action | None:
     """A greedy ship policy: save attacked cargo, sell rich cargo, raid, buy, sail for cargo."""
-    isla = s.isla
-    if isla is None:
+    isla = s.ext
+    if not isinstance(isla, Isla):
         return None
     p = s.to_move
     if isla.attack is not None:  # I7: sell if it pays, else yield a card
@@ -37,7 +37,8 @@ def greedy_isla(s: GameState, legal: list[Action]) -> Action | None:
     coins = len(s.players[p].coins)
     for a in legal:
         if isinstance(a, BuyShip):
-            cost = s.setup.pirate_cost if a.pirate else s.setup.ship_cost
+            costs = isla_setup(s.setup)
+            cost = costs.pirate_cost if a.pirate else costs.ship_cost
             if coins >= cost + 3:
                 return a
     attacks = [a for a in legal if isinstance(a, Attack)]
@@ -54,7 +55,7 @@ def greedy_isla(s: GameState, legal: list[Action]) -> Action | None:
 def _greedy_sail(s: GameState, sails: list[Sail]) -> Sail | None:
     """Sail an empty or matching ship to the row with the most cards it can load (all of them);
     bring a ship home from an island when there is nothing more to load."""
-    isla = s.isla
+    isla = isla_of(s)
     assert isla is not None
     best: Sail | None = None
     for a in sails:
@@ -70,7 +71,7 @@ def _greedy_sail(s: GameState, sails: list[Sail]) -> Sail | None:
 
 def greedy_harvest(s: GameState, legal: list[Action], harvest: Harvest) -> Action:
     """Load a forced harvest onto a merchant ship of its type (or an empty one if it pays nothing)."""
-    isla = s.isla
+    isla = isla_of(s) if s.ext is not None else None
     if isla is None:
         return harvest
     p = harvest.player

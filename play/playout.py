@@ -9,7 +9,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from model import Accept, Action, GameState, Phase, Ruleset, apply, chance_outcome, new_game, scores, winners
-from model.actions import Attack, Reshuffle, Sell, Yield
+from model.actions import Reshuffle
+from model.isla.actions import Attack, Sell, Yield
 from play.bots import Bot, random_bot
 
 ISLA_COUNTED = (Sell, Attack, Yield)

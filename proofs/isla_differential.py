@@ -30,9 +30,10 @@ from model import (
     apply,
     legal_actions,
 )
-from model.actions import Attack, BuyShip, HarvestOnto, MoveCargo, PlantCargo, Sail, Sell, Yield
 from model.cards import BEAN_NAMES
 from model.dealing import Deal
+from model.isla import isla_of
+from model.isla.actions import Attack, BuyShip, HarvestOnto, MoveCargo, PlantCargo, Sail, Sell, Yield
 from model.rules import ruleset
 from model.steps import STEPS
 from play.bots import BOTS
@@ -84,7 +85,7 @@ REFILL_CODES = (Deal.ROW_0, Deal.ROW_1)  # the engine's todo codes of the two ro
 def to_spec_state(s: GameState, cfg: IslaConfig) -> IState:
     """The spec's view of an engine state (concrete values). At a reshuffle (E1) the cards still to
     take: ``refill`` those for each row, ``todo`` the rest (drawn or turned up)."""
-    isla = s.isla
+    isla = isla_of(s)
     assert isla is not None
     n = len(s.players)
     players = []
@@ -126,7 +127,7 @@ def to_spec_action(s: GameState, a: Action, cfg: IslaConfig,
                    after: GameState | None = None) -> IAction | None:
     """The spec's action for an engine action (None: not an Isla action, harvest, purchase or planting).
     A purchase pays the coins the engine's successor paid, or (no successor) any coins."""
-    isla = s.isla
+    isla = isla_of(s)
     assert isla is not None
     if isinstance(a, Sail):
         return IAction(SAIL, a.player, a.ship, a.port, take=a.take)

@@ -37,7 +37,7 @@ def position_from_json(obj: Any, where: str = "position") -> GameState:
     if s.phase in (Phase.OVER, Phase.CHANCE):
         raise PositionInputError(f"{where}: phase: the position must be a decision point, not "
                                  f"{s.phase.name.lower()}")
-    if s.isla is not None:
+    if s.ext is not None:
         raise PositionInputError(f"{where}: options.isla: the endgame solvers cover the base game, "
                                  "not La Isla Bohnita (I1-I9)")
     return s

@@ -195,7 +195,7 @@ def trade_map(s: GameState, max_cards: int | None = None, value: str = "solo",
     SolveError). ``progress(deals valued, deals, note)`` after every deal and at least every 0.2 s
     while a search runs; Ctrl-C raises KeyboardInterrupt (a partial map is no answer)."""
     t0 = time.perf_counter()
-    if s.isla is not None:
+    if s.ext is not None:
         raise SolveError("the trade graph covers the base game, not La Isla Bohnita (I3)")
     if s.phase != Phase.TRADE or s.pending is not None:
         raise SolveError(f"the position must be in trading with no offer pending (T3), not phase "

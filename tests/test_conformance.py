@@ -24,6 +24,7 @@ from typing import Any
 
 import pytest
 
+from model.isla import isla_of
 from model.perft import divide, perft
 from model.position_io import state_of
 from model.referee import check_record
@@ -256,14 +257,14 @@ def test_suite_covers_what_the_docs_promise() -> None:
     states = [position(p) for p in PERFT]
     phases = {load(p)["phase"] for p in PERFT}
     assert phases >= {"plant", "trade", "plant_aside", "offer", "discard", "turned", "chance", "over"}
-    trading = [s for s in states if s.phase == 2 and s.isla is None]
+    trading = [s for s in states if s.phase == 2 and s.ext is None]
     assert any(s.pending is not None for s in trading) and any(s.pending is None for s in trading)
     assert {s.setup.rules.name for s in states} == set(PRESETS)
     assert {len(s.players) for s in states} == set(range(2, 8))
-    assert any(s.setup.duel and s.isla is None for s in states)
+    assert any(s.setup.duel and s.ext is None for s in states)
     assert any(s.setup.rules.distinct_fields for s in states) and any(s.setup.strict_harvest for s in states)
-    isla = [s for s in states if s.isla is not None]
-    assert any(s.isla.attack is not None for s in isla if s.isla is not None)
+    isla = [s for s in states if s.ext is not None]
+    assert any(isla_of(s).attack is not None for s in isla if s.ext is not None)
     assert any(s.setup.duel for s in isla) and any(len(s.players) > 2 and s.phase == 2 for s in isla)
 
     games = set()

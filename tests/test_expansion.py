@@ -6,6 +6,7 @@ checkers reach the rules through ``STEPS`` and nowhere else.
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import pickle
 import random
@@ -14,12 +15,17 @@ from pathlib import Path
 
 import pytest
 
-from model import GameState, new_game, ruleset, scores, setup, winners
+from model import GameState, actions, new_game, ruleset, scores, setup, state_to_json, winners
+from model.actions import Action, ExpansionAction, NotationError, Plant, parse_action, parse_number
+from model.canvas import Canvas
 from model.core import evolve
 from model.expansion import BASE, Expansion
 from model.expansions import EXPANSIONS, hooks
 from model.isla.hooks import ISLA
+from model.state import SLOT_CODECS, SlotCodec, StateFormatError
 from model.steps import STEPS
+from model.svg import svg
+from model.views import view
 from play.bots import random_bot
 from play.playout import playout
 
@@ -29,6 +35,20 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_the_base_engine_names_no_expansion():
     text = (ROOT / "model" / "engine.py").read_text()
     assert not re.search(r"isla|ship|pirate|cargo", text, re.IGNORECASE)
+
+
+# every module of model/ but the registry and the package's API (model/__init__.py re-exports)
+BASE_MODULES = sorted(p.stem for p in (ROOT / "model").glob("*.py")
+                      if p.stem not in ("__init__", "expansions"))
+
+
+@pytest.mark.parametrize("name", BASE_MODULES)
+def test_no_base_module_imports_an_expansion(name):
+    """The expansions own their parts: the base reaches them through ``model.expansions`` only."""
+    tree = ast.parse((ROOT / "model" / f"{name}.py").read_text())
+    imported = [n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
+    imported += [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
+    assert not [m for m in imported if m.startswith("model.isla")]
 
 
 def test_the_registry_holds_the_base_game_and_la_isla_bohnita_by_name():
@@ -116,3 +136,65 @@ def test_steps_traced_records_every_end_of_turn_with_its_input_and_output():
     turns = [args[0].turn for _, args, _ in log]
     assert turns == list(range(end.turn + 1))  # T7 once per turn, the last turn's included (E2)
     assert all(out.turn == args[0].turn + 1 or out.phase.name in ("CHANCE", "OVER") for _, args, out in log)
+
+
+class _Tokens(Expansion):
+    """A made-up expansion with its own part of the state: a token count per seat, kept in
+    ``GameState.ext``, written to JSON under "tokens" and drawn by the hooks."""
+
+    name = "tokens"
+    codec = SlotCodec("tokens", "tokens", "X1", list, tuple, StateFormatError)
+
+    def on_deal(self, s: GameState, cards) -> GameState:
+        return evolve(s, ext=(0,) * len(s.players))
+
+    def seat_text(self, s: GameState, i: int) -> str:
+        return f" | tokens {s.ext[i]}"
+
+    def table_text(self, s: GameState) -> list[str]:
+        return [f"tokens in play: {sum(s.ext)}"]
+
+    def svg_seat_height(self, s: GameState, i: int) -> int:
+        return 20
+
+    def svg_seat(self, c: Canvas, s: GameState, i: int, y: float) -> None:
+        c.text(10, y + 12, f"tokens {s.ext[i]}", 9, "cap")
+
+
+def test_an_expansion_owns_its_state_slot_its_json_and_its_drawing(monkeypatch):
+    tokens = _Tokens()
+    monkeypatch.setitem(EXPANSIONS, "tokens", tokens)  # model/expansions.py: its registry line ...
+    monkeypatch.setitem(SLOT_CODECS, "tokens", tokens.codec)  # ... and the codec it publishes
+    plain = new_game("amigo", 3, seed=5)
+    s = tokens.on_deal(plain._replace(setup=dataclasses.replace(plain.setup, expansion="tokens")), ())
+    s = s._replace(ext=(1, 0, 2))
+    assert state_to_json(s)["tokens"] == [1, 0, 2] and view(s, 0)["tokens"] == [1, 0, 2]
+    assert "tokens" not in state_to_json(plain)
+    text = str(s).splitlines()
+    assert text[-4].endswith(" | tokens 1") and text[-1] == "tokens in play: 3"
+    assert "tokens 2</text>" in svg(s) and "tokens" not in svg(plain)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Pay(ExpansionAction):
+    """A made-up expansion action: ``p0 pay 2``."""
+
+    player: int
+    coins: int
+
+    def __str__(self) -> str:
+        return f"p{self.player} pay {self.coins}"
+
+
+def _pay_notation(p: int, verb: str, args: list[str], text: str) -> Action | None:
+    return _Pay(p, parse_number(args[0], text, "coin")) if verb == "pay" and len(args) == 1 else None
+
+
+def test_an_expansion_reads_its_own_notation_before_the_base_verbs(monkeypatch):
+    with pytest.raises(NotationError, match="unknown action 'pay'"):
+        parse_action("p0 pay 2")
+    monkeypatch.setattr(actions, "NOTATIONS", [*actions.NOTATIONS, _pay_notation])  # its registry line
+    assert parse_action("p0 pay 2") == _Pay(0, 2) and str(_Pay(0, 2)) == "p0 pay 2"
+    assert parse_action("p0 plant 1") == Plant(0, 1)  # the base verbs are untouched
+    with pytest.raises(NotationError, match="'x' is not a coin number"):
+        parse_action("p0 pay x")

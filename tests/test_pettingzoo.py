@@ -294,4 +294,4 @@ def test_isla_is_refused_in_one_line():
     with pytest.raises(ValueError) as err:
         env(players=4, options={"isla": True})
     assert str(err.value) == ISLA_ERROR and "\n" not in str(err.value)
-    assert setup(ruleset("rio-grande", {"isla": True}), 4).isla  # the ruleset itself is fine
+    assert setup(ruleset("rio-grande", {"isla": True}), 4).expansion == "isla"  # the ruleset itself is fine

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 import model
+from model.isla import isla_of
 from model.steps import STEPS
 from proofs import ghost, invariants
 from proofs.invariants import bmc_two_plantings, prove
@@ -227,7 +228,7 @@ def test_the_split_mutant_breaks_a_cargo_sale_too():
     for s, _ in playout(s0, greedy_bot, random.Random(3)):
         for a in legal_actions(s, proposals=False):
             if isinstance(a, Sell):
-                ship = s.isla.fleets[a.player].ship(a.ship)
+                ship = isla_of(s).fleets[a.player].ship(a.ship)
                 k = s.setup.payout[ship.bean][ship.count]
                 if 0 < k < ship.count and 2 * k != ship.count:  # coins and discards, unequal shares
                     sales.append((s, a))

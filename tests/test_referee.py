@@ -36,6 +36,7 @@ from model import (
     winners,
 )
 from model.cards import BEAN_NAMES
+from model.isla import isla_of
 from model.records import action_line, header
 from model.referee import Verdict, check_record
 from model.state import GameState, state_to_json
@@ -158,7 +159,7 @@ def test_all_stops_where_a_forced_line_left_a_state_the_next_line_cannot_use(
     ship, leaves a state the rules never reach; the answer to it cannot be followed: the referee
     stops there (it once crashed: internal error, exit 70)."""
     g = played(game)
-    i = at(g, lambda s, a: trading(s, a) and (s.isla is None or s.isla.fleets[s.active].pirate is None), 1)
+    i = at(g, lambda s, a: trading(s, a) and (s.ext is None or isla_of(s).fleets[s.active].pirate is None), 1)
     a = g.states[i].active
     q = (a + 1) % len(g.states[i].players)
     lines = lines_of(g)

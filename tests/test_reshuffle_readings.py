@@ -29,10 +29,11 @@ from model import (
     state_from_json,
     state_to_json,
 )
-from model.actions import BuyShip
 from model.dealing import Deal
 from model.display import describe
 from model.errors import PositionError
+from model.isla import isla_of
+from model.isla.actions import BuyShip
 from model.validate import check_state
 from model.views import view
 from play.bots import BOTS
@@ -260,7 +261,8 @@ def isla(reading: str, n: int, **changes) -> GameState:
         if key in changes:
             changes[key] = tuple(int(c) for c in changes[key])
     if "rows" in changes:
-        changes["isla"] = s.isla._replace(rows=tuple(tuple(int(c) for c in r) for r in changes.pop("rows")))
+        rows = tuple(tuple(int(c) for c in r) for r in changes.pop("rows"))
+        changes["ext"] = isla_of(s)._replace(rows=rows)
     changes.setdefault("to_move", changes.get("active", 0))
     s = s._replace(**changes)
     check_state(s)
@@ -294,9 +296,9 @@ def test_I2_on_demand_row_refill_from_an_empty_pile_at_the_final_exhaustion_ends
     base = isla(ON, 4)
     seats = tuple(player(hand=[B.COFFEE]) for _ in range(4))
     s = isla(ON, 4, players=seats, phase=Phase.TRADE, active=0, planted=1, first_field=0,
-             draw=[B.COFFEE] * 3, discard=[B.WAX], exhaustions=2, rows=((), base.isla.rows[1]))
+             draw=[B.COFFEE] * 3, discard=[B.WAX], exhaustions=2, rows=((), isla_of(base).rows[1]))
     s = apply(s, EndPhase(0))
-    assert s.is_over and s.exhaustions == 3 and s.isla.rows[0] == ()
+    assert s.is_over and s.exhaustions == 3 and isla_of(s).rows[0] == ()
     assert s.players[0].hand == (B.COFFEE,) * 4
 
 
@@ -308,11 +310,11 @@ def test_I2_row_refill_after_the_last_card_is_the_need_under_both_readings(readi
     base = isla(reading, 4)
     seats = tuple(player(hand=[B.COFFEE]) for _ in range(4))
     s = isla(reading, 4, players=seats, phase=Phase.TRADE, active=0, planted=1, first_field=0,
-             draw=[B.COFFEE] * 3, discard=[B.WAX] * 6, rows=((), base.isla.rows[1]))
+             draw=[B.COFFEE] * 3, discard=[B.WAX] * 6, rows=((), isla_of(base).rows[1]))
     s = apply(s, EndPhase(0))
     assert s.phase == Phase.CHANCE and s.todo == (Deal.ROW_0,) * 5 and s.exhaustions == 1
     s = apply(s, Reshuffle((B.WAX,) * 6))
-    assert s.isla.rows[0] == (B.WAX,) * 5 and s.draw == (B.WAX,) and s.active == 1
+    assert isla_of(s).rows[0] == (B.WAX,) * 5 and s.draw == (B.WAX,) and s.active == 1
 
 
 @pytest.mark.rule("I2")
@@ -372,13 +374,13 @@ def test_E1_on_demand_random_games_every_state_validates_and_round_trips(game, s
     ``todo``), and the game ends with ``exhaustions`` at most the final one."""
     name, n = game
     s0 = model.new_game(_rules(name, ON), n, seed)
-    cards = total_cards(s0) + (sum(len(r) for r in s0.isla.rows) if s0.isla else 0)
+    cards = total_cards(s0) + (sum(len(r) for r in isla_of(s0).rows) if s0.ext else 0)
     for s, _ in playout(s0, BOTS[bot], random.Random(seed)):
         check_state(s)
         assert state_from_json(state_to_json(s)) == s
         if s.phase == Phase.CHANCE:
             assert s.todo and not s.draw
-        if s.isla is None:
+        if s.ext is None:
             assert total_cards(s) == cards
     assert s.is_over
 

@@ -42,19 +42,10 @@ from model import (
     state_from_json,
     state_to_json,
 )
-from model.actions import (
-    PIRATE,
-    Attack,
-    BuyShip,
-    HarvestOnto,
-    MoveCargo,
-    PlantCargo,
-    Sail,
-    Sell,
-    Yield,
-)
 from model.cards import COUNTS
-from model.isla import BOHNACO, BOHNBAY, EMPTY_SHIP, HOME, Fleet, Ship
+from model.expansions import hooks
+from model.isla import BOHNACO, BOHNBAY, EMPTY_SHIP, HOME, Fleet, Ship, isla_of, isla_setup
+from model.isla.actions import PIRATE, Attack, BuyShip, HarvestOnto, MoveCargo, PlantCargo, Sail, Sell, Yield
 from model.records import header, initial_deck, parse_record, record_lines, replay
 from model.rules import ISLA_REMOVED_AMIGO, ISLA_REMOVED_RIO_GRANDE
 from model.validate import check_state
@@ -99,7 +90,7 @@ def isla_position(players: int = 4, seats=None, fleets=None, rows=(ROW_BAY, ROW_
     seats = tuple(p._replace(fields=p.fields + (EMPTY,) * (n_fields - len(p.fields))) for p in seats)
     if fleets is None:
         fleets = tuple(fleet() for _ in range(players))
-    isla = s.isla._replace(fleets=tuple(fleets), rows=(beans(rows[0]), beans(rows[1])),
+    isla = isla_of(s)._replace(fleets=tuple(fleets), rows=(beans(rows[0]), beans(rows[1])),
                            **(isla_changes or {}))
     changes.setdefault("draw", FILL)
     for key in ("draw", "discard", "out"):
@@ -111,7 +102,7 @@ def isla_position(players: int = 4, seats=None, fleets=None, rows=(ROW_BAY, ROW_
     if Phase(phase) != Phase.PLANT and seats[active].hand:  # T1: a hand with cards planted first
         changes.setdefault("planted", 1)
         changes.setdefault("first_field", 0)
-    s = s._replace(players=tuple(seats), isla=isla, phase=Phase(phase), active=active, **changes)
+    s = s._replace(players=tuple(seats), ext=isla, phase=Phase(phase), active=active, **changes)
     check_state(s)
     return s
 
@@ -140,8 +131,8 @@ def all_cards(s) -> Counter:
     for p in s.players:
         cards += list(p.hand) + list(p.coins) + list(p.aside)
         cards += [f.bean for f in p.fields for _ in range(f.count)]
-    if s.isla is not None:
-        cards += s.isla.cards()
+    if s.ext is not None:
+        cards += isla_of(s).cards()
     return Counter(cards)
 
 
@@ -172,19 +163,19 @@ def test_I1_costs_by_player_count(players, ship_cost):
     """I1/I9: second merchant ship 4 coins with 3-4 players, 3 with 5-7, 5 in the duel; pirate 2;
     third field 3 coins (also with 6-7 players); with 3 players everyone has 3 fields (none to buy)."""
     su = setup(ISLA, players)
-    assert su.isla
-    assert su.ship_cost == ship_cost
-    assert su.pirate_cost == 2
+    assert su.expansion == "isla"
+    assert isla_setup(su).ship_cost == ship_cost
+    assert isla_setup(su).pirate_cost == 2
     if players == 3:
         assert su.fields == 3 and su.third_cost is None
     else:
         assert su.fields == 2 and su.third_cost == 3
     if players <= 5:
-        assert setup(AMIGO_ISLA, players).ship_cost == ship_cost
-        assert setup(AMIGO_ISLA, players).pirate_cost == 2
+        assert isla_setup(setup(AMIGO_ISLA, players)).ship_cost == ship_cost
+        assert isla_setup(setup(AMIGO_ISLA, players)).pirate_cost == 2
     plain = setup(model.ruleset("rio-grande"), players)
-    assert not plain.isla and plain.ship_cost == 0 and plain.pirate_cost == 0
-    assert model.new_game("rio-grande", players, seed=0).isla is None
+    assert plain.expansion == "" and hooks(plain).setup_of(plain) is None
+    assert model.new_game("rio-grande", players, seed=0).ext is None
 
 
 COIN_TYPES = [B.COFFEE, B.WAX, B.BLUE, B.CHILI, B.STINK]
@@ -209,7 +200,7 @@ def test_I1_second_merchant_ship_price_and_paid_coins_go_to_the_discard_pile(pla
     s = isla_position(players, seats=seats_with_coins(players, coins), discard=[B.STINK])
     assert BuyShip(0, False) in legal_actions(s)
     t = apply(s, BuyShip(0, False))
-    assert t.isla.fleets[0].merchants == (EMPTY_SHIP, EMPTY_SHIP)
+    assert isla_of(t).fleets[0].merchants == (EMPTY_SHIP, EMPTY_SHIP)
     assert t.players[0].coins == beans(coins[:1])
     assert t.discard == beans([B.STINK, *coins[1:]])
     assert t.out == ()
@@ -226,8 +217,8 @@ def test_I1_pirate_ship_costs_two_coins():
     assert BuyShip(0, True) in legal_actions(s)
     assert BuyShip(0, False) not in legal_actions(s)  # 3 coins: not the second merchant ship (4)
     t = apply(s, BuyShip(0, True))
-    assert t.isla.fleets[0].pirate == EMPTY_SHIP and t.isla.fleets[0].pirate.at == HOME
-    assert t.isla.fleets[0].merchants == (EMPTY_SHIP,)
+    assert isla_of(t).fleets[0].pirate == EMPTY_SHIP and isla_of(t).fleets[0].pirate.at == HOME
+    assert isla_of(t).fleets[0].merchants == (EMPTY_SHIP,)
     assert t.players[0].coins == (B.BLUE,)
     assert t.discard == (B.CHILI, B.STINK)
 
@@ -269,7 +260,7 @@ def test_I1_a_bought_ship_is_usable_at_once():
     s = apply(s, BuyShip(0, False))
     assert Sail(0, 1, BOHNBAY, 1) in legal_actions(s)
     s = apply(s, Sail(0, 1, BOHNBAY, 1))
-    assert s.isla.fleets[0].merchants[1] == Ship(B.STINK, 1, BOHNBAY)
+    assert isla_of(s).fleets[0].merchants[1] == Ship(B.STINK, 1, BOHNBAY)
 
 
 @pytest.mark.rule("I1")
@@ -286,7 +277,7 @@ def test_I1_purchases_off_turn_while_answering_an_offer():
     assert all(a.player == 1 for a in acts)
     t = play(s, BuyShip(1, True), BuyShip(1, False))
     assert t.pending == s.pending and t.to_move == 1 and t.phase == Phase.TRADE
-    assert t.isla.fleets[1] == Fleet((EMPTY_SHIP, EMPTY_SHIP), EMPTY_SHIP)
+    assert isla_of(t).fleets[1] == Fleet((EMPTY_SHIP, EMPTY_SHIP), EMPTY_SHIP)
     assert t.players[1].coins == () and t.discard[-6:] == (B.BLUE,) * 6
     t = apply(t, Accept(1))
     assert t.to_move == 0 and t.players[1].aside == (B.CHILI,)
@@ -301,7 +292,7 @@ def test_I1_purchases_off_turn_while_planting_set_aside_cards():
     s = isla_position(seats=seats, phase=Phase.PLANT_ASIDE, to_move=2)
     assert BuyShip(2, False) in legal_actions(s) and BuyShip(2, True) in legal_actions(s)
     s = apply(s, BuyShip(2, False))
-    assert len(s.isla.fleets[2].merchants) == 2 and s.to_move == 2 and s.phase == Phase.PLANT_ASIDE
+    assert len(isla_of(s).fleets[2].merchants) == 2 and s.to_move == 2 and s.phase == Phase.PLANT_ASIDE
 
 
 @pytest.mark.rule("I1")
@@ -315,7 +306,7 @@ def test_I1_duel_second_ship_costs_five_and_missing_coins_cite_I9():
                       discard=[B.STINK])
     assert BuyShip(0, False) in legal_actions(s)
     t = apply(s, BuyShip(0, False))
-    assert len(t.isla.fleets[0].merchants) == 2
+    assert len(isla_of(t).fleets[0].merchants) == 2
     assert t.players[0].coins == (B.CHILI,)
     assert t.out == (B.BLUE,) * 5 and t.discard == (B.STINK,)
     illegal(t, BuyShip(0, False), "I1")  # already bought: I1 also in the duel
@@ -367,7 +358,7 @@ def test_I2_amigo_deck_with_6_or_7_players_is_impossible(players):
         setup(AMIGO_ISLA, players)
     with pytest.raises(RulesetError):
         model.new_game(AMIGO_ISLA, players, seed=0)
-    assert setup(ISLA, players).isla  # the rio-grande deck plays them
+    assert setup(ISLA, players).expansion == "isla"  # the rio-grande deck plays them
 
 
 @pytest.mark.rule("I2")
@@ -391,12 +382,12 @@ def test_I2_rows_are_dealt_first_then_the_hands():
     hands = [[B.COFFEE] * 3, [B.WAX] * 4, [B.BLUE] * 5, [B.GREEN] * 6]
     deck = isla_deck(ISLA, 4, ROW_BAY, ROW_ACO, hands, draw=[B.STINK, B.SOY])
     s = model.new_game(ISLA, 4, deck=deck)
-    assert s.isla.rows == (beans(ROW_BAY), beans(ROW_ACO))
-    assert s.isla.rows == (tuple(deck[:5]), tuple(deck[5:10]))
+    assert isla_of(s).rows == (beans(ROW_BAY), beans(ROW_ACO))
+    assert isla_of(s).rows == (tuple(deck[:5]), tuple(deck[5:10]))
     assert [list(p.hand) for p in s.players] == hands
     assert s.players[0].hand[0] == deck[10] and s.players[1].hand[0] == deck[11]
     assert s.draw[:2] == (B.STINK, B.SOY)
-    assert s.isla.fleets == (Fleet((EMPTY_SHIP,)),) * 4
+    assert isla_of(s).fleets == (Fleet((EMPTY_SHIP,)),) * 4
     assert initial_deck(s) == tuple(deck)
     assert s.phase == Phase.PLANT and s.active == 0
 
@@ -409,12 +400,12 @@ def test_I2_empty_rows_are_refilled_after_the_draw_bohnbay_first():
     s = isla_position(fleets=(fleet(EMPTY_SHIP, EMPTY_SHIP),) + (fleet(),) * 3, rows=rows,
                       draw=[B.COFFEE, B.WAX, B.BLUE] + [B.BLUE] * 5 + [B.COFFEE] * 5 + [B.WAX] * 10)
     s = play(s, Sail(0, 0, BOHNBAY, 5), Sail(0, 1, BOHNACO, 5))
-    assert s.isla.rows == ((), ())
+    assert isla_of(s).rows == ((), ())
     assert Sail(0, 0, BOHNACO, 0) in legal_actions(s)  # empty rows: nothing to load, no refill yet
     hand = s.players[0].hand
     t = apply(s, EndPhase(0))
     assert t.players[0].hand == hand + (B.COFFEE, B.WAX, B.BLUE)  # the draw comes first
-    assert t.isla.rows == ((B.BLUE,) * 5, (B.COFFEE,) * 5)
+    assert isla_of(t).rows == ((B.BLUE,) * 5, (B.COFFEE,) * 5)
     assert t.draw == (B.WAX,) * 10
     assert t.active == 1
 
@@ -424,7 +415,7 @@ def test_I2_a_row_that_is_not_empty_is_not_refilled():
     """I2: only an empty row is refilled; a row with cards left keeps them and gets no more."""
     s = isla_position(draw=[B.COFFEE] * 3 + [B.WAX] * 10)
     s = play(s, Sail(0, 0, BOHNBAY, 3), EndPhase(0))
-    assert s.isla.rows == ((B.CHILI, B.BLUE), beans(ROW_ACO))
+    assert isla_of(s).rows == ((B.CHILI, B.BLUE), beans(ROW_ACO))
     assert s.draw == (B.WAX,) * 10
 
 
@@ -436,7 +427,7 @@ def test_I2_refill_that_exhausts_the_final_pile_ends_the_game_at_once():
     s = play(s, Sail(0, 0, BOHNBAY, 5), EndPhase(0))
     assert s.phase == Phase.OVER and s.to_move == -1
     assert s.exhaustions == 3
-    assert s.isla.rows[0] == (B.CHILI, B.BLUE)  # a short refill
+    assert isla_of(s).rows[0] == (B.CHILI, B.BLUE)  # a short refill
     assert s.players[0].hand == (B.COFFEE,) * 4
     assert s.players[0].coins == (B.STINK,) * 2  # E3 reading: the cargo (5 stink) is sold at the end
     assert s.turn == 0
@@ -450,9 +441,9 @@ def test_I2_refill_that_exhausts_an_earlier_pile_reshuffles_and_goes_on():
                       discard=[B.WAX, B.BLUE, B.CHILI, B.COFFEE], exhaustions=0)
     s = play(s, Sail(0, 0, BOHNBAY, 5), EndPhase(0))
     assert s.phase == Phase.CHANCE and s.exhaustions == 1
-    assert s.isla.rows[0] == (B.CHILI, B.BLUE)
+    assert isla_of(s).rows[0] == (B.CHILI, B.BLUE)
     s = reshuffle_in_order(s)
-    assert s.isla.rows[0] == (B.CHILI, B.BLUE, B.WAX, B.BLUE, B.CHILI)
+    assert isla_of(s).rows[0] == (B.CHILI, B.BLUE, B.WAX, B.BLUE, B.CHILI)
     assert s.draw == (B.COFFEE,) and s.discard == ()
     assert s.active == 1 and s.phase == Phase.PLANT
 
@@ -529,7 +520,7 @@ def test_I3_active_player_plants_during_phase_2_and_keeps_trading_and_sailing():
     s = apply(s, Accept(1))
     assert s.players[1].aside == (B.BLUE,) and s.face_up == ()
     s = apply(s, Sail(0, 0, HOME))
-    assert s.isla.fleets[0].merchants[0] == Ship(B.CHILI, 1, HOME)
+    assert isla_of(s).fleets[0].merchants[0] == Ship(B.CHILI, 1, HOME)
     assert s.phase == Phase.TRADE and s.to_move == 0
 
 
@@ -560,14 +551,14 @@ def test_I4_sailing_loads_the_front_card_and_optional_cards_of_its_type():
     sails = {a for a in kinds(s, Sail) if a.ship == 0 and a.port == BOHNBAY}
     assert sails == {Sail(0, 0, BOHNBAY, k) for k in (1, 2, 3)}
     one = apply(s, Sail(0, 0, BOHNBAY, 1))
-    assert one.isla.fleets[0].merchants[0] == Ship(B.STINK, 1, BOHNBAY)
-    assert one.isla.rows[0] == beans([B.CHILI, B.STINK, B.STINK, B.BLUE])
+    assert isla_of(one).fleets[0].merchants[0] == Ship(B.STINK, 1, BOHNBAY)
+    assert isla_of(one).rows[0] == beans([B.CHILI, B.STINK, B.STINK, B.BLUE])
     two = apply(s, Sail(0, 0, BOHNBAY, 2))
-    assert two.isla.fleets[0].merchants[0] == Ship(B.STINK, 2, BOHNBAY)
-    assert two.isla.rows[0] == beans([B.CHILI, B.STINK, B.BLUE])
+    assert isla_of(two).fleets[0].merchants[0] == Ship(B.STINK, 2, BOHNBAY)
+    assert isla_of(two).rows[0] == beans([B.CHILI, B.STINK, B.BLUE])
     three = apply(s, Sail(0, 0, BOHNBAY, 3))
-    assert three.isla.rows[0] == beans([B.CHILI, B.BLUE])
-    assert three.isla.rows[1] == beans(ROW_ACO) and three.isla.sails == 1
+    assert isla_of(three).rows[0] == beans([B.CHILI, B.BLUE])
+    assert isla_of(three).rows[1] == beans(ROW_ACO) and isla_of(three).sails == 1
     assert three.phase == Phase.TRADE and three.to_move == 0
 
 
@@ -589,8 +580,8 @@ def test_I4_a_ship_holds_one_type_and_must_fit_the_front_card():
     assert "one type" in str(err)
     assert Sail(0, 0, BOHNACO, 3) in legal_actions(s)
     t = apply(s, Sail(0, 0, BOHNACO, 3))
-    assert t.isla.fleets[0].merchants[0] == Ship(B.CHILI, 5, BOHNACO)
-    assert t.isla.rows[1] == (B.WAX, B.COFFEE)
+    assert isla_of(t).fleets[0].merchants[0] == Ship(B.CHILI, 5, BOHNACO)
+    assert isla_of(t).rows[1] == (B.WAX, B.COFFEE)
 
 
 @pytest.mark.rule("I4")
@@ -601,10 +592,10 @@ def test_I4_moves_between_harbour_and_island_ports():
     illegal(s, Sail(0, 0, BOHNBAY, 1), "I4")
     assert Sail(0, 0, HOME) in legal_actions(s)
     t = apply(s, Sail(0, 0, BOHNACO, 1))
-    assert t.isla.fleets[0].merchants[0] == Ship(B.CHILI, 2, BOHNACO)
+    assert isla_of(t).fleets[0].merchants[0] == Ship(B.CHILI, 2, BOHNACO)
     t = apply(t, Sail(0, 0, HOME))
-    assert t.isla.fleets[0].merchants[0] == Ship(B.CHILI, 2, HOME)
-    assert t.isla.rows[0] == beans(ROW_BAY) and t.isla.sails == 2
+    assert isla_of(t).fleets[0].merchants[0] == Ship(B.CHILI, 2, HOME)
+    assert isla_of(t).rows[0] == beans(ROW_BAY) and isla_of(t).sails == 2
     illegal(t, Sail(0, 0, HOME), "I4")
 
 
@@ -615,8 +606,8 @@ def test_I4_sailing_to_an_empty_row_loads_nothing():
     assert Sail(0, 0, BOHNBAY, 0) in legal_actions(s)
     illegal(s, Sail(0, 0, BOHNBAY, 1), "I4")
     t = apply(s, Sail(0, 0, BOHNBAY, 0))
-    assert t.isla.fleets[0].merchants[0] == Ship(B.CHILI, 2, BOHNBAY)
-    assert t.isla.rows == ((), beans(ROW_ACO))
+    assert isla_of(t).fleets[0].merchants[0] == Ship(B.CHILI, 2, BOHNBAY)
+    assert isla_of(t).rows == ((), beans(ROW_ACO))
 
 
 @pytest.mark.rule("I4")
@@ -645,7 +636,7 @@ def test_I4_max_sails_bounds_the_moves_of_a_turn():
     r = model.ruleset("rio-grande", {"isla": True, "max_sails": 2})
     s = isla_position(ruleset=r)
     s = play(s, Sail(0, 0, BOHNBAY, 1), Sail(0, 0, HOME))
-    assert s.isla.sails == 2
+    assert isla_of(s).sails == 2
     assert not kinds(s, Sail)
     illegal(s, Sail(0, 0, BOHNBAY, 1), "I4")
     s = isla_position(isla_changes={"sails": 5})
@@ -679,11 +670,11 @@ def test_I5_harvest_onto_a_merchant_ship_instead_of_selling():
     assert HarvestOnto(0, 0, 0) in legal_actions(s)
     t = apply(s, HarvestOnto(0, 0, 0))
     assert t.players[0].fields == (EMPTY, Field(B.CHILI, 1))
-    assert t.isla.fleets[0].merchants[0] == Ship(B.STINK, 3, HOME)
+    assert isla_of(t).fleets[0].merchants[0] == Ship(B.STINK, 3, HOME)
     assert t.players[0].coins == () and t.discard == (B.WAX,)
     s = harvest_position(m0=ship(B.STINK, 2))
     t = apply(s, HarvestOnto(0, 0, 0))
-    assert t.isla.fleets[0].merchants[0] == Ship(B.STINK, 5, HOME)
+    assert isla_of(t).fleets[0].merchants[0] == Ship(B.STINK, 5, HOME)
 
 
 @pytest.mark.rule("I5")
@@ -693,7 +684,7 @@ def test_I5_single_bean_protection_still_applies():
     assert HarvestOnto(0, 1, 0) not in legal_actions(s)
     illegal(s, HarvestOnto(0, 1, 0), "H4")
     t = apply(s, HarvestOnto(0, 0, 0))  # once the 3 stink are gone, the single chili may go
-    t = t._replace(isla=t.isla._replace(fleets=(fleet(),) + t.isla.fleets[1:]))
+    t = t._replace(ext=isla_of(t)._replace(fleets=(fleet(),) + isla_of(t).fleets[1:]))
     assert HarvestOnto(0, 1, 0) in legal_actions(t)
 
 
@@ -719,7 +710,7 @@ def test_I5_island_beans_are_never_planted():
     illegal(s, PlantCargo(0, 0, 0), "I5")
     illegal(s, PlantCargo(0, PIRATE, 1), "I5")
     illegal(isla_position(phase=Phase.PLANT, fleets=(fl,) + (fleet(),) * 3), PlantCargo(0, 0, 0), "I5")
-    assert s.isla.fleets[0] == fl
+    assert isla_of(s).fleets[0] == fl
 
 
 @pytest.mark.rule("I5")
@@ -732,7 +723,7 @@ def test_I5_harvest_onto_a_ship_off_turn_when_to_move():
     s = apply(s, Propose(0, 1, give_up=(0,)))
     assert HarvestOnto(1, 0, 0) in legal_actions(s)
     s = apply(s, HarvestOnto(1, 0, 0))
-    assert s.isla.fleets[1].merchants[0] == Ship(B.STINK, 2, HOME) and s.to_move == 1
+    assert isla_of(s).fleets[1].merchants[0] == Ship(B.STINK, 2, HOME) and s.to_move == 1
 
 
 # ---------------------------------------------------------------- I6 selling and moving cargo
@@ -748,11 +739,11 @@ def test_I6_cargo_is_sold_whole_by_the_beanometer():
     t = apply(s, Sell(0, 0))  # stink 3/5/7/8: 5 cards pay 2
     assert t.players[0].coins == (B.STINK, B.STINK)
     assert t.discard == (B.WAX, B.STINK, B.STINK, B.STINK)
-    assert t.isla.fleets[0].merchants[0] == EMPTY_SHIP
+    assert isla_of(t).fleets[0].merchants[0] == EMPTY_SHIP
     t = apply(t, Sell(0, 1))  # chili 3/6/8/9: 3 cards pay 1
     assert t.players[0].coins == (B.STINK, B.STINK, B.CHILI)
     assert t.discard[-2:] == (B.CHILI, B.CHILI)
-    assert t.isla.fleets[0].merchants[1] == ship(at=BOHNACO)
+    assert isla_of(t).fleets[0].merchants[1] == ship(at=BOHNACO)
     assert t.phase == Phase.TRADE and t.to_move == 0
 
 
@@ -765,7 +756,7 @@ def test_I6_a_cargo_that_pays_nothing_cannot_be_sold():
     assert not kinds(s, Sell)
     for i in (0, 1, PIRATE):
         illegal(s, Sell(0, i), "I6")
-    assert s.isla.fleets[0] == fl
+    assert isla_of(s).fleets[0] == fl
 
 
 @pytest.mark.rule("I6")
@@ -778,7 +769,7 @@ def test_I6_selling_off_turn_when_to_move():
     assert Sell(1, 0) in legal_actions(s)
     s = apply(s, Sell(1, 0))
     assert s.players[1].coins == (B.STINK, B.STINK) and s.to_move == 1
-    assert s.isla.fleets[1].merchants[0] == ship(at=BOHNBAY)
+    assert isla_of(s).fleets[1].merchants[0] == ship(at=BOHNBAY)
 
 
 @pytest.mark.rule("I6")
@@ -788,7 +779,7 @@ def test_I6_cargo_moves_between_own_merchant_ships_in_the_same_port():
     s = isla_position(fleets=(fleet(ship(B.STINK, 2), ship(B.STINK, 1)),) + (fleet(),) * 3)
     assert {MoveCargo(0, 0, 1), MoveCargo(0, 1, 0)} <= set(legal_actions(s))
     t = apply(s, MoveCargo(0, 0, 1))
-    assert t.isla.fleets[0].merchants == (EMPTY_SHIP, Ship(B.STINK, 3, HOME))
+    assert isla_of(t).fleets[0].merchants == (EMPTY_SHIP, Ship(B.STINK, 3, HOME))
     s = isla_position(fleets=(fleet(ship(B.STINK, 2), ship(B.CHILI, 1)),) + (fleet(),) * 3)
     assert not kinds(s, MoveCargo)
     illegal(s, MoveCargo(0, 0, 1), "I6")
@@ -797,7 +788,7 @@ def test_I6_cargo_moves_between_own_merchant_ships_in_the_same_port():
     illegal(s, MoveCargo(0, 0, 1), "I6")
     s = isla_position(fleets=(fleet(ship(B.STINK, 2, BOHNACO), ship(at=BOHNACO)),) + (fleet(),) * 3)
     t = apply(s, MoveCargo(0, 0, 1))
-    assert t.isla.fleets[0].merchants == (ship(at=BOHNACO), Ship(B.STINK, 2, BOHNACO))
+    assert isla_of(t).fleets[0].merchants == (ship(at=BOHNACO), Ship(B.STINK, 2, BOHNACO))
     illegal(t, MoveCargo(0, 0, 1), "I6")  # an empty ship has no cargo to move
 
 
@@ -809,7 +800,7 @@ def test_I6_pirate_cargo_moves_to_a_merchant_ship_but_not_in_the_turn_of_a_captu
     s = isla_position(fleets=(fl,) + (fleet(),) * 3)
     assert MoveCargo(0, PIRATE, 0) in legal_actions(s)
     t = apply(s, MoveCargo(0, PIRATE, 0))
-    assert t.isla.fleets[0] == fleet(ship(B.STINK, 3), pirate=EMPTY_SHIP)
+    assert isla_of(t).fleets[0] == fleet(ship(B.STINK, 3), pirate=EMPTY_SHIP)
     s = isla_position(fleets=(fl,) + (fleet(),) * 3, isla_changes={"captured": True})
     assert MoveCargo(0, PIRATE, 0) not in legal_actions(s)
     err = illegal(s, MoveCargo(0, PIRATE, 0), "I6")
@@ -835,26 +826,26 @@ def test_I7_attack_and_the_owner_sells_first():
     s = raid_position(discard=[B.WAX])
     assert set(kinds(s, Attack)) == {Attack(0, 1, 0), Attack(0, 1, 1)}
     s = apply(s, Attack(0, 1, 0))
-    assert s.to_move == 1 and s.isla.attack == (1, 0) and s.phase == Phase.TRADE
+    assert s.to_move == 1 and isla_of(s).attack == (1, 0) and s.phase == Phase.TRADE
     assert legal_actions(s) == [Sell(1, 0), Yield(1)]
     check_state(s)
     s = apply(s, Sell(1, 0))
     assert s.players[1].coins == (B.STINK,) and s.discard == (B.WAX, B.STINK, B.STINK)
-    assert s.isla.fleets[1].merchants[0] == EMPTY_SHIP
-    assert s.isla.fleets[0].pirate == EMPTY_SHIP and not s.isla.captured
-    assert s.isla.attack is None and s.isla.attacked == ((1, 0),) and s.to_move == 0
+    assert isla_of(s).fleets[1].merchants[0] == EMPTY_SHIP
+    assert isla_of(s).fleets[0].pirate == EMPTY_SHIP and not isla_of(s).captured
+    assert isla_of(s).attack is None and isla_of(s).attacked == ((1, 0),) and s.to_move == 0
 
 
 @pytest.mark.rule("I7")
 def test_I7_attack_and_the_owner_yields_one_card():
     """I7: if the owner does not sell, one card moves from its ship to the pirate ship."""
     s = play(raid_position(), Attack(0, 1, 0), Yield(1))
-    assert s.isla.fleets[1].merchants[0] == Ship(B.STINK, 2, HOME)
-    assert s.isla.fleets[0].pirate == Ship(B.STINK, 1, HOME)
-    assert s.isla.captured and s.isla.attack is None and s.to_move == 0
+    assert isla_of(s).fleets[1].merchants[0] == Ship(B.STINK, 2, HOME)
+    assert isla_of(s).fleets[0].pirate == Ship(B.STINK, 1, HOME)
+    assert isla_of(s).captured and isla_of(s).attack is None and s.to_move == 0
     s = play(raid_position(victim=ship(B.STINK, 1), pirate=ship(B.STINK, 2)), Attack(0, 1, 0), Yield(1))
-    assert s.isla.fleets[1].merchants[0] == EMPTY_SHIP
-    assert s.isla.fleets[0].pirate == Ship(B.STINK, 3, HOME)
+    assert isla_of(s).fleets[1].merchants[0] == EMPTY_SHIP
+    assert isla_of(s).fleets[0].pirate == Ship(B.STINK, 3, HOME)
 
 
 @pytest.mark.rule("I7")
@@ -890,7 +881,7 @@ def test_I7_each_merchant_ship_once_per_turn():
     assert "once per turn" in str(err)
     assert Attack(0, 1, 1) in legal_actions(s)
     s = play(s, Attack(0, 1, 1), Sell(1, 1))
-    assert s.isla.attacked == ((1, 0), (1, 1))
+    assert isla_of(s).attacked == ((1, 0), (1, 1))
     assert not kinds(s, Attack)
     illegal(s, Attack(0, 1, 1), "I7", who=1)
 
@@ -942,18 +933,18 @@ def test_I7_next_turn_the_ship_can_be_attacked_again_and_captured_cargo_moves():
     assert MoveCargo(0, PIRATE, 0) not in legal_actions(s)
     illegal(s, MoveCargo(0, PIRATE, 0), "I6")
     s = apply(s, EndPhase(0))
-    assert s.active == 1 and s.isla.attacked == () and not s.isla.captured
+    assert s.active == 1 and isla_of(s).attacked == () and not isla_of(s).captured
     s = pass_turn(pass_turn(s))
     assert s.active == 0 and s.phase == Phase.PLANT
     s = play(s, Plant(0, 0), EndPhase(0))
     assert s.phase == Phase.TRADE
-    assert s.isla.fleets[1].merchants[0] == Ship(B.STINK, 3, HOME)
+    assert isla_of(s).fleets[1].merchants[0] == Ship(B.STINK, 3, HOME)
     acts = legal_actions(s)
     assert Attack(0, 1, 0) in acts and MoveCargo(0, PIRATE, 0) in acts
     t = apply(s, MoveCargo(0, PIRATE, 0))
-    assert t.isla.fleets[0] == fleet(ship(B.STINK, 1), pirate=EMPTY_SHIP)
+    assert isla_of(t).fleets[0] == fleet(ship(B.STINK, 1), pirate=EMPTY_SHIP)
     t = play(s, Attack(0, 1, 0), Yield(1))
-    assert t.isla.fleets[0].pirate == Ship(B.STINK, 2, HOME)
+    assert isla_of(t).fleets[0].pirate == Ship(B.STINK, 2, HOME)
 
 
 # ---------------------------------------------------------------- I8 the end
@@ -1018,7 +1009,7 @@ def test_I9_duel_setup():
     assert su.duel and su.hands == (5, 5) and su.face_up == 3 and su.draw == 2
     s = model.new_game(ISLA, 2, seed=5)
     assert [len(p.hand) for p in s.players] == [5, 5]
-    assert [len(r) for r in s.isla.rows] == [5, 5]
+    assert [len(r) for r in isla_of(s).rows] == [5, 5]
     assert s.phase == Phase.PLANT and s.face_up == ()
 
 
@@ -1030,7 +1021,7 @@ def test_I9_discard_before_the_plantings_once_a_turn():
     assert {Discard(0, h) for h in range(4)} <= set(legal_actions(s))
     s = apply(s, Discard(0, 1))
     assert s.players[0].hand == (B.STINK, B.CHILI, B.BLUE)
-    assert s.discard[-1] == B.WAX and s.isla.discarded
+    assert s.discard[-1] == B.WAX and isla_of(s).discarded
     assert s.phase == Phase.PLANT and s.planted == 0 and s.to_move == 0
     assert not kinds(s, Discard)
     err = illegal(s, Discard(0, 0), "I9")
@@ -1062,7 +1053,7 @@ def test_I9_discard_after_the_plantings():
     assert s.phase == Phase.DISCARD
     s = apply(s, Discard(0, 1))
     assert s.players[0].hand == (B.WAX,) and s.phase == Phase.TRADE
-    assert s.isla.discarded and len(s.face_up) == 3
+    assert isla_of(s).discarded and len(s.face_up) == 3
     s = duel_plant_position([B.STINK, B.CHILI, B.WAX, B.BLUE])
     s = play(s, Plant(0, 0), Plant(0, 1), EndPhase(0))
     assert s.players[0].hand == (B.WAX, B.BLUE) and s.phase == Phase.TRADE
@@ -1094,7 +1085,7 @@ def test_I9_turned_up_cards_may_be_planted_during_phase_2():
     s = apply(duel_plant_position([B.STINK]), Plant(0, 0))
     s = play(s, PlantUp(0, s.face_up.index(B.CHILI), 1), Sail(0, 0, BOHNBAY, 3))
     assert s.players[0].fields[1] == Field(B.CHILI, 2) and s.phase == Phase.TRADE
-    assert s.isla.fleets[0].merchants[0] == Ship(B.STINK, 3, BOHNBAY)
+    assert isla_of(s).fleets[0].merchants[0] == Ship(B.STINK, 3, BOHNBAY)
 
 
 @pytest.mark.rule("I9")
@@ -1177,8 +1168,8 @@ def test_E3_ships_cargo_is_sold_at_the_end_by_the_beanometer():
     assert Counter(s.players[0].coins) == Counter({B.STINK: 2, B.BLUE: 1})  # chili 2 and stink 1 pay 0
     assert Counter(s.players[1].coins) == Counter({B.WAX: 1, B.CHILI: 1})
     assert model.scores(s) == (3, 2, 0, 0)
-    assert all(sh.count == 0 for f in s.isla.fleets for _, sh in f.ships())
-    assert s.isla.rows == (beans(ROW_BAY), beans(ROW_ACO))
+    assert all(sh.count == 0 for f in isla_of(s).fleets for _, sh in f.ships())
+    assert isla_of(s).rows == (beans(ROW_BAY), beans(ROW_ACO))
     assert Counter(s.discard) == Counter({B.COFFEE: 1, B.STINK: 4, B.CHILI: 4, B.BLUE: 3, B.WAX: 3})
 
 
@@ -1199,9 +1190,9 @@ def test_I2_card_conservation_and_valid_states_over_whole_games(players, bot, se
     for s in states_of(s0, actions):
         assert all_cards(s) == deck
         check_state(s)
-        assert s.isla is not None and len(s.isla.fleets) == players
+        assert s.ext is not None and len(isla_of(s).fleets) == players
     assert end.is_over
-    assert all(sh.count == 0 for f in end.isla.fleets for _, sh in f.ships())
+    assert all(sh.count == 0 for f in isla_of(end).fleets for _, sh in f.ships())
     assert not [a for a in actions if isinstance(a, PlantCargo)]
 
 

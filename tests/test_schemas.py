@@ -142,8 +142,8 @@ def test_the_schema_enums_are_the_models_own_names() -> None:
     from typing import get_args
 
     from model import schemas
-    from model.actions import PORT_NAMES, SHIP_NAMES
     from model.cards import BEAN_NAMES
+    from model.isla.actions import PORT_NAMES, SHIP_NAMES
     from model.rules import HARVEST_READINGS, PRESETS, TIE_BREAKS
     from model.state import Phase
 

@@ -62,9 +62,10 @@ from model import (
     state_to_json,
     winners,
 )
-from model.actions import Attack, BuyShip, HarvestOnto, MoveCargo, PlantCargo, Sail, Sell, Yield
 from model.cards import Bean
 from model.engine import is_listed_proposal
+from model.isla import isla_of, isla_setup
+from model.isla.actions import Attack, BuyShip, HarvestOnto, MoveCargo, PlantCargo, Sail, Sell, Yield
 from play.bots import greedy_bot, random_bot, random_trader_bot
 
 # Every preset with every player count it allows.
@@ -113,10 +114,10 @@ def cards_in_play(s: GameState) -> Counter[int]:
     c.update(s.discard)
     c.update(s.face_up)
     c.update(s.out)
-    if s.isla is not None:  # ships and island rows (I1-I4)
-        for row in s.isla.rows:
+    if s.ext is not None:  # ships and island rows (I1-I4)
+        for row in isla_of(s).rows:
             c.update(row)
-        for fleet in s.isla.fleets:
+        for fleet in isla_of(s).fleets:
             for _, ship in fleet.ships():
                 if ship.count:
                     c[ship.bean] += ship.count
@@ -155,7 +156,7 @@ def check_state(s: GameState, moves: bool = True, json_too: bool = True) -> None
     if s.phase == Phase.CHANCE:
         assert s.draw == () and s.discard, "E1: a reshuffle is due only with an empty draw pile"
         assert su.final_exhaustion > 1, "V1/D: no reshuffle when the first exhaustion ends the game"
-    attack = s.isla.attack if s.isla is not None else None
+    attack = isla_of(s).attack if s.ext is not None else None
     if s.pending is not None:
         assert s.phase == Phase.TRADE and s.to_move == s.pending.partner != s.active
         assert attack is None, "I7: an attack and an offer pending at once"
@@ -170,9 +171,9 @@ def check_state(s: GameState, moves: bool = True, json_too: bool = True) -> None
     if s.phase not in (Phase.TRADE, Phase.PLANT_ASIDE):
         # T4/T6: set-aside cards exist only from trading until they are planted in phase 3.
         assert all(not pl.aside for pl in s.players), f"set-aside cards left over in {s.phase.name}"
-    if s.isla is not None:
+    if s.ext is not None:
         check_isla_state(s)
-    if su.duel and s.isla is not None:
+    if su.duel and s.ext is not None:
         assert s.phase not in (Phase.OFFER, Phase.TURNED), "I9: the Isla duel plants what it turns up"
         assert s.pending is None, "I9: no trading in the Isla duel"
     elif su.duel:
@@ -184,8 +185,8 @@ def check_state(s: GameState, moves: bool = True, json_too: bool = True) -> None
     if s.phase == Phase.OVER:
         # E3: every field is harvested at the end.
         assert all(f.count == 0 for pl in s.players for f in pl.fields), "E3: a field left unharvested"
-        if s.isla is not None:  # the Isla reading of E3: every cargo is sold at the end
-            assert all(ship.count == 0 for f in s.isla.fleets for _, ship in f.ships()), "E3: cargo left"
+        if s.ext is not None:  # the Isla reading of E3: every cargo is sold at the end
+            assert all(ship.count == 0 for f in isla_of(s).fleets for _, ship in f.ships()), "E3: cargo left"
         assert legal_actions(s) == []
         ws = winners(s)
         assert ws and all(0 <= w < n for w in ws)
@@ -199,7 +200,7 @@ def check_state(s: GameState, moves: bool = True, json_too: bool = True) -> None
 
 def check_isla_state(s: GameState) -> None:
     """Ships and rows (I1-I7): one type per ship, rows of at most 5, attacks counted once a turn."""
-    isla = s.isla
+    isla = isla_of(s)
     assert isla is not None
     su = s.setup
     assert len(isla.fleets) == len(s.players)
@@ -315,8 +316,8 @@ def check_step(before: GameState, action: Action, after: GameState) -> None:
             q = receivers[0]
             assert appended[q] == dealt, f"H1: p{q} got {appended[q]} but the top of the pile was {dealt}"
     refilled: tuple[int, ...] = ()
-    if before.isla is not None and after.isla is not None and not isinstance(action, Sail):
-        for row_before, row_after in zip(before.isla.rows, after.isla.rows, strict=True):
+    if before.ext is not None and after.ext is not None and not isinstance(action, Sail):
+        for row_before, row_after in zip(isla_of(before).rows, isla_of(after).rows, strict=True):
             assert row_after[:len(row_before)] == row_before, "I2: a row lost cards without a ship move"
             refilled += row_after[len(row_before):]
         # I2: refills come after the draw, from the top of the pile, Bohnbay first.
@@ -336,7 +337,7 @@ def check_step(before: GameState, action: Action, after: GameState) -> None:
         bc, ac = before.players[q].coins, after.players[q].coins
         if buying and action.player == q:  # type: ignore[union-attr]
             if isinstance(action, BuyShip):
-                cost = su.pirate_cost if action.pirate else su.ship_cost
+                cost = isla_setup(su).pirate_cost if action.pirate else isla_setup(su).ship_cost
             else:
                 cost = su.third_cost  # type: ignore[assignment]
             assert cost is not None and len(bc) >= cost
@@ -350,7 +351,7 @@ def check_step(before: GameState, action: Action, after: GameState) -> None:
             assert ac[: len(bc)] == bc, f"coins of p{q} decreased or were reordered by {action}"
         if isinstance(action, Sell) and action.player == q:
             assert len(ac) > len(bc), "I6: a cargo is sold only for at least one coin"
-    isla_comeback = su.duel and before.isla is not None and after.exhaustions > before.exhaustions
+    isla_comeback = su.duel and before.ext is not None and after.exhaustions > before.exhaustions
     if isla_comeback:  # I9: the set-aside coins join the discard pile when the draw pile runs out
         assert after.out == ()
     elif not (buying and su.duel):
@@ -395,7 +396,7 @@ def check_step(before: GameState, action: Action, after: GameState) -> None:
         k = harvest_coins(su, f)
         assert after.players[action.player].coins == before.players[action.player].coins + (f.bean,) * k
         assert after.discard == before.discard + (f.bean,) * (f.count - k), "H5: the rest is discarded"
-    if before.isla is not None:
+    if before.ext is not None:
         check_isla_step(before, action, after)
     # T1: phase-1 plantings only in phase 1, at most two.
     if isinstance(action, Plant):
@@ -410,7 +411,7 @@ def check_step(before: GameState, action: Action, after: GameState) -> None:
 
 def check_isla_step(before: GameState, action: Action, after: GameState) -> None:
     """Ship cargo changes only as the action says (I4-I7); rows lose cards only to a ship move."""
-    bi, ai = before.isla, after.isla
+    bi, ai = isla_of(before), isla_of(after)
     assert bi is not None and ai is not None
     over = after.phase == Phase.OVER
     turn_changed = after.turn != before.turn
@@ -470,7 +471,7 @@ def proposal_is_legal(s: GameState, a: Propose) -> bool:
     """T3 and the trading protocol, written out independently of the engine."""
     if s.phase != Phase.TRADE or s.setup.duel or s.pending is not None:
         return False
-    if s.isla is not None and (s.isla.attack is not None or a.give_hand):
+    if s.ext is not None and (isla_of(s).attack is not None or a.give_hand):
         return False  # I7: an attack is answered first; I3: only the turned-up cards are offered
     if not (a.player == s.active == s.to_move):
         return False
@@ -555,12 +556,12 @@ def illegal_candidates(s: GameState) -> list[tuple[Action, set[str]]]:
         out.append((Reshuffle((other,) + d[1:]), {"E1"}))  # a card swapped for another bean
         return out
     p = s.to_move
-    if s.isla is not None and s.isla.attack is not None:
+    if s.ext is not None and isla_of(s).attack is not None:
         return isla_attack_candidates(s)
     pl = s.players[p]
     fields = pl.fields
     turn_rule = {expected_turn_rule(s)}
-    isla_trade = (s.isla is not None and s.phase == Phase.TRADE and s.pending is None
+    isla_trade = (s.ext is not None and s.phase == Phase.TRADE and s.pending is None
                   and p == s.active)  # I3: the active player plants in phase 2
     out.append((EndPhase(n), {"S"}))
     out.append((Harvest(-1, 0), {"S"}))
@@ -609,7 +610,7 @@ def illegal_candidates(s: GameState) -> list[tuple[Action, set[str]]]:
         out.append((Propose(p, (p + 1) % n, (), (len(s.face_up),)), {"T3"}))
         if pl.hand:
             out.append((Propose(p, (p + 1) % n, (0, 0)), {"T3", "I3"}))  # the same card twice
-            if s.isla is not None:  # I3: the active player offers only the turned-up cards
+            if s.ext is not None:  # I3: the active player offers only the turned-up cards
                 out.append((Propose(p, (p + 1) % n, (0,)), {"I3", "T3"}))
         missing = [b for b in ALL_BEANS if b not in su.beans]
         if missing:
@@ -652,8 +653,8 @@ def illegal_candidates(s: GameState) -> list[tuple[Action, set[str]]]:
         out.append((PlantUp(p, len(s.face_up), 0), {"D2"}))
     if s.phase != Phase.OFFER:
         out.append((DiscardUp(p, 0), {"D2"}))
-    isla_discard = s.isla is not None and su.duel and s.phase == Phase.PLANT  # I9: before planting too
-    if isla_discard and s.isla is not None and s.isla.discarded:
+    isla_discard = s.ext is not None and su.duel and s.phase == Phase.PLANT  # I9: before planting too
+    if isla_discard and s.ext is not None and isla_of(s).discarded:
         out.append((Discard(p, 0), {"I9"}))
     elif s.phase != Phase.DISCARD and not isla_discard:
         out.append((Discard(p, 0), {"D2"}))
@@ -669,7 +670,7 @@ def isla_candidates(s: GameState) -> list[tuple[Action, set[str]]]:
     n = len(s.players)
     pl = s.players[p]
     out: list[tuple[Action, set[str]]] = [(PlantCargo(p, 0, 0), {"I5", "I1"})]
-    isla = s.isla
+    isla = isla_of(s) if s.ext is not None else None
     if isla is None:
         return out + [(a, {"I1"}) for a in (Sail(p, 0, 1, 1), Sell(p, 0), Attack(p, (p + 1) % n, 0),
                                            Yield(p), BuyShip(p), MoveCargo(p, 0, 1), HarvestOnto(p, 0, 0))]
@@ -714,7 +715,7 @@ def isla_candidates(s: GameState) -> list[tuple[Action, set[str]]]:
     out.append((Attack(p, p, 0), {"I7"}))
     for pirate in (False, True):
         owned = fleet.pirate is not None if pirate else len(fleet.merchants) == 2
-        cost = su.pirate_cost if pirate else su.ship_cost
+        cost = isla_setup(su).pirate_cost if pirate else isla_setup(su).ship_cost
         if owned or len(pl.coins) < cost or off_turn:
             out.append((BuyShip(p, pirate), {"I1", "I9"}))
     return out
@@ -722,17 +723,17 @@ def isla_candidates(s: GameState) -> list[tuple[Action, set[str]]]:
 
 def isla_attack_candidates(s: GameState) -> list[tuple[Action, set[str]]]:
     """I7: while an attack waits for its answer, nothing else may happen."""
-    assert s.isla is not None and s.isla.attack is not None
-    q, k = s.isla.attack
+    assert s.ext is not None and isla_of(s).attack is not None
+    q, k = isla_of(s).attack
     out: list[tuple[Action, set[str]]] = [
         (EndPhase(s.active), {"I7"}), (Harvest(q, 0), {"I7"}), (Plant(q, 0), {"I7"}),
         (Sail(s.active, 0, 1, 1), {"I7"}), (Yield(s.active), {"I7"}), (Sell(s.active, 0), {"I7"}),
         (BuyShip(q, True), {"I7"}), (MoveCargo(q, k, 1 - k), {"I7"}),
     ]
-    ship = s.isla.fleets[q].merchants[k]
+    ship = isla_of(s).fleets[q].merchants[k]
     if not s.setup.payout[ship.bean][ship.count]:
         out.append((Sell(q, k), {"I6"}))
-    other = s.isla.fleets[q].ship(1 - k)
+    other = isla_of(s).fleets[q].ship(1 - k)
     if other is not None and other.count:
         out.append((Sell(q, 1 - k), {"I7"}))  # only the attacked ship may be sold now
     return out
@@ -774,7 +775,7 @@ def random_move(s: GameState, rng: random.Random) -> Action:
             prop = random_proposal(s, rng)
             if proposal_is_legal(s, prop):
                 return prop
-        if s.isla is not None and rng.random() < 0.6:  # I3: ship moves, raids, planting, sales
+        if s.ext is not None and rng.random() < 0.6:  # I3: ship moves, raids, planting, sales
             acts = [a for a in legal_actions(s) if not isinstance(a, Propose)]
             return rng.choice(acts)
         return EndPhase(s.active)
@@ -1203,7 +1204,7 @@ def test_isla_games_keep_the_invariants(preset: str, players: int) -> None:
     for j, (options, bots) in enumerate(runs):
         rules = model.ruleset(preset, {**options, "isla": True})
         final, steps = play_checked(rules, players, seed=7000 + 100 * k + j, bots=bots, kinds=seen)
-        assert final.phase == Phase.OVER and final.isla is not None
+        assert final.phase == Phase.OVER and final.ext is not None
     # The runs exercise the expansion: ships sail and take harvests.
     for kind in ("Sail", "HarvestOnto"):
         assert seen[kind] > 0, f"no {kind} in {preset} with {players} players: {dict(seen)}"

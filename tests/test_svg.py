@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from model import GameState, new_game
+from model.isla import isla_of
 from model.position_io import state_of
 from model.records import parse_record
 from model.rules import PRESETS, ruleset, setup
@@ -79,11 +80,11 @@ def expected_cards(s: GameState) -> dict[str, Counter[str]]:
         z[f"p{i}.aside"] = Counter(N[c] for c in p.aside)
         for j, f in enumerate(p.fields):
             z[f"p{i}.fields.{j}"] = Counter({N[f.bean]: f.count} if f.count else {})
-        if s.isla is not None:
-            for k, ship in s.isla.fleets[i].ships():
+        if s.ext is not None:
+            for k, ship in isla_of(s).fleets[i].ships():
                 z[f"p{i}.ship.{k}"] = Counter({N[ship.bean]: ship.count} if ship.count else {})
-    if s.isla is not None:
-        for r, row in enumerate(s.isla.rows):
+    if s.ext is not None:
+        for r, row in enumerate(isla_of(s).rows):
             z[f"row.{r}"] = Counter(N[c] for c in row)
     return {k: +v for k, v in z.items() if +v}
 

@@ -15,11 +15,12 @@ from pathlib import Path
 from typing import Any
 
 from model.actions import Accept, Action
+from model.canvas import STYLE, WIDTH, bean_colour
 from model.cards import BEAN_NAMES
 from model.errors import UsageError
 from model.records import atomic_write_text
 from model.state import GameState, Phase
-from model.svg import STYLE, WIDTH, bean_colour, height, parts
+from model.svg import height, parts
 
 TEMPLATE = Path(__file__).resolve().parent / "viewer.html"
 

@@ -1,13 +1,16 @@
 """La Isla Bohnita (RULES.md I1-I9), an expansion read in its own package:
 
-- ``state.py``: ships, fleets, the island rows, and the readings chosen where the seed is unclear;
+- ``state.py``: ships, fleets, the island rows (kept in ``GameState.ext``), the ship prices
+  (``IslaSetup``), and the readings chosen where the seed is unclear;
+- ``actions.py``: the expansion's actions and their notation;
 - ``codec.py``: that part of the state JSON;
+- ``drawing.py``: ships and rows in ``str(state)`` and in the state's SVG picture;
 - ``moves.py``: the move generator and the handlers of the expansion's actions;
 - ``hooks.py``: ``ISLA``, the ``model.expansion.Expansion`` the engine calls where the expansion
   changes the base turn (registered in ``model/expansions.py``).
 
-Importing the package loads the state and its JSON only (``model.state`` needs them); the moves
-and hooks load with the engine.
+Importing the package loads its state, setup and JSON only; the moves and hooks load with the
+engine (through the registry, ``model/expansions.py``).
 """
 
 from model.isla.codec import IslaFormatError, isla_from_json, isla_to_json
@@ -20,12 +23,15 @@ from model.isla.state import (
     ROW,
     Fleet,
     Isla,
+    IslaSetup,
     Ship,
+    isla_of,
+    isla_setup,
     new_isla,
     new_turn,
 )
 
 __all__ = [
     "BOHNACO", "BOHNBAY", "EMPTY_SHIP", "HOME", "REFILL", "ROW", "Fleet", "Isla", "IslaFormatError",
-    "Ship", "isla_from_json", "isla_to_json", "new_isla", "new_turn",
+    "IslaSetup", "Ship", "isla_from_json", "isla_of", "isla_setup", "isla_to_json", "new_isla", "new_turn",
 ]

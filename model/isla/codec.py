@@ -1,12 +1,13 @@
-"""La Isla Bohnita's part of the state JSON (``GameState.isla``): ships, rows and the turn's counts."""
+"""La Isla Bohnita's part of the state JSON (``GameState.ext``, under the key "isla"): ships, rows
+and the turn's counts."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from model.actions import PORT_NAMES, SHIP_NAMES
 from model.cards import BEAN_INDEX, BEAN_NAMES
 from model.errors import InputError
+from model.isla.actions import PORT_NAMES, SHIP_NAMES
 from model.isla.state import Fleet, Isla, Ship
 
 

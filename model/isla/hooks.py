@@ -8,37 +8,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from model.actions import (
-    SHIP_NAMES,
-    Action,
-    BuyField,
-    BuyShip,
-    Discard,
-    Harvest,
-    HarvestOnto,
-    MoveCargo,
-    PlantAside,
-    Propose,
-    Sell,
-    Yield,
-)
+from model.actions import Action, BuyField, Discard, Harvest, PlantAside, Propose
 from model.core import evolve
 from model.dealing import Deal
 from model.errors import IllegalAction
 from model.expansion import Expansion
-from model.isla import moves, position
-from model.isla.state import ROW, Isla, new_isla, new_turn
+from model.isla import actions, drawing, moves, position
+from model.isla.actions import SHIP_NAMES, BuyShip, HarvestOnto, MoveCargo, Sell, Yield
+from model.isla.codec import IslaFormatError, isla_from_json, isla_to_json
+from model.isla.state import ROW, Isla, isla_of, isla_setup, new_isla, new_turn
 from model.rules import Setup
-from model.state import GameState, Phase
+from model.state import GameState, Phase, SlotCodec
 from model.steps import STEPS
 
 _DEFENCE = (Sell, Yield)  # I7: the only answers to an attack
 _OWN_TURN = (Harvest, HarvestOnto, Sell, MoveCargo, BuyShip, BuyField)  # I9: the duel's own-turn moves
-
-
-def _isla(s: GameState) -> Isla:
-    assert s.isla is not None
-    return s.isla
 
 
 class IslaBohnita(Expansion):
@@ -47,6 +31,17 @@ class IslaBohnita(Expansion):
     duel_trading = ("I9", "the Isla duel has no trading")
     trade_hand_cards = False  # I3: only the turned-up cards are traded
     adds_moves = True
+    codec = SlotCodec("isla", "ships and ports", "I1", isla_to_json, isla_from_json, IslaFormatError)
+    setup_of = staticmethod(isla_setup)  # I1, I9: the ship prices
+    notation = staticmethod(actions.notation)  # its actions' notation (I1-I7)
+    # its part of the state drawn (drawing.py): ships, rows, the attack
+    seat_text = staticmethod(drawing.seat_text)
+    table_text = staticmethod(drawing.table_text)
+    svg_status = staticmethod(drawing.svg_status)
+    svg_table_height = staticmethod(drawing.svg_table_height)
+    svg_table = staticmethod(drawing.svg_table)
+    svg_seat_height = staticmethod(drawing.svg_seat_height)
+    svg_seat = staticmethod(drawing.svg_seat)
     todo_codes = (Deal.ROW_0, Deal.ROW_1)  # I2: the two island rows
     # hooks that are one function of moves.py or position.py, called without a wrapper
     refill = staticmethod(moves.refill_todo)  # I2: empty rows are refilled after the draw
@@ -62,22 +57,27 @@ class IslaBohnita(Expansion):
 
     def on_deal(self, s: GameState, cards: Sequence[int]) -> GameState:
         """I1-I2: one empty merchant ship each in its harbour; the rows as dealt, front card first."""
-        return evolve(s, isla=new_isla(len(s.players), (tuple(cards[:ROW]), tuple(cards[ROW:]))))
+        return evolve(s, ext=new_isla(len(s.players), (tuple(cards[:ROW]), tuple(cards[ROW:]))))
+
+    def dealt_first(self, s: GameState) -> tuple[int, ...]:
+        """I2: the Bohnbay row, then the Bohnaco row."""
+        rows = isla_of(s).rows
+        return rows[0] + rows[1]
 
     def start_turn(self, s: GameState) -> GameState:
         """I6, I7, I9: attacks, captures, ship moves and the duel discard are counted per turn."""
-        isla = s.isla
-        assert isla is not None
+        isla = s.ext
+        assert isinstance(isla, Isla)  # inlined isla_of: the hooks are the engine's hot loop
         fresh = new_turn(isla)
-        return s if fresh is isla else evolve(s, isla=fresh)
+        return s if fresh is isla else evolve(s, ext=fresh)
 
     def deal_card(self, s: GameState, dest: int, card: int) -> GameState:
         """I2: an island row is refilled, one card at a time to its back."""
-        rows = _isla(s).rows
+        rows = isla_of(s).rows
         if dest == Deal.ROW_0:
-            return evolve(s, isla=_isla(s)._replace(rows=(rows[0] + (card,), rows[1])))
+            return evolve(s, ext=isla_of(s)._replace(rows=(rows[0] + (card,), rows[1])))
         if dest == Deal.ROW_1:
-            return evolve(s, isla=_isla(s)._replace(rows=(rows[0], rows[1] + (card,))))
+            return evolve(s, ext=isla_of(s)._replace(rows=(rows[0], rows[1] + (card,))))
         return super().deal_card(s, dest, card)
 
     def exhausted(self, s: GameState) -> GameState:
@@ -88,7 +88,7 @@ class IslaBohnita(Expansion):
 
     def may_discard(self, s: GameState) -> bool:
         """I9: the duel's hand discard is once a turn, before, between or after planting."""
-        return not _isla(s).discarded
+        return not isla_of(s).discarded
 
     def turned_up_phase(self, s: GameState) -> Phase:
         """I9: the active player plants the turned-up cards in phase 2 (or from set-aside)."""
@@ -96,15 +96,15 @@ class IslaBohnita(Expansion):
 
     def blocked(self, s: GameState) -> bool:
         """I7: an attacked player answers before anything else happens."""
-        isla = s.isla
-        assert isla is not None
+        isla = s.ext
+        assert isinstance(isla, Isla)  # inlined isla_of: the hooks are the engine's hot loop
         return isla.attack is not None
 
     def phase_actions(self, s: GameState, p: int) -> Sequence[Action]:
         """I9: the duel's hand discard during phase 1; I3: planting in any order with trading and
         ship moves in phase 2."""
-        isla = s.isla
-        assert isla is not None
+        isla = s.ext
+        assert isinstance(isla, Isla)  # inlined isla_of: the hooks are the engine's hot loop
         pl = s.players[p]
         if s.phase == Phase.PLANT:
             if s.setup.duel and not isla.discarded:
@@ -121,15 +121,15 @@ class IslaBohnita(Expansion):
         return out
 
     def seat_rule(self, s: GameState, kind: type, rule: str) -> str:
-        if _isla(s).attack is not None:
+        if isla_of(s).attack is not None:
             return "I7"
         if s.setup.duel and kind in _OWN_TURN:
             return "I9"  # fields and ships are sold only on one's own turn
         return rule
 
     def check_action(self, s: GameState, kind: type) -> None:
-        isla = s.isla
-        assert isla is not None
+        isla = s.ext
+        assert isinstance(isla, Isla)  # inlined isla_of: the hooks are the engine's hot loop
         attack = isla.attack
         if attack is not None and kind not in _DEFENCE:
             q, i = attack
@@ -148,12 +148,12 @@ class IslaBohnita(Expansion):
         return s.phase == Phase.PLANT and s.setup.duel
 
     def check_discard(self, s: GameState, p: int) -> None:
-        if _isla(s).discarded:
+        if isla_of(s).discarded:
             raise IllegalAction(f"p{p} has discarded a hand card this turn; once per turn", "I9")
 
     def discarded(self, s: GameState) -> tuple[GameState, bool]:
         """I9: the discard came before or between the plantings when phase 1 is still on."""
-        return evolve(s, isla=_isla(s)._replace(discarded=True)), s.phase == Phase.PLANT
+        return evolve(s, ext=isla_of(s)._replace(discarded=True)), s.phase == Phase.PLANT
 
 
 ISLA = IslaBohnita()

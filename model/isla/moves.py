@@ -9,37 +9,31 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from model.actions import (
-    PIRATE,
-    PORT_NAMES,
-    Action,
-    Attack,
-    BuyShip,
-    HarvestOnto,
-    MoveCargo,
-    PlantCargo,
-    PlantUp,
-    Sail,
-    Sell,
-    Yield,
-    ship_name,
-)
+from model.actions import Action, PlantUp
 from model.cards import BEAN_NAMES
 from model.core import evolve as _evolve
 from model.core import harvestable as _harvestable
 from model.core import pay as _pay
 from model.core import with_player as _with_player
 from model.errors import IllegalAction
-from model.isla.state import EMPTY_SHIP, HOME, REFILL, Fleet, Isla, Ship
+from model.isla.actions import (
+    PIRATE,
+    PORT_NAMES,
+    Attack,
+    BuyShip,
+    HarvestOnto,
+    MoveCargo,
+    PlantCargo,
+    Sail,
+    Sell,
+    Yield,
+    ship_name,
+)
+from model.isla.state import EMPTY_SHIP, HOME, ISLA_SETUPS, REFILL, Fleet, Isla, Ship, isla_of, isla_setup
 from model.state import EMPTY, Field, GameState, Phase, PlayerState
 from model.steps import STEPS
 
 TRADE = Phase.TRADE
-
-
-def _isla(s: GameState) -> Isla:
-    assert s.isla is not None
-    return s.isla
 
 
 def _fits(ship: Ship, b: int) -> bool:
@@ -53,7 +47,7 @@ def _pays(s: GameState, ship: Ship) -> int:
 
 def _ship_moves_allowed(s: GameState, p: int) -> bool:
     """Ship moves and attacks: the active player in phase 2, nothing pending (I3, I4, I7)."""
-    return p == s.active and s.phase == TRADE and s.pending is None and _isla(s).attack is None
+    return p == s.active and s.phase == TRADE and s.pending is None and isla_of(s).attack is None
 
 
 # ---------------------------------------------------------------- the move generator
@@ -61,7 +55,7 @@ def _ship_moves_allowed(s: GameState, p: int) -> bool:
 
 def defence(s: GameState) -> list[Action]:
     """I7: the attacked player sells that ship's cargo (if it pays) or yields one card."""
-    isla = _isla(s)
+    isla = isla_of(s)
     assert isla.attack is not None
     q, i = isla.attack
     ship = isla.fleets[q].ship(i)
@@ -86,7 +80,7 @@ def plant_ups(s: GameState, p: int, fields: tuple[Field, ...]) -> list[Action]:
 
 def sea_actions(s: GameState, p: int) -> list[Action]:
     """The active player's ship moves and pirate attacks (I4, I7)."""
-    isla = _isla(s)
+    isla = isla_of(s)
     if not _ship_moves_allowed(s, p):
         return []
     fleet = isla.fleets[p]
@@ -120,7 +114,8 @@ def anytime_actions(s: GameState, p: int) -> list[Action]:
     """Whenever ``p`` is to move: sell, move cargo, harvest onto a ship, buy ships (I1, I5, I6).
 
     In the duel only the active player moves, except to answer an attack (I9)."""
-    isla = _isla(s)
+    isla = s.ext
+    assert isinstance(isla, Isla)  # inlined isla_of: called for every legal_actions
     fleet = isla.fleets[p]
     pl = s.players[p]
     out: list[Action] = []
@@ -140,9 +135,10 @@ def anytime_actions(s: GameState, p: int) -> list[Action]:
                 if target.at == HOME and _fits(target, field.bean):
                     out.append(HarvestOnto(p, f, j))
     coins = len(pl.coins)
-    if len(fleet.merchants) == 1 and coins >= s.setup.ship_cost:
+    costs = ISLA_SETUPS[s.setup.players]  # isla_setup, inlined
+    if len(fleet.merchants) == 1 and coins >= costs.ship_cost:
         out.append(BuyShip(p, False))
-    if fleet.pirate is None and coins >= s.setup.pirate_cost:
+    if fleet.pirate is None and coins >= costs.pirate_cost:
         out.append(BuyShip(p, True))
     return out
 
@@ -155,14 +151,14 @@ def _set_fleet(isla: Isla, p: int, fleet: Fleet) -> Isla:
 
 
 def _ship_or_fail(s: GameState, p: int, i: int, rule: str) -> Ship:
-    ship = _isla(s).fleets[p].ship(i)
+    ship = isla_of(s).fleets[p].ship(i)
     if ship is None:
         raise IllegalAction(f"p{p} has no ship {ship_name(i)}", rule)
     return ship
 
 
 def _not_expansion(s: GameState, a: Any) -> None:
-    if s.isla is None:
+    if not isinstance(s.ext, Isla):
         raise IllegalAction(f"{a} is a La Isla Bohnita move; this game is played without it", "I1")
 
 
@@ -179,9 +175,9 @@ def do_sail(s: GameState, a: Sail, check: bool) -> GameState:
             raise IllegalAction(
                 f"p{p}'s {ship_name(i)} is at {PORT_NAMES[ship.at]}; it must sail elsewhere", "I4")
         limit = s.setup.rules.max_sails
-        if _isla(s).sails >= limit:
+        if isla_of(s).sails >= limit:
             raise IllegalAction(f"p{p} has made the {limit} ship moves allowed this turn", "I4")
-        row = _isla(s).rows[port - 1] if port else ()
+        row = isla_of(s).rows[port - 1] if port else ()
         if not row and take != 0:
             raise IllegalAction(f"p{p} cannot load {take} cards: the {PORT_NAMES[port]} row is empty", "I4")
         if row:
@@ -194,7 +190,7 @@ def do_sail(s: GameState, a: Sail, check: bool) -> GameState:
                 raise IllegalAction(
                     f"p{p} must load the front card and at most the {row.count(b)} {BEAN_NAMES[b]} "
                     f"of the {PORT_NAMES[port]} row, not {take}", "I4")
-    isla = _isla(s)
+    isla = isla_of(s)
     fleet = isla.fleets[p]
     ship = fleet.merchants[i]
     rows = isla.rows
@@ -213,7 +209,7 @@ def do_sail(s: GameState, a: Sail, check: bool) -> GameState:
     else:
         ship = ship._replace(at=port)
     isla = _set_fleet(isla, p, fleet.with_ship(i, ship))._replace(rows=rows, sails=isla.sails + 1)
-    return _evolve(s, isla=isla)
+    return _evolve(s, ext=isla)
 
 
 def do_harvest_onto(s: GameState, a: HarvestOnto, check: bool) -> GameState:
@@ -236,17 +232,17 @@ def do_harvest_onto(s: GameState, a: HarvestOnto, check: bool) -> GameState:
             raise IllegalAction(f"p{p}'s {ship_name(i)} holds {BEAN_NAMES[ship.bean]}, not "
                                 f"{BEAN_NAMES[b]}: a ship holds one type", "I5")
     field = pl.fields[f]
-    isla = _isla(s)
+    isla = isla_of(s)
     fleet = isla.fleets[p]
     ship = fleet.merchants[i]
     new = PlayerState(pl.hand, pl.fields[:f] + (EMPTY,) + pl.fields[f + 1:], pl.coins, pl.aside)
     isla = _set_fleet(isla, p, fleet.with_ship(i, Ship(field.bean, ship.count + field.count, ship.at)))
-    return _evolve(s, players=_with_player(s, p, new), isla=isla)
+    return _evolve(s, players=_with_player(s, p, new), ext=isla)
 
 
 def do_sell(s: GameState, a: Sell, check: bool) -> GameState:
     p, i = a.player, a.ship
-    isla = _isla(s) if s.isla is not None else None
+    isla = isla_of(s) if isinstance(s.ext, Isla) else None
     if check:
         _not_expansion(s, a)
         assert isla is not None
@@ -262,20 +258,20 @@ def do_sell(s: GameState, a: Sell, check: bool) -> GameState:
                 "cargo is sold only for at least one coin and never thrown overboard", "I6")
     assert isla is not None
     s = sell_cargo(s, p, i)
-    isla = _isla(s)
+    isla = isla_of(s)
     if isla.attack == (p, i):  # I7: the sale answers the attack
-        s = _evolve(s, isla=isla._replace(attack=None), to_move=s.active)
+        s = _evolve(s, ext=isla._replace(attack=None), to_move=s.active)
     return s
 
 
 def sell_cargo(s: GameState, p: int, i: int) -> GameState:
     """I6 (and H5's split): the beanometer's coins go to the coin stack, the rest to the discard pile."""
-    isla = _isla(s)
+    isla = isla_of(s)
     fleet = isla.fleets[p]
     ship = fleet.ship(i)
     assert ship is not None
     isla = _set_fleet(isla, p, fleet.with_ship(i, EMPTY_SHIP._replace(at=ship.at)))
-    return STEPS.cash_in(_evolve(s, isla=isla), p, s.players[p].fields, ship.bean, ship.count)
+    return STEPS.cash_in(_evolve(s, ext=isla), p, s.players[p].fields, ship.bean, ship.count)
 
 
 def do_move_cargo(s: GameState, a: MoveCargo, check: bool) -> GameState:
@@ -295,21 +291,21 @@ def do_move_cargo(s: GameState, a: MoveCargo, check: bool) -> GameState:
         if not _fits(target, source.bean):
             raise IllegalAction(f"p{p}'s {ship_name(j)} holds {BEAN_NAMES[target.bean]}, not "
                                 f"{BEAN_NAMES[source.bean]}: a ship holds one type", "I6")
-        if i == PIRATE and p == s.active and _isla(s).captured:
+        if i == PIRATE and p == s.active and isla_of(s).captured:
             raise IllegalAction(f"p{p}'s pirate captured a card this turn; its cargo stays aboard "
                                 "until a later turn", "I6")
-    isla = _isla(s)
+    isla = isla_of(s)
     fleet = isla.fleets[p]
     src, dst = fleet.ship(i), fleet.ship(j)
     assert src is not None and dst is not None
     fleet = fleet.with_ship(j, Ship(src.bean, dst.count + src.count, dst.at))
     fleet = fleet.with_ship(i, EMPTY_SHIP._replace(at=src.at))
-    return _evolve(s, isla=_set_fleet(isla, p, fleet))
+    return _evolve(s, ext=_set_fleet(isla, p, fleet))
 
 
 def do_attack(s: GameState, a: Attack, check: bool) -> GameState:
     p, q, i = a.player, a.target, a.ship
-    isla = _isla(s) if s.isla is not None else None
+    isla = isla_of(s) if isinstance(s.ext, Isla) else None
     if check:
         _not_expansion(s, a)
         assert isla is not None
@@ -335,16 +331,16 @@ def do_attack(s: GameState, a: Attack, check: bool) -> GameState:
                                 f"{BEAN_NAMES[ship.bean]}: a ship holds one type", "I7")
     assert isla is not None
     isla = isla._replace(attacked=tuple(sorted(isla.attacked + ((q, i),))), attack=(q, i))
-    return _evolve(s, isla=isla, to_move=q)
+    return _evolve(s, ext=isla, to_move=q)
 
 
 def do_yield(s: GameState, a: Yield, check: bool) -> GameState:
     q = a.player
     if check:
         _not_expansion(s, a)
-        if _isla(s).attack is None or _isla(s).attack[0] != q:  # type: ignore[index]
+        if isla_of(s).attack is None or isla_of(s).attack[0] != q:  # type: ignore[index]
             raise IllegalAction(f"p{q} has no attack to answer", "I7")
-    isla = _isla(s)
+    isla = isla_of(s)
     assert isla.attack is not None
     _, i = isla.attack
     p = s.active
@@ -357,29 +353,30 @@ def do_yield(s: GameState, a: Yield, check: bool) -> GameState:
     pirate = raider.pirate
     assert pirate is not None
     isla = _set_fleet(isla, p, raider.with_ship(PIRATE, Ship(b, pirate.count + 1, pirate.at)))
-    return _evolve(s, isla=isla._replace(attack=None, captured=True), to_move=p)
+    return _evolve(s, ext=isla._replace(attack=None, captured=True), to_move=p)
 
 
 def do_buy_ship(s: GameState, a: BuyShip, check: bool) -> GameState:
     p = a.player
     what = "pirate ship" if a.pirate else "second merchant ship"
-    cost = s.setup.pirate_cost if a.pirate else s.setup.ship_cost
+    costs = isla_setup(s.setup)
+    cost = costs.pirate_cost if a.pirate else costs.ship_cost
     if check:
         _not_expansion(s, a)
-        fleet = _isla(s).fleets[p]
+        fleet = isla_of(s).fleets[p]
         if (fleet.pirate is not None) if a.pirate else len(fleet.merchants) >= 2:
             raise IllegalAction(f"p{p} already has a {what}", "I1")
         if len(s.players[p].coins) < cost:
             raise IllegalAction(f"p{p} has {len(s.players[p].coins)} coins; the {what} costs {cost}",
                                 "I9" if s.setup.duel else "I1")
-    isla = _isla(s)
+    isla = isla_of(s)
     fleet = isla.fleets[p]
     if a.pirate:
         fleet = Fleet(fleet.merchants, EMPTY_SHIP)
     else:
         fleet = Fleet(fleet.merchants + (EMPTY_SHIP,), fleet.pirate)
     # I1: the coins go to the discard pile; I9: in the duel set aside, back at the next reshuffle
-    return _pay(_evolve(s, isla=_set_fleet(isla, p, fleet)), p, cost)
+    return _pay(_evolve(s, ext=_set_fleet(isla, p, fleet)), p, cost)
 
 
 def do_plant_cargo(s: GameState, a: PlantCargo, check: bool) -> GameState:
@@ -405,15 +402,15 @@ HANDLERS: dict[type, Callable[[GameState, Any, bool], GameState]] = {
 
 def refill_todo(s: GameState) -> tuple[int, ...]:
     """I2: at the end of the turn (after the draw) each empty row gets 5 cards, Bohnbay first."""
-    rows = _isla(s).rows
+    rows = isla_of(s).rows
     return tuple(code for r, code in enumerate(REFILL) if not rows[r] for _ in range(5))
 
 
 def sell_all(s: GameState) -> GameState:
     """E3 reading for ships: every cargo is sold at the end by the beanometer (no coin if it pays none)."""
-    isla = _isla(s)
+    isla = isla_of(s)
     for p, fleet in enumerate(isla.fleets):
         for i, ship in fleet.ships():
             if ship.count:
                 s = sell_cargo(s, p, i)
-    return _evolve(s, isla=_isla(s)._replace(attack=None))
+    return _evolve(s, ext=isla_of(s)._replace(attack=None))

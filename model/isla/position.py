@@ -6,20 +6,15 @@
 
 from __future__ import annotations
 
-from model.actions import PORT_NAMES, SHIP_NAMES
 from model.errors import PositionError
-from model.isla.state import HOME, ROW, Isla
+from model.isla.actions import PORT_NAMES, SHIP_NAMES
+from model.isla.state import HOME, ROW, isla_of
 from model.state import GameState, Phase
-
-
-def _isla(s: GameState) -> Isla:
-    assert s.isla is not None
-    return s.isla
 
 
 def zones(s: GameState) -> list[tuple[str, tuple[int, ...]]]:
     """Where the expansion keeps cards (card conservation, C2): the rows and every ship."""
-    isla = _isla(s)
+    isla = isla_of(s)
     out = [(f"isla.rows.{PORT_NAMES[1 + r]}", row) for r, row in enumerate(isla.rows)]
     for i, fleet in enumerate(isla.fleets):
         for k, ship in fleet.ships():
@@ -32,8 +27,7 @@ def zones(s: GameState) -> list[tuple[str, tuple[int, ...]]]:
 
 def check(s: GameState) -> None:
     """Ships, rows and the attack of La Isla Bohnita (I1-I9)."""
-    isla = s.isla
-    assert isla is not None
+    isla = isla_of(s)
     n = len(s.players)
     if s.setup.duel and s.phase in (Phase.OFFER, Phase.TURNED):
         raise PositionError("phase", "the Isla duel plants its turned-up cards in phase 2 and 3", "I9")

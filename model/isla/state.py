@@ -1,6 +1,6 @@
 """La Isla Bohnita (RULES.md I1-I9): the state of ships, harbours and the two island ports.
 
-The expansion is the ruleset option ``isla=true``; a game without it has ``GameState.isla is None``
+The expansion is the ruleset option ``isla=true``; a game without it has ``GameState.ext is None``
 and plays exactly as before. This module holds the expansion's part of the state; its JSON is in
 ``codec.py``, its moves in ``moves.py`` and the points where it changes the base turn in
 ``hooks.py``. Ships are numbered 0 and 1 (merchant ships) and 2 (the pirate ship); ports 0 (the
@@ -47,8 +47,10 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from model.actions import PIRATE
 from model.dealing import Deal
+from model.isla.actions import PIRATE
+from model.rules import Setup
+from model.state import GameState
 
 HOME, BOHNBAY, BOHNACO = 0, 1, 2
 ROW = 5  # cards per island row (I2)
@@ -120,3 +122,26 @@ def new_turn(isla: Isla) -> Isla:
     if not (isla.attacked or isla.attack or isla.captured or isla.sails or isla.discarded):
         return isla
     return isla._replace(attacked=(), attack=None, captured=False, sails=0, discarded=False)
+
+
+def isla_of(s: GameState) -> Isla:
+    """The expansion's part of ``s`` (``GameState.ext``), typed; ``s`` must play La Isla Bohnita (I1)."""
+    isla = s.ext
+    assert isinstance(isla, Isla)
+    return isla
+
+
+class IslaSetup(NamedTuple):
+    """The expansion's own setup numbers (the third field's price is the base ``Setup.third_cost``)."""
+
+    ship_cost: int  # the second merchant ship: 4 coins with 3-4 players, 3 with 5-7 (I1), 5 in the duel (I9)
+    pirate_cost: int  # the pirate ship: 2 (I1, I9)
+
+
+ISLA_SETUPS = tuple(  # by player count
+    IslaSetup(ship_cost=5 if n == 2 else 4 if n <= 4 else 3, pirate_cost=2) for n in range(8))
+
+
+def isla_setup(su: Setup) -> IslaSetup:
+    """La Isla Bohnita's prices for ``su``'s player count (I1, I9)."""
+    return ISLA_SETUPS[su.players]
