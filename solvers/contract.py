@@ -1,6 +1,6 @@
 """The contract every endgame solver shares (issue 40 item 2): the objectives, declared once
-(``Objective``, ``OBJECTIVES``), what a solver may spend (``Limits``, and ``Budget``, exact search's
-clock), what it answers (``Solution``) and what it raises (``SolveError`` and the search limits).
+(``Objective``, ``OBJECTIVES``), what a solver may spend (``Limits``, and ``Budget``, the one clock of
+every solver), what it answers (``Solution``) and what it raises (``SolveError`` and the search limits).
 
 This module is the bottom of ``solvers/``: it imports ``model`` and ``console`` only, never another
 solver module; every solver, the registry (``solvers/api.py``), the studies and the scripts read
@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 from console.progress import ProgressFn
 from model import Action
@@ -131,23 +132,46 @@ DEFAULT_LIMITS = Limits()
 PROGRESS_SECONDS = 0.2  # an exact search reports its progress at least this often
 
 
+class CpSolverLike(Protocol):
+    """What ``Budget`` sets and reads on an OR-Tools ``CpSolver`` (no ortools import down here)."""
+
+    @property
+    def parameters(self) -> Any: ...
+
+    @property
+    def response_proto(self) -> Any: ...
+
+
 class Budget:
-    """What one exact search may spend: ``node_limit`` nodes and ``time_limit`` seconds (None: no
-    limit). ``node()`` counts a node and raises NodeLimitExceeded or TimeLimitExceeded past a
-    limit (one line: the limit, the nodes searched); every PROGRESS_SECONDS it reports
-    ``progress(nodes, None, note)``. A limit below one node or of no time is a UsageError."""
+    """Every solver's one clock: ``node_limit`` nodes and ``time_limit`` seconds (None: no limit)
+    for exact search, and ``work_limit``, CP-SAT deterministic seconds, for the runs of CP-SAT
+    models (the flow solver). ``node()`` counts a node and raises NodeLimitExceeded or
+    TimeLimitExceeded past a limit (one line: the limit, the nodes searched); every
+    PROGRESS_SECONDS it reports ``progress(nodes, None, note)``. A run of CP-SAT stages gives each
+    stage the run up to a fraction of its limits (``limit``, ``charge``, ``fraction``).
+
+    Work units do not depend on the machine or its load: with one worker, the same model and the
+    same limit in those units, CP-SAT does the same search everywhere. A run given a work limit
+    splits it between its stages by the same fractions as its time and decides when to move on
+    by the work done, not the clock; so when the work limit binds before the wall-clock one, the
+    answer is the same on every machine. A limit below one node or of no time or work is a
+    UsageError."""
 
     def __init__(self, what: str, node_limit: int | None = None, time_limit: float | None = None,
-                 progress: ProgressFn | None = None) -> None:
+                 progress: ProgressFn | None = None, work_limit: float | None = None) -> None:
         if node_limit is not None and node_limit < 1:
             raise UsageError(f"the node limit must be at least 1, got {node_limit}")
         if time_limit is not None and not time_limit > 0:
             raise UsageError(f"the time limit must be more than 0 seconds, got {time_limit:g}")
+        if work_limit is not None and not work_limit > 0:
+            raise UsageError(f"the work limit must be more than 0, got {work_limit:g}")
         self.what = what
         self.node_limit = node_limit
         self.time_limit = time_limit
+        self.work_limit = work_limit
         self.progress = progress
         self.nodes = 0
+        self.work = 0.0  # CP-SAT deterministic seconds charged so far
         self.t0 = time.monotonic()
         self.deadline = None if time_limit is None else self.t0 + time_limit
         self.report_at = self.t0 + PROGRESS_SECONDS
@@ -172,11 +196,51 @@ class Budget:
             self.report(now)
 
     def same_clock(self, what: str) -> Budget:
-        """A budget with this one's deadline and progress and no node limit (a search the node
-        limit does not count)."""
+        """A budget with this one's deadline and progress, no node limit and no work limit (a
+        search neither counts)."""
         out = Budget(what, None, None, self.progress)
         out.t0, out.deadline, out.time_limit = self.t0, self.deadline, self.time_limit
         return out
+
+    def elapsed(self) -> float:
+        return time.monotonic() - self.t0
+
+    def fraction(self) -> float:
+        """How much of a run is gone: by work when there is a work limit, else by time (past the
+        time limit, 1 either way; 0 with neither limit)."""
+        by_time = 0.0 if self.time_limit is None else self.elapsed() / self.time_limit
+        if self.work_limit is None:
+            return by_time
+        return 1.0 if by_time >= 1.0 else self.work / self.work_limit
+
+    def limit(self, solver: CpSolverLike, until: float, most: float | None = None) -> None:
+        """Give a CP-SAT ``solver`` the run up to fraction ``until`` of the limits, and at most
+        ``most`` (work units with a work limit, else seconds); the time limit stays a guard."""
+        params = solver.parameters
+        if self.work_limit is None:
+            if self.time_limit is not None:
+                secs = self.time_limit * until - self.elapsed()
+                params.max_time_in_seconds = max(min(secs, most or secs), 0.05)
+            elif most is not None:
+                params.max_time_in_seconds = max(most, 0.05)
+            return
+        work = self.work_limit * until - self.work
+        params.max_deterministic_time = max(min(work, most or work), 0.01)
+        if self.time_limit is not None:
+            params.max_time_in_seconds = max(self.time_limit - self.elapsed(), 0.05)
+
+    def charge(self, solver: CpSolverLike) -> None:
+        """Count a finished CP-SAT solve's deterministic time against the work limit."""
+        self.work += solver.response_proto.deterministic_time
+
+    def stopped_by(self) -> str:
+        """Which limit ended an unproved run: "time", "work", or "stages" (every stage ran and
+        none could narrow the gap further)."""
+        if self.time_limit is not None and self.elapsed() >= 0.98 * self.time_limit:
+            return "time"
+        if self.work_limit is not None and self.work >= 0.98 * self.work_limit:
+            return "work"
+        return "stages"
 
     def seconds_left(self) -> float | None:
         """The time left (None: no time limit); TimeLimitExceeded when none is."""

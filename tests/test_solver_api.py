@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
+from types import SimpleNamespace
 
 import pytest
 
+from model.errors import UsageError
 from solvers.api import METHODS, POLICIES, REGISTRY, default_method, methods, solve, solve_policy, verify_line
-from solvers.contract import DEFAULT_LIMITS, OBJECTIVES, Limits, NodeLimitExceeded, SolveError
+from solvers.contract import DEFAULT_LIMITS, OBJECTIVES, Budget, Limits, NodeLimitExceeded, SolveError
 from solvers.positions import LIBRARY
 
 
@@ -85,3 +87,26 @@ def test_bound_is_the_value_once_proved() -> None:
     s = LIBRARY["trade-ask"].position()
     sol = solve(s, "coop", "cpsat")
     assert sol.status == "optimal" and sol.bound == sol.value
+
+
+def test_one_clock_splits_a_work_limit_between_stages() -> None:
+    # Budget is every solver's clock: nodes and seconds for exact search, CP-SAT work units for
+    # the flow solver's stages (a stage gets the run up to a fraction of the work limit)
+    params = SimpleNamespace(max_time_in_seconds=0.0, max_deterministic_time=0.0)
+    solver = SimpleNamespace(parameters=params, response_proto=SimpleNamespace(deterministic_time=3.0))
+    clock = Budget("a run", None, 600.0, work_limit=10.0)
+    clock.limit(solver, 0.5)
+    assert params.max_deterministic_time == 5.0 and 590 < params.max_time_in_seconds <= 600
+    clock.charge(solver)
+    assert clock.work == 3.0 and clock.fraction() == 0.3 and clock.stopped_by() == "stages"
+    clock.limit(solver, 0.5, most=1.0)
+    assert params.max_deterministic_time == 1.0  # the stage's own cap
+    clock.charge(solver)
+    clock.charge(solver)
+    clock.charge(solver)
+    assert clock.stopped_by() == "work"
+    timed = Budget("a timed run", None, 100.0)
+    timed.limit(solver, 0.25)
+    assert 24 < params.max_time_in_seconds <= 25
+    with pytest.raises(UsageError, match="work limit must be more than 0"):
+        Budget("a run", work_limit=0)

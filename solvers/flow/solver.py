@@ -49,7 +49,6 @@ from solvers.exact import OpenSearch, SoloSearch, open_player, solve_solo
 from solvers.flow.master import Batch, FlowMaster, most_of
 from solvers.flow.seat_batch import TooLarge, solve_seat_in
 from solvers.flow.seat_plan import Op, SeatPlan
-from solvers.flow.work_limit import RunClock
 from solvers.timeline import Card, Deal, deal_proposals, play_deal, track_draws
 
 Tick = Callable[[float, float, float], None]
@@ -368,14 +367,14 @@ class FlowSolver:
     least its solo optimum ``floors``)."""
 
     def __init__(self, s: GameState, objective: str, p: int, floors: list[int] | None,
-                 workers: int, tick: Tick | None, stop: Interrupt, clock: RunClock | None = None,
+                 workers: int, tick: Tick | None, stop: Interrupt, clock: Budget | None = None,
                  capacity: bool = True) -> None:
         self.s, self.objective, self.p, self.floors = s, objective, p, floors
         self.capacity = capacity  # FlowMaster's capacity cuts
         self.workers, self.tick, self.stop = workers, tick, stop
         self.best: _Found | None = None
         self.bound: int | None = None
-        self.clock = clock or RunClock(3600.0, None)
+        self.clock = clock or Budget("the flow solver", None, 3600.0)
         self.stages: dict[str, Any] = {}
         self.hint: dict[str, int] = {}  # the best plan's variable values, by name
         self.seat_values: dict[tuple[int, Any], dict[str, int]] = {}  # CP-SAT seat solutions
@@ -396,7 +395,7 @@ class FlowSolver:
     def _solve(self, m: cp_model.CpModel, until: float, lb_tree: bool = False, lns: bool = False,
                callback: cp_model.CpSolverSolutionCallback | None = None, most: float | None = None,
                ) -> tuple[cp_model.CpSolver, Any]:
-        """Solve ``m`` within the run up to fraction ``until`` of its limits (RunClock), and at
+        """Solve ``m`` within the run up to fraction ``until`` of its limits (Budget), and at
         most ``most`` (work units with a work limit, else seconds)."""
         solver = _solver(self.workers, lb_tree)
         if lns and self.workers == 1:
@@ -744,8 +743,8 @@ def solve_flow(s: GameState, objective: str, player: int | None = None, time_lim
         raise SolveError("the flow solver does not cover V2 (distinct fields) or V5 (field beans) yet")
     if capacity is None:
         capacity = goal.floors
-    run_clock = RunClock(time_limit, work_limit)
-    clock = Budget("the flow solver's solo searches", None, time_limit)  # no time past the limit
+    run_clock = Budget("the flow solver", None, time_limit, work_limit=work_limit)
+    clock = run_clock.same_clock("the flow solver's solo searches")  # no time past the limit
     if goal.floors and floors is None:
         floors = [solve_solo(s, q, budget=clock.same_clock(f"p{q}'s floor")).value
                   for q in range(len(s.players))]
@@ -792,7 +791,7 @@ def solve_flow(s: GameState, objective: str, player: int | None = None, time_lim
     status = "optimal" if run.bound is not None and run.best.value >= run.bound else "feasible"
     stopped = ("proved" if status == "optimal" else "interrupted" if run.interrupted
                else run_clock.stopped_by())
-    stats = SolveStats("flow", run_clock.elapsed(), work=round(run_clock.used, 3), capacity=capacity,
+    stats = SolveStats("flow", run_clock.elapsed(), work=round(run_clock.work, 3), capacity=capacity,
                        work_limit=work_limit, stopped_by=stopped, bound=run.bound,
                        interrupted=run.interrupted, stages=run.stages, floors=floors)
     return Solution(objective, p, run.best.value, run.best.line, run.best.coins, status=status, stats=stats)
