@@ -23,13 +23,16 @@ from typing import Any
 
 from conformance.engine_client import Engine, EngineFailure
 from conformance.engine_probes import probes
+from conformance.engine_protocol import Protocol, choice_of, explained_payment, oldest, phase3_seats
 from conformance.engine_rules import allowing, canonical, illegal_rule
 from model import (
     BEAN_NAMES,
     PRESETS,
     Action,
+    BuyField,
     GameState,
     IllegalAction,
+    NotationError,
     Phase,
     Reshuffle,
     apply,
@@ -37,6 +40,7 @@ from model import (
     format_action,
     legal_actions,
     new_game,
+    parse_action,
     ruleset,
     scores,
     winners,
@@ -130,12 +134,30 @@ class Checks:
     probes: bool = True
     state: bool = True
     winners: bool = True
+    protocol: Protocol = Protocol()  # what the engine declares: mapped, never a rule break
+
+
+@dataclass
+class Note:
+    """A protocol difference (conformance/engine_protocol.py): the ``choice``, whether the engine
+    declared it, one line of what was seen, where, and how often at that step."""
+
+    choice: str
+    declared: bool
+    what: str
+    spec: GameSpec
+    step: int
+    count: int = 1
+
+    def line(self) -> str:
+        return f"{self.spec.label()}, step {self.step}: {self.what}"
 
 
 @dataclass
 class GameRun:
     spec: GameSpec
     divergences: list[Divergence] = field(default_factory=list)
+    notes: list[Note] = field(default_factory=list)  # protocol differences, not rule breaks
     steps: int = 0
     unchecked: set[str] = field(default_factory=set)
     skipped: str | None = None  # the engine refused or could not start this game
@@ -144,6 +166,11 @@ class GameRun:
 
 def _names(cards: tuple[int, ...]) -> list[str]:
     return [BEAN_NAMES[c] for c in cards]
+
+
+def _paid(before: GameState, after: GameState, p: int) -> str:
+    """The coin cards seat ``p`` paid from ``before`` to ``after``, named."""
+    return ", ".join(_names(after.discard[len(before.discard):])) or "none"
 
 
 def start_fields(spec: GameSpec, s0: GameState) -> dict[str, Any]:
@@ -179,6 +206,29 @@ class _Game:
         self.run.divergences.append(d)
         if self.stop is not None and self.stop(d):
             self.halt = True
+
+    def note(self, choice: str, what: str) -> None:
+        """Note a protocol difference at this step (once per step and choice, counted)."""
+        step = len(self.played)
+        for n in self.run.notes:
+            if n.step == step and n.choice == choice:
+                n.count += 1
+                return
+        declared = self.checks.protocol.declared(choice)
+        self.run.notes.append(Note(choice, declared, what, self.spec, step))
+
+    def protocol_break(self, text: str, how: str) -> bool:
+        """Whether ``text``, which our engine refuses here, is a protocol choice (noted) rather than
+        a rule break."""
+        try:
+            action = parse_action(text)
+        except NotationError:
+            return False
+        choice = choice_of(self.s, action)
+        if choice is None:
+            return False
+        self.note(choice, f"the engine {how} {text}, legal under {choice}")
+        return True
 
     def ask(self, cmd: str, what: str, **fields: Any) -> dict[str, Any] | None:
         """The reply, or None (and the part noted unchecked) when the engine does not support it."""
@@ -230,6 +280,8 @@ class _Game:
                 break
             before, last = self.s, a
             self.s = apply(self.s, a, self.spec.actions is None and self.spec.bot != "random")
+            if isinstance(a, BuyField) and self.checks.protocol.coin_payment == "oldest":
+                self.s = oldest(before, self.s, a.player)  # F1 leaves open which coins pay
             self.played.append(a)
         self.run.steps = len(self.played)
         return self.run
@@ -276,7 +328,7 @@ class _Game:
             theirs = {x for x in theirs if " offer " not in x}
         for x in sorted(theirs - ours):
             rule = illegal_rule(s, x)
-            if rule is not None:
+            if rule is not None and not self.protocol_break(x, "lists"):
                 self.diverge("extra", rule, f"the engine lists {x}, which our engine refuses", x)
         for x in sorted(ours - theirs):
             a = next(a for a in mine if format_action(a) == x)
@@ -294,7 +346,8 @@ class _Game:
                 reply = self.engine.ask("apply", action=text)
             if "unsupported" in reply or not reply["accepted"]:
                 continue
-            self.diverge("accepted", rule, f"the engine accepts {text}, which our engine refuses", text)
+            if not self.protocol_break(text, "accepts"):
+                self.diverge("accepted", rule, f"the engine accepts {text}, which our engine refuses", text)
             if self.halt or not self._resync():
                 self.halt = True
                 return
@@ -322,7 +375,7 @@ class _Game:
             self.checks.state = False
             return True
         view = reply["state"]
-        diffs = compare_state(self.s, view)
+        diffs = self._mapped(before, last, view, compare_state(self.s, view))
         if not diffs:
             return True
         keys = [k for k, _, _ in diffs]
@@ -337,6 +390,26 @@ class _Game:
         self.diverge("state", rule, f"after {last}: {part} is {theirs}, ours {ours}{more}",
                      format_action(last), back=1, view=view, next_actions=listed.get("actions"))
         return self.spec.follow
+
+    def _mapped(self, before: GameState, last: Action, view: dict[str, Any],
+                diffs: list[tuple[str, Any, Any]]) -> list[tuple[str, Any, Any]]:
+        """``diffs`` less the protocol differences (noted): the seats that may plant in a phase 3
+        played at once (T6), the coin cards a purchase paid with (F1; our state takes the engine's)."""
+        out = []
+        for part, ours, theirs in diffs:
+            seats = phase3_seats(self.s)
+            if part == "to_move" and seats and (theirs in seats or theirs == seats):
+                self.note("simultaneous_phase3", f"after {last}: the engine lets seats {seats} plant at once")
+                continue
+            if part == "discard" and isinstance(last, BuyField) and isinstance(view.get("discard"), list):
+                paid = explained_payment(before, self.s, last.player, view["discard"])
+                if paid is not None:
+                    self.s = paid
+                    self.note("coin_payment", f"after {last}: the engine pays with other coin cards "
+                              f"({_paid(before, paid, last.player)}, ours the top ones)")
+                    continue
+            out.append((part, ours, theirs))
+        return out
 
     def _winners(self) -> None:
         reply = self.ask("winners", "winners")
@@ -394,14 +467,15 @@ def perft_positions() -> list[tuple[str, str, int]]:
 
 def plan(pairs: list[tuple[str, int]], games: int, seed: int, positions: bool = True,
          readings: tuple[dict[str, Any], ...] = VARIANTS, bots: tuple[str, ...] = BOT_ORDER,
-         claimed_presets: set[str] | None = None) -> list[GameSpec]:
+         claimed_presets: set[str] | None = None, fixed: tuple[tuple[str, Any], ...] = ()) -> list[GameSpec]:
     """``games`` seeded games over ``pairs`` x ``readings`` x ``bots`` (each cycled), then one game
-    from each perft position whose preset the engine claims."""
+    from each perft position whose preset the engine claims. ``fixed``: the option values the engine
+    declares it always plays, forced in every seeded game (over a reading of the same option)."""
     out: list[GameSpec] = []
     if pairs:
         for i in range(games):
             preset, n = pairs[i % len(pairs)]
-            opts = tuple(sorted(readings[i % len(readings)].items()))
+            opts = tuple(sorted({**readings[i % len(readings)], **dict(fixed)}.items()))
             out.append(GameSpec(i, preset, n, opts, game_seed(seed, i), bots[i % len(bots)]))
     if positions:
         for k, (name, preset, n) in enumerate(perft_positions()):

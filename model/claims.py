@@ -55,8 +55,11 @@ def compare_state(s: GameState, view: dict[str, Any]) -> list[tuple[str, Any, An
                 out.append((part, f"{len(ours)} cards", f"{len(theirs)} cards, other cards"))
     phase = s.phase.name.lower()
     for part, ours_v in (("phase", phase), ("to_move", s.to_move), ("active", s.active)):
-        if view.get(part) is not None and view[part] != ours_v:
-            out.append((part, ours_v, view[part]))
+        theirs_v = view.get(part)
+        if isinstance(theirs_v, list) and part == "to_move" and theirs_v == [ours_v]:
+            continue  # the seats that may act: only ours
+        if theirs_v is not None and theirs_v != ours_v:
+            out.append((part, ours_v, theirs_v))
     return out
 
 
