@@ -34,6 +34,7 @@ from model import (
     IllegalAction,
     NotationError,
     Phase,
+    Propose,
     Reshuffle,
     apply,
     chance_outcome,
@@ -45,7 +46,7 @@ from model import (
     scores,
     winners,
 )
-from model.claims import coin_gain, compare_state, state_rule
+from model.claims import Diff, coin_gain, compare_state, counted, state_rule
 from model.errors import BohnanzaError
 from model.records import initial_deck
 from model.rules import Ruleset
@@ -166,6 +167,16 @@ class GameRun:
 
 def _names(cards: tuple[int, ...]) -> list[str]:
     return [BEAN_NAMES[c] for c in cards]
+
+
+def _given(s: GameState, a: Action) -> str:
+    """The cards a proposal gives, named (`` (gives 1x Soy)``), or nothing."""
+    if not isinstance(a, Propose) or not 0 <= a.player < len(s.players):
+        return ""
+    pl = s.players[a.player]
+    cards = ([pl.hand[h] for h in a.give_hand if h < len(pl.hand)] + [s.face_up[u] for u in a.give_up
+             if u < len(s.face_up)] + [pl.aside[k] for k in a.give_aside if k < len(pl.aside)])
+    return f" (gives {counted(tuple(_names(tuple(cards))))})" if cards else ""
 
 
 def _paid(before: GameState, after: GameState, p: int) -> str:
@@ -347,7 +358,9 @@ class _Game:
             if "unsupported" in reply or not reply["accepted"]:
                 continue
             if not self.protocol_break(text, "accepts"):
-                self.diverge("accepted", rule, f"the engine accepts {text}, which our engine refuses", text)
+                given = _given(self.s, action)
+                what = f"the engine accepts {text}{given}, which our engine refuses"
+                self.diverge("accepted", rule, what, text)
             if self.halt or not self._resync():
                 self.halt = True
                 return
@@ -378,25 +391,25 @@ class _Game:
         diffs = self._mapped(before, last, view, compare_state(self.s, view))
         if not diffs:
             return True
-        keys = [k for k, _, _ in diffs]
+        keys = [d.part for d in diffs]
         gain = coin_gain(before, self.s, last, view)
         rule = state_rule(before, last, self.s, keys, view.get("phase"), gain)
-        part, ours, theirs = diffs[0]
+        part = keys[0]
         more = f" (and {', '.join(sorted(set(keys[1:]) - {part}))})" if set(keys[1:]) - {part} else ""
         if self.spec.follow and any(d.kind == "state" for d in self.run.divergences):
             return True  # following to the end: the first state divergence is noted
         self._before = before
         listed = self.engine.ask("legal", proposals=False)  # what the engine would do next
-        self.diverge("state", rule, f"after {last}: {part} is {theirs}, ours {ours}{more}",
+        self.diverge("state", rule, f"after {last}: {diffs[0].text()}{more}",
                      format_action(last), back=1, view=view, next_actions=listed.get("actions"))
         return self.spec.follow
 
-    def _mapped(self, before: GameState, last: Action, view: dict[str, Any],
-                diffs: list[tuple[str, Any, Any]]) -> list[tuple[str, Any, Any]]:
+    def _mapped(self, before: GameState, last: Action, view: dict[str, Any], diffs: list[Diff]) -> list[Diff]:
         """``diffs`` less the protocol differences (noted): the seats that may plant in a phase 3
         played at once (T6), the coin cards a purchase paid with (F1; our state takes the engine's)."""
         out = []
-        for part, ours, theirs in diffs:
+        for d in diffs:
+            part, theirs = d.part, d.theirs
             seats = phase3_seats(self.s)
             if part == "to_move" and seats and (theirs in seats or theirs == seats):
                 self.note("simultaneous_phase3", f"after {last}: the engine lets seats {seats} plant at once")
@@ -408,7 +421,7 @@ class _Game:
                     self.note("coin_payment", f"after {last}: the engine pays with other coin cards "
                               f"({_paid(before, paid, last.player)}, ours the top ones)")
                     continue
-            out.append((part, ours, theirs))
+            out.append(d)
         return out
 
     def _winners(self) -> None:

@@ -6,14 +6,19 @@ protocol is mapped and reported in its own section, and each difference names it
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from conformance.engine_client import Engine
 from conformance.engine_diff import Checks, claimed, plan, run_game
 from conformance.engine_protocol import from_hello
+from model import BEAN_NAMES, Action, GameState, Phase, apply, chance_outcome, new_game, ruleset
+from model.claims import compare_state, state_rule
+from play.bots import BOTS
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIMS = ROOT / "tests" / "engine_shims"
@@ -39,6 +44,7 @@ def test_T3_open_offers_are_protocol_and_the_non_active_deal_is_the_only_rule_br
     flags = [d for r in runs for d in r.divergences]
     notes = [n for r in runs for n in r.notes]
     assert flags and {d.key for d in flags} == {("accepted", "T3")}
+    assert flags[0].what == "the engine accepts p1 offer p2 give h0 (gives 1x Blue), which our engine refuses"
     for d in flags:  # the bug: two non-active players trade, and nothing else
         assert d.action is not None and " offer " in d.action
         seat, partner = int(d.action.split()[0][1:]), int(d.action.split()[2][1:])
@@ -88,3 +94,66 @@ def test_a_declared_option_no_preset_plays_is_one_line(tmp_path: Path) -> None:
     run = subprocess.run(argv, capture_output=True, text=True, timeout=60, cwd=ROOT)
     assert run.returncode == 2 and "Traceback" not in run.stderr
     assert run.stderr.count("\n") == 1 and 'declares.options.tie_break' in run.stderr, run.stderr
+
+
+# ---------------------------------------------------------------- rule IDs by what differs, named cards
+
+
+def _first(info: dict[str, Any], rule: str, kind: str = "state") -> dict[str, Any]:
+    return next(ex for ex in info["by_rule"][rule]["examples"] if ex["kind"] == kind)
+
+
+def test_T6_a_set_aside_card_that_vanishes_is_named() -> None:
+    code, info = _diff(_shim("together", "--lose-aside"), "--games", "2", "--shrink-time", "20")
+    assert code == 1 and set(info["by_rule"]) == {"T6"} and info["by_rule"]["T6"]["kinds"].keys() == {"state"}
+    ex = _first(info, "T6")
+    assert ex["what"] == "after p0 plant blue 2: fields of p0: ours has 1x Blue the engine lacks", ex
+    assert ex["check_record"]["rule"] == "T6" and ex["shrunk"]["divide"] == []  # equal divide lines: none
+
+
+def test_F1_paid_coins_that_leave_the_game_are_named() -> None:
+    code, info = _diff(_shim("oldcoins", "--lose-coins"), "--games", "2", "--shrink-time", "20")
+    assert code == 1 and set(info["by_rule"]) == {"F1"}
+    ex = _first(info, "F1")
+    assert ex["what"].endswith("after p4 buy: discard: ours has 2x Soy, 1x Garden the engine lacks"), ex
+    assert ex["check_record"]["rule"] == "F1"
+    assert not info["protocol"]["differences"]  # declared: the oldest coins pay, mapped
+
+
+Step = tuple[GameState, Action, GameState]
+
+
+def _reach(preset: str, players: int, seed: int, want: Callable[[GameState], bool]) -> Step:
+    """(before, action, after) of the first step of a seeded greedy game whose state after it ``want``s."""
+    rng = random.Random(seed)
+    s = new_game(ruleset(preset), players, seed)
+    while s.phase != Phase.OVER:
+        a = chance_outcome(s, rng) if s.phase == Phase.CHANCE else BOTS["greedy"](s, rng)
+        t = apply(s, a)
+        if want(t):
+            return s, a, t
+        s = t
+    raise AssertionError("not reached")
+
+
+def test_state_rules_name_what_differs() -> None:
+    before, a, after = _reach("amigo", 3, 1, lambda t: t.phase == Phase.CHANCE)
+    assert state_rule(before, a, after, ["phase", "to_move"], "trade") == "E1"  # phase is trade, ours chance
+    before, a, after = _reach("amigo", 3, 1, lambda t: t.phase == Phase.TRADE)
+    assert state_rule(before, a, after, ["field count"], "trade") == "S"
+    before, a, after = _reach("amigo", 3, 1, lambda t: t.phase == Phase.OVER)
+    assert state_rule(before, a, after, ["hand"], "over") == "E2"  # cards drawn or not: when it ends
+    assert state_rule(before, a, after, ["coins"], "over") == "E3"
+    before, a, after = _reach("amigo", 3, 1, lambda t: t.pending is None and t.offers > 0)
+    assert state_rule(before, a, after, ["hand order"], after.phase.name.lower()) == "H1"
+
+
+def test_a_card_difference_is_a_multiset_difference() -> None:
+    s = new_game(ruleset("amigo"), 3, 4)
+    view = {"discard": ["chili", "soy", "red"], "players": [
+        {"hand": [BEAN_NAMES[c] for c in s.players[0].hand[1:]] + ["red"]}, {}, {}]}
+    texts = [d.text() for d in compare_state(s, view)]
+    lost = BEAN_NAMES[s.players[0].hand[0]]
+    assert f"hand of p0: ours has 1x {lost.capitalize()} the engine lacks; the engine has 1x Red ours lacks" \
+        in texts or lost == "red"
+    assert "discard: the engine has 1x Chili, 1x Soy, 1x Red ours lacks" in texts
