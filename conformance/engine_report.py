@@ -22,6 +22,8 @@ class Found:
     games: int = 0
     positions: int = 0  # of the games, those started from a perft position
     steps: int = 0
+    agreed: int = 0  # steps played before each game's state or refused divergence (or all), summed
+    whole: int = 0  # games compared to their end (no state or refused divergence, no failure)
     failures: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
     unchecked: Counter[str] = field(default_factory=Counter)
@@ -40,7 +42,7 @@ class Found:
         return dict(sorted(out.items()))
 
 
-Ranked = list[tuple[dict[str, Any], int, int]]  # (reading, divergences, games)
+Ranked = list[tuple[dict[str, Any], int, int, int, int]]  # reading, divergences, games, steps, whole games
 
 
 def protocol_section(found: Found, declared: dict[str, Any]) -> dict[str, Any]:
@@ -76,7 +78,8 @@ def summary(found: Found, hello: dict[str, Any], readings: Ranked,
             "divergences": found.total, "by_rule": rules, "failures": found.failures,
             "skipped": found.skipped, "unchecked": dict(found.unchecked),
             "protocol": protocol_section(found, declared or {}),
-            "readings": [{"options": o, "divergences": n, "games": g} for o, n, g in readings]}
+            "readings": [{"options": o, "divergences": n, "games": g, "agreed_steps": a, "whole_games": w}
+                         for o, n, g, a, w in readings]}
 
 
 def print_report(info: dict[str, Any]) -> None:
@@ -116,9 +119,11 @@ def print_report(info: dict[str, Any]) -> None:
         print(f"{len(info['skipped'])} games not played by the engine; the first: {info['skipped'][0]}")
     if info["readings"]:
         best = info["readings"][0]
-        print(f"readings: the engine diverges least under {options_text(best['options'])} "
-              f"({best['divergences']} divergences in {best['games']} games); then "
-              + ", ".join(f"{options_text(r['options'])} {r['divergences']}" for r in info["readings"][1:]))
+        print(f"readings: the engine agrees longest under {options_text(best['options'])} "
+              f"({best['whole_games']} of {best['games']} games to the end, {best['agreed_steps']} steps "
+              f"agreed, {best['divergences']} divergences); then "
+              + "; ".join(f"{options_text(r['options'])} {r['whole_games']} games, {r['agreed_steps']} "
+                          f"steps, {r['divergences']} divergences" for r in info["readings"][1:]))
 
 
 def options_text(opts: dict[str, Any]) -> str:

@@ -33,7 +33,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from conformance.engine_report import Found, print_report, summary
+from conformance.engine_report import Found, Ranked, print_report, summary
 from console import cli
 
 
@@ -55,6 +55,9 @@ def _play(frame: cli.Frame, engine: Any, specs: list[Any], checks: Any, found: F
         found.games += run.skipped is None
         found.positions += run.skipped is None and spec.position is not None
         found.steps += run.steps
+        parted = [d.step for d in run.divergences if d.kind in ("state", "refused")]
+        found.agreed += min(parted, default=run.steps)  # the steps compared before the engines parted
+        found.whole += not parted and run.skipped is None and run.failure is None
         for part in run.unchecked:
             found.unchecked[part] += 1
         if run.skipped is not None:
@@ -136,7 +139,7 @@ def _run(frame: cli.Frame, args: argparse.Namespace) -> int:
         return Checks(proposals_every=args.proposals_every, probes=not args.no_probes, protocol=protocol)
 
     found = Found()
-    readings: list[tuple[dict[str, Any], int, int]] = []
+    readings: Ranked = []
     t0 = time.monotonic()
     try:
         _play(frame, engine, specs, checks, found, "games", t0)
@@ -158,13 +161,13 @@ def _run(frame: cli.Frame, args: argparse.Namespace) -> int:
     return code
 
 
-def _count(frame: cli.Frame, engine: Any, specs: list[Any], checks: Any) -> tuple[int, int]:
+def _count(frame: cli.Frame, engine: Any, specs: list[Any], checks: Any) -> tuple[int, int, int, int]:
     found = Found()
     _play(frame, engine, specs, checks, found, "readings", time.monotonic())
-    return found.total + len(found.failures), found.games
+    return found.total + len(found.failures), found.games, found.agreed, found.whole
 
 
-def _report(found: Found, hello: dict[str, Any], readings: list[tuple[dict[str, Any], int, int]],
+def _report(found: Found, hello: dict[str, Any], readings: Ranked,
             args: argparse.Namespace, declared: dict[str, Any]) -> int:
     info = summary(found, hello, readings, declared)
     if args.json:
@@ -192,7 +195,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--shrink-time", type=cli.positive(float, "--shrink-time"), default=30.0,
                         metavar="SECONDS", help="the longest shrinking of one kind of divergence")
     parser.add_argument("--readings", action="store_true",
-                        help="also rank the documented readings by the engine's divergences")
+                        help="also rank the documented readings by the engine's agreement over whole games")
     parser.add_argument("--reading-games", type=cli.at_least(1, "--reading-games"), default=20,
                         metavar="N", help="games per reading with --readings")
     parser.add_argument("--out", metavar="DIR", help="write each shrunk record and position here")

@@ -14,8 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from conformance.engine_client import Engine
-from conformance.engine_diff import Checks, claimed, plan, run_game
+from conformance.engine_diff import Checks, claimed, plan, run_game, with_reading
 from conformance.engine_protocol import from_hello
+from conformance.engine_readings import rank
 from model import BEAN_NAMES, Action, GameState, Phase, apply, chance_outcome, new_game, ruleset
 from model.claims import compare_state, state_rule
 from play.bots import BOTS
@@ -157,3 +158,30 @@ def test_a_card_difference_is_a_multiset_difference() -> None:
     assert f"hand of p0: ours has 1x {lost.capitalize()} the engine lacks; the engine has 1x Red ours lacks" \
         in texts or lost == "red"
     assert "discard: the engine has 1x Chili, 1x Soy, 1x Red ours lacks" in texts
+
+
+# ---------------------------------------------------------------- readings ranked by agreement
+
+
+def test_E1_readings_rank_the_engines_reshuffle_first_by_agreement_over_whole_games() -> None:
+    """An engine on the on-demand reshuffle (E1) with a T3 bug: every reading has many T3 flags, and
+    a reading under which the games part early has fewer; ranked by agreement the true one is first."""
+    readings = ({}, {"fields": 2}, {"reshuffle": "on-demand"})
+    with Engine(_shim("bazaar", "--on-demand")) as engine:
+        base = plan(claimed(engine.open()), 4, 1, positions=False)
+
+        def count(reading: dict[str, Any]) -> tuple[int, int, int, int]:
+            n = agreed = whole = 0
+            for spec in with_reading(base, reading):
+                run = run_game(engine, spec)
+                n += sum(d.count for d in run.divergences)
+                parted = [d.step for d in run.divergences if d.kind in ("state", "refused")]
+                agreed += min(parted, default=run.steps)
+                whole += not parted
+            return n, len(base), agreed, whole
+
+        ranked = rank(count, readings)
+    assert ranked[0][0] == {"reshuffle": "on-demand"} and ranked[0][4] == 4, ranked
+    fewest = min(ranked, key=lambda r: r[1])
+    assert fewest[0] != {"reshuffle": "on-demand"}  # what ranking by the divergences alone would pick
+    assert all(r[4] < 4 for r in ranked[1:])  # the other readings part some games from the engine

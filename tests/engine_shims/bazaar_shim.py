@@ -3,7 +3,8 @@ T3 allows it), and one real bug: two non-active players may trade with each othe
 
 ``Basar`` stands for the third-party engine; it runs on our rules underneath, so that the test can
 tell the protocol choice from the bug. ``--undeclared`` leaves the choice out of ``hello``
-(the harness must still report it as protocol, with a hint); ``--fixed`` removes the bug.
+(the harness must still report it as protocol, with a hint); ``--fixed`` removes the bug;
+``--on-demand`` hard-wires the on-demand reshuffle reading (E1) whatever the options say.
 """
 
 from __future__ import annotations
@@ -62,8 +63,8 @@ class Basar:
 
 
 class Shim:
-    def __init__(self, declared: bool, buggy: bool) -> None:
-        self.declared, self.buggy = declared, buggy
+    def __init__(self, declared: bool, buggy: bool, on_demand: bool = False) -> None:
+        self.declared, self.buggy, self.on_demand = declared, buggy, on_demand
         self.game: Basar | None = None
 
     def handle(self, req: dict[str, Any]) -> dict[str, Any]:
@@ -76,9 +77,14 @@ class Shim:
         if cmd == "start":
             try:
                 if req.get("state") is not None:
-                    s = state_from_json(req["state"])
+                    state = req["state"]
+                    if self.on_demand:
+                        state = {**state, "options": {**state["options"], "reshuffle": "on-demand"}}
+                    s = state_from_json(state)
                 else:
-                    s = new_game(ruleset(req["ruleset"], req.get("options") or {}), req["players"],
+                    wired = {"reshuffle": "on-demand"} if self.on_demand else {}
+                    options = {**(req.get("options") or {}), **wired}
+                    s = new_game(ruleset(req["ruleset"], options), req["players"],
                                  deck=[bean(b) for b in req["deck"]])
             except InputError as e:
                 return {"ok": False, "reason": str(e)}
@@ -109,4 +115,4 @@ class Shim:
 
 
 if __name__ == "__main__":
-    serve(Shim("--undeclared" not in sys.argv, "--fixed" not in sys.argv).handle)
+    serve(Shim("--undeclared" not in sys.argv, "--fixed" not in sys.argv, "--on-demand" in sys.argv).handle)
