@@ -482,8 +482,9 @@ def plan(pairs: list[tuple[str, int]], games: int, seed: int, positions: bool = 
          readings: tuple[dict[str, Any], ...] = VARIANTS, bots: tuple[str, ...] = BOT_ORDER,
          claimed_presets: set[str] | None = None, fixed: tuple[tuple[str, Any], ...] = ()) -> list[GameSpec]:
     """``games`` seeded games over ``pairs`` x ``readings`` x ``bots`` (each cycled), then one game
-    from each perft position whose preset the engine claims. ``fixed``: the option values the engine
-    declares it always plays, forced in every seeded game (over a reading of the same option)."""
+    from each perft position whose preset and player count the engine claims. ``fixed``: the option
+    values the engine declares it always plays, forced in every seeded game (over a reading of the
+    same option)."""
     out: list[GameSpec] = []
     if pairs:
         for i in range(games):
@@ -492,7 +493,7 @@ def plan(pairs: list[tuple[str, int]], games: int, seed: int, positions: bool = 
             out.append(GameSpec(i, preset, n, opts, game_seed(seed, i), bots[i % len(bots)]))
     if positions:
         for k, (name, preset, n) in enumerate(perft_positions()):
-            if claimed_presets is None or preset in claimed_presets:
+            if claimed_presets is None or (preset in claimed_presets and (preset, n) in pairs):
                 out.append(GameSpec(games + k, preset, n, (), game_seed(seed, games + k),
                                     bots[k % len(bots)], position=name))
     return out

@@ -18,12 +18,9 @@ from typing import Any
 from model import (
     BEAN_NAMES,
     Action,
-    BuyField,
     GameState,
-    Harvest,
     IllegalAction,
     Phase,
-    PlantAside,
     Propose,
     apply,
 )
@@ -90,13 +87,13 @@ def choice_of(s: GameState, action: Action) -> str | None:
     """The protocol choice under which ``action``, which our engine refuses at ``s``, is legal: a
     proposal while one is open that is legal with none open (``concurrent_offers``); a phase-3
     planting, harvest or purchase of a seat with set-aside cards that is not to move, legal were it
-    to move (``simultaneous_phase3``). None: no choice explains it, it breaks a rule."""
+    to move, or any other action of it legal were it to move (``simultaneous_phase3``). None: no
+    choice explains it, it breaks a rule."""
     if isinstance(action, Propose) and s.pending is not None and s.phase == Phase.TRADE:
         return "concurrent_offers" if _legal(evolve(s, pending=None, to_move=s.active), action) else None
-    if (s.phase == Phase.PLANT_ASIDE and isinstance(action, (PlantAside, Harvest, BuyField))
-            and 0 <= action.player < len(s.players) and action.player != s.to_move
-            and s.players[action.player].aside):
-        return "simultaneous_phase3" if _legal(evolve(s, to_move=action.player), action) else None
+    q = getattr(action, "player", -1)
+    if s.phase == Phase.PLANT_ASIDE and 0 <= q < len(s.players) and q != s.to_move and s.players[q].aside:
+        return "simultaneous_phase3" if _legal(evolve(s, to_move=q), action) else None
     return None
 
 

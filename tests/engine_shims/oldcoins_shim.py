@@ -74,6 +74,8 @@ class Shim:
         if cmd == "start":
             if (req.get("options") or {}).get("tie_break", "hand") != "hand":
                 return {"ok": False, "reason": "only the hand-size tie-break"}
+            if ((req.get("state") or req).get("options") or {}).get("isla"):
+                return {"ok": False, "reason": "no La Isla Bohnita"}
             try:
                 if req.get("state") is not None:
                     s = state_from_json(req["state"])

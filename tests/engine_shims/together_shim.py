@@ -101,6 +101,8 @@ class Shim:
                 out["declares"] = {"simultaneous_phase3": True}
             return out
         if cmd == "start":
+            if ((req.get("state") or req).get("options") or {}).get("isla"):
+                return {"ok": False, "reason": "no La Isla Bohnita"}
             try:
                 if req.get("state") is not None:
                     s = state_from_json(req["state"])
