@@ -62,6 +62,8 @@ VARIANTS: tuple[dict[str, Any], ...] = (
     {}, {"reshuffle": "on-demand"}, {"harvest": "strict"}, {"tie_break": "none"})
 MAX_STEPS = 5000
 KINDS = ("extra", "missing", "accepted", "refused", "state", "end")
+COST_OF_NO_STATE = ("a start from a state (the engine cannot): each accepted probe replays the game from "
+                    "its deck (many more engine calls), and reproducers cannot start near the divergence")
 
 
 @dataclass(frozen=True)
@@ -371,6 +373,7 @@ class _Game:
         reply = self.engine.ask("start", state=state_to_json(self.s))
         if "unsupported" not in reply and reply.get("ok"):
             return True
+        self.run.unchecked.add(COST_OF_NO_STATE)
         if "unsupported" in self.engine.ask("start", **start_fields(self.spec, self.s0)):
             return False
         for a in self.played:

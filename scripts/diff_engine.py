@@ -147,8 +147,10 @@ def _run(frame: cli.Frame, args: argparse.Namespace) -> int:
             _reproducers(frame, engine, found, args, checks)
         if args.readings:
             base = [g for g in specs if g.position is None][:args.reading_games]
-            readings = rank(lambda reading: _count(frame, engine, with_reading(base, reading), checks),
-                            READINGS)
+            fixed = dict(protocol.options)  # the declared values: played, and tried as readings
+            tried = READINGS + tuple({k: v} for k, v in fixed.items() if {k: v} not in READINGS)
+            readings = rank(lambda reading: _count(frame, engine, with_reading(base, {**fixed, **reading}),
+                                                   checks), tried)
     except KeyboardInterrupt:
         frame.close()
         _report(found, hello, readings, args, protocol.summary())

@@ -185,3 +185,9 @@ def test_E1_readings_rank_the_engines_reshuffle_first_by_agreement_over_whole_ga
     fewest = min(ranked, key=lambda r: r[1])
     assert fewest[0] != {"reshuffle": "on-demand"}  # what ranking by the divergences alone would pick
     assert all(r[4] < 4 for r in ranked[1:])  # the other readings part some games from the engine
+
+
+def test_an_engine_that_cannot_start_from_a_state_is_warned_of_the_cost() -> None:
+    code, info = _diff(_shim("bazaar", "--no-state"), "--games", "1", "--no-shrink")
+    assert code == 1 and set(info["by_rule"]) == {"T3"}  # the bug is still found, replaying from the deck
+    assert any(part.startswith("a start from a state (the engine cannot)") for part in info["unchecked"])

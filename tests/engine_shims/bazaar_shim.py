@@ -4,7 +4,8 @@ T3 allows it), and one real bug: two non-active players may trade with each othe
 ``Basar`` stands for the third-party engine; it runs on our rules underneath, so that the test can
 tell the protocol choice from the bug. ``--undeclared`` leaves the choice out of ``hello``
 (the harness must still report it as protocol, with a hint); ``--fixed`` removes the bug;
-``--on-demand`` hard-wires the on-demand reshuffle reading (E1) whatever the options say.
+``--on-demand`` hard-wires the on-demand reshuffle reading (E1) whatever the options say;
+``--no-state``: the engine cannot start from a state (only from a deck).
 """
 
 from __future__ import annotations
@@ -63,8 +64,8 @@ class Basar:
 
 
 class Shim:
-    def __init__(self, declared: bool, buggy: bool, on_demand: bool = False) -> None:
-        self.declared, self.buggy, self.on_demand = declared, buggy, on_demand
+    def __init__(self, declared: bool, buggy: bool, on_demand: bool = False, no_state: bool = False) -> None:
+        self.declared, self.buggy, self.on_demand, self.no_state = declared, buggy, on_demand, no_state
         self.game: Basar | None = None
 
     def handle(self, req: dict[str, Any]) -> dict[str, Any]:
@@ -75,6 +76,8 @@ class Shim:
                 out["declares"] = {"concurrent_offers": True}
             return out
         if cmd == "start":
+            if self.no_state and req.get("state") is not None:
+                return {"unsupported": "a game starts from a deck only"}
             try:
                 if req.get("state") is not None:
                     state = req["state"]
@@ -115,4 +118,7 @@ class Shim:
 
 
 if __name__ == "__main__":
-    serve(Shim("--undeclared" not in sys.argv, "--fixed" not in sys.argv, "--on-demand" in sys.argv).handle)
+    flags = set(sys.argv[1:])
+    shim = Shim(declared="--undeclared" not in flags, buggy="--fixed" not in flags,
+                on_demand="--on-demand" in flags, no_state="--no-state" in flags)
+    serve(shim.handle)
