@@ -237,7 +237,7 @@ class _Game:
             action = parse_action(text)
         except NotationError:
             return False
-        choice = choice_of(self.s, action)
+        choice = choice_of(self.s, action, self.checks.protocol)
         if choice is None:
             return False
         self.note(choice, f"the engine {how} {text}, legal under {choice}")

@@ -2,7 +2,8 @@
 
 RULES.md decides which trades, plantings and payments are allowed; this project's protocol also
 fixes how they are asked for: one open offer at a time (T3 allows several), phase 3 seat by seat
-(T6 leaves the order to the players), the top coins pay (F1 does not say which cards go). An engine
+(T6 leaves the order to the players), the top coins pay (F1 does not say which cards go), harvests
+and field purchases offered to the seat to move only (H6 and F1 allow them at any time). An engine
 that chooses otherwise declares it in ``hello`` (``declares``, docs/engine-protocol.md); the harness
 maps its choice and reports it in the protocol section, never as a rule break. A choice the engine
 did not declare but shows (an action our engine refuses only under our protocol) is reported there
@@ -18,7 +19,9 @@ from typing import Any
 from model import (
     BEAN_NAMES,
     Action,
+    BuyField,
     GameState,
+    Harvest,
     IllegalAction,
     Phase,
     Propose,
@@ -29,11 +32,13 @@ from model.errors import BohnanzaError, InputError
 from model.rules import ruleset
 from model.state import PlayerState
 
-CHOICES = ("concurrent_offers", "simultaneous_phase3", "coin_payment")
-RULE_OF = {"concurrent_offers": "T3", "simultaneous_phase3": "T6", "coin_payment": "F1"}
+CHOICES = ("concurrent_offers", "simultaneous_phase3", "coin_payment", "off_turn_harvests")
+RULE_OF = {"concurrent_offers": "T3", "simultaneous_phase3": "T6", "coin_payment": "F1",
+           "off_turn_harvests": "H6"}
 HINTS = {"concurrent_offers": '"concurrent_offers": true',
          "simultaneous_phase3": '"simultaneous_phase3": true',
-         "coin_payment": '"coin_payment": "oldest"'}
+         "coin_payment": '"coin_payment": "oldest"',
+         "off_turn_harvests": '"off_turn_harvests": true'}
 
 
 @dataclass(frozen=True)
@@ -43,6 +48,7 @@ class Protocol:
     concurrent_offers: bool = False
     simultaneous_phase3: bool = False
     coin_payment: str = "top"
+    off_turn_harvests: bool = False
     options: tuple[tuple[str, Any], ...] = ()
 
     def declared(self, choice: str) -> bool:
@@ -64,7 +70,8 @@ def from_hello(hello: dict[str, Any]) -> Protocol:
             raise InputError(f"hello declares option {key}={value!r}, which no preset of ours plays "
                              "(docs/verify-your-engine.md, section 1)")
     return Protocol(bool(d.get("concurrent_offers")), bool(d.get("simultaneous_phase3")),
-                    str(d.get("coin_payment") or "top"), tuple(sorted(options.items())))
+                    str(d.get("coin_payment") or "top"), bool(d.get("off_turn_harvests")),
+                    tuple(sorted(options.items())))
 
 
 def _allowed(preset: str, key: str, value: Any) -> bool:
@@ -83,18 +90,28 @@ def _legal(s: GameState, action: Action) -> bool:
     return True
 
 
-def choice_of(s: GameState, action: Action) -> str | None:
+def choice_of(s: GameState, action: Action, protocol: Protocol = Protocol()) -> str | None:
     """The protocol choice under which ``action``, which our engine refuses at ``s``, is legal: a
     proposal while one is open that is legal with none open (``concurrent_offers``); a phase-3
     planting, harvest or purchase of a seat with set-aside cards that is not to move, legal were it
-    to move, or any other action of it legal were it to move (``simultaneous_phase3``). None: no
-    choice explains it, it breaks a rule."""
+    to move, or any other action of it legal were it to move (``simultaneous_phase3``); a harvest or
+    field purchase by a seat not to move, legal were it to move (``off_turn_harvests``, outside the
+    duels; in phase 3 a harvest of a seat with set-aside cards is ``simultaneous_phase3`` if the engine
+    declares that and not this). None: no choice explains it, it breaks a rule."""
     if isinstance(action, Propose) and s.pending is not None and s.phase == Phase.TRADE:
         return "concurrent_offers" if _legal(evolve(s, pending=None, to_move=s.active), action) else None
     q = getattr(action, "player", -1)
-    if s.phase == Phase.PLANT_ASIDE and 0 <= q < len(s.players) and q != s.to_move and s.players[q].aside:
-        return "simultaneous_phase3" if _legal(evolve(s, to_move=q), action) else None
-    return None
+    if not 0 <= q < len(s.players) or q == s.to_move or s.to_move < 0:
+        return None
+    phase3 = s.phase == Phase.PLANT_ASIDE and bool(s.players[q].aside)
+    harvest = isinstance(action, (Harvest, BuyField)) and not s.setup.duel  # D1, I9: a duel's on its turn
+    if phase3 and (not harvest or protocol.simultaneous_phase3 and not protocol.off_turn_harvests):
+        choice = "simultaneous_phase3"
+    elif harvest:
+        choice = "off_turn_harvests"
+    else:
+        return None
+    return choice if _legal(evolve(s, to_move=q), action) else None
 
 
 def phase3_seats(s: GameState) -> list[int]:

@@ -468,6 +468,7 @@ class Declares(BaseModel):
     concurrent_offers: bool = Field(False, description="several offers may be open at once (T3)")
     simultaneous_phase3: bool = Field(False, description="every seat plants its set-aside cards at once (T6)")
     coin_payment: Literal["top", "oldest"] = Field("top", description="which coin cards pay (F1)")
+    off_turn_harvests: bool = Field(False, description="a seat not to move may harvest, buy a field (H6, F1)")
     options: Options = Field(default_factory=lambda: Options(), description="option values it always plays")
 
 

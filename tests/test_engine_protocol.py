@@ -191,3 +191,11 @@ def test_an_engine_that_cannot_start_from_a_state_is_warned_of_the_cost() -> Non
     code, info = _diff(_shim("bazaar", "--no-state"), "--games", "1", "--no-shrink")
     assert code == 1 and set(info["by_rule"]) == {"T3"}  # the bug is still found, replaying from the deck
     assert any(part.startswith("a start from a state (the engine cannot)") for part in info["unchecked"])
+
+
+def test_H6_harvests_while_another_seat_is_to_move_are_protocol() -> None:
+    code, info = _diff(_shim("bazaar", "--any-time", "--fixed"), "--games", "2")
+    assert code == 0 and info["divergences"] == 0
+    entry = info["protocol"]["differences"]["off_turn_harvests"]
+    assert entry["rule"] == "H6" and not entry["declared"] and '"off_turn_harvests": true' in entry["hint"]
+    assert " harvest " in entry["first"]

@@ -5,7 +5,8 @@ T3 allows it), and one real bug: two non-active players may trade with each othe
 tell the protocol choice from the bug. ``--undeclared`` leaves the choice out of ``hello``
 (the harness must still report it as protocol, with a hint); ``--fixed`` removes the bug;
 ``--on-demand`` hard-wires the on-demand reshuffle reading (E1) whatever the options say;
-``--no-state``: the engine cannot start from a state (only from a deck).
+``--no-state``: the engine cannot start from a state (only from a deck); ``--any-time``: any seat
+may harvest (H6) or buy its third field (F1) at any time, also while another is to move.
 """
 
 from __future__ import annotations
@@ -19,7 +20,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent.parent))
 from conformance.engine_client import serve  # noqa: E402
 from model import (  # noqa: E402
     BEAN_NAMES,
+    BuyField,
     GameState,
+    Harvest,
     IllegalAction,
     NotationError,
     Propose,
@@ -41,8 +44,8 @@ from model.errors import InputError  # noqa: E402
 class Basar:
     """The 'other engine': a list of open offers, answered in the order made."""
 
-    def __init__(self, s: GameState, buggy: bool) -> None:
-        self.s, self.buggy = s, buggy
+    def __init__(self, s: GameState, buggy: bool, any_time: bool = False) -> None:
+        self.s, self.buggy, self.any_time = s, buggy, any_time
         self.open: list[Propose] = []  # offers waiting behind the one being answered
 
     def play(self, a: Any) -> None:
@@ -55,6 +58,9 @@ class Basar:
             # the bug: the check 'one side is the active player' only looks at the proposer's turn
             self.s = evolve(s, pending=a, to_move=a.partner, offers=s.offers + 1)
             return
+        if self.any_time and isinstance(a, (Harvest, BuyField)) and a.player != s.to_move and s.to_move >= 0:
+            self.s = evolve(apply(evolve(s, to_move=a.player), a), to_move=s.to_move)
+            return
         self.s = apply(s, a)
         while self.s.pending is None and self.open:
             try:
@@ -64,8 +70,10 @@ class Basar:
 
 
 class Shim:
-    def __init__(self, declared: bool, buggy: bool, on_demand: bool = False, no_state: bool = False) -> None:
+    def __init__(self, declared: bool, buggy: bool, on_demand: bool = False, no_state: bool = False,
+                 any_time: bool = False) -> None:
         self.declared, self.buggy, self.on_demand, self.no_state = declared, buggy, on_demand, no_state
+        self.any_time = any_time
         self.game: Basar | None = None
 
     def handle(self, req: dict[str, Any]) -> dict[str, Any]:
@@ -91,7 +99,7 @@ class Shim:
                                  deck=[bean(b) for b in req["deck"]])
             except InputError as e:
                 return {"ok": False, "reason": str(e)}
-            self.game = Basar(s, self.buggy)
+            self.game = Basar(s, self.buggy, self.any_time)
             return {"ok": True}
         assert self.game is not None
         s = self.game.s
@@ -120,5 +128,6 @@ class Shim:
 if __name__ == "__main__":
     flags = set(sys.argv[1:])
     shim = Shim(declared="--undeclared" not in flags, buggy="--fixed" not in flags,
-                on_demand="--on-demand" in flags, no_state="--no-state" in flags)
+                on_demand="--on-demand" in flags, no_state="--no-state" in flags,
+                any_time="--any-time" in flags)
     serve(shim.handle)
