@@ -435,7 +435,10 @@ class _Game:
         if not reply["over"]:
             self.diverge("end", "E2", "the game is over, the engine says it goes on", result=reply)
         elif reply.get("coins") is not None and reply["coins"] != coins:
-            self.diverge("end", "E3", f"final coins {reply['coins']}, ours {coins}", result=reply)
+            theirs = list(reply["coins"])
+            pairs = enumerate(zip(theirs, coins, strict=True)) if len(theirs) == len(coins) else iter(())
+            seats = ", ".join(f"p{p} {c} (ours {o})" for p, (c, o) in pairs if c != o) or f"{theirs}"
+            self.diverge("end", "E3", f"final coins differ: {seats}; ours {coins}", result=reply)
         elif reply.get("winners") is not None and sorted(reply["winners"]) != best:
             self.diverge("end", "E4", f"winners {reply['winners']}, ours {best} (coins {coins})",
                          result=reply)
