@@ -95,8 +95,11 @@ class GameSpec:
     def initial(self) -> GameState:
         if self.state is not None:
             return state_from_json(json.loads(self.state))
-        if self.position is not None:
-            return state_from_json(json.loads((PERFT_DIR / f"{self.position}.json").read_text())["state"])
+        if self.position is not None:  # the spec's options over the position's (declared values, shrinking)
+            obj = json.loads((PERFT_DIR / f"{self.position}.json").read_text())["state"]
+            if self.options:
+                obj = {**obj, "options": {**obj["options"], **dict(self.options)}}
+            return state_from_json(obj)
         return new_game(self.rules(), self.players, self.seed)
 
 
@@ -489,8 +492,8 @@ def plan(pairs: list[tuple[str, int]], games: int, seed: int, positions: bool = 
          claimed_presets: set[str] | None = None, fixed: tuple[tuple[str, Any], ...] = ()) -> list[GameSpec]:
     """``games`` seeded games over ``pairs`` x ``readings`` x ``bots`` (each cycled), then one game
     from each perft position whose preset and player count the engine claims. ``fixed``: the option
-    values the engine declares it always plays, forced in every seeded game (over a reading of the
-    same option)."""
+    values the engine declares it always plays, forced in every game (over a reading of the same
+    option; in a position, over its own)."""
     out: list[GameSpec] = []
     if pairs:
         for i in range(games):
@@ -500,7 +503,7 @@ def plan(pairs: list[tuple[str, int]], games: int, seed: int, positions: bool = 
     if positions:
         for k, (name, preset, n) in enumerate(perft_positions()):
             if claimed_presets is None or (preset in claimed_presets and (preset, n) in pairs):
-                out.append(GameSpec(games + k, preset, n, (), game_seed(seed, games + k),
+                out.append(GameSpec(games + k, preset, n, tuple(sorted(fixed)), game_seed(seed, games + k),
                                     bots[k % len(bots)], position=name))
     return out
 

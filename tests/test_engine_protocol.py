@@ -199,3 +199,17 @@ def test_H6_harvests_while_another_seat_is_to_move_are_protocol() -> None:
     entry = info["protocol"]["differences"]["off_turn_harvests"]
     assert entry["rule"] == "H6" and not entry["declared"] and '"off_turn_harvests": true' in entry["hint"]
     assert " harvest " in entry["first"]
+
+
+def test_E1_declared_option_values_are_played_in_the_perft_positions_too() -> None:
+    with Engine(_shim("bazaar", "--on-demand", "--declare-on-demand", "--fixed")) as engine:
+        hello = engine.open()
+        protocol = from_hello(hello)
+        pairs = claimed(hello)
+        specs = plan(pairs, 2, 1, claimed_presets={p for p, _ in pairs}, fixed=protocol.options)
+        positions = [s for s in specs if s.position is not None]
+        assert positions and all(dict(s.options) == {"reshuffle": "on-demand"} for s in specs)
+        assert all(s.initial().setup.rules.reshuffle == "on-demand" for s in positions)
+        runs = [run_game(engine, spec, Checks(protocol=protocol)) for spec in specs]
+    assert all(r.skipped is None for r in runs)
+    assert not [d.line() for r in runs for d in r.divergences]

@@ -4,7 +4,8 @@ T3 allows it), and one real bug: two non-active players may trade with each othe
 ``Basar`` stands for the third-party engine; it runs on our rules underneath, so that the test can
 tell the protocol choice from the bug. ``--undeclared`` leaves the choice out of ``hello``
 (the harness must still report it as protocol, with a hint); ``--fixed`` removes the bug;
-``--on-demand`` hard-wires the on-demand reshuffle reading (E1) whatever the options say;
+``--on-demand`` hard-wires the on-demand reshuffle reading (E1) whatever the options say (and
+``--declare-on-demand`` declares it as a fixed option value);
 ``--no-state``: the engine cannot start from a state (only from a deck); ``--any-time``: any seat
 may harvest (H6) or buy its third field (F1) at any time, also while another is to move.
 """
@@ -74,6 +75,7 @@ class Shim:
                  any_time: bool = False) -> None:
         self.declared, self.buggy, self.on_demand, self.no_state = declared, buggy, on_demand, no_state
         self.any_time = any_time
+        self.declare_on_demand = False
         self.game: Basar | None = None
 
     def handle(self, req: dict[str, Any]) -> dict[str, Any]:
@@ -82,6 +84,8 @@ class Shim:
             out: dict[str, Any] = {"name": "basar 1.0", "protocol": 1, "presets": {"amigo": [3, 4]}}
             if self.declared:
                 out["declares"] = {"concurrent_offers": True}
+            if self.declare_on_demand:
+                out["declares"] = {**out.get("declares", {}), "options": {"reshuffle": "on-demand"}}
             return out
         if cmd == "start":
             if self.no_state and req.get("state") is not None:
@@ -130,4 +134,5 @@ if __name__ == "__main__":
     shim = Shim(declared="--undeclared" not in flags, buggy="--fixed" not in flags,
                 on_demand="--on-demand" in flags, no_state="--no-state" in flags,
                 any_time="--any-time" in flags)
+    shim.declare_on_demand = "--declare-on-demand" in flags
     serve(shim.handle)
