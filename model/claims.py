@@ -24,6 +24,7 @@ from model.actions import (
     Reshuffle,
 )
 from model.cards import BEAN_NAMES
+from model.engine import apply
 from model.state import GameState, Phase
 
 
@@ -127,6 +128,15 @@ def compare_state(s: GameState, view: dict[str, Any]) -> list[Diff]:
     return out
 
 
+def _went_on(s: GameState, engine_phase: str) -> bool:
+    """Whether ``engine_phase`` is the phase our engine reaches from the chance node ``s`` once the
+    discard pile is reshuffled (the engine went on without, or before, the reshuffle: E1)."""
+    try:
+        return apply(s, Reshuffle(s.discard), False).phase.name.lower() == engine_phase
+    except (ValueError, IndexError):
+        return False
+
+
 def coin_gain(before: GameState, after: GameState, action: Action,
                view: dict[str, Any]) -> tuple[int, int] | None:
     if not isinstance(action, Harvest):
@@ -157,8 +167,10 @@ def state_rule(before: GameState, action: Action, after: GameState, keys: list[s
         return "E2" if {"hand", "draw", "draw order"} & set(keys) else "E3"  # when it ends: the draws
     if engine_phase == "over":
         return "E2"
-    if (engine_phase == "chance") != (ours == "chance") and engine_phase is not None and "phase" in keys:
-        return "E2" if after.final else "E1"  # when the pile is reshuffled; the final one ends the game
+    if engine_phase == "chance" and ours != "chance":
+        return "E2" if after.final else "E1"  # a reshuffle where the final exhaustion ends the game
+    if ours == "chance" and "phase" in keys and engine_phase is not None and _went_on(after, engine_phase):
+        return "E1"  # the engine went on as if the pile were reshuffled: when it is reshuffled
     if kind is Reshuffle:
         return "E1"
     if kind is BuyField:

@@ -17,7 +17,7 @@ from conformance.engine_client import Engine
 from conformance.engine_diff import Checks, claimed, plan, run_game, with_reading
 from conformance.engine_protocol import from_hello
 from conformance.engine_readings import rank
-from model import BEAN_NAMES, Action, GameState, Phase, apply, chance_outcome, new_game, ruleset
+from model import BEAN_NAMES, Action, GameState, Phase, Reshuffle, apply, chance_outcome, new_game, ruleset
 from model.claims import compare_state, state_rule
 from play.bots import BOTS
 
@@ -139,7 +139,9 @@ def _reach(preset: str, players: int, seed: int, want: Callable[[GameState], boo
 
 def test_state_rules_name_what_differs() -> None:
     before, a, after = _reach("amigo", 3, 1, lambda t: t.phase == Phase.CHANCE)
-    assert state_rule(before, a, after, ["phase", "to_move"], "trade") == "E1"  # phase is trade, ours chance
+    went_on = apply(after, Reshuffle(after.discard)).phase.name.lower()  # where the engine went without it
+    assert state_rule(before, a, after, ["phase", "to_move"], went_on) == "E1"  # the engine went on
+    assert state_rule(before, a, after, ["phase", "to_move"], "plant_aside") != "E1"  # stayed: not E1
     before, a, after = _reach("amigo", 3, 1, lambda t: t.phase == Phase.TRADE)
     assert state_rule(before, a, after, ["field count"], "trade") == "S"
     before, a, after = _reach("amigo", 3, 1, lambda t: t.phase == Phase.OVER)
