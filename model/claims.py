@@ -161,6 +161,8 @@ def state_rule(before: GameState, action: Action, after: GameState, keys: list[s
     kind = type(action)
     ours = after.phase.name.lower()
     hand = "hand" in keys or "hand order" in keys
+    if set(keys) == {"hand order"}:
+        return "H1"  # the same cards in another order, whatever the step (also the last draw)
     if after.phase == Phase.OVER:
         if "phase" in keys and engine_phase != "over":
             return "E2"
@@ -177,8 +179,6 @@ def state_rule(before: GameState, action: Action, after: GameState, keys: list[s
         return "F1"  # the price, the coins that pay, the field bought
     if "field count" in keys:
         return "S"  # fields from the start (S, S1), none bought on this step
-    if set(keys) == {"hand order"}:
-        return "H1"
     if isinstance(action, (Harvest, HarvestOnto)):
         if "coins" in keys and coin_gain is not None:
             ours_gain, theirs_gain = coin_gain
