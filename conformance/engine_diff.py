@@ -184,9 +184,9 @@ def _given(s: GameState, a: Action) -> str:
     return f" (gives {counted(tuple(_names(tuple(cards))))})" if cards else ""
 
 
-def _paid(before: GameState, after: GameState, p: int) -> str:
-    """The coin cards seat ``p`` paid from ``before`` to ``after``, named."""
-    return ", ".join(_names(after.discard[len(before.discard):])) or "none"
+def _paid(before: GameState, after: GameState) -> str:
+    """The coin cards a purchase paid from ``before`` to ``after`` (onto the discard pile), named."""
+    return counted(tuple(_names(after.discard[len(before.discard):]))) or "none"
 
 
 def start_fields(spec: GameSpec, s0: GameState) -> dict[str, Any]:
@@ -423,9 +423,9 @@ class _Game:
             if part == "discard" and isinstance(last, BuyField) and isinstance(view.get("discard"), list):
                 paid = explained_payment(before, self.s, last.player, view["discard"])
                 if paid is not None:
-                    self.s = paid
+                    ours_paid, self.s = _paid(before, self.s), paid
                     self.note("coin_payment", f"after {last}: the engine pays with other coin cards "
-                              f"({_paid(before, paid, last.player)}, ours the top ones)")
+                              f"({_paid(before, paid)}; ours the top ones: {ours_paid})")
                     continue
             out.append(d)
         return out

@@ -80,7 +80,7 @@ def test_F1_the_oldest_coins_pay_and_a_fixed_tie_break_is_played() -> None:
     assert code == 0 and info["divergences"] == 0
     entry = info["protocol"]["differences"]["coin_payment"]
     assert entry["rule"] == "F1" and '"coin_payment": "oldest"' in entry["hint"]
-    assert "the engine pays with other coin cards (soy, soy, garden" in entry["first"]
+    assert "the engine pays with other coin cards (2x Soy, 1x Garden; ours the top ones: " in entry["first"]
 
 
 def test_a_declared_option_no_preset_plays_is_one_line(tmp_path: Path) -> None:
