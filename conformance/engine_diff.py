@@ -23,25 +23,30 @@ from typing import Any
 
 from conformance.engine_client import Engine, EngineFailure
 from conformance.engine_probes import probes
+from conformance.engine_protocol import Protocol, choice_of, explained_payment, oldest, phase3_seats
 from conformance.engine_rules import allowing, canonical, illegal_rule
 from model import (
     BEAN_NAMES,
     PRESETS,
     Action,
+    BuyField,
     GameState,
     IllegalAction,
+    NotationError,
     Phase,
+    Propose,
     Reshuffle,
     apply,
     chance_outcome,
     format_action,
     legal_actions,
     new_game,
+    parse_action,
     ruleset,
     scores,
     winners,
 )
-from model.claims import coin_gain, compare_state, state_rule
+from model.claims import Diff, coin_gain, compare_state, counted, state_rule
 from model.errors import BohnanzaError
 from model.records import initial_deck
 from model.rules import Ruleset
@@ -57,6 +62,8 @@ VARIANTS: tuple[dict[str, Any], ...] = (
     {}, {"reshuffle": "on-demand"}, {"harvest": "strict"}, {"tie_break": "none"})
 MAX_STEPS = 5000
 KINDS = ("extra", "missing", "accepted", "refused", "state", "end")
+COST_OF_NO_STATE = ("a start from a state (the engine cannot): each accepted probe replays the game from "
+                    "its deck (many more engine calls), and reproducers cannot start near the divergence")
 
 
 @dataclass(frozen=True)
@@ -88,8 +95,11 @@ class GameSpec:
     def initial(self) -> GameState:
         if self.state is not None:
             return state_from_json(json.loads(self.state))
-        if self.position is not None:
-            return state_from_json(json.loads((PERFT_DIR / f"{self.position}.json").read_text())["state"])
+        if self.position is not None:  # the spec's options over the position's (declared values, shrinking)
+            obj = json.loads((PERFT_DIR / f"{self.position}.json").read_text())["state"]
+            if self.options:
+                obj = {**obj, "options": {**obj["options"], **dict(self.options)}}
+            return state_from_json(obj)
         return new_game(self.rules(), self.players, self.seed)
 
 
@@ -130,12 +140,30 @@ class Checks:
     probes: bool = True
     state: bool = True
     winners: bool = True
+    protocol: Protocol = Protocol()  # what the engine declares: mapped, never a rule break
+
+
+@dataclass
+class Note:
+    """A protocol difference (conformance/engine_protocol.py): the ``choice``, whether the engine
+    declared it, one line of what was seen, where, and how often at that step."""
+
+    choice: str
+    declared: bool
+    what: str
+    spec: GameSpec
+    step: int
+    count: int = 1
+
+    def line(self) -> str:
+        return f"{self.spec.label()}, step {self.step}: {self.what}"
 
 
 @dataclass
 class GameRun:
     spec: GameSpec
     divergences: list[Divergence] = field(default_factory=list)
+    notes: list[Note] = field(default_factory=list)  # protocol differences, not rule breaks
     steps: int = 0
     unchecked: set[str] = field(default_factory=set)
     skipped: str | None = None  # the engine refused or could not start this game
@@ -144,6 +172,21 @@ class GameRun:
 
 def _names(cards: tuple[int, ...]) -> list[str]:
     return [BEAN_NAMES[c] for c in cards]
+
+
+def _given(s: GameState, a: Action) -> str:
+    """The cards a proposal gives, named (`` (gives 1x Soy)``), or nothing."""
+    if not isinstance(a, Propose) or not 0 <= a.player < len(s.players):
+        return ""
+    pl = s.players[a.player]
+    cards = ([pl.hand[h] for h in a.give_hand if h < len(pl.hand)] + [s.face_up[u] for u in a.give_up
+             if u < len(s.face_up)] + [pl.aside[k] for k in a.give_aside if k < len(pl.aside)])
+    return f" (gives {counted(tuple(_names(tuple(cards))))})" if cards else ""
+
+
+def _paid(before: GameState, after: GameState) -> str:
+    """The coin cards a purchase paid from ``before`` to ``after`` (onto the discard pile), named."""
+    return counted(tuple(_names(after.discard[len(before.discard):]))) or "none"
 
 
 def start_fields(spec: GameSpec, s0: GameState) -> dict[str, Any]:
@@ -179,6 +222,29 @@ class _Game:
         self.run.divergences.append(d)
         if self.stop is not None and self.stop(d):
             self.halt = True
+
+    def note(self, choice: str, what: str) -> None:
+        """Note a protocol difference at this step (once per step and choice, counted)."""
+        step = len(self.played)
+        for n in self.run.notes:
+            if n.step == step and n.choice == choice:
+                n.count += 1
+                return
+        declared = self.checks.protocol.declared(choice)
+        self.run.notes.append(Note(choice, declared, what, self.spec, step))
+
+    def protocol_break(self, text: str, how: str) -> bool:
+        """Whether ``text``, which our engine refuses here, is a protocol choice (noted) rather than
+        a rule break."""
+        try:
+            action = parse_action(text)
+        except NotationError:
+            return False
+        choice = choice_of(self.s, action, self.checks.protocol)
+        if choice is None:
+            return False
+        self.note(choice, f"the engine {how} {text}, legal under {choice}")
+        return True
 
     def ask(self, cmd: str, what: str, **fields: Any) -> dict[str, Any] | None:
         """The reply, or None (and the part noted unchecked) when the engine does not support it."""
@@ -230,6 +296,8 @@ class _Game:
                 break
             before, last = self.s, a
             self.s = apply(self.s, a, self.spec.actions is None and self.spec.bot != "random")
+            if isinstance(a, BuyField) and self.checks.protocol.coin_payment == "oldest":
+                self.s = oldest(before, self.s, a.player)  # F1 leaves open which coins pay
             self.played.append(a)
         self.run.steps = len(self.played)
         return self.run
@@ -276,7 +344,7 @@ class _Game:
             theirs = {x for x in theirs if " offer " not in x}
         for x in sorted(theirs - ours):
             rule = illegal_rule(s, x)
-            if rule is not None:
+            if rule is not None and not self.protocol_break(x, "lists"):
                 self.diverge("extra", rule, f"the engine lists {x}, which our engine refuses", x)
         for x in sorted(ours - theirs):
             a = next(a for a in mine if format_action(a) == x)
@@ -294,7 +362,10 @@ class _Game:
                 reply = self.engine.ask("apply", action=text)
             if "unsupported" in reply or not reply["accepted"]:
                 continue
-            self.diverge("accepted", rule, f"the engine accepts {text}, which our engine refuses", text)
+            if not self.protocol_break(text, "accepts"):
+                given = _given(self.s, action)
+                what = f"the engine accepts {text}{given}, which our engine refuses"
+                self.diverge("accepted", rule, what, text)
             if self.halt or not self._resync():
                 self.halt = True
                 return
@@ -305,6 +376,7 @@ class _Game:
         reply = self.engine.ask("start", state=state_to_json(self.s))
         if "unsupported" not in reply and reply.get("ok"):
             return True
+        self.run.unchecked.add(COST_OF_NO_STATE)
         if "unsupported" in self.engine.ask("start", **start_fields(self.spec, self.s0)):
             return False
         for a in self.played:
@@ -322,21 +394,41 @@ class _Game:
             self.checks.state = False
             return True
         view = reply["state"]
-        diffs = compare_state(self.s, view)
+        diffs = self._mapped(before, last, view, compare_state(self.s, view))
         if not diffs:
             return True
-        keys = [k for k, _, _ in diffs]
+        keys = [d.part for d in diffs]
         gain = coin_gain(before, self.s, last, view)
         rule = state_rule(before, last, self.s, keys, view.get("phase"), gain)
-        part, ours, theirs = diffs[0]
+        part = keys[0]
         more = f" (and {', '.join(sorted(set(keys[1:]) - {part}))})" if set(keys[1:]) - {part} else ""
         if self.spec.follow and any(d.kind == "state" for d in self.run.divergences):
             return True  # following to the end: the first state divergence is noted
         self._before = before
         listed = self.engine.ask("legal", proposals=False)  # what the engine would do next
-        self.diverge("state", rule, f"after {last}: {part} is {theirs}, ours {ours}{more}",
+        self.diverge("state", rule, f"after {last}: {diffs[0].text()}{more}",
                      format_action(last), back=1, view=view, next_actions=listed.get("actions"))
         return self.spec.follow
+
+    def _mapped(self, before: GameState, last: Action, view: dict[str, Any], diffs: list[Diff]) -> list[Diff]:
+        """``diffs`` less the protocol differences (noted): the seats that may plant in a phase 3
+        played at once (T6), the coin cards a purchase paid with (F1; our state takes the engine's)."""
+        out = []
+        for d in diffs:
+            part, theirs = d.part, d.theirs
+            seats = phase3_seats(self.s)
+            if part == "to_move" and seats and (theirs in seats or theirs == seats):
+                self.note("simultaneous_phase3", f"after {last}: the engine lets seats {seats} plant at once")
+                continue
+            if part == "discard" and isinstance(last, BuyField) and isinstance(view.get("discard"), list):
+                paid = explained_payment(before, self.s, last.player, view["discard"])
+                if paid is not None:
+                    ours_paid, self.s = _paid(before, self.s), paid
+                    self.note("coin_payment", f"after {last}: the engine pays with other coin cards "
+                              f"({_paid(before, paid)}; ours the top ones: {ours_paid})")
+                    continue
+            out.append(d)
+        return out
 
     def _winners(self) -> None:
         reply = self.ask("winners", "winners")
@@ -346,7 +438,10 @@ class _Game:
         if not reply["over"]:
             self.diverge("end", "E2", "the game is over, the engine says it goes on", result=reply)
         elif reply.get("coins") is not None and reply["coins"] != coins:
-            self.diverge("end", "E3", f"final coins {reply['coins']}, ours {coins}", result=reply)
+            theirs = list(reply["coins"])
+            pairs = enumerate(zip(theirs, coins, strict=True)) if len(theirs) == len(coins) else iter(())
+            seats = ", ".join(f"p{p} {c} (ours {o})" for p, (c, o) in pairs if c != o) or f"{theirs}"
+            self.diverge("end", "E3", f"final coins differ: {seats}; ours {coins}", result=reply)
         elif reply.get("winners") is not None and sorted(reply["winners"]) != best:
             self.diverge("end", "E4", f"winners {reply['winners']}, ours {best} (coins {coins})",
                          result=reply)
@@ -394,19 +489,21 @@ def perft_positions() -> list[tuple[str, str, int]]:
 
 def plan(pairs: list[tuple[str, int]], games: int, seed: int, positions: bool = True,
          readings: tuple[dict[str, Any], ...] = VARIANTS, bots: tuple[str, ...] = BOT_ORDER,
-         claimed_presets: set[str] | None = None) -> list[GameSpec]:
+         claimed_presets: set[str] | None = None, fixed: tuple[tuple[str, Any], ...] = ()) -> list[GameSpec]:
     """``games`` seeded games over ``pairs`` x ``readings`` x ``bots`` (each cycled), then one game
-    from each perft position whose preset the engine claims."""
+    from each perft position whose preset and player count the engine claims. ``fixed``: the option
+    values the engine declares it always plays, forced in every game (over a reading of the same
+    option; in a position, over its own)."""
     out: list[GameSpec] = []
     if pairs:
         for i in range(games):
             preset, n = pairs[i % len(pairs)]
-            opts = tuple(sorted(readings[i % len(readings)].items()))
+            opts = tuple(sorted({**readings[i % len(readings)], **dict(fixed)}.items()))
             out.append(GameSpec(i, preset, n, opts, game_seed(seed, i), bots[i % len(bots)]))
     if positions:
         for k, (name, preset, n) in enumerate(perft_positions()):
-            if claimed_presets is None or preset in claimed_presets:
-                out.append(GameSpec(games + k, preset, n, (), game_seed(seed, games + k),
+            if claimed_presets is None or (preset in claimed_presets and (preset, n) in pairs):
+                out.append(GameSpec(games + k, preset, n, tuple(sorted(fixed)), game_seed(seed, games + k),
                                     bots[k % len(bots)], position=name))
     return out
 

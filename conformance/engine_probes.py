@@ -8,7 +8,9 @@ proposal while one is pending (T3), an answer with the wrong bean (T3), a receiv
 again (T4), a set-aside card planted out of turn or that is not set aside (T6), phase 3 ended early
 (T6), a field bought without the coins or where none is sold (F1), a seat that does not exist (S),
 a reshuffle that is not due (E1), an action after the end (E2), a second planting on the first's
-field (V2), trading and off-turn harvests in the duel (D1), ending the duel's step 1 early (D2).
+field (V2), trading and off-turn harvests in the duel (D1), ending the duel's step 1 early (D2);
+and a harvest by a seat not to move outside the duels (H6 allows it; a protocol choice,
+conformance/engine_protocol.py).
 Each probe is kept only if our engine refuses it; the rule is the one our engine names.
 """
 
@@ -83,6 +85,9 @@ def _candidates(s: GameState) -> list[Action]:
         out.append(Harvest(p, counts.index(0)))
     out.append(BuyField(p))
     out.append(Plant(n, 0))
+    if not duel:  # a harvest by a seat not to move: H6 allows it, our protocol offers it to the mover
+        out += [Harvest(q, i) for q in range(n) if q != p
+                for i, f in enumerate(s.players[q].fields) if f.count > 1][:1]
     if s.discard:
         out.append(Reshuffle(s.discard))
     if duel:

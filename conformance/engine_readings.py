@@ -3,7 +3,11 @@
 RULES.md leaves some choices open and the engine offers them as options (docs/rules.md): when the
 discard pile is reshuffled (E1), the tie-break (E4), H4 lenient or strict, the starting fields and
 the third field's cost (F1). An engine built on one reading diverges from ours under the others;
-``rank`` plays the same games under each reading and orders them by the divergences found.
+``rank`` plays the same games under each reading and orders them by agreement over whole games:
+the games compared to their end, then the steps of each game compared before a divergence that
+parts the engines (a state or refused one: it ends the comparison of the game, so counting
+divergences alone would rank first a reading that breaks every game at once), summed, then by the
+divergences found.
 """
 
 from __future__ import annotations
@@ -17,9 +21,15 @@ READINGS: tuple[dict[str, Any], ...] = (
 )
 
 
-def rank(count: Callable[[dict[str, Any]], tuple[int, int]],
-         readings: tuple[dict[str, Any], ...] = READINGS) -> list[tuple[dict[str, Any], int, int]]:
-    """(reading, divergences, games played) for each reading, fewest divergences first (ties: in
-    the order given). ``count(reading)`` plays the run's games with those option values forced."""
-    scored = [(reading, *count(reading)) for reading in readings]
-    return sorted(scored, key=lambda r: r[1])
+def rank(count: Callable[[dict[str, Any]], tuple[int, ...]],
+         readings: tuple[dict[str, Any], ...] = READINGS) -> list[tuple[dict[str, Any], int, int, int, int]]:
+    """(reading, divergences, games played, steps agreed, games agreed to the end) for each reading:
+    most games agreed to the end first, then most steps agreed, then fewest divergences (ties: in the
+    order given). ``count(reading)`` plays the run's games with those option values forced:
+    (divergences, games) or (divergences, games, steps agreed, games agreed to the end)."""
+    scored = []
+    for reading in readings:
+        n, games, *more = count(reading)
+        agreed, whole = more if more else (0, 0)
+        scored.append((reading, n, games, agreed, whole))
+    return sorted(scored, key=lambda r: (-r[4], -r[3], r[1]))

@@ -267,6 +267,8 @@ def divide_difference(d: Divergence) -> list[str]:
         after = apply(s, parse_action(d.action), False)
         ours = {str(a) for a in legal_actions(after, proposals=False)} if after.to_move >= 0 else set()
         theirs = set(d.next_actions)
+        if ours == theirs:
+            return []  # the divide agrees: only the state shows the difference
         diff = "".join([f"; the engine lacks {', '.join(sorted(ours - theirs))}" if ours - theirs else "",
                         f"; the engine adds {', '.join(sorted(theirs - ours))}" if theirs - ours else ""])
         return [f"{d.action}: ours {len(ours)}, the engine {len(theirs)} (depth 2, proposals left out){diff}"]

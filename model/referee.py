@@ -40,11 +40,12 @@ def claim_deviation(line: int, name: str, was: GameState, action: Action, s: Gam
     diffs = compare_state(s, claims)
     if not diffs:
         return None
-    keys = [k for k, _, _ in diffs]
+    keys = [d.part for d in diffs]
     rule = state_rule(was, action, s, keys, claims.get("phase"), coin_gain(was, s, action, claims))
-    part, ours, theirs = diffs[0]
-    return Deviation(line, name, "illegal", f"the record's engine claims {part} {theirs} after it, "
-                                            f"the rules give {ours}", rule)
+    d = diffs[0]
+    why = (f"the record's engine claims {d.part} {d.theirs} after it, the rules give {d.ours}"
+           if d.only_ours is None else f"the record's engine claims after it: {d.text('the rules', 'it')}")
+    return Deviation(line, name, "illegal", why, rule)
 
 
 def action_name(action: Action) -> str:

@@ -460,12 +460,26 @@ class Failed(_Reply):
     error: str
 
 
+class Declares(BaseModel):
+    """The engine's own trading and planting protocol, where it is not this project's (T3: one open
+    offer; T6: phase 3 seat by seat; F1: the top coins pay), and the option values it always plays."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+    concurrent_offers: bool = Field(False, description="several offers may be open at once (T3)")
+    simultaneous_phase3: bool = Field(False, description="every seat plants its set-aside cards at once (T6)")
+    coin_payment: Literal["top", "oldest"] = Field("top", description="which coin cards pay (F1)")
+    off_turn_harvests: bool = Field(False, description="a seat not to move may harvest, buy a field (H6, F1)")
+    options: Options = Field(default_factory=lambda: Options(), description="option values it always plays")
+
+
 class Hello(_Reply):
-    """Who the engine is and what it claims: presets with their player counts (all if omitted)."""
+    """Who the engine is and what it claims: presets with their player counts (all if omitted), and
+    what it ``declares``: its protocol choices and fixed option values (docs/engine-protocol.md)."""
 
     name: str
     protocol: Literal[1]
     presets: dict[PresetName, list[Annotated[int, Field(ge=2, le=SEATS)]]] | None = None
+    declares: Declares | None = None
 
 
 class Started(_Reply):
@@ -509,7 +523,8 @@ class View(BaseModel):
     draw: Count | Cards | None = None
     discard: Count | Cards | None = None
     phase: PhaseName | None = None
-    to_move: Annotated[int, Field(ge=-1)] | None = None
+    to_move: Annotated[int, Field(ge=-1)] | list[Count] | None = Field(
+        None, description="the seat to move (-1: a chance node), or the seats that may act (phase 3 at once)")
     active: Count | None = None
 
 

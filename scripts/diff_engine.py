@@ -30,38 +30,11 @@ from __future__ import annotations
 import argparse
 import json
 import time
-from collections import Counter
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from conformance.engine_report import Found, Ranked, print_report, summary
 from console import cli
-
-
-@dataclass
-class Found:
-    """What a run found: per (kind, rule) the count and the first divergence; failures, skips."""
-
-    counts: Counter[tuple[str, str]] = field(default_factory=Counter)
-    first: dict[tuple[str, str], Any] = field(default_factory=dict)
-    first_at: dict[tuple[str, str], float] = field(default_factory=dict)  # seconds into the run
-    games: int = 0
-    positions: int = 0  # of the games, those started from a perft position
-    steps: int = 0
-    failures: list[str] = field(default_factory=list)
-    skipped: list[str] = field(default_factory=list)
-    unchecked: Counter[str] = field(default_factory=Counter)
-    reproducers: dict[tuple[str, str], Any] = field(default_factory=dict)
-
-    @property
-    def total(self) -> int:
-        return sum(self.counts.values())
-
-    def by_rule(self) -> dict[str, Counter[str]]:
-        out: dict[str, Counter[str]] = {}
-        for (kind, rule), n in self.counts.items():
-            out.setdefault(rule, Counter())[kind] += n
-        return dict(sorted(out.items()))
 
 
 def _play(frame: cli.Frame, engine: Any, specs: list[Any], checks: Any, found: Found, desc: str,
@@ -82,6 +55,9 @@ def _play(frame: cli.Frame, engine: Any, specs: list[Any], checks: Any, found: F
         found.games += run.skipped is None
         found.positions += run.skipped is None and spec.position is not None
         found.steps += run.steps
+        parted = [d.step for d in run.divergences if d.kind in ("state", "refused")]
+        found.agreed += min(parted, default=run.steps)  # the steps compared before the engines parted
+        found.whole += not parted and run.skipped is None and run.failure is None
         for part in run.unchecked:
             found.unchecked[part] += 1
         if run.skipped is not None:
@@ -89,6 +65,9 @@ def _play(frame: cli.Frame, engine: Any, specs: list[Any], checks: Any, found: F
         if run.failure is not None:
             found.failures.append(f"{spec.label()}, step {run.steps}: {run.failure}")
             frame.say(f"{spec.label()}, step {run.steps}: {run.failure}")
+        for n in run.notes:
+            found.notes[n.choice] += n.count
+            found.first_note.setdefault(n.choice, n)
         for d in run.divergences:
             found.counts[d.key] += d.count
             if d.key not in found.first:
@@ -99,7 +78,8 @@ def _play(frame: cli.Frame, engine: Any, specs: list[Any], checks: Any, found: F
         bar(i + 1, note=f"{found.total} divergences")
 
 
-def _reproducers(frame: cli.Frame, engine: Any, found: Found, args: argparse.Namespace) -> None:
+def _reproducers(frame: cli.Frame, engine: Any, found: Found, args: argparse.Namespace,
+                 checks: Any) -> None:
     from conformance.engine_client import EngineFailure
     from conformance.engine_shrink import check_reproducer, shrink
 
@@ -108,7 +88,7 @@ def _reproducers(frame: cli.Frame, engine: Any, found: Found, args: argparse.Nam
         try:
             if engine.proc is None:
                 engine.open()
-            rep = shrink(engine, d, seconds=args.shrink_time)
+            rep = shrink(engine, d, checks(), seconds=args.shrink_time)
         except EngineFailure as e:
             frame.say(f"shrinking {key[0]} [{key[1]}]: {e}")
             rep = None
@@ -126,69 +106,12 @@ def _write(found: Found, out: Path) -> None:
         atomic_write_text(out / f"{stem}.position.json", json.dumps(rep.position, indent=1) + "\n")
 
 
-Ranked = list[tuple[dict[str, Any], int, int]]  # (reading, divergences, games)
-
-
-def _summary(found: Found, hello: dict[str, Any], readings: Ranked) -> dict[str, Any]:
-    rules: dict[str, Any] = {}
-    for rule, kinds in found.by_rule().items():
-        entry: dict[str, Any] = {"count": sum(kinds.values()), "kinds": dict(kinds), "examples": []}
-        for kind in kinds:
-            d = found.first[(kind, rule)]
-            ex: dict[str, Any] = {"kind": kind, "what": d.what, "game": d.spec.label(), "step": d.step,
-                                  "seconds_to_first": round(found.first_at[(kind, rule)], 2)}
-            if (kind, rule) in found.reproducers:
-                rep, verdict = found.reproducers[(kind, rule)]
-                ex["shrunk"] = rep.summary()
-                ex["check_record"] = {k: verdict.get(k) for k in ("status", "line", "rule", "reason")}
-            entry["examples"].append(ex)
-        rules[rule] = entry
-    return {"engine": hello.get("name"), "games": found.games, "from_positions": found.positions,
-            "steps": found.steps,
-            "divergences": found.total, "by_rule": rules, "failures": found.failures,
-            "skipped": found.skipped, "unchecked": dict(found.unchecked),
-            "readings": [{"options": o, "divergences": n, "games": g} for o, n, g in readings]}
-
-
-def _print(info: dict[str, Any]) -> None:
-    seeded, positions = info["games"] - info["from_positions"], info["from_positions"]
-    print(f"{info['engine']}: {info['games']} games ({seeded} seeded, {positions} from the perft "
-          f"positions), {info['steps']} steps, {info['divergences']} divergences")
-    for rule, entry in info["by_rule"].items():
-        kinds = ", ".join(f"{k} {n}" for k, n in entry["kinds"].items())
-        print(f"{rule}: {entry['count']} ({kinds})")
-        for ex in entry["examples"]:
-            print(f"  first: {ex['game']}, step {ex['step']}: {ex['what']} "
-                  f"({ex['seconds_to_first']} s into the run)")
-            if "shrunk" in ex:
-                sh, cr = ex["shrunk"], ex["check_record"]
-                opts = "".join(f" {k}={json.dumps(v)}" for k, v in sh["options"].items())
-                rule = f" [{cr['rule']}]" if cr["rule"] else ""
-                verdict = (f"check_record: line {cr['line']} {cr['status']}{rule}"
-                           if cr["status"] != "legal" else "check_record: legal (a record cannot show it)")
-                print(f"  shrunk: {sh['players']} players{opts}, {sh['actions']} actions, "
-                      f"{sh['deck_used']} deck cards used; {verdict}; shown by {sh['shown_by']}")
-                for line in sh["divide"]:
-                    print(f"  divide: {line}")
-    for part, n in info["unchecked"].items():
-        print(f"not checked in {n} games: {part}")
-    if info["skipped"]:
-        print(f"{len(info['skipped'])} games not played by the engine; the first: {info['skipped'][0]}")
-    if info["readings"]:
-        best = info["readings"][0]
-        print(f"readings: the engine diverges least under {_options(best['options'])} "
-              f"({best['divergences']} divergences in {best['games']} games); then "
-              + ", ".join(f"{_options(r['options'])} {r['divergences']}" for r in info["readings"][1:]))
-
-
-def _options(opts: dict[str, Any]) -> str:
-    return " ".join(f"{k}={v}" for k, v in opts.items()) or "the presets' own options"
-
-
 def _run(frame: cli.Frame, args: argparse.Namespace) -> int:
     from conformance.engine_client import Engine, EngineFailure
     from conformance.engine_diff import Checks, claimed, plan, with_reading
+    from conformance.engine_protocol import from_hello
     from conformance.engine_readings import READINGS, rank
+    from model.errors import InputError
 
     out = cli.output_dir(args.out, args.force) if args.out else None
     engine = Engine(args.engine, timeout=args.timeout)
@@ -197,53 +120,62 @@ def _run(frame: cli.Frame, args: argparse.Namespace) -> int:
     except EngineFailure as e:
         frame.say(f"{args.engine}: {e}")
         return cli.BAD_INPUT
+    try:
+        protocol = from_hello(hello)
+    except InputError as e:
+        engine.close()
+        frame.say(f"{args.engine}: {e}")
+        return cli.BAD_INPUT
     pairs = claimed(hello)
     presets = {p for p, _ in pairs}
-    specs = plan(pairs, args.games, args.seed, positions=not args.no_positions, claimed_presets=presets)
+    specs = plan(pairs, args.games, args.seed, positions=not args.no_positions, claimed_presets=presets,
+                 fixed=protocol.options)
     if not specs:
         frame.say(f"{args.engine}: the engine claims no preset and player count we know (hello: "
                   f"{hello.get('presets')})")
         return cli.BAD_INPUT
 
     def checks() -> Checks:
-        return Checks(proposals_every=args.proposals_every, probes=not args.no_probes)
+        return Checks(proposals_every=args.proposals_every, probes=not args.no_probes, protocol=protocol)
 
     found = Found()
-    readings: list[tuple[dict[str, Any], int, int]] = []
+    readings: Ranked = []
     t0 = time.monotonic()
     try:
         _play(frame, engine, specs, checks, found, "games", t0)
         if found.first and not args.no_shrink:
-            _reproducers(frame, engine, found, args)
+            _reproducers(frame, engine, found, args, checks)
         if args.readings:
             base = [g for g in specs if g.position is None][:args.reading_games]
-            readings = rank(lambda reading: _count(frame, engine, with_reading(base, reading), checks),
-                            READINGS)
+            fixed = dict(protocol.options)  # the declared values: played, and tried as readings
+            tried = READINGS + tuple({k: v} for k, v in fixed.items() if {k: v} not in READINGS)
+            readings = rank(lambda reading: _count(frame, engine, with_reading(base, {**fixed, **reading}),
+                                                   checks), tried)
     except KeyboardInterrupt:
         frame.close()
-        _report(found, hello, readings, args)
+        _report(found, hello, readings, args, protocol.summary())
         raise
     finally:
         engine.close()
-    code = _report(found, hello, readings, args)
+    code = _report(found, hello, readings, args, protocol.summary())
     if out is not None:
         _write(found, out)
     return code
 
 
-def _count(frame: cli.Frame, engine: Any, specs: list[Any], checks: Any) -> tuple[int, int]:
+def _count(frame: cli.Frame, engine: Any, specs: list[Any], checks: Any) -> tuple[int, int, int, int]:
     found = Found()
     _play(frame, engine, specs, checks, found, "readings", time.monotonic())
-    return found.total + len(found.failures), found.games
+    return found.total + len(found.failures), found.games, found.agreed, found.whole
 
 
-def _report(found: Found, hello: dict[str, Any], readings: list[tuple[dict[str, Any], int, int]],
-            args: argparse.Namespace) -> int:
-    info = _summary(found, hello, readings)
+def _report(found: Found, hello: dict[str, Any], readings: Ranked,
+            args: argparse.Namespace, declared: dict[str, Any]) -> int:
+    info = summary(found, hello, readings, declared)
     if args.json:
         print(json.dumps(info), flush=True)
     else:
-        _print(info)
+        print_report(info)
     if found.failures and len(found.failures) >= found.games:
         return cli.BAD_INPUT  # the engine failed every game it played: a broken engine
     return cli.NO if found.total else cli.OK
@@ -265,7 +197,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--shrink-time", type=cli.positive(float, "--shrink-time"), default=30.0,
                         metavar="SECONDS", help="the longest shrinking of one kind of divergence")
     parser.add_argument("--readings", action="store_true",
-                        help="also rank the documented readings by the engine's divergences")
+                        help="also rank the documented readings by the engine's agreement over whole games")
     parser.add_argument("--reading-games", type=cli.at_least(1, "--reading-games"), default=20,
                         metavar="N", help="games per reading with --readings")
     parser.add_argument("--out", metavar="DIR", help="write each shrunk record and position here")

@@ -1,0 +1,130 @@
+"""The report of a live run (scripts/diff_engine.py, docs/engine-protocol.md "Report"): what a run
+found, per rule ID and kind, with its first example and reproducer; the protocol section (choices
+of the engine, never rule breaks: conformance/engine_protocol.py); the text and ``--json`` forms."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from conformance.engine_protocol import HINTS, RULE_OF
+
+
+@dataclass
+class Found:
+    """What a run found: per (kind, rule) the count and the first divergence; failures, skips."""
+
+    counts: Counter[tuple[str, str]] = field(default_factory=Counter)
+    first: dict[tuple[str, str], Any] = field(default_factory=dict)
+    first_at: dict[tuple[str, str], float] = field(default_factory=dict)  # seconds into the run
+    games: int = 0
+    positions: int = 0  # of the games, those started from a perft position
+    steps: int = 0
+    agreed: int = 0  # steps played before each game's state or refused divergence (or all), summed
+    whole: int = 0  # games compared to their end (no state or refused divergence, no failure)
+    failures: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+    unchecked: Counter[str] = field(default_factory=Counter)
+    reproducers: dict[tuple[str, str], Any] = field(default_factory=dict)
+    notes: Counter[str] = field(default_factory=Counter)  # protocol choice -> times seen
+    first_note: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts.values())
+
+    def by_rule(self) -> dict[str, Counter[str]]:
+        out: dict[str, Counter[str]] = {}
+        for (kind, rule), n in self.counts.items():
+            out.setdefault(rule, Counter())[kind] += n
+        return dict(sorted(out.items()))
+
+
+Ranked = list[tuple[dict[str, Any], int, int, int, int]]  # reading, divergences, games, steps, whole games
+
+
+def protocol_section(found: Found, declared: dict[str, Any]) -> dict[str, Any]:
+    """The protocol section: what the engine declares, and each protocol difference seen (never a
+    rule break), with a hint to declare the undeclared ones."""
+    seen: dict[str, Any] = {}
+    for choice, n in sorted(found.notes.items()):
+        first = found.first_note[choice]
+        entry = {"count": n, "declared": choice in declared, "rule": RULE_OF[choice], "first": first.line()}
+        if choice not in declared:
+            entry["hint"] = f'declare it in hello: "declares": {{{HINTS[choice]}}}'
+        seen[choice] = entry
+    return {"declared": declared, "differences": seen}
+
+
+def summary(found: Found, hello: dict[str, Any], readings: Ranked,
+             declared: dict[str, Any] | None = None) -> dict[str, Any]:
+    rules: dict[str, Any] = {}
+    for rule, kinds in found.by_rule().items():
+        entry: dict[str, Any] = {"count": sum(kinds.values()), "kinds": dict(kinds), "examples": []}
+        for kind in kinds:
+            d = found.first[(kind, rule)]
+            ex: dict[str, Any] = {"kind": kind, "what": d.what, "game": d.spec.label(), "step": d.step,
+                                  "seconds_to_first": round(found.first_at[(kind, rule)], 2)}
+            if (kind, rule) in found.reproducers:
+                rep, verdict = found.reproducers[(kind, rule)]
+                ex["shrunk"] = rep.summary()
+                ex["check_record"] = {k: verdict.get(k) for k in ("status", "line", "rule", "reason")}
+            entry["examples"].append(ex)
+        rules[rule] = entry
+    return {"engine": hello.get("name"), "games": found.games, "from_positions": found.positions,
+            "steps": found.steps,
+            "divergences": found.total, "by_rule": rules, "failures": found.failures,
+            "skipped": found.skipped, "unchecked": dict(found.unchecked),
+            "protocol": protocol_section(found, declared or {}),
+            "readings": [{"options": o, "divergences": n, "games": g, "agreed_steps": a, "whole_games": w}
+                         for o, n, g, a, w in readings]}
+
+
+def print_report(info: dict[str, Any]) -> None:
+    seeded, positions = info["games"] - info["from_positions"], info["from_positions"]
+    print(f"{info['engine']}: {info['games']} games ({seeded} seeded, {positions} from the perft "
+          f"positions), {info['steps']} steps, {info['divergences']} divergences")
+    for rule, entry in info["by_rule"].items():
+        kinds = ", ".join(f"{k} {n}" for k, n in entry["kinds"].items())
+        print(f"{rule}: {entry['count']} ({kinds})")
+        for ex in entry["examples"]:
+            print(f"  first: {ex['game']}, step {ex['step']}: {ex['what']} "
+                  f"({ex['seconds_to_first']} s into the run)")
+            if "shrunk" in ex:
+                sh, cr = ex["shrunk"], ex["check_record"]
+                opts = "".join(f" {k}={json.dumps(v)}" for k, v in sh["options"].items())
+                rule = f" [{cr['rule']}]" if cr["rule"] else ""
+                verdict = (f"check_record: line {cr['line']} {cr['status']}{rule}"
+                           if cr["status"] != "legal" else "check_record: legal (a record cannot show it)")
+                print(f"  shrunk: {sh['players']} players{opts}, {sh['actions']} actions, "
+                      f"{sh['deck_used']} deck cards used; {verdict}; shown by {sh['shown_by']}")
+                for line in sh["divide"]:
+                    print(f"  divide: {line}")
+    proto = info["protocol"]
+    if proto["declared"] or proto["differences"]:
+        decl = ", ".join(f"{k}={json.dumps(v)}" for k, v in proto["declared"].items()) or "nothing"
+        seen = "" if proto["differences"] else "; no other protocol difference seen"
+        print(f"protocol (choices of the engine, not rule breaks; declared: {decl}{seen})"
+              + (":" if proto["differences"] else ""))
+        for choice, entry in proto["differences"].items():
+            how = "declared" if entry["declared"] else "not declared"
+            print(f"  {choice} ({how}; {entry['rule']} allows it): {entry['count']}; first: {entry['first']}")
+            if "hint" in entry:
+                print(f"    {entry['hint']}")
+    for part, n in info["unchecked"].items():
+        print(f"not checked in {n} games: {part}")
+    if info["skipped"]:
+        print(f"{len(info['skipped'])} games not played by the engine; the first: {info['skipped'][0]}")
+    if info["readings"]:
+        best = info["readings"][0]
+        print(f"readings: the engine agrees longest under {options_text(best['options'])} "
+              f"({best['whole_games']} of {best['games']} games to the end, {best['agreed_steps']} steps "
+              f"agreed, {best['divergences']} divergences); then "
+              + "; ".join(f"{options_text(r['options'])} {r['whole_games']} games, {r['agreed_steps']} "
+                          f"steps, {r['divergences']} divergences" for r in info["readings"][1:]))
+
+
+def options_text(opts: dict[str, Any]) -> str:
+    return " ".join(f"{k}={v}" for k, v in opts.items()) or "the presets' own options"

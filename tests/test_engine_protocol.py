@@ -1,0 +1,217 @@
+"""Protocol choices are not rule breaks (issue 42, docs/engine-protocol.md "Protocol choices"): shims
+written as an outside author would, for engines with several open offers (and one real T3 bug), a
+phase 3 played at once, and a third field paid with the oldest coins. The rules are compared, the
+protocol is mapped and reported in its own section, and each difference names its rule and cards."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from conformance.engine_client import Engine
+from conformance.engine_diff import Checks, claimed, plan, run_game, with_reading
+from conformance.engine_protocol import from_hello
+from conformance.engine_readings import rank
+from model import BEAN_NAMES, Action, GameState, Phase, Reshuffle, apply, chance_outcome, new_game, ruleset
+from model.claims import compare_state, state_rule
+from play.bots import BOTS
+
+ROOT = Path(__file__).resolve().parent.parent
+SHIMS = ROOT / "tests" / "engine_shims"
+SCRIPT = ROOT / "scripts" / "diff_engine.py"
+
+
+def _shim(name: str, *flags: str) -> str:
+    return " ".join([sys.executable, str(SHIMS / f"{name}_shim.py"), *flags])
+
+
+def _diff(engine: str, *args: str) -> tuple[int, dict[str, Any]]:
+    run = subprocess.run([sys.executable, str(SCRIPT), "--engine", engine, "--no-positions", "--json", *args],
+                         capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert "Traceback" not in run.stderr, run.stderr
+    return run.returncode, json.loads(run.stdout)
+
+
+def test_T3_open_offers_are_protocol_and_the_non_active_deal_is_the_only_rule_break() -> None:
+    with Engine(_shim("bazaar")) as engine:
+        hello = engine.open()
+        checks = Checks(protocol=from_hello(hello))
+        runs = [run_game(engine, spec, checks) for spec in plan(claimed(hello), 3, 1, positions=False)]
+    flags = [d for r in runs for d in r.divergences]
+    notes = [n for r in runs for n in r.notes]
+    assert flags and {d.key for d in flags} == {("accepted", "T3")}
+    assert flags[0].what == "the engine accepts p1 offer p2 give h0 (gives 1x Blue), which our engine refuses"
+    for d in flags:  # the bug: two non-active players trade, and nothing else
+        assert d.action is not None and " offer " in d.action
+        seat, partner = int(d.action.split()[0][1:]), int(d.action.split()[2][1:])
+        assert d.before.active not in (seat, partner), d.line()
+    assert notes and {n.choice for n in notes} == {"concurrent_offers"} and all(n.declared for n in notes)
+
+
+def test_T3_undeclared_open_offers_go_to_the_protocol_section_with_a_hint() -> None:
+    code, info = _diff(_shim("bazaar", "--undeclared", "--fixed"), "--games", "3")
+    assert code == 0 and info["divergences"] == 0 and info["by_rule"] == {}
+    entry = info["protocol"]["differences"]["concurrent_offers"]
+    assert entry["count"] > 0 and not entry["declared"] and entry["rule"] == "T3"
+    assert '"concurrent_offers": true' in entry["hint"] and " offer " in entry["first"]
+
+
+def test_T6_phase_3_at_once_is_protocol() -> None:
+    code, info = _diff(_shim("together"), "--games", "3")
+    assert code == 0 and info["divergences"] == 0
+    assert info["protocol"]["declared"] == {"simultaneous_phase3": True}
+    entry = info["protocol"]["differences"]["simultaneous_phase3"]
+    assert entry["declared"] and entry["rule"] == "T6" and "hint" not in entry
+    code, info = _diff(_shim("together", "--undeclared"), "--games", "3")
+    assert code == 0 and info["divergences"] == 0
+    assert "simultaneous_phase3" in info["protocol"]["differences"]["simultaneous_phase3"]["hint"]
+
+
+def test_F1_the_oldest_coins_pay_and_a_fixed_tie_break_is_played() -> None:
+    code, info = _diff(_shim("oldcoins"), "--games", "4")
+    assert code == 0 and info["divergences"] == 0 and not info["skipped"] and info["games"] == 4
+    assert info["protocol"]["declared"] == {"coin_payment": "oldest", "options": {"tie_break": "hand"}}
+    code, info = _diff(_shim("oldcoins", "--undeclared"), "--games", "4")
+    assert code == 0 and info["divergences"] == 0
+    entry = info["protocol"]["differences"]["coin_payment"]
+    assert entry["rule"] == "F1" and '"coin_payment": "oldest"' in entry["hint"]
+    assert "the engine pays with other coin cards (2x Soy, 1x Garden; ours the top ones: " in entry["first"]
+
+
+def test_a_declared_option_no_preset_plays_is_one_line(tmp_path: Path) -> None:
+    shim = tmp_path / "odd.py"
+    shim.write_text(
+        "import json, sys\n"
+        "for line in sys.stdin:\n"
+        "    req = json.loads(line)\n"
+        "    out = {'name': 'odd', 'protocol': 1, 'declares': {'options': {'tie_break': 'coin-flip'}}}\n"
+        "    print(json.dumps({'id': req['id'], **out}), flush=True)\n")
+    argv = [sys.executable, str(SCRIPT), "--engine", f"{sys.executable} {shim}", "--games", "1"]
+    run = subprocess.run(argv, capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert run.returncode == 2 and "Traceback" not in run.stderr
+    assert run.stderr.count("\n") == 1 and 'declares.options.tie_break' in run.stderr, run.stderr
+
+
+# ---------------------------------------------------------------- rule IDs by what differs, named cards
+
+
+def _first(info: dict[str, Any], rule: str, kind: str = "state") -> dict[str, Any]:
+    return next(ex for ex in info["by_rule"][rule]["examples"] if ex["kind"] == kind)
+
+
+def test_T6_a_set_aside_card_that_vanishes_is_named() -> None:
+    code, info = _diff(_shim("together", "--lose-aside"), "--games", "2", "--shrink-time", "20")
+    assert code == 1 and set(info["by_rule"]) == {"T6"} and info["by_rule"]["T6"]["kinds"].keys() == {"state"}
+    ex = _first(info, "T6")
+    assert ex["what"] == "after p0 plant blue 2: fields of p0: ours has 1x Blue the engine lacks", ex
+    assert ex["check_record"]["rule"] == "T6" and ex["shrunk"]["divide"] == []  # equal divide lines: none
+
+
+def test_F1_paid_coins_that_leave_the_game_are_named() -> None:
+    code, info = _diff(_shim("oldcoins", "--lose-coins"), "--games", "2", "--shrink-time", "20")
+    assert code == 1 and set(info["by_rule"]) == {"F1"}
+    ex = _first(info, "F1")
+    assert ex["what"].endswith("after p4 buy: discard: ours has 2x Soy, 1x Garden the engine lacks"), ex
+    assert ex["check_record"]["rule"] == "F1"
+    assert not info["protocol"]["differences"]  # declared: the oldest coins pay, mapped
+
+
+Step = tuple[GameState, Action, GameState]
+
+
+def _reach(preset: str, players: int, seed: int, want: Callable[[GameState], bool]) -> Step:
+    """(before, action, after) of the first step of a seeded greedy game whose state after it ``want``s."""
+    rng = random.Random(seed)
+    s = new_game(ruleset(preset), players, seed)
+    while s.phase != Phase.OVER:
+        a = chance_outcome(s, rng) if s.phase == Phase.CHANCE else BOTS["greedy"](s, rng)
+        t = apply(s, a)
+        if want(t):
+            return s, a, t
+        s = t
+    raise AssertionError("not reached")
+
+
+def test_state_rules_name_what_differs() -> None:
+    before, a, after = _reach("amigo", 3, 1, lambda t: t.phase == Phase.CHANCE)
+    went_on = apply(after, Reshuffle(after.discard)).phase.name.lower()  # where the engine went without it
+    assert state_rule(before, a, after, ["phase", "to_move"], went_on) == "E1"  # the engine went on
+    assert state_rule(before, a, after, ["phase", "to_move"], "plant_aside") != "E1"  # stayed: not E1
+    before, a, after = _reach("amigo", 3, 1, lambda t: t.phase == Phase.TRADE)
+    assert state_rule(before, a, after, ["field count"], "trade") == "S"
+    before, a, after = _reach("amigo", 3, 1, lambda t: t.phase == Phase.OVER)
+    assert state_rule(before, a, after, ["hand"], "over") == "E2"  # cards drawn or not: when it ends
+    assert state_rule(before, a, after, ["coins"], "over") == "E3"
+    before, a, after = _reach("amigo", 3, 1, lambda t: t.pending is None and t.offers > 0)
+    assert state_rule(before, a, after, ["hand order"], after.phase.name.lower()) == "H1"
+
+
+def test_a_card_difference_is_a_multiset_difference() -> None:
+    s = new_game(ruleset("amigo"), 3, 4)
+    view = {"discard": ["chili", "soy", "red"], "players": [
+        {"hand": [BEAN_NAMES[c] for c in s.players[0].hand[1:]] + ["red"]}, {}, {}]}
+    texts = [d.text() for d in compare_state(s, view)]
+    lost = BEAN_NAMES[s.players[0].hand[0]]
+    assert f"hand of p0: ours has 1x {lost.capitalize()} the engine lacks; the engine has 1x Red ours lacks" \
+        in texts or lost == "red"
+    assert "discard: the engine has 1x Chili, 1x Soy, 1x Red ours lacks" in texts
+
+
+# ---------------------------------------------------------------- readings ranked by agreement
+
+
+def test_E1_readings_rank_the_engines_reshuffle_first_by_agreement_over_whole_games() -> None:
+    """An engine on the on-demand reshuffle (E1) with a T3 bug: every reading has many T3 flags, and
+    a reading under which the games part early has fewer; ranked by agreement the true one is first."""
+    readings = ({}, {"fields": 2}, {"reshuffle": "on-demand"})
+    with Engine(_shim("bazaar", "--on-demand")) as engine:
+        base = plan(claimed(engine.open()), 4, 1, positions=False)
+
+        def count(reading: dict[str, Any]) -> tuple[int, int, int, int]:
+            n = agreed = whole = 0
+            for spec in with_reading(base, reading):
+                run = run_game(engine, spec)
+                n += sum(d.count for d in run.divergences)
+                parted = [d.step for d in run.divergences if d.kind in ("state", "refused")]
+                agreed += min(parted, default=run.steps)
+                whole += not parted
+            return n, len(base), agreed, whole
+
+        ranked = rank(count, readings)
+    assert ranked[0][0] == {"reshuffle": "on-demand"} and ranked[0][4] == 4, ranked
+    fewest = min(ranked, key=lambda r: r[1])
+    assert fewest[0] != {"reshuffle": "on-demand"}  # what ranking by the divergences alone would pick
+    assert all(r[4] < 4 for r in ranked[1:])  # the other readings part some games from the engine
+
+
+def test_an_engine_that_cannot_start_from_a_state_is_warned_of_the_cost() -> None:
+    code, info = _diff(_shim("bazaar", "--no-state"), "--games", "1", "--no-shrink")
+    assert code == 1 and set(info["by_rule"]) == {"T3"}  # the bug is still found, replaying from the deck
+    assert any(part.startswith("a start from a state (the engine cannot)") for part in info["unchecked"])
+
+
+def test_H6_harvests_while_another_seat_is_to_move_are_protocol() -> None:
+    code, info = _diff(_shim("bazaar", "--any-time", "--fixed"), "--games", "2")
+    assert code == 0 and info["divergences"] == 0
+    entry = info["protocol"]["differences"]["off_turn_harvests"]
+    assert entry["rule"] == "H6" and not entry["declared"] and '"off_turn_harvests": true' in entry["hint"]
+    assert " harvest " in entry["first"]
+
+
+def test_E1_declared_option_values_are_played_in_the_perft_positions_too() -> None:
+    with Engine(_shim("bazaar", "--on-demand", "--declare-on-demand", "--fixed")) as engine:
+        hello = engine.open()
+        protocol = from_hello(hello)
+        pairs = claimed(hello)
+        specs = plan(pairs, 2, 1, claimed_presets={p for p, _ in pairs}, fixed=protocol.options)
+        positions = [s for s in specs if s.position is not None]
+        assert positions and all(dict(s.options) == {"reshuffle": "on-demand"} for s in specs)
+        assert all(s.initial().setup.rules.reshuffle == "on-demand" for s in positions)
+        runs = [run_game(engine, spec, Checks(protocol=protocol)) for spec in specs]
+    assert all(r.skipped is None for r in runs)
+    assert not [d.line() for r in runs for d in r.divergences]
