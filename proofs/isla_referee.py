@@ -95,8 +95,8 @@ def isla_replay(rec: Record, mutant: str | None = None) -> SpecVerdict:
             return SpecVerdict(line, name, why)
         if after is None:
             if judged:  # the spec allows what the engine refuses: it cannot follow the record further
-                return SpecVerdict(None, name, f"the spec allows line {line}, the engine refuses it "
-                                               f"({refused}); the spec's replay stops there")
+                return SpecVerdict(None, name, f"the spec allows line {line}, which the engine refuses: "
+                                               f"{refused}; the spec's replay stops there")
             return SpecVerdict(line, name, f"{refused} (the engine's verdict: the spec abstracts it)")
         for kind, x, y in log:
             text, out = _boundary(spec, kind, x, y)

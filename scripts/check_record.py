@@ -65,7 +65,8 @@ def check(path: str, z3: bool = False, every: bool = False,
         return code, line + " (the spec agrees)", info
     info["agree"] = False
     said = f"line {engine_line}" if engine_line else "legal"
-    theirs = f"line {spec.line}: {spec.action}: {spec.reason}" if spec.line else "legal"
+    theirs = (f"line {spec.line}: {spec.action}: {spec.reason}" if spec.line
+              else f"legal ({spec.reason})" if spec.reason else "legal")  # (the Isla spec stopped early)
     return 3, f"{path}: the referees disagree: engine {said}, spec {theirs}", info
 
 

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from builders import load_script
 
 from model.records import Record, header, parse_record, read_record, record_lines
 from model.referee import first_illegal
@@ -109,6 +110,20 @@ def test_hand_made_illegal_lines_are_named_by_both(four: list[str], tmp_path: Pa
 def test_a_broken_spec_disagrees(mutant: str, record: str) -> None:
     rec = read_record(RECORDS / f"{record}.jsonl")
     assert isla_replay(rec, mutant).line != first_illegal(rec)
+
+
+@pytest.mark.parametrize(("mutant", "record", "said"), [
+    ("sell-for-nothing", "illegal/i6-sell-for-nothing",
+     "engine line 7, spec legal (the spec allows line 7, which the engine refuses: p0's m0 holds 1 chili"),
+    ("refill-any-row", "legal/isla-4p", "engine legal, spec line ")])
+def test_check_record_reports_a_disagreement_exit_3(mutant: str, record: str, said: str,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """check_record.py --z3 with a broken Isla spec: 'the referees disagree: ...', exit 3."""
+    monkeypatch.setattr("proofs.isla_referee.isla_replay", lambda rec: isla_replay(rec, mutant))
+    path = RECORDS / f"{record}.jsonl"
+    code, line, info = load_script("check_record").check(str(path), z3=True)
+    assert code == 3 and info["agree"] is False, line
+    assert line.startswith(f"{path}: the referees disagree: {said}"), line
 
 
 def test_a_ruleset_the_spec_does_not_model_is_refused_in_one_line(tmp_path: Path) -> None:
