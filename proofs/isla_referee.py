@@ -13,10 +13,16 @@ engine's state mapped to it (``proofs.isla_differential.to_spec_state``), what i
   spec's internal steps run from the engine's state, must reach the engine's next state; the end
   line's coins must be the spec's.
 
-What the spec has no counterpart for (the base game's part of a planting, T1/T6/D2/I9; trading
-T3/I3; turning up; ending a phase; a reshuffle's order; the E4 tie-break) is read as the base
-referee reads bean annotations: it is not the spec's to judge, and the engine's verdict on those
-lines stands for both. ``scripts/check_record.py --z3`` compares the two verdicts.
+- the base game's steps (a planting, trading, ending a phase, a duel's discard) must satisfy the
+  base game's spec (proofs/spec.py) on the same state, where Isla only narrows the base rules: the
+  active player offers turned-up cards only (I3), the duel does not trade (I9). Not where Isla
+  widens them (readings of model/isla/state.py): face-up and received cards planted during phase 2,
+  the duel's hand discard before or between the phase-1 plantings (I9).
+
+What neither spec has a counterpart for (I3's and I9's narrowing, the order of the steps of a
+turn the Isla spec abstracts, a reshuffle's order, the E4 tie-break) is read as the base referee
+reads bean annotations: the engine's verdict on those lines stands for both. ``scripts/
+check_record.py --z3`` compares the two verdicts.
 """
 
 from __future__ import annotations
@@ -26,18 +32,38 @@ from contextlib import contextmanager
 from typing import Any
 
 from model import GameState, IllegalAction, Phase, apply
-from model.actions import Action, BuyField, Harvest, Plant, PlantAside, PlantUp, Reshuffle, format_action
+from model.actions import (
+    Accept,
+    Action,
+    BuyField,
+    Decline,
+    Discard,
+    DiscardUp,
+    EndPhase,
+    Harvest,
+    Plant,
+    PlantAside,
+    PlantUp,
+    Propose,
+    Reshuffle,
+    format_action,
+)
 from model.isla.actions import Attack, BuyShip, HarvestOnto, MoveCargo, PlantCargo, Sail, Sell, Yield
 from model.records import Record, end_problems
 from model.steps import STEPS
+from proofs.bridge import NoSpecAction, action_to_spec, state_to_spec
 from proofs.isla_differential import observable, to_spec_action, to_spec_state
 from proofs.isla_spec import PLANT_LAND, IslaConfig, IslaSpec, IState
 from proofs.kernel import CHANCE, ENDTURN, FINISH
 from proofs.referee import SpecVerdict
+from proofs.spec import Spec, SpecConfig
 
 JUDGED = (Sail, HarvestOnto, Sell, MoveCargo, Attack, Yield, BuyShip, PlantCargo, Harvest, BuyField)
 PLANTS = (Plant, PlantAside, PlantUp)
 END_KEYS = ("fields", "ships", "coins", "discard", "out", "phase")  # compared at the end of the game
+BASE = (Propose, Accept, Decline, EndPhase, Discard, DiscardUp, Plant, PlantAside, PlantUp)
+BASE_RULES = {"plant": "T1", "plant-aside": "T6", "plant-up": "T6, D2", "end-phase": "T5", "propose": "T3",
+              "accept": "T3", "decline": "T3", "discard": "D2", "discard-up": "D2"}
 
 
 @contextmanager
@@ -74,6 +100,8 @@ def isla_replay(rec: Record, mutant: str | None = None) -> SpecVerdict:
     s = rec.initial_state()
     spec = IslaSpec(IslaConfig.from_setup(s.setup), mutant)
     table = {t.kind: t for t in spec.transitions() if not t.internal}
+    base = Spec(SpecConfig.from_setup(s.setup))
+    base_table = {t.kind: t for t in base.transitions() if not t.internal}
     finish: IState | None = None
     for line, action in zip(rec.lines, rec.actions, strict=True):
         name = format_action(action)
@@ -90,14 +118,15 @@ def isla_replay(rec: Record, mutant: str | None = None) -> SpecVerdict:
             refused = ""
         except IllegalAction as exc:
             after, refused = None, exc.reason
-        judged, why = _judge(spec, table, s, ss, action, after)
+        why = _base(base, base_table, s, action)
+        judged, why = (True, why) if why else _judge(spec, table, s, ss, action, after)
         if why:
             return SpecVerdict(line, name, why)
         if after is None:
             if judged:  # the spec allows what the engine refuses: it cannot follow the record further
                 return SpecVerdict(None, name, f"the spec allows line {line}, which the engine refuses: "
                                                f"{refused}; the spec's replay stops there")
-            return SpecVerdict(line, name, f"{refused} (the engine's verdict: the spec abstracts it)")
+            return SpecVerdict(line, name, f"{refused} (the engine's verdict: the specs do not model it)")
         for kind, x, y in log:
             text, out = _boundary(spec, kind, x, y)
             if text:
@@ -115,9 +144,29 @@ def isla_replay(rec: Record, mutant: str | None = None) -> SpecVerdict:
         if [int(c) for c in rec.end.get("coins", [])] != coins:
             return SpecVerdict(rec.end_line, "end", f"the spec's coins are {coins} (E3)")
         for why, rule in end_problems(rec, s):  # E4's tie-break: the engine's verdict
-            return SpecVerdict(rec.end_line, "end", f"{why} [{rule}] (the engine's verdict: the spec "
-                                                    "abstracts it)")
+            return SpecVerdict(rec.end_line, "end", f"{why} [{rule}] (the engine's verdict: the specs "
+                                                    "do not model it)")
     return SpecVerdict(None)
+
+
+def _base(base: Spec, table: dict[int, Any], s: GameState, action: Action) -> str:
+    """Why the base game's spec refuses this step of the base game ('' when it allows it, or the step
+    is one Isla widens: a planting from the trade area or set-aside cards during phase 2, a discard
+    in the Isla duel, I9)."""
+    if not isinstance(action, BASE) or isinstance(action, Discard) and s.setup.duel:
+        return ""
+    if isinstance(action, (PlantAside, PlantUp)) and s.phase == Phase.TRADE:
+        return ""
+    try:
+        sa = action_to_spec(s, action)
+    except NoSpecAction as exc:
+        return f"{exc} (base spec)"
+    t = table[sa.kind]
+    rule = "D1" if s.setup.duel and t.name in ("propose", "accept", "decline") else BASE_RULES[t.name]
+    ss = state_to_spec(s)
+    if base.decision(ss, sa) is not True or t.guard(ss, sa) is not True:
+        return f"the base game's spec: its {t.name} guard does not hold ({rule})"
+    return ""
 
 
 def _judge(spec: IslaSpec, table: dict[int, Any], s: GameState, ss: IState, action: Action,

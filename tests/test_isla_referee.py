@@ -55,7 +55,9 @@ def test_check_record_z3_on_the_conformance_isla_records() -> None:
     verdicts = [json.loads(x) for x in proc.stdout.splitlines()]
     assert len(verdicts) == len(ISLA) and all(v["agree"] for v in verdicts), verdicts
     judged = [v for v in verdicts if v["z3"]["status"] == "illegal" and "guard" in v["z3"]["reason"]]
-    assert len(judged) >= 6, verdicts  # the spec's own guards name most of the illegal Isla lines
+    assert len(judged) >= 7, verdicts  # the specs' own guards name most of the illegal Isla lines
+    duel = next(v for v in verdicts if v["record"].endswith("i9-duel-trade.jsonl"))
+    assert duel["z3"]["reason"] == "the base game's spec: its propose guard does not hold (D1)", duel
 
 
 # (ruleset, players, options, bot): every player count, both E1 readings, the amigo deck
@@ -85,9 +87,10 @@ def four() -> list[str]:
 
 
 def test_hand_made_illegal_lines_are_named_by_both(four: list[str], tmp_path: Path) -> None:
-    """A sail off turn (I4), an attack without a pirate ship (I7), a sale of an empty ship (I6) at
-    line 2, and end coins the game does not give (E3): both referees name the same line."""
-    for action in ("p1 sail m0 bohnbay 1", "p0 attack p1 m0", "p0 sell m0"):
+    """A sail off turn (I4), an attack without a pirate ship (I7), a sale of an empty ship (I6), a
+    phase ended by a player not to move (T5: the base game's spec) at line 2, and end coins the game
+    does not give (E3): both referees name the same line."""
+    for action in ("p1 sail m0 bohnbay 1", "p0 attack p1 m0", "p0 sell m0", "p1 end"):
         lines = four[:1] + [json.dumps({"action": action})] + four[1:]
         path = tmp_path / "bad.jsonl"
         path.write_text("\n".join(lines) + "\n", encoding="utf-8")
