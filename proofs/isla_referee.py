@@ -61,6 +61,9 @@ from proofs.spec import Spec, SpecConfig
 JUDGED = (Sail, HarvestOnto, Sell, MoveCargo, Attack, Yield, BuyShip, PlantCargo, Harvest, BuyField)
 PLANTS = (Plant, PlantAside, PlantUp)
 END_KEYS = ("fields", "ships", "coins", "discard", "out", "phase")  # compared at the end of the game
+# compared when the new turn went on at once (an empty hand: the engine turned up, T2, which the Isla
+# spec leaves to the base game; the turn-up may take cards, match discards (D2) or exhaust the pile)
+WENT_ON_KEYS = ("fields", "ships", "coins", "rows", "active")
 BASE = (Propose, Accept, Decline, EndPhase, Discard, DiscardUp, Plant, PlantAside, PlantUp)
 BASE_RULES = {"plant": "T1", "plant-aside": "T6", "plant-up": "T6, D2", "end-phase": "T5", "propose": "T3",
               "accept": "T3", "decline": "T3", "discard": "D2", "discard-up": "D2"}
@@ -82,7 +85,7 @@ def _diff(mine: dict[str, Any], theirs: dict[str, Any], keep: Any) -> str:
 def _boundary(spec: IslaSpec, kind: str, x: GameState, y: GameState) -> tuple[str, IState | None]:
     """The spec's end of a turn (T7, I2, I3, E1) or of the game (E3) from the engine's ``x``, against
     the engine's ``y``: (the differences, the spec's state). A new turn that went on at once (an
-    empty hand turns up) is compared where the spec stops: the keys of the end of the game only."""
+    empty hand turns up) is compared on what turning up leaves alone (``WENT_ON_KEYS``)."""
     start = to_spec_state(x, spec.cfg).replace(phase=ENDTURN if kind == "end_turn" else FINISH)
     ss = spec.settle(start)
     mine, theirs = observable(spec, ss), observable(spec, to_spec_state(y, spec.cfg))
@@ -90,7 +93,8 @@ def _boundary(spec: IslaSpec, kind: str, x: GameState, y: GameState) -> tuple[st
     if kind == "end_turn" and not went_on:
         resting = y.phase not in (Phase.CHANCE, Phase.OVER)
         return _diff(mine, theirs, lambda k: k != "to_move" or resting), ss
-    return _diff(mine, theirs, lambda k: k.split()[-1] in END_KEYS), ss
+    keys = WENT_ON_KEYS if went_on else END_KEYS
+    return _diff(mine, theirs, lambda k: k.split()[-1] in keys), ss
 
 
 def isla_replay(rec: Record, mutant: str | None = None) -> SpecVerdict:

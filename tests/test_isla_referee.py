@@ -81,6 +81,13 @@ def test_simulated_isla_games_agree(k: int, game: tuple[str, int, dict[str, obje
     assert agree(rec) is None and isla_replay(rec).reason == ""
 
 
+def test_a_turn_that_goes_on_at_once_agrees() -> None:
+    """A new active player with an empty hand turns up at once (T1, T2): the spec's end of the turn
+    stops before the turn-up, so it is compared on what turning up leaves alone (this game, line 246)."""
+    rec = parse_record(simulated("rio-grande", 3, {}, "random-trader", 22 * 1_000_003))
+    assert agree(rec) is None and isla_replay(rec).reason == ""
+
+
 @pytest.fixture(scope="module")
 def four() -> list[str]:
     return simulated("rio-grande", 4, {}, "greedy", 4103).splitlines()
