@@ -70,7 +70,8 @@ def check(path: str, z3: bool = False, every: bool = False,
     return 3, f"{path}: the referees disagree: engine {said}, spec {theirs}", info
 
 
-ORDER = ("legal", "illegal", "desync", "undecided", "malformed", "referees disagree", "internal error")
+ORDER = ("legal", "illegal", "desync", "undecided", "malformed", "not covered by --z3", "referees disagree",
+         "internal error")
 
 
 def check_all(frame: cli.Frame, paths: list[str], z3: bool, json_out: bool, every: bool = False,
@@ -93,7 +94,10 @@ def check_all(frame: cli.Frame, paths: list[str], z3: bool, json_out: bool, ever
             if frame.debug:
                 traceback.print_exc()
         worst = max(worst, code)
-        counts["referees disagree" if code == cli.DISAGREE else str(info["status"])] += 1
+        z3 = info.get("z3")
+        uncovered = isinstance(z3, dict) and z3.get("status") == "not covered"  # exit 2, legal or not
+        counts["referees disagree" if code == cli.DISAGREE else "not covered by --z3" if uncovered
+               else str(info["status"])] += 1
         if json_out:
             print(json.dumps(info), flush=True)
         else:

@@ -144,3 +144,6 @@ def test_a_ruleset_the_spec_does_not_model_is_refused_in_one_line(tmp_path: Path
     assert proc.stderr.strip().splitlines() == [
         f"{path}: --z3: the La Isla Bohnita spec does not cover this record: V5 field beans are not "
         "modelled"], proc.stderr
+    proc = run("--z3", path, RECORDS / "legal" / "isla-3p.jsonl")
+    assert proc.returncode == 2 and proc.stderr.strip().splitlines()[-1] == (
+        "2 records: 1 legal, 1 not covered by --z3"), proc.stderr
