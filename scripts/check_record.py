@@ -94,8 +94,8 @@ def check_all(frame: cli.Frame, paths: list[str], z3: bool, json_out: bool, ever
             if frame.debug:
                 traceback.print_exc()
         worst = max(worst, code)
-        z3 = info.get("z3")
-        uncovered = isinstance(z3, dict) and z3.get("status") == "not covered"  # exit 2, legal or not
+        second = info.get("z3")
+        uncovered = isinstance(second, dict) and second.get("status") == "not covered"  # exit 2
         counts["referees disagree" if code == cli.DISAGREE else "not covered by --z3" if uncovered
                else str(info["status"])] += 1
         if json_out:
