@@ -13,9 +13,20 @@ from pathlib import Path
 import pytest
 from builders import load_script
 
-from model.records import Record, header, parse_record, read_record, record_lines
+from model import apply
+from model.records import (
+    RECORD_FORMAT,
+    RECORD_VERSION,
+    Record,
+    action_line,
+    header,
+    parse_record,
+    read_record,
+    record_lines,
+)
 from model.referee import first_illegal
 from model.rules import ruleset
+from model.state import state_to_json
 from play.bots import BOTS
 from play.playout import play_game
 from proofs.isla_referee import isla_replay
@@ -86,6 +97,21 @@ def test_a_turn_that_goes_on_at_once_agrees() -> None:
     stops before the turn-up, so it is compared on what turning up leaves alone (this game, line 246)."""
     rec = parse_record(simulated("rio-grande", 3, {}, "random-trader", 22 * 1_000_003))
     assert agree(rec) is None and isla_replay(rec).reason == ""
+
+
+@pytest.mark.parametrize(("name", "cut"), [("isla-4p", 100), ("isla-2p-duel", 250),
+                                         ("isla-4p-stopped-attack", 152)])
+def test_a_record_from_header_state_agrees(name: str, cut: int) -> None:
+    """A game segment (docs/records.md: header.state) mid-turn, while an attack awaits its answer."""
+    rec = read_record(RECORDS / "legal" / f"{name}.jsonl")
+    s = rec.initial_state()
+    for a in rec.actions[:cut]:
+        s = apply(s, a)
+    lines = [json.dumps({"format": RECORD_FORMAT, "version": RECORD_VERSION, "state": state_to_json(s)})]
+    lines += [json.dumps(action_line(a)) for a in rec.actions[cut:]]
+    lines += [json.dumps({"end": rec.end})] if rec.end else []
+    segment = parse_record("\n".join(lines) + "\n")
+    assert segment.start is not None and agree(segment) is None
 
 
 @pytest.fixture(scope="module")
