@@ -2,27 +2,27 @@
 
 The Isla spec abstracts the base game (trading, turning up, phase changes: see its docstring), so it
 cannot carry a whole game by itself as proofs/spec.py does for the base game. The reading chosen:
-the engine's replay carries the state from line to line, and at every line the spec judges, on the
-engine's state mapped to it (``proofs.isla_differential.to_spec_state``), what it models:
+the engine's replay carries the state from line to line, and at every line the specs judge, on the
+engine's state mapped to them (``proofs.isla_differential.to_spec_state``, ``proofs.bridge``), what
+they model:
 
 - an Isla move (I1, I4-I7), a harvest (H4-H5) and the third field (I1) are legal exactly when the
-  spec's guard holds, and the spec's successor must equal the engine's on the expansion's part of
+  Isla spec's guard holds, and its successor must equal the engine's on the expansion's part of
   the state (otherwise the spec names that line: the referees disagree);
-- a planting must satisfy the spec's abstract planting guard (H3, I5: land cards only);
-- every end of a turn (draw I3, row refill I2, E1 exhaustion) and the end of the game (E3), the
-  spec's internal steps run from the engine's state, must reach the engine's next state; the end
-  line's coins must be the spec's.
+- a planting must satisfy the Isla spec's abstract planting guard (H3, I5: land cards only), and
+  no other step is taken while an attack awaits its answer (I7);
+- every end of a turn (draw I3, row refill I2, E1 exhaustion) and the end of the game (E3), run by
+  the Isla spec's internal steps from the engine's state, must reach the engine's next state; the
+  end line's coins must be the spec's;
+- a step of the base game (a planting, a deal, ending a phase, a duel's discard) must satisfy the
+  base game's spec (proofs/spec.py) where Isla only narrows the base rules (I3: the active player
+  offers turned-up cards only; I9: the duel does not trade), not where Isla's readings widen them
+  (model/isla/state.py: face-up and received cards planted during phase 2; the duel's hand discard
+  before or between the phase-1 plantings, I9).
 
-- the base game's steps (a planting, trading, ending a phase, a duel's discard) must satisfy the
-  base game's spec (proofs/spec.py) on the same state, where Isla only narrows the base rules: the
-  active player offers turned-up cards only (I3), the duel does not trade (I9). Not where Isla
-  widens them (readings of model/isla/state.py): face-up and received cards planted during phase 2,
-  the duel's hand discard before or between the phase-1 plantings (I9).
-
-What neither spec has a counterpart for (I3's and I9's narrowing, the order of the steps of a
-turn the Isla spec abstracts, a reshuffle's order, the E4 tie-break) is read as the base referee
-reads bean annotations: the engine's verdict on those lines stands for both. ``scripts/
-check_record.py --z3`` compares the two verdicts.
+What neither spec has a counterpart for (I3's and I9's narrowing, a reshuffle's order, the E4
+tie-break) is read as the base referee reads bean annotations: the engine's verdict on those lines
+stands for both. ``scripts/check_record.py --z3`` compares the two verdicts.
 """
 
 from __future__ import annotations
