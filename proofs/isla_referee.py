@@ -9,8 +9,9 @@ they model:
 - an Isla move (I1, I4-I7), a harvest (H4-H5) and the third field (I1) are legal exactly when the
   Isla spec's guard holds, and its successor must equal the engine's on the expansion's part of
   the state (otherwise the spec names that line: the referees disagree);
-- a planting must satisfy the Isla spec's abstract planting guard (H3, I5: land cards only), and
-  no other step is taken while an attack awaits its answer (I7);
+- a planting must satisfy the Isla spec's abstract planting guard (H3, I5: land cards only) and
+  reach the engine's fields (ships and coins, and the rest while its phase goes on); no other step
+  is taken while an attack awaits its answer (I7); a reshuffle changes no one's coins (E1);
 - every end of a turn (draw I3, row refill I2, E1 exhaustion) and the end of the game (E3), run by
   the Isla spec's internal steps from the engine's state, must reach the engine's next state; the
   end line's coins must be the spec's;
@@ -27,7 +28,7 @@ stands for both. ``scripts/check_record.py --z3`` compares the two verdicts.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -173,11 +174,29 @@ def _base(base: Spec, table: dict[int, Any], s: GameState, action: Action) -> st
     return ""
 
 
+def _plant_keys(s: GameState, after: GameState) -> Callable[[str], bool]:
+    """What a planting's successor is compared on (as proofs/isla_differential.py does): all but who
+    is to move while the phase goes on; fields, ships and coins when it ended a phase (the base
+    game's steps follow, which the Isla spec abstracts); nothing when it ended the game (the end of
+    the game is compared by itself)."""
+    if after.phase == Phase.OVER:
+        return lambda k: False
+    if after.turn == s.turn and after.draw == s.draw and after.phase == s.phase:
+        return lambda k: k != "to_move"
+    return lambda k: k.split()[-1] in ("fields", "ships", "coins")
+
+
 def _judge(spec: IslaSpec, table: dict[int, Any], s: GameState, ss: IState, action: Action,
            after: GameState | None) -> tuple[bool, str]:
     """(does the spec judge this line, why it refuses it or its result differs: '' when it does not)."""
+    if isinstance(action, Reshuffle):  # E1: the discard pile becomes the draw pile; coins stay put
+        if after is None or after.phase == Phase.OVER:  # the game ended on (E3: compared by itself)
+            return False, ""
+        mine, theirs = observable(spec, ss), observable(spec, to_spec_state(after, spec.cfg))
+        text = _diff(mine, theirs, lambda k: k.endswith(" coins"))
+        return True, f"a reshuffle changes coins (spec, E1): {text}" if text else ""
     if not isinstance(action, JUDGED + PLANTS):
-        if not isinstance(action, Reshuffle) and spec.no_attack(ss) is not True:
+        if spec.no_attack(ss) is not True:
             return True, "an attack awaits its answer: sell or yield first (spec, I7)"
         return False, ""
     try:
@@ -190,11 +209,12 @@ def _judge(spec: IslaSpec, table: dict[int, Any], s: GameState, ss: IState, acti
         return True, f"the spec has no {format_action(action)!r} (I5: island beans are never planted)"
     if t.guard(ss, sa) is not True:
         return True, f"the spec's {t.name} guard does not hold ({t.rule})"
-    if sa.kind == PLANT_LAND:  # the abstract guard: T1/T6/D2/I9 are the engine's
-        return after is not None, ""
+    if sa.kind == PLANT_LAND and after is None:  # the abstract guard: T1/T6/D2/I9 are the engine's
+        return False, ""
     if after is None:
         return True, ""
     mine = observable(spec, spec.settle(t.after(ss, sa)))
     theirs = observable(spec, to_spec_state(after, spec.cfg))
-    text = _diff(mine, theirs, lambda k: True)
+    keep = _plant_keys(s, after) if sa.kind == PLANT_LAND else (lambda k: True)
+    text = _diff(mine, theirs, keep)
     return True, f"the spec's {t.name} ({t.rule}) reaches another state: {text}" if text else ""

@@ -30,6 +30,7 @@ from model.state import state_to_json
 from play.bots import BOTS
 from play.playout import play_game
 from proofs.isla_referee import isla_replay
+from proofs.mutants import activate
 
 ROOT = Path(__file__).resolve().parent.parent
 CHECK = ROOT / "scripts" / "check_record.py"
@@ -146,6 +147,16 @@ def test_hand_made_illegal_lines_are_named_by_both(four: list[str], tmp_path: Pa
 def test_a_broken_spec_disagrees(mutant: str, record: str) -> None:
     rec = read_record(RECORDS / f"{record}.jsonl")
     assert isla_replay(rec, mutant).line != first_illegal(rec)
+
+
+@pytest.mark.parametrize("mutant", ["plant-from-back", "beanometer-off-by-one", "split-swapped",
+                                    "skip-final-harvest", "reshuffle-coins", "reshuffle-forever"])
+def test_a_broken_engine_disagrees_with_the_spec(mutant: str) -> None:
+    """Engine mutants (proofs/mutants.py) the rules-only replay accepts: the spec sees what they change
+    (a planted bean, coins of a harvest or a sale, the end of the game, a reshuffle)."""
+    rec = read_record(RECORDS / "legal" / "isla-3p.jsonl")
+    with activate(mutant):
+        assert isla_replay(rec).line != first_illegal(rec)
 
 
 @pytest.mark.parametrize(("mutant", "record", "said"), [
