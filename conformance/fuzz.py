@@ -6,7 +6,8 @@ Inputs (every case is reproducible from its id ``SEED-KIND-N``; the base inputs 
 - ``records``: game records of seeded bot games (``play.playout.play_game``, ``model.records``),
   base game and La Isla Bohnita, 2-7 players, several presets and options, whole or cut short;
   run through ``model.records.check_record`` and, for a sample, the ``--z3`` path of
-  scripts/check_record.py (``proofs.referee.spec_replay``).
+  scripts/check_record.py (``proofs.referee.spec_replay``; ``proofs.isla_referee.isla_replay`` for
+  La Isla Bohnita).
 - ``positions``: endgame positions cut from seeded games (``solvers.positions.cut``, made small),
   as state JSON files; run through ``solvers.positions.read_position`` and a tiny bounded solve
   (solo, ``solvers.api.solve``: exact search when the position is small, else CP-SAT for a second).
@@ -51,8 +52,9 @@ The oracles (each sound: it fires only on a verdict the rules or the file format
   deviation is one line and a summary line ends them. The base records include each base game
   with bean annotations on every line and as one seat's engine logs it (unseen cards ``null``,
   conformance/views.py); unknown-card records are searched for 1 s (``undecided`` after it).
-- SPEC: a mutated base-game record the engine judges legal is legal for the independent spec
-  (``spec_replay``, a sample); on the ``--z3`` sample both referees name the same first illegal line.
+- SPEC: a mutated record the engine judges legal is legal for the independent spec (``spec_replay``,
+  or ``isla_replay`` for an Isla ruleset it models; a sample); on the ``--z3`` sample both referees
+  name the same first illegal line.
 - REACH: the unchanged states of seeded games are accepted; an accepted state survives
   ``legal_actions`` and ``apply`` of each listed action without an exception, no listed action is
   refused, and every successor is accepted again (an accepted state the rules cannot reach, or a
@@ -83,14 +85,16 @@ from model import BEAN_NAMES, GameState, Phase, apply, chance_outcome, legal_act
 from model.errors import BohnanzaError
 from model.isla import isla_of
 from model.position_io import read_json
-from model.records import header, record_lines
+from model.records import Record, header, record_lines
 from model.referee import check_record, first_illegal
 from model.rules import OPTION_NAMES, PRESETS, Ruleset, setup
 from model.state import state_from_json, state_to_json
 from model.validate import check_state
 from play.bots import BOTS
 from play.playout import playout
-from proofs.referee import spec_replay
+from proofs.isla_referee import isla_replay
+from proofs.isla_spec import IslaConfig, Unsupported
+from proofs.referee import SpecVerdict, spec_replay
 from solvers.api import solve
 from solvers.contract import Limits
 from solvers.positions import cut, game_seeds, read_position, small
@@ -100,7 +104,7 @@ ROOT = Path(__file__).resolve().parent.parent
 HUGE = "\x00HUGE\x00"  # written as a 5001-digit integer (10**5000) in the JSON text
 HUGE_TEXT = "1" + "0" * 5000
 MAX_APPLY = 300  # legal actions applied per accepted state (a trading phase lists thousands)
-SPEC_EVERY = 4  # one legal mutated base record in SPEC_EVERY is replayed by the spec
+SPEC_EVERY = 4  # one legal mutated record in SPEC_EVERY is replayed by the spec
 Z3_EVERY = 10  # one record case in Z3_EVERY runs the --z3 path
 UNKNOWN_SECONDS = 1.0  # the unknown-card search's time limit per record (undecided after it)
 MEMORY = 6 << 30  # a worker's address space: a runaway allocation is a MemoryError, not the machine's
@@ -689,11 +693,11 @@ def run_record(case: Case, workdir: str) -> Outcome:
     _record_oracles(verdict, m, base_verdict, data)
     rng = random.Random(f"fuzz-spec:{case.id}")
     rec = verdict.record
-    if rec is not None and not rec.rules.isla and not rec.unknown:
+    if rec is not None and not rec.unknown and _spec_covers(rec):
         if case.n % Z3_EVERY == 0:
             _z3_agrees(verdict)
         elif code == 0 and rng.randrange(SPEC_EVERY) == 0:
-            spec = spec_replay(rec)
+            spec = _spec_replay(rec)
             if not spec.legal:
                 raise Wrong("SPEC", f"the engine judges it legal, the spec says line {spec.line}: "
                                     f"{spec.action}: {spec.reason}")
@@ -739,9 +743,25 @@ def _every_agrees(first: Any, every: Any) -> None:
         raise Wrong("EVERY", f"{len(every.deviations)} deviations but {len(out)} lines")
 
 
+def _spec_covers(rec: Record) -> bool:
+    """Does a spec model this record's ruleset (every base one; Isla without V4 draws, V5 beans)?"""
+    if not rec.rules.isla:
+        return True
+    try:
+        IslaConfig.from_setup(rec.initial_state().setup)
+    except Unsupported:
+        return False
+    return True
+
+
+def _spec_replay(rec: Record) -> SpecVerdict:
+    """The --z3 referee: the base game's spec, or the expansion's for an Isla record."""
+    return isla_replay(rec) if rec.rules.isla else spec_replay(rec)
+
+
 def _z3_agrees(verdict: Any) -> None:
     """scripts/check_record.py --z3: both referees name the same first illegal line."""
-    spec = spec_replay(verdict.record)
+    spec = _spec_replay(verdict.record)
     engine_line = first_illegal(verdict.record)
     if spec.line != engine_line:
         said = f"line {engine_line}" if engine_line else "legal"
