@@ -381,11 +381,9 @@ class OpenSearch:
             if k in seen:  # another move reaches the very same state
                 continue
             seen.add(k)
-            floor = max(alpha, best)
-            if self.upper(t) > floor:
-                best = max(best, self.value(t, nxt, floor))
-                if best >= top:
-                    break  # no later child can beat it
+            best = max(best, self.value(t, nxt, max(alpha, best)))  # its bound is ``top``, above both
+            if best >= top:
+                break  # no later child can beat it
         return best
 
     def line(self, s: GameState) -> tuple[list[Action], GameState]:
