@@ -184,7 +184,7 @@ def _solve(frame: cli.Frame, args: argparse.Namespace) -> int:
     stats = {k: (round(v, 3) if isinstance(v, float) else v) for k, v in sol.stats.as_dict().items()}
     bound = sol.bound
     out = {
-        "position": where, "objective": sol.objective, "player": sol.player, "solver": args.solver,
+        "position": where, "objective": sol.objective.name, "player": sol.player, "solver": args.solver,
         "value": sol.value, "status": sol.status, "bound": bound,
         "line": [format_action(a) for a in sol.line], "per_player": sol.per_player, "stats": stats,
         "state": s.to_json(),
@@ -198,12 +198,7 @@ def _solve(frame: cli.Frame, args: argparse.Namespace) -> int:
         return _exit(frame, sols, agree, args.require_proved)
     print(f"position: {where}")
     print(describe(s))
-    what = {"solo": f"solo p{sol.player}: p{sol.player}'s coins, no trades",
-            "coop": "coop: everyone's coins, all deals",
-            "duel": f"duel p{sol.player}: p{sol.player}'s coins minus the opponent's, both playing their "
-                    "best (minimax)",
-            "best": f"best p{sol.player}: p{sol.player}'s coins, all deals, every other seat at least "
-                    f"its solo optimum {sol.stats.floors}"}[sol.objective]
+    what = sol.objective.title.format(p=sol.player, floors=sol.stats.floors)
     print(f"\nobjective: {what}")
     for name, x in sols:
         xs = x.stats
