@@ -326,15 +326,10 @@ class SetupRules:
     module, below the expansions, reads them without naming one."""
 
     name = ""  # the expansion's name: ``Setup.expansion``, and its option that turns it on (``name=true``)
-    called = ""  # its name in words, for messages and the published schema
+    called = ""  # its name in words, for messages ("ruleset amigo with ...")
     rule_ids = ""  # the span of its rule IDs, e.g. "X1-X9"
     rule = "S"  # the rule its player counts come from
     options: Mapping[str, tuple[int, OptionRange]] = {}  # its own count options: default and range
-
-    @property
-    def about(self) -> str:
-        """What its option means (the published schema)."""
-        return f"the {self.called} expansion ({self.rule_ids})"
 
     def player_range(self, rules: Ruleset) -> tuple[int, int]:
         """The player counts the ruleset allows (S)."""
