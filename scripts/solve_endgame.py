@@ -113,7 +113,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("position", nargs="?", metavar="POSITION|NAME",
                         help="a state JSON file, - (stdin) or a built-in position (default: the built-in "
                              "default, see --list)")
-    parser.add_argument("--objective", default="best", choices=OBJECTIVES, help="what to optimise")
+    parser.add_argument("--objective", default="best", choices=[o for o in OBJECTIVES if methods(o)],
+                        help="what to optimise")
     parser.add_argument("--player", type=int, help="the seat P (default: the player to move)")
     parser.add_argument("--solver", default=None, choices=(*METHODS, "both"),
                         help="default: cpsat for coop and best, exact search otherwise")
