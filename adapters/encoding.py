@@ -142,7 +142,7 @@ def layout(setup: Setup) -> Layout:
 
 @lru_cache(maxsize=64)
 def _layout(setup: Setup) -> Layout:
-    if setup.rules.isla:
+    if setup.rules.expansion:
         raise ValueError(ISLA_ERROR)
     beans, h, n = setup.beans, len(setup.deck), setup.players
     nb = len(beans)

@@ -92,7 +92,7 @@ def canonical_options(options: dict[str, str]) -> str:
 def game_setup(params: dict[str, Any]) -> Setup:
     """The engine setup for game parameters; ValueError for La Isla Bohnita."""
     rules = ruleset(str(params["ruleset"]), parse_options(str(params["options"])))
-    if rules.isla:
+    if rules.expansion:
         raise ValueError(ISLA_ERROR)
     return setup(rules, int(params["players"]))
 

@@ -79,7 +79,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name; AECEnv is unt
                  options: Mapping[str, Any] | None = None, render_mode: str | None = None) -> None:
         super().__init__()
         rules = make_ruleset(ruleset, dict(options or {}))
-        if rules.isla:
+        if rules.expansion:
             raise ValueError(ISLA_ERROR)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")

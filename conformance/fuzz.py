@@ -240,8 +240,9 @@ def pools(seed: int) -> Pools:
         rules, s0, states, actions = _game(name, n, options, bot, game_seed)
         label = f"{name} {n}p {options or ''} {bot} seed {game_seed}".replace("  ", " ")
         text = record_lines(header(s0, [bot] * n, seed=game_seed), actions, states[-1])
-        out.records.append(BaseRecord(label, text.splitlines(), rules.isla, n))
-        if not rules.isla:  # the same game annotated, and as one seat's engine logs it (unseen: null)
+        isla = rules.option("isla")
+        out.records.append(BaseRecord(label, text.splitlines(), isla, n))
+        if not isla:  # the same game annotated, and as one seat's engine logs it (unseen: null)
             out.records += _views(label, text.splitlines(), states, actions, n, rng.randrange(n))
         by_phase: dict[Phase, list[GameState]] = {}
         for s in states:
@@ -745,7 +746,7 @@ def _every_agrees(first: Any, every: Any) -> None:
 
 def _spec_covers(rec: Record) -> bool:
     """Does a spec model this record's ruleset (every base one; Isla without V4 draws, V5 beans)?"""
-    if not rec.rules.isla:
+    if not rec.rules.option("isla"):
         return True
     try:
         IslaConfig.from_setup(rec.initial_state().setup)
@@ -756,7 +757,7 @@ def _spec_covers(rec: Record) -> bool:
 
 def _spec_replay(rec: Record) -> SpecVerdict:
     """The --z3 referee: the base game's spec, or the expansion's for an Isla record."""
-    return isla_replay(rec) if rec.rules.isla else spec_replay(rec)
+    return isla_replay(rec) if rec.rules.option("isla") else spec_replay(rec)
 
 
 def _z3_agrees(verdict: Any) -> None:

@@ -413,7 +413,7 @@ def _isla_trade(s: GameState) -> bool:
 
 def m_i4_second_type(g: Game) -> Any:
     def loadable(s: GameState) -> tuple[int, int] | None:
-        if not _isla_trade(s) or s.ext is None or isla_of(s).sails >= s.setup.rules.max_sails:
+        if not _isla_trade(s) or s.ext is None or isla_of(s).sails >= isla_setup(s.setup).max_sails:
             return None
         for k, ship in enumerate(isla_of(s).fleets[s.active].merchants):
             for port in (1, 2):

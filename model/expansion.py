@@ -5,7 +5,8 @@
 place). Every default here *is* the base rule, so the base game is the expansion that overrides
 nothing. An expansion subclasses ``Expansion``, overrides the hooks its rules change, lists its own
 actions in ``handlers``; its part of the state lives in ``GameState.ext`` (the state's one
-expansion slot, written to JSON by its ``codec``) and its own setup numbers come from ``setup_of``.
+expansion slot, written to JSON by its ``codec``) and its own setup numbers come from ``setup_of``
+(kept in ``Setup.ext``).
 """
 
 from __future__ import annotations
@@ -16,16 +17,17 @@ from typing import Any
 from model.actions import Action, Propose
 from model.canvas import Canvas
 from model.errors import PositionError
-from model.rules import Setup
+from model.rules import SetupRules
 from model.state import GameState, Phase, SlotCodec
 
 Handler = Callable[[GameState, Any, bool], GameState]
 
 
-class Expansion:
-    """The base game: no extra state, no extra actions, every hook a no-op."""
+class Expansion(SetupRules):
+    """The base game: no extra state, no extra actions, every hook a no-op. Its setup hooks (table
+    S: the player range, removed types, hands, draws, the end, the reserved cards, its own setup
+    numbers ``setup_of`` and options) are ``model.rules.SetupRules``'s."""
 
-    name = ""  # the ``Setup.expansion`` key; "" is the base game
     handlers: Mapping[type, Handler] = {}  # its own action types (merged into ``STEPS.handlers``)
     duel_trading = ("D1", "there is no trading in the bean duel")  # rule, reason a duel refuses a deal
     trade_hand_cards = True  # T3: the active player may offer hand cards
@@ -42,15 +44,7 @@ class Expansion:
         (``model.actions.parse_action`` asks every expansion before the base verbs)."""
         return None
 
-    def setup_of(self, su: Setup) -> object | None:
-        """The expansion's own setup numbers for ``su`` (prices, counts); the base game has none."""
-        return None
-
     # ------------------------------------------------------------ dealing and the turn's steps
-
-    def reserved(self, su: Setup) -> int:
-        """S2: how many cards from the top of the shuffled deck the expansion is dealt before the hands."""
-        return 0
 
     def on_deal(self, s: GameState, cards: Sequence[int]) -> GameState:
         """The new game with the expansion's part of the state set up from its ``reserved`` cards."""

@@ -8,6 +8,7 @@ Options left at ``None`` take the value the setup table of section S gives for t
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, NamedTuple
@@ -65,8 +66,7 @@ OPTION_RANGES: dict[str, OptionRange] = {
     "exhaustions": OptionRange(1, 10, "E2", "the exhaustion of the draw pile that ends the game"),
     "max_offers": OptionRange(0, 30, "T3", "proposals the active player may make in one turn"),
     "max_deal_cards": OptionRange(0, 3, "T3", "cards a side in the proposals legal_actions lists"),
-    "max_sails": OptionRange(0, 20, "I4", "ship moves in one turn with La Isla Bohnita"),
-}
+}  # an expansion's own count options join when it is registered (``register``)
 
 
 def out_of_range(key: str, number: int) -> str | None:
@@ -117,20 +117,49 @@ class Ruleset:
     meters: tuple[tuple[int, Meter], ...] = ()  # beanometer overrides (C3)
     max_offers: int = 10  # proposals per turn (trading protocol, T3), 0-30
     max_deal_cards: int = 2  # cards per side that legal_actions enumerates (T3), 0-3
-    isla: bool = False  # the La Isla Bohnita expansion (I1-I9, model/isla/state.py)
-    max_sails: int = 6  # ship moves per turn, 0-20 (I4 sets no limit; a protocol bound like max_offers)
+    expansion: str = ""  # the expansion played ("" none), turned on by its option (``name=true``)
+    extra: tuple[tuple[str, int], ...] = ()  # the expansions' own options away from their defaults, by name
 
     def replace(self, **changes: Any) -> Ruleset:
-        return dataclasses.replace(self, **changes)
+        """The ruleset with ``changes``, by field name or by an expansion's option name (its switch,
+        ``name=True``, sets ``expansion``; its own options go to ``extra``)."""
+        own = {k: v for k, v in changes.items() if k in _FIELD_TYPES}
+        if len(own) < len(changes):
+            expansion = own.get("expansion", self.expansion)
+            extra = dict(own.get("extra", self.extra))
+            for k, v in changes.items():
+                if k in own:
+                    continue
+                if k in SETUP_RULES and k:
+                    if v and expansion not in ("", k):
+                        raise RulesetError(f"options {expansion} and {k}: one expansion at a time")
+                    expansion = k if v else ("" if expansion == k else expansion)
+                elif k in _EXTRA_DEFAULTS:
+                    extra[k] = v
+                else:
+                    raise RulesetError(f"unknown option {k!r}; options are {', '.join(OPTION_NAMES)}")
+            own["expansion"] = expansion
+            own["extra"] = tuple(sorted((k, v) for k, v in extra.items() if v != _EXTRA_DEFAULTS[k]))
+        return dataclasses.replace(self, **own)
 
     def options(self) -> dict[str, Any]:
-        """Every option by field name, as JSON values (record headers, docs/records.md)."""
-        out: dict[str, Any] = {}
-        for f in dataclasses.fields(self):
-            if f.name == "name":
-                continue
-            out[f.name] = _option_to_json(f.name, getattr(self, f.name))
+        """Every option by name, as JSON values (record headers, docs/records.md): the base ones by
+        field name, then each registered expansion's switch (its name) and its own options."""
+        out: dict[str, Any] = {k: _option_to_json(k, getattr(self, k)) for k in _BASE_OPTIONS}
+        extra = dict(self.extra)
+        for x in SETUP_RULES.values():
+            if x.name:
+                out[x.name] = self.expansion == x.name
+                out.update((k, extra.get(k, default)) for k, (default, _) in x.options.items())
         return out
+
+    def option(self, key: str) -> Any:
+        """One option by its name in ``options()`` (an expansion's own, e.g. ``max_sails``, included)."""
+        if key in _BASE_OPTIONS:
+            return getattr(self, key)
+        if key in SETUP_RULES and key:
+            return self.expansion == key
+        return dict(self.extra).get(key, _EXTRA_DEFAULTS[key])
 
 
 def _option_to_json(key: str, value: Any) -> Any:
@@ -240,7 +269,9 @@ def _coerce(key: str, value: Any, kind: Any) -> Any:
 
 
 _FIELD_TYPES = {f.name: f.type for f in dataclasses.fields(Ruleset)}
-OPTION_NAMES: tuple[str, ...] = tuple(k for k in _FIELD_TYPES if k != "name")
+_BASE_OPTIONS: tuple[str, ...] = tuple(k for k in _FIELD_TYPES if k not in ("name", "expansion", "extra"))
+OPTION_NAMES: list[str] = list(_BASE_OPTIONS)  # every option; a registered expansion adds its own
+_EXTRA_DEFAULTS: dict[str, int] = {}  # an expansion's own options: their defaults
 
 
 def ruleset(name: str = "rio-grande", options: dict[str, Any] | None = None) -> Ruleset:
@@ -249,9 +280,9 @@ def ruleset(name: str = "rio-grande", options: dict[str, Any] | None = None) -> 
     changes: dict[str, Any] = {}
     for key, value in (options or {}).items():
         k = key.replace("-", "_")
-        if k not in _FIELD_TYPES or k == "name":
+        if k not in OPTION_NAMES:
             raise RulesetError(f"unknown option {key!r}; options are {', '.join(OPTION_NAMES)}")
-        changes[k] = _coerce(k, value, _FIELD_TYPES[k])
+        changes[k] = _coerce(k, value, _FIELD_TYPES.get(k, "bool" if k in SETUP_RULES else "int"))
     rules = base.replace(**changes) if changes else base
     if rules.min_players > rules.max_players:
         raise RulesetError(
@@ -283,23 +314,71 @@ REMOVED_BY_PLAYERS: dict[int, tuple[int, ...]] = {
 }
 
 
-# I2: types removed with La Isla Bohnita, by player count (seed 003's table, without its Mokkabohne).
-ISLA_REMOVED_RIO_GRANDE: dict[int, tuple[int, ...]] = {
-    2: (Bean.COCOA, Bean.GARDEN, Bean.RED, Bean.BLACKEYED, Bean.SOY, Bean.GREEN),
-    3: (Bean.COCOA, Bean.GARDEN, Bean.RED, Bean.BLACKEYED, Bean.SOY),
-    4: (Bean.COCOA, Bean.GARDEN, Bean.RED, Bean.BLACKEYED),
-    5: (Bean.COCOA, Bean.GARDEN, Bean.RED),
-    6: (Bean.COCOA, Bean.GARDEN, Bean.RED, Bean.BLACKEYED),
-    7: (Bean.COCOA, Bean.GARDEN, Bean.RED),
-}
-ISLA_REMOVED_AMIGO: tuple[int, ...] = (Bean.GARDEN,)  # 2-5 players; 6-7 impossible (I2)
+def _ramp(players: int) -> tuple[int, ...]:
+    """S: starting hands of 3, 4, 5, then 6 cards by seat."""
+    return tuple(min(3 + seat, 6) for seat in range(players))
 
 
-def _player_range(rules: Ruleset) -> tuple[int, int]:
-    """Player counts the ruleset allows; La Isla Bohnita plays 2-7 with the big deck, 2-5 without (I2)."""
-    if rules.isla:
-        return 2, (7 if Bean.COFFEE in rules.beans else 5)
-    return rules.min_players, rules.max_players
+class SetupRules:
+    """Section S for the base game: the numbers an expansion may change when a ruleset is resolved
+    for a player count (``setup``), and the options it adds. ``model.expansion.Expansion`` extends
+    it; the registry (``model/expansions.py``) hands every expansion to ``register``, so that this
+    module, below the expansions, reads them without naming one."""
+
+    name = ""  # the expansion's name: ``Setup.expansion``, and its option that turns it on (``name=true``)
+    called = ""  # its name in words, for messages ("ruleset amigo with ...")
+    rule_ids = ""  # the span of its rule IDs, e.g. "X1-X9"
+    rule = "S"  # the rule its player counts come from
+    options: Mapping[str, tuple[int, OptionRange]] = {}  # its own count options: default and range
+
+    def player_range(self, rules: Ruleset) -> tuple[int, int]:
+        """The player counts the ruleset allows (S)."""
+        return rules.min_players, rules.max_players
+
+    def removed(self, rules: Ruleset, players: int) -> tuple[int, ...]:
+        """S: the bean types removed for ``players`` (when the ruleset does not say)."""
+        return REMOVED_BY_PLAYERS[players]
+
+    def third_field(self, rules: Ruleset, players: int, fields: int) -> bool:
+        """F1: may the third field be bought, with ``fields`` starting fields (the third is the most)."""
+        can_buy = rules.third_field if rules.third_field is not None else players != 3
+        return can_buy and fields < 3
+
+    def third_field_cost(self, players: int) -> int:
+        """F1: the third field's price when the ruleset does not say."""
+        return 2 if players >= 6 else 3
+
+    def hands(self, players: int) -> tuple[int, ...]:
+        """S: the starting hand per seat when the ruleset does not say."""
+        return _ramp(players) if players >= 6 else (5,) * players
+
+    def draw(self, players: int) -> int:
+        """T7, D2: cards drawn in phase 4 when the ruleset does not say."""
+        return 2 if players == 2 else (4 if players >= 6 else 3)
+
+    def final_exhaustion(self, players: int) -> int:
+        """E2: the exhaustion that ends the game when the ruleset does not say (the duel, D: the first)."""
+        return 1 if players == 2 else (2 if players == 3 else 3)
+
+    def reserved(self, su: Setup) -> int:
+        """S2: how many cards from the top of the shuffled deck the expansion is dealt before the hands."""
+        return 0
+
+    def setup_of(self, rules: Ruleset, players: int) -> object | None:
+        """The expansion's own setup numbers (``Setup.ext``: prices, counts); the base game has none."""
+        return None
+
+
+SETUP_RULES: dict[str, SetupRules] = {"": SetupRules()}  # by name; ``register`` adds the expansions
+
+
+def register(x: SetupRules) -> None:
+    """Make ``x``'s setup rules and options known (``model/expansions.py`` calls it for each)."""
+    SETUP_RULES[x.name] = x
+    for key, (default, bound) in x.options.items():
+        OPTION_RANGES[key] = bound
+        _EXTRA_DEFAULTS[key] = default
+    OPTION_NAMES.extend(k for k in (x.name, *x.options) if k and k not in OPTION_NAMES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -321,81 +400,55 @@ class Setup:
     on_demand: bool  # E1 reading ``reshuffle=on-demand``: exhaust when a card is needed from an empty pile
     payout: tuple[tuple[int, ...], ...] = field(repr=False)  # payout[bean][n] (C1)
     meters: tuple[Meter, ...] = field(repr=False)
-    expansion: str = ""  # the ``model.expansions.EXPANSIONS`` key of the expansion played ("" none); its
-    # own setup (e.g. La Isla Bohnita's ship prices, I1) is the expansion's: ``Expansion.setup_of``
+    expansion: str = ""  # the ``model.expansions.EXPANSIONS`` key of the expansion played ("" none)
+    ext: object | None = field(default=None, repr=False)  # the expansion's own setup numbers, typed by
+    # it (``SetupRules.setup_of``: prices, counts; the expansion reads it back with its own accessor)
 
 
 @lru_cache(maxsize=256)
 def setup(rules: Ruleset, players: int) -> Setup:
-    """Resolve ``rules`` for ``players`` seats (section S); raises RulesetError if impossible."""
-    lo, hi = _player_range(rules)
+    """Resolve ``rules`` for ``players`` seats (section S, as its expansion changes it); raises
+    RulesetError if impossible."""
+    x = SETUP_RULES[rules.expansion]
+    lo, hi = x.player_range(rules)
     if not lo <= players <= hi:
-        expansion = " with La Isla Bohnita" if rules.isla else ""
-        raise RulesetError(
-            f"ruleset {rules.name}{expansion} is for {lo}-{hi} players, not {players} "
-            f"({'I2' if rules.isla else 'S'})"
-        )
+        title = f" with {x.called}" if x.called else ""
+        raise RulesetError(f"ruleset {rules.name}{title} is for {lo}-{hi} players, not {players} ({x.rule})")
     duel = players == 2
-    isla = rules.isla
-    if rules.removed is not None:
-        removed = rules.removed
-    elif isla:
-        removed = ISLA_REMOVED_RIO_GRANDE[players] if Bean.COFFEE in rules.beans else ISLA_REMOVED_AMIGO
-    else:
-        removed = REMOVED_BY_PLAYERS[players]
+    removed = rules.removed if rules.removed is not None else x.removed(rules, players)
     beans = tuple(b for b in rules.beans if b not in removed)
     if not beans:
         raise RulesetError("no bean types left in the deck after removals (S)")
     fields = rules.fields if rules.fields is not None else (3 if players == 3 else 2)
-    can_buy = rules.third_field if rules.third_field is not None else players != 3
-    if fields >= 3:
-        can_buy = False  # the third field is the maximum (F1, seed 001)
-    if isla:
-        can_buy = fields < 3  # I1: the third field is for sale in every edition
-    cost = rules.third_field_cost
-    if cost is None:
-        cost = 2 if players >= 6 and not isla else 3  # I1: 3 coins with the expansion
-    if rules.hand is not None:
-        hands = (rules.hand,) * players
-    elif isla and not duel:
-        hands = tuple(min(3 + seat, 6) for seat in range(players))  # I2: 3, 4, 5, then 6
-    elif players >= 6 and not isla:
-        hands = tuple(min(3 + seat, 6) for seat in range(players))
-    else:
-        hands = (5,) * players
+    can_buy = x.third_field(rules, players, fields)
+    cost = rules.third_field_cost if rules.third_field_cost is not None else x.third_field_cost(players)
+    hands = (rules.hand,) * players if rules.hand is not None else x.hands(players)
     face_up = rules.face_up if rules.face_up is not None else (3 if duel else 2)
-    if rules.draw is not None:
-        draw = rules.draw
-    elif isla:
-        draw = 2 if duel else (3 if players <= 4 else (4 if players == 5 else 5))  # I3, I9
-    else:
-        draw = 2 if duel else (4 if players >= 6 else 3)
+    draw = rules.draw if rules.draw is not None else x.draw(players)
     if rules.quick:
         final = 1  # V1
     elif rules.exhaustions is not None:
         final = rules.exhaustions
-    elif duel:
-        final = 3 if isla else 1  # I8: the Isla duel reshuffles; the bean duel does not (D)
     else:
-        final = 2 if players == 3 else 3
+        final = x.final_exhaustion(players)
     meters = list(METERS)
     for b, m in rules.meters:
         meters[b] = m
     deck = tuple(b for b in beans for _ in range(COUNTS[b]))
-    name = "isla" if isla else ""
     for key, value in (("face_up", face_up), ("draw", draw)):
         if value > len(deck):
             bound = OPTION_RANGES[key]
             raise RulesetError(f"option {key}: {value} is more than the {len(deck)} cards of the deck "
                                f"({bound.rule})")
-    if sum(hands) + (10 if isla else 0) >= len(deck):
-        raise RulesetError(
-            f"a deck of {len(deck)} cards cannot deal {sum(hands)} cards and keep a draw pile (S2)")
-    return Setup(
+    su = Setup(
         rules=rules, players=players, beans=beans, deck=deck, fields=fields,
         third_cost=cost if can_buy else None, hands=hands, face_up=face_up, draw=draw,
         final_exhaustion=final, duel=duel, strict_harvest=rules.harvest == "strict",
         on_demand=rules.reshuffle == "on-demand",
         payout=payout_table(tuple(meters), max(COUNTS) + 8), meters=tuple(meters),
-        expansion=name,
+        expansion=x.name, ext=x.setup_of(rules, players),
     )
+    if sum(hands) + x.reserved(su) >= len(deck):
+        raise RulesetError(
+            f"a deck of {len(deck)} cards cannot deal {sum(hands)} cards and keep a draw pile (S2)")
+    return su

@@ -45,7 +45,7 @@ from model.cards import BEAN_NAMES, difference
 from model.core import evolve
 from model.engine import IllegalAction, apply, new_game, scores, winners
 from model.records import Record, end_problems, where
-from model.rules import setup
+from model.rules import SETUP_RULES, setup
 from model.state import GameState, Phase, PlayerState
 from model.verdicts import DESYNC, Deviation, Verdict
 
@@ -350,9 +350,10 @@ class Judge:
 def judge(path: str, rec: Record, time_limit: float = 60.0) -> Verdict:
     """The verdict on a record with unknown cards: legal for some assignment (saying which cards stay
     undetermined), illegal or desync at the first line no assignment replays, or undecided."""
-    if rec.rules.isla:
-        return Verdict(path, "malformed", reason=f"{path}: unknown cards: La Isla Bohnita records "
-                                                 "(I1-I9) must name every card")
+    if rec.rules.expansion:
+        x = SETUP_RULES[rec.rules.expansion]
+        return Verdict(path, "malformed", reason=f"{path}: unknown cards: {x.called} records "
+                                                 f"({x.rule_ids}) must name every card")
     if rec.start is not None:
         return Verdict(path, "malformed", reason=f"{path}: unknown cards: a record that starts from a "
                                                  "state has no deck to leave unknown")

@@ -138,7 +138,7 @@ class IslaConfig:
     def from_setup(su: Setup) -> IslaConfig:
         """The expansion's numbers, from RULES.md I1, I3 and I9 and the ruleset's own options."""
         r = su.rules
-        if not r.isla:
+        if not r.option("isla"):
             raise Unsupported("the ruleset is played without La Isla Bohnita")
         if r.field_beans and FIELD_BEAN in su.beans:
             raise Unsupported("V5 field beans are not modelled")
@@ -156,7 +156,7 @@ class IslaConfig:
             players=n, beans=tuple(su.beans), meters=tuple(tuple(m) for m in su.meters), fields=fields,
             third_cost=third if fields < 3 else None,
             ship_cost=5 if duel else 4 if n <= 4 else 3, pirate_cost=2,  # I1, I9
-            max_sails=r.max_sails, draw=draw, final_exhaustion=su.final_exhaustion, duel=duel,
+            max_sails=r.option("max_sails"), draw=draw, final_exhaustion=su.final_exhaustion, duel=duel,
             strict=r.harvest == "strict", on_demand=r.reshuffle == "on-demand")
 
 

@@ -64,6 +64,7 @@ from typing import Any
 from benchmarks import master_mip, tables
 from benchmarks import suites as benchmarks
 from console import cli
+from solvers.api import REGISTRY
 from solvers.contract import OBJECTIVES
 
 
@@ -72,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("suite", choices=["engine", "solvers", "seats", "master", "trades", "study"],
                         help="which benchmark")
     parser.add_argument("--objective", default="solo",
-                        choices=[o.name for o in OBJECTIVES.values() if not o.policy],
+                        choices=list(dict.fromkeys(o for o, _ in REGISTRY)),  # the objectives with a line
                         help="solvers: which objective")
     parser.add_argument("--positions", type=cli.at_least(1, "--positions"), default=10,
                         help="solvers: positions per size")

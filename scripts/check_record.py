@@ -54,7 +54,7 @@ def check(path: str, z3: bool = False, every: bool = False,
     from proofs.referee import spec_replay
 
     try:
-        spec = isla_replay(rec) if rec.rules.isla else spec_replay(rec)
+        spec = isla_replay(rec) if rec.rules.option("isla") else spec_replay(rec)
     except Unsupported as exc:
         info["z3"] = {"status": "not covered"}
         return 2, f"{path}: --z3: the La Isla Bohnita spec does not cover this record: {exc}", info

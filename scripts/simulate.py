@@ -74,12 +74,12 @@ def _simulate(frame: cli.Frame, args: argparse.Namespace) -> int:
             frame.kept = f"the records of games 0-{g} are in {record_dir}, each whole"
         bar(g + 1)
 
-    summary = _summary(results, args.players, rules.isla)
+    summary = _summary(results, args.players, rules.option("isla"))
     if args.json:
         out: dict[str, Any] = {
             "games": args.games, "players": args.players, "ruleset": rules.name,
             "options": rules.options(), "seed": args.seed, "bots": names,
-            "results": [_game_json(g, r, rules.isla) for g, r in enumerate(results)],
+            "results": [_game_json(g, r, rules.option("isla")) for g, r in enumerate(results)],
             "summary": summary,
         }
         print(json.dumps(out, separators=(",", ":")))

@@ -113,7 +113,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("position", nargs="?", metavar="POSITION|NAME",
                         help="a state JSON file, - (stdin) or a built-in position (default: the built-in "
                              "default, see --list)")
-    parser.add_argument("--objective", default="best", choices=OBJECTIVES, help="what to optimise")
+    parser.add_argument("--objective", default="best", choices=[o for o in OBJECTIVES if methods(o)],
+                        help="what to optimise")
     parser.add_argument("--player", type=int, help="the seat P (default: the player to move)")
     parser.add_argument("--solver", default=None, choices=(*METHODS, "both"),
                         help="default: cpsat for coop and best, exact search otherwise")
@@ -184,7 +185,7 @@ def _solve(frame: cli.Frame, args: argparse.Namespace) -> int:
     stats = {k: (round(v, 3) if isinstance(v, float) else v) for k, v in sol.stats.as_dict().items()}
     bound = sol.bound
     out = {
-        "position": where, "objective": sol.objective, "player": sol.player, "solver": args.solver,
+        "position": where, "objective": sol.objective.name, "player": sol.player, "solver": args.solver,
         "value": sol.value, "status": sol.status, "bound": bound,
         "line": [format_action(a) for a in sol.line], "per_player": sol.per_player, "stats": stats,
         "state": s.to_json(),
@@ -198,12 +199,7 @@ def _solve(frame: cli.Frame, args: argparse.Namespace) -> int:
         return _exit(frame, sols, agree, args.require_proved)
     print(f"position: {where}")
     print(describe(s))
-    what = {"solo": f"solo p{sol.player}: p{sol.player}'s coins, no trades",
-            "coop": "coop: everyone's coins, all deals",
-            "duel": f"duel p{sol.player}: p{sol.player}'s coins minus the opponent's, both playing their "
-                    "best (minimax)",
-            "best": f"best p{sol.player}: p{sol.player}'s coins, all deals, every other seat at least "
-                    f"its solo optimum {sol.stats.floors}"}[sol.objective]
+    what = sol.objective.title.format(p=sol.player, floors=sol.stats.floors)
     print(f"\nobjective: {what}")
     for name, x in sols:
         xs = x.stats

@@ -18,107 +18,51 @@ from collections.abc import Callable
 
 from console.progress import ProgressFn
 from model import GameState, Phase, apply
+from solvers import cpsat, cpsat_deals, duel, exact, expected
 from solvers.contract import (
+    BEST,
+    COOP,
     DEFAULT_LIMITS,
+    DUEL,
+    EXPECTED,
     OBJECTIVES,
+    SOLO,
     Limits,
     NodeLimitExceeded,
+    Objective,
     SearchLimitExceeded,
     Solution,
     SolveError,
+    Solver,
     TimeLimitExceeded,
 )
-from solvers.cpsat import solve_solo_cpsat
-from solvers.cpsat_deals import solve_deals_cpsat
-from solvers.cpsat_run import ticking
-from solvers.duel import solve_duel
-from solvers.exact import solve_open, solve_solo
-from solvers.expected import ExpectedSolution, solve_expected
-from solvers.flow.solver import solve_flow
+from solvers.expected import ExpectedSolution
+from solvers.flow import solver as flow
 
 __all__ = ["Limits", "ProgressFn", "Solution", "SolveError", "SearchLimitExceeded",
            "NodeLimitExceeded", "TimeLimitExceeded", "REGISTRY", "POLICIES", "solve", "solve_policy",
            "verify_line", "methods", "default_method", "METHODS"]
 
 
-class _Report:
-    """What a runner reports through: ``fn`` (a ProgressFn: exact search's nodes, CP-SAT's
-    seconds) and ``tick`` (CP-SAT's improvements, as the note)."""
-
-    def __init__(self, progress: ProgressFn | None) -> None:
-        self.fn = progress
-
-    def tick(self, note: Callable[[str], None]) -> Callable[[float, float, float], None]:
-        def improved(value: float, bound: float, seconds: float) -> None:
-            note(f"best {value:g}, bound {bound:g}")
-        return improved
-
-    def cpsat_fn(self) -> ProgressFn | None:
-        return self.fn
-
-
-Runner = Callable[[GameState, int | None, Limits, _Report], Solution]
-
-
-def _exact_solo(s: GameState, p: int | None, lim: Limits, pr: _Report) -> Solution:
-    return solve_solo(s, p, lim.nodes, lim.time, pr.fn)
-
-
-def _exact_open(objective: str) -> Runner:
-    def run(s: GameState, p: int | None, lim: Limits, pr: _Report) -> Solution:
-        return solve_open(s, objective, p, lim.nodes, lim.time, pr.fn)
-    return run
-
-
-def _exact_duel(s: GameState, p: int | None, lim: Limits, pr: _Report) -> Solution:
-    return solve_duel(s, p, lim.nodes, lim.time, pr.fn)
-
-
-def _cpsat_solo(s: GameState, p: int | None, lim: Limits, pr: _Report) -> Solution:
-    with ticking(pr.cpsat_fn(), lim.time, "CP-SAT solo") as note:
-        return solve_solo_cpsat(s, p, lim.time, lim.workers, pr.tick(note))
-
-
-def _flow(objective: str) -> Runner:
-    def run(s: GameState, p: int | None, lim: Limits, pr: _Report) -> Solution:
-        with ticking(pr.cpsat_fn(), lim.time, f"flow solver {objective}") as note:
-            return solve_flow(s, objective, p, lim.time, lim.workers, tick=pr.tick(note),
-                              work_limit=lim.work)
-    return run
-
-
-def _cards(objective: str) -> Runner:
-    def run(s: GameState, p: int | None, lim: Limits, pr: _Report) -> Solution:
-        with ticking(pr.cpsat_fn(), lim.time, f"CP-SAT {objective}") as note:
-            return solve_deals_cpsat(s, objective, p, lim.time, lim.workers, tick=pr.tick(note))
-    return run
-
-
-REGISTRY: dict[tuple[str, str], Runner] = {
-    ("solo", "exact"): _exact_solo,
-    ("coop", "exact"): _exact_open("coop"),
-    ("best", "exact"): _exact_open("best"),
-    ("duel", "exact"): _exact_duel,
-    ("solo", "cpsat"): _cpsat_solo,
-    ("coop", "cpsat"): _flow("coop"),
-    ("best", "cpsat"): _flow("best"),
-    ("coop", "cpsat-cards"): _cards("coop"),
-    ("best", "cpsat-cards"): _cards("best"),
+# Every solver by (objective, method), each with the one signature (``solvers.contract.Solver``).
+REGISTRY: dict[tuple[str, str], Solver] = {
+    (SOLO.name, "exact"): exact.solve,
+    (COOP.name, "exact"): exact.solve,
+    (BEST.name, "exact"): exact.solve,
+    (DUEL.name, "exact"): duel.solve,
+    (SOLO.name, "cpsat"): cpsat.solve,
+    (COOP.name, "cpsat"): flow.solve,
+    (BEST.name, "cpsat"): flow.solve,
+    (COOP.name, "cpsat-cards"): cpsat_deals.solve,
+    (BEST.name, "cpsat-cards"): cpsat_deals.solve,
 }
 
-
-
-
-def _exact_expected(s: GameState, p: int | None, lim: Limits, pr: _Report) -> ExpectedSolution:
-    return solve_expected(s, p, lim.nodes, lim.time, progress=pr.fn)
-
-
-PolicyRunner = Callable[[GameState, int | None, Limits, _Report], ExpectedSolution]
+PolicySolver = Callable[[GameState, Objective, int | None, Limits, ProgressFn | None], ExpectedSolution]
 
 # The objectives answered by a policy (``Objective.policy``: the value and the best next action,
-# not a line): solve_policy.
-POLICIES: dict[tuple[str, str], PolicyRunner] = {
-    ("expected", "exact"): _exact_expected,
+# not a line): solve_policy. The same signature, a policy for the answer.
+POLICIES: dict[tuple[str, str], PolicySolver] = {
+    (EXPECTED.name, "exact"): expected.solve,
 }
 
 
@@ -154,7 +98,7 @@ def solve(s: GameState, objective: str, method: str, player: int | None = None,
     run = REGISTRY.get((objective, method))
     if run is None:
         raise _no_method(objective, method)
-    sol = run(s, player, limits, _Report(progress))
+    sol = run(s, OBJECTIVES[objective], player, limits, progress)
     verify_line(s, sol)
     return sol
 
@@ -166,7 +110,7 @@ def solve_policy(s: GameState, objective: str, method: str, player: int | None =
     run = POLICIES.get((objective, method))
     if run is None:
         raise _no_method(objective, method)
-    return run(s, player, limits, _Report(progress))
+    return run(s, OBJECTIVES[objective], player, limits, progress)
 
 
 def verify_line(s: GameState, sol: Solution) -> list[int]:
@@ -178,15 +122,15 @@ def verify_line(s: GameState, sol: Solution) -> list[int]:
         try:
             t = apply(t, a)
         except ValueError as e:
-            raise SolveError(f"internal error: step {i + 1} of the {sol.objective} line is illegal: "
+            raise SolveError(f"internal error: step {i + 1} of the {sol.objective.name} line is illegal: "
                              f"{e}") from None
     if t.phase != Phase.OVER:
-        raise SolveError(f"internal error: the {sol.objective} line stops before the game ends")
+        raise SolveError(f"internal error: the {sol.objective.name} line stops before the game ends")
     coins = [len(q.coins) for q in t.players]
     p = sol.player
-    goal = OBJECTIVES[sol.objective]
+    goal = sol.objective
     if coins != sol.per_player or goal.value(coins, p) != sol.value:
-        raise SolveError(f"internal error: the {sol.objective} line ends with {coins}, not the claimed "
+        raise SolveError(f"internal error: the {sol.objective.name} line ends with {coins}, not the claimed "
                          f"{sol.per_player} (value {sol.value})")
     floors = sol.stats.floors
     if goal.floors and floors is not None:

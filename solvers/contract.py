@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from console.progress import ProgressFn
-from model import Action
+from model import Action, GameState
 from model.errors import BohnanzaError, UsageError
 
 # ------------------------------------------------------------------ errors
@@ -66,7 +66,8 @@ class Objective:
     (``needs_player``), whether every other seat keeps a floor (``floors``: best, each at least its
     solo optimum), whether deals are part of it (``trades``), whether it is answered by a policy
     (the value and the best next action) rather than a line (``policy``: expected), and whether it
-    is the bean duel's (``duel``, D1: two seats; the others do not apply to the duel)."""
+    is the bean duel's (``duel``, D1: two seats; the others do not apply to the duel), and how a
+    line's answer names it (``title``, with the seat ``{p}`` and the best floors ``{floors}``)."""
 
     name: str
     value: Callable[[Sequence[int], int], int]
@@ -75,13 +76,19 @@ class Objective:
     trades: bool = False
     policy: bool = False
     duel: bool = False
+    title: str = ""
+
+    def __str__(self) -> str:
+        return self.name  # ``print(sol.objective)``: solo, coop, best...
 
 
-SOLO = Objective("solo", _own)
-COOP = Objective("coop", _sum, needs_player=False, trades=True)
-BEST = Objective("best", _own, floors=True, trades=True)
-DUEL = Objective("duel", _margin, duel=True)
-EXPECTED = Objective("expected", _own, policy=True)
+SOLO = Objective("solo", _own, title="solo p{p}: p{p}'s coins, no trades")
+COOP = Objective("coop", _sum, needs_player=False, trades=True, title="coop: everyone's coins, all deals")
+BEST = Objective("best", _own, floors=True, trades=True, title="best p{p}: p{p}'s coins, all deals, every "
+                 "other seat at least its solo optimum {floors}")
+DUEL = Objective("duel", _margin, duel=True,
+                 title="duel p{p}: p{p}'s coins minus the opponent's, both playing their best (minimax)")
+EXPECTED = Objective("expected", _own, policy=True, title="expected solo p{p}")
 
 OBJECTIVES: dict[str, Objective] = {o.name: o for o in (SOLO, COOP, BEST, DUEL, EXPECTED)}
 
@@ -315,7 +322,7 @@ class Solution:
     objective's, from ``per_player``, every seat's final coins after the line), ``status``
     ("optimal": proved; "feasible": the best line found, ``bound`` the proved limit if any)."""
 
-    objective: str  # the objective's name (a key of OBJECTIVES)
+    objective: Objective  # what the line optimises (``objective.name`` in --json)
     player: int
     value: int  # the objective's value: P's final coins for solo
     line: list[Action]
@@ -335,4 +342,14 @@ class Solution:
 __all__ = ["SolveError", "RESHUFFLE_AHEAD", "SearchLimitExceeded", "NodeLimitExceeded", "TimeLimitExceeded",
            "Objective", "SOLO", "COOP", "BEST", "DUEL", "EXPECTED", "OBJECTIVES", "objective", "Limits",
            "DEFAULT_LIMITS", "DEFAULT_SECONDS", "DEFAULT_NODES", "PROGRESS_SECONDS", "Budget", "SolveStats",
-           "STATS_KEYS", "Solution"]
+           "STATS_KEYS", "Solution", "Solver"]
+
+
+class Solver(Protocol):
+    """The one signature of every registered solver (``solvers.api.REGISTRY``): the position, the
+    objective, the seat P (None: the seat to move), the limits and where progress goes. Each
+    solver module has one, named ``solve`` (exact search, the duel's alpha-beta, CP-SAT solo, the
+    flow solver, the card-level CP-SAT model); ``solvers.expected.solve`` answers a policy instead."""
+
+    def __call__(self, s: GameState, objective: Objective, player: int | None, limits: Limits,
+                 progress: ProgressFn | None) -> Solution: ...

@@ -20,10 +20,11 @@ from dataclasses import dataclass, field
 
 from ortools.sat.python import cp_model
 
+from console.progress import ProgressFn
 from model import Action, BuyField, EndPhase, GameState, Harvest, Phase, Plant, PlantAside, apply
-from solvers.contract import RESHUFFLE_AHEAD, SOLO, Solution, SolveError
+from solvers.contract import RESHUFFLE_AHEAD, SOLO, Limits, Objective, Solution, SolveError
 from solvers.cpsat_fields import Seat, Step, read_step
-from solvers.cpsat_run import Tick, run_model
+from solvers.cpsat_run import Tick, reporting, run_model
 from solvers.exact import default_policy, open_player
 
 
@@ -137,7 +138,7 @@ def solve_solo_cpsat(s: GameState, player: int | None = None, time_limit: float 
     coins_end = [len(q.coins) for q in end.players]
     if coins_end[p] != value:
         raise SolveError(f"the CP-SAT plan replays to {coins_end[p]} coins, not its value {value}")
-    return Solution(SOLO.name, p, value, line, coins_end, status=run.status, stats=run.stats(t0))
+    return Solution(SOLO, p, value, line, coins_end, status=run.status, stats=run.stats(t0))
 
 
 def _replay(s: GameState, p: int, plan: list[Step]) -> tuple[list[Action], GameState]:
@@ -175,3 +176,10 @@ def _replay(s: GameState, p: int, plan: list[Step]) -> tuple[list[Action], GameS
         line.append(a)
         s = apply(s, a)
     return line, s
+
+
+def solve(s: GameState, objective: Objective, player: int | None, limits: Limits,
+          progress: ProgressFn | None) -> Solution:
+    """``solve_solo_cpsat`` behind the one solver signature (``solvers.contract.Solver``; ``solo``)."""
+    with reporting(progress, limits.time, "CP-SAT solo") as tick:
+        return solve_solo_cpsat(s, player, limits.time, limits.workers, tick)

@@ -32,6 +32,7 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
+from console.progress import ProgressFn
 from model import (
     Action,
     BuyField,
@@ -46,9 +47,9 @@ from model import (
 )
 from solvers import cpsat  # cpsat.solve_solo_cpsat looked up at the call (tests patch it)
 from solvers.bounds import gain_table, hull
-from solvers.contract import OBJECTIVES, Solution, SolveError
+from solvers.contract import OBJECTIVES, Limits, Objective, Solution, SolveError
 from solvers.cpsat_fields import Event, Seat, Step, read_step
-from solvers.cpsat_run import Interrupt, Run, interruptible, run_model
+from solvers.cpsat_run import Interrupt, Run, interruptible, reporting, run_model
 from solvers.exact import OpenSearch, open_player
 from solvers.timeline import (
     Card,
@@ -315,7 +316,7 @@ def solve_deals_cpsat(s: GameState, objective: str, player: int | None = None, t
         bound = min(int(bound), OpenSearch(objective, p).upper(s))
     stats.bound = bound  # the full model's (a fallback plan's own bound assumed no trades)
     stats.floors = floors
-    return Solution(objective, p, value, line, coins, status=run.status, stats=stats)
+    return Solution(OBJECTIVES[objective], p, value, line, coins, status=run.status, stats=stats)
 
 
 def _bean_bounds(dm: DealsModel, finals: list[cp_model.IntVar]) -> None:
@@ -448,3 +449,10 @@ def replay(s: GameState, dm: DealsModel, plan: Plan) -> tuple[list[Action], Game
             else:
                 act(PlantAside(p, st.card, st.field))
     return line, s
+
+
+def solve(s: GameState, objective: Objective, player: int | None, limits: Limits,
+          progress: ProgressFn | None) -> Solution:
+    """``solve_deals_cpsat`` behind the one solver signature (``solvers.contract.Solver``)."""
+    with reporting(progress, limits.time, f"CP-SAT {objective.name}") as tick:
+        return solve_deals_cpsat(s, objective.name, player, limits.time, limits.workers, tick=tick)

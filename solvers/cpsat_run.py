@@ -178,6 +178,15 @@ def ticking(progress: ProgressFn | None, seconds: float, what: str) -> Iterator[
         report()
 
 
+@contextmanager
+def reporting(progress: ProgressFn | None, seconds: float, what: str) -> Iterator[Tick]:
+    """``ticking`` for a CP-SAT run: the yielded Tick notes each improvement's best value and bound."""
+    with ticking(progress, seconds, what) as note:
+        def improved(value: float, bound: float, spent: float) -> None:
+            note(f"best {value:g}, bound {bound:g}")
+        yield improved
+
+
 @dataclass
 class Run:
     solver: cp_model.CpSolver

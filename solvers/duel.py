@@ -35,7 +35,7 @@ from model import (
     apply,
     legal_actions,
 )
-from solvers.contract import DUEL, Budget, Solution, SolveError, SolveStats
+from solvers.contract import DUEL, Budget, Limits, Objective, Solution, SolveError, SolveStats
 from solvers.positions import in_final_pass
 
 INF = 10**6
@@ -428,7 +428,7 @@ def solve_duel(s: GameState, player: int | None = None, node_limit: int | None =
         raise SolveError(f"internal error: the replayed line gives a margin of {coins[p] - coins[1 - p]}, "
                          f"the search {value}")
     stats = SolveStats("exact", time.perf_counter() - t0, nodes=search.nodes, table=len(search.table))
-    return Solution(DUEL.name, p, value, line, coins, stats=stats)
+    return Solution(DUEL, p, value, line, coins, stats=stats)
 
 
 def minimax_duel(s: GameState, player: int | None = None) -> int:
@@ -443,3 +443,9 @@ def minimax_duel(s: GameState, player: int | None = None) -> int:
         return max(vals) if t.to_move == p else min(vals)
 
     return value(s)
+
+
+def solve(s: GameState, objective: Objective, player: int | None, limits: Limits,
+          progress: ProgressFn | None) -> Solution:
+    """``solve_duel`` behind the one solver signature (``solvers.contract.Solver``; ``duel`` only)."""
+    return solve_duel(s, player, limits.nodes, limits.time, progress)

@@ -18,13 +18,14 @@ from pathlib import Path
 
 from model import Action, GameState, Phase, apply, format_action
 from model.cards import BEAN_NAMES
-from solvers.api import Limits, Solution
+from solvers.api import Limits, Solution, default_method
 from solvers.api import solve as _solve
+from solvers.contract import OBJECTIVES as DECLARED
 from solvers.positions import LIBRARY, read_position, unknown_position
 
 __all__ = ["load", "solve", "line_text", "names", "Limits", "Solution"]
 
-OBJECTIVES = ("solo", "coop", "best", "duel")  # with a line; "expected": solvers.expected
+OBJECTIVES = tuple(o.name for o in DECLARED.values() if not o.policy)  # with a line; expected: a policy
 
 
 def names() -> list[str]:
@@ -52,7 +53,7 @@ def solve(s: GameState, objective: str = "best", player: int | None = None, meth
         raise ValueError(f"objective {objective!r}: one of {', '.join(OBJECTIVES)} "
                          "(expected: solvers.expected.solve_expected)")
     if method is None:
-        method = "cpsat" if objective in ("coop", "best") else "exact"
+        method = default_method(objective)  # the flow solver for coop and best, exact search otherwise
     return _solve(s, objective, method, player, Limits(time=time_limit))
 
 

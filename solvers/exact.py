@@ -29,6 +29,8 @@ from solvers.contract import (
     RESHUFFLE_AHEAD,
     SOLO,
     Budget,
+    Limits,
+    Objective,
     Solution,
     SolveError,
     SolveStats,
@@ -168,7 +170,7 @@ def solve_solo(s: GameState, player: int | None = None, node_limit: int | None =
     if coins[p] != value:
         raise SolveError(f"internal error: the replayed line gives {coins[p]} coins, the search {value}")
     seconds = time.perf_counter() - t0
-    return Solution(SOLO.name, p, value, line, coins,
+    return Solution(SOLO, p, value, line, coins,
                     stats=SolveStats("exact", seconds, nodes=search.nodes, table=len(search.table)))
 
 
@@ -423,4 +425,13 @@ def solve_open(s: GameState, objective: str, player: int | None = None,
         raise SolveError(f"internal error: the replayed line gives {got}, the search {value}")
     stats = SolveStats("exact", time.perf_counter() - t0, nodes=search.nodes, table=len(search.table),
                        floors=floors)
-    return Solution(objective, p, value, line, coins, stats=stats)
+    return Solution(goal, p, value, line, coins, stats=stats)
+
+
+def solve(s: GameState, objective: Objective, player: int | None, limits: Limits,
+          progress: ProgressFn | None) -> Solution:
+    """Exact search behind the one solver signature (``solvers.contract.Solver``): ``solo`` by
+    ``solve_solo``, ``coop`` and ``best`` (the objectives with deals) by ``solve_open``."""
+    if objective.trades:
+        return solve_open(s, objective.name, player, limits.nodes, limits.time, progress)
+    return solve_solo(s, player, limits.nodes, limits.time, progress)

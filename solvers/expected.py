@@ -39,7 +39,7 @@ from math import comb, factorial, prod
 
 from console.progress import ProgressFn
 from model import Action, EndPhase, GameState, Phase, Plant, apply
-from solvers.contract import DEFAULT_NODES, Budget, SolveError
+from solvers.contract import DEFAULT_NODES, Budget, Limits, Objective, SolveError
 from solvers.exact import SoloSearch, default_policy, solve_solo
 from solvers.positions import in_final_pass
 
@@ -549,3 +549,9 @@ def brute_force_expected(s: GameState, player: int | None = None,
         return out
 
     return split([(w, 1) for w in worlds(s, p)])
+
+
+def solve(s: GameState, objective: Objective, player: int | None, limits: Limits,
+          progress: ProgressFn | None) -> ExpectedSolution:
+    """``solve_expected`` behind the solvers' one signature (``expected``, a policy, not a line)."""
+    return solve_expected(s, player, limits.nodes, limits.time, progress=progress)

@@ -96,7 +96,7 @@ class GameDeals:
 
 def group_label(rules: Ruleset) -> str:
     """The ruleset part of a group: the preset name, ``+isla`` with La Isla Bohnita (I3 trading)."""
-    return rules.name + ("+isla" if rules.isla else "")
+    return rules.name + (f"+{rules.expansion}" if rules.expansion else "")
 
 
 def deal_at(before: GameState, accept: Accept, game: str = "game", line: int = 0) -> DealRecord:

@@ -137,7 +137,7 @@ def _replays(s: GameState, sol: Solution) -> list[int]:
     assert t.phase == Phase.OVER
     coins = [len(pl.coins) for pl in t.players]
     assert coins == sol.per_player
-    assert (sum(coins) if sol.objective == "coop" else coins[sol.player]) == sol.value
+    assert (sum(coins) if sol.objective.name == "coop" else coins[sol.player]) == sol.value
     return coins
 
 

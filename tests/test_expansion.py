@@ -15,13 +15,15 @@ from pathlib import Path
 
 import pytest
 
-from model import GameState, actions, new_game, ruleset, scores, setup, state_to_json, winners
+from model import GameState, RulesetError, actions, new_game, ruleset, scores, setup, state_to_json, winners
+from model import rules as rules_module
 from model.actions import Action, ExpansionAction, NotationError, Plant, parse_action, parse_number
 from model.canvas import Canvas
 from model.core import evolve
 from model.expansion import BASE, Expansion
 from model.expansions import EXPANSIONS, hooks
 from model.isla.hooks import ISLA
+from model.rules import OptionRange, Ruleset, register
 from model.state import SLOT_CODECS, SlotCodec, StateFormatError
 from model.steps import STEPS
 from model.svg import svg
@@ -116,6 +118,60 @@ def test_a_variant_that_only_changes_the_tie_break_is_one_class_and_one_registry
     assert winners(base_end._replace(players=tie)) == (0, 1, 2)  # ... a shared win in the base game
     assert winners(variant_end._replace(players=tie)) == (0,)  # ... the first seat's in the variant
     assert BASE.break_tie(base_end._replace(players=tie), (1, 2)) == (1, 2)
+
+
+class _ShortHands(Expansion):
+    """A made-up expansion with its own setup and option: hands of 3 cards (table S) and, at the
+    end (E3), every seat pays ``short_fee`` coins (its own option, default 1) to the discard pile.
+    Turned on by its name as a ruleset option, as La Isla Bohnita is by ``isla=true``."""
+
+    name = "short"
+    called = "Short Hands"
+    rule_ids = "X1-X2"
+    options = {"short_fee": (1, OptionRange(0, 3, "X2", "coins each seat pays at the end"))}
+
+    def hands(self, players: int) -> tuple[int, ...]:
+        return (3,) * players  # X1
+
+    def setup_of(self, rules: Ruleset, players: int) -> object | None:
+        return rules.option("short_fee")  # Setup.ext
+
+    def final_scoring(self, s: GameState) -> GameState:
+        fee = s.setup.ext
+        assert isinstance(fee, int)
+        players = tuple(p._replace(coins=p.coins[fee:]) for p in s.players)
+        paid = tuple(c for p in s.players for c in p.coins[:fee])
+        return evolve(s, players=players, discard=s.discard + paid)
+
+
+def _registered(monkeypatch: pytest.MonkeyPatch, x: Expansion) -> None:
+    """``x`` in the registry for one test: its one line in model/expansions.py (``EXPANSIONS``) and
+    what the registry publishes from it to model/rules.py (``register``), undone afterwards."""
+    monkeypatch.setitem(EXPANSIONS, x.name, x)
+    for name in ("SETUP_RULES", "OPTION_RANGES", "_EXTRA_DEFAULTS"):
+        monkeypatch.setattr(rules_module, name, dict(getattr(rules_module, name)))
+    monkeypatch.setattr(rules_module, "OPTION_NAMES", list(rules_module.OPTION_NAMES))
+    register(x)
+
+
+def test_an_expansion_with_its_own_setup_and_option_is_its_class_and_one_registry_line(monkeypatch):
+    _registered(monkeypatch, _ShortHands())
+    r = ruleset("rio-grande", {"short": "true", "short_fee": "2"})
+    assert r.expansion == "short" and r.option("short_fee") == 2
+    assert list(r.options())[-4:] == ["isla", "max_sails", "short", "short_fee"]  # spelled as options
+    assert ruleset("rio-grande", r.options()) == r and ruleset("rio-grande", {"short_fee": 1}) == ruleset()
+    su, plain = setup(r, 4), setup(ruleset(), 4)
+    assert su.hands == (3, 3, 3, 3) and su.ext == 2 and su.expansion == "short"
+    assert dataclasses.replace(su, rules=plain.rules, hands=plain.hands, ext=None, expansion="") == plain
+    with pytest.raises(RulesetError, match=r"option short_fee: 4 is not within 0-3 \(X2\)"):
+        ruleset("rio-grande", {"short_fee": 4})
+    with pytest.raises(RulesetError, match="one expansion at a time"):
+        ruleset("rio-grande", {"short": True, "isla": True})
+    start = new_game(r, 4, seed=5)
+    assert [len(p.hand) for p in start.players] == [3, 3, 3, 3] and hooks(start.setup).name == "short"
+    free = _play(new_game(ruleset("rio-grande", {"short": True, "short_fee": 0}), 4, seed=5), 5)
+    end = _play(start, 5)
+    assert end.turn == free.turn and scores(end) == tuple(max(c - 2, 0) for c in scores(free))  # X2
 
 
 def test_steps_replaced_restores_and_rejects_unknown_names():

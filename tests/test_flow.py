@@ -74,7 +74,7 @@ def _replays(s: GameState, sol: Solution) -> None:
     assert t.phase == Phase.OVER
     coins = [len(p.coins) for p in t.players]
     assert coins == sol.per_player
-    assert sol.value == (sum(coins) if sol.objective == "coop" else coins[sol.player])
+    assert sol.value == (sum(coins) if sol.objective.name == "coop" else coins[sol.player])
 
 
 @pytest.mark.rule("T3")

@@ -71,7 +71,7 @@ def test_isla_records_pass_the_referee(isla_run: tuple[int, dict[str, Any], Path
     assert [v["status"] for v in verdicts] == ["legal"] * 6
     assert [v["coins"] for v in verdicts] == [g["coins"] for g in out["results"]]
     rec = read_record(paths[0])
-    assert rec.rules.isla and rec.players == players
+    assert rec.rules.option("isla") and rec.players == players
 
 
 def _inject(src: Path, dst: Path, line_no: int, action: str) -> None:

@@ -35,7 +35,7 @@ from proofs.mutants import activate
 ROOT = Path(__file__).resolve().parent.parent
 CHECK = ROOT / "scripts" / "check_record.py"
 RECORDS = ROOT / "tests" / "conformance" / "records"
-ISLA = sorted(p for p in RECORDS.glob("*/*.jsonl") if read_record(p).rules.isla)
+ISLA = sorted(p for p in RECORDS.glob("*/*.jsonl") if read_record(p).rules.option("isla"))
 
 
 def run(*args: str | Path) -> subprocess.CompletedProcess[str]:

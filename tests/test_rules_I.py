@@ -43,11 +43,11 @@ from model import (
     state_to_json,
 )
 from model.cards import COUNTS
-from model.expansions import hooks
 from model.isla import BOHNACO, BOHNBAY, EMPTY_SHIP, HOME, Fleet, Ship, isla_of, isla_setup
 from model.isla.actions import PIRATE, Attack, BuyShip, HarvestOnto, MoveCargo, PlantCargo, Sail, Sell, Yield
+from model.isla.setup import REMOVED_AMIGO as ISLA_REMOVED_AMIGO
+from model.isla.setup import REMOVED_RIO_GRANDE as ISLA_REMOVED_RIO_GRANDE
 from model.records import header, initial_deck, parse_record, record_lines, replay
-from model.rules import ISLA_REMOVED_AMIGO, ISLA_REMOVED_RIO_GRANDE
 from model.validate import check_state
 from play.bots import BOTS
 from play.playout import play_game
@@ -174,7 +174,7 @@ def test_I1_costs_by_player_count(players, ship_cost):
         assert isla_setup(setup(AMIGO_ISLA, players)).ship_cost == ship_cost
         assert isla_setup(setup(AMIGO_ISLA, players)).pirate_cost == 2
     plain = setup(model.ruleset("rio-grande"), players)
-    assert plain.expansion == "" and hooks(plain).setup_of(plain) is None
+    assert plain.expansion == "" and plain.ext is None
     assert model.new_game("rio-grande", players, seed=0).ext is None
 
 
@@ -632,7 +632,7 @@ def test_I4_only_the_active_player_sails_in_phase_2():
 @pytest.mark.rule("I4")
 def test_I4_max_sails_bounds_the_moves_of_a_turn():
     """I4 reading: at most ``max_sails`` ship moves a turn (default 6); the next is refused (I4)."""
-    assert ISLA.max_sails == 6
+    assert ISLA.option("max_sails") == 6
     r = model.ruleset("rio-grande", {"isla": True, "max_sails": 2})
     s = isla_position(ruleset=r)
     s = play(s, Sail(0, 0, BOHNBAY, 1), Sail(0, 0, HOME))

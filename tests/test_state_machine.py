@@ -215,7 +215,7 @@ def check_isla_state(s: GameState) -> None:
     assert list(isla.attacked) == sorted(set(isla.attacked)), "I7: attacked ships listed once"
     assert all(q != s.active for q, _ in isla.attacked), "I7: only other players' ships are attacked"
     assert isla.attack is None or isla.attack in isla.attacked
-    assert 0 <= isla.sails <= su.rules.max_sails
+    assert 0 <= isla.sails <= isla_setup(su).max_sails
     if s.phase == Phase.PLANT and s.planted == 0 and not isla.discarded:
         assert not isla.attacked and not isla.captured and isla.sails == 0, "per-turn counts not reset"
 
@@ -685,7 +685,7 @@ def isla_candidates(s: GameState) -> list[tuple[Action, set[str]]]:
             out.append((Sail(p, k, 1 if ship.at != 1 else 2, 0), {"I3"}))
             continue
         out.append((Sail(p, k, ship.at, 0), {"I4"}))  # sailing nowhere
-        if isla.sails >= su.rules.max_sails:
+        if isla.sails >= isla_setup(su).max_sails:
             continue
         for port in (1, 2):
             row = isla.rows[port - 1]

@@ -1,7 +1,9 @@
 """La Isla Bohnita (RULES.md I1-I9), an expansion read in its own package:
 
-- ``state.py``: ships, fleets, the island rows (kept in ``GameState.ext``), the ship prices
-  (``IslaSetup``), and the readings chosen where the seed is unclear;
+- ``state.py``: ships, fleets, the island rows (kept in ``GameState.ext``), and the readings
+  chosen where the seed is unclear;
+- ``setup.py``: what it changes in table S (I2: removed types, hands, draws, the end), its option
+  ``max_sails`` and its own setup numbers (``IslaSetup``: the ship prices, kept in ``Setup.ext``);
 - ``actions.py``: the expansion's actions and their notation;
 - ``codec.py``: that part of the state JSON;
 - ``drawing.py``: ships and rows in ``str(state)`` and in the state's SVG picture;
@@ -14,6 +16,7 @@ engine (through the registry, ``model/expansions.py``).
 """
 
 from model.isla.codec import IslaFormatError, isla_from_json, isla_to_json
+from model.isla.setup import IslaSetup, isla_setup
 from model.isla.state import (
     BOHNACO,
     BOHNBAY,
@@ -23,10 +26,8 @@ from model.isla.state import (
     ROW,
     Fleet,
     Isla,
-    IslaSetup,
     Ship,
     isla_of,
-    isla_setup,
     new_isla,
     new_turn,
 )

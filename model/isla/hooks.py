@@ -16,8 +16,8 @@ from model.expansion import Expansion
 from model.isla import actions, drawing, moves, position
 from model.isla.actions import SHIP_NAMES, BuyShip, HarvestOnto, MoveCargo, Sell, Yield
 from model.isla.codec import IslaFormatError, isla_from_json, isla_to_json
-from model.isla.state import ROW, Isla, isla_of, isla_setup, new_isla, new_turn
-from model.rules import Setup
+from model.isla.setup import NAME, IslaTable
+from model.isla.state import ROW, Isla, isla_of, new_isla, new_turn
 from model.state import GameState, Phase, SlotCodec
 from model.steps import STEPS
 
@@ -25,14 +25,14 @@ _DEFENCE = (Sell, Yield)  # I7: the only answers to an attack
 _OWN_TURN = (Harvest, HarvestOnto, Sell, MoveCargo, BuyShip, BuyField)  # I9: the duel's own-turn moves
 
 
-class IslaBohnita(Expansion):
-    name = "isla"
+class IslaBohnita(IslaTable, Expansion):
+    """La Isla Bohnita: its table S (``setup.IslaTable``) and its hooks in the turn."""
+
     handlers = moves.HANDLERS
     duel_trading = ("I9", "the Isla duel has no trading")
     trade_hand_cards = False  # I3: only the turned-up cards are traded
     adds_moves = True
-    codec = SlotCodec("isla", "ships and ports", "I1", isla_to_json, isla_from_json, IslaFormatError)
-    setup_of = staticmethod(isla_setup)  # I1, I9: the ship prices
+    codec = SlotCodec(NAME, "ships and ports", "I1", isla_to_json, isla_from_json, IslaFormatError)
     notation = staticmethod(actions.notation)  # its actions' notation (I1-I7)
     # its part of the state drawn (drawing.py): ships, rows, the attack
     seat_text = staticmethod(drawing.seat_text)
@@ -50,10 +50,6 @@ class IslaBohnita(Expansion):
     anytime_actions = staticmethod(moves.anytime_actions)  # I1, I5, I6 whenever the seat is to move
     card_zones = staticmethod(position.zones)  # rows and ships hold cards (C2)
     check_position = staticmethod(position.check)  # I1-I9 (the Isla duel has a trading phase, I9)
-
-    def reserved(self, su: Setup) -> int:
-        """I2: the two island rows are dealt first, 5 cards each."""
-        return 2 * ROW
 
     def on_deal(self, s: GameState, cards: Sequence[int]) -> GameState:
         """I1-I2: one empty merchant ship each in its harbour; the rows as dealt, front card first."""

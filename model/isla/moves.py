@@ -29,7 +29,8 @@ from model.isla.actions import (
     Yield,
     ship_name,
 )
-from model.isla.state import EMPTY_SHIP, HOME, ISLA_SETUPS, REFILL, Fleet, Isla, Ship, isla_of, isla_setup
+from model.isla.setup import IslaSetup, isla_setup
+from model.isla.state import EMPTY_SHIP, HOME, REFILL, Fleet, Isla, Ship, isla_of
 from model.state import EMPTY, Field, GameState, Phase, PlayerState
 from model.steps import STEPS
 
@@ -85,7 +86,7 @@ def sea_actions(s: GameState, p: int) -> list[Action]:
         return []
     fleet = isla.fleets[p]
     out: list[Action] = []
-    if isla.sails < s.setup.rules.max_sails:
+    if isla.sails < isla_setup(s.setup).max_sails:
         for i, ship in enumerate(fleet.merchants):
             for port in range(3):
                 if port == ship.at:
@@ -135,7 +136,8 @@ def anytime_actions(s: GameState, p: int) -> list[Action]:
                 if target.at == HOME and _fits(target, field.bean):
                     out.append(HarvestOnto(p, f, j))
     coins = len(pl.coins)
-    costs = ISLA_SETUPS[s.setup.players]  # isla_setup, inlined
+    costs = s.setup.ext  # isla_setup, inlined
+    assert isinstance(costs, IslaSetup)
     if len(fleet.merchants) == 1 and coins >= costs.ship_cost:
         out.append(BuyShip(p, False))
     if fleet.pirate is None and coins >= costs.pirate_cost:
@@ -174,7 +176,7 @@ def do_sail(s: GameState, a: Sail, check: bool) -> GameState:
         if not 0 <= port < len(PORT_NAMES) or port == ship.at:
             raise IllegalAction(
                 f"p{p}'s {ship_name(i)} is at {PORT_NAMES[ship.at]}; it must sail elsewhere", "I4")
-        limit = s.setup.rules.max_sails
+        limit = isla_setup(s.setup).max_sails
         if isla_of(s).sails >= limit:
             raise IllegalAction(f"p{p} has made the {limit} ship moves allowed this turn", "I4")
         row = isla_of(s).rows[port - 1] if port else ()
@@ -359,10 +361,11 @@ def do_yield(s: GameState, a: Yield, check: bool) -> GameState:
 def do_buy_ship(s: GameState, a: BuyShip, check: bool) -> GameState:
     p = a.player
     what = "pirate ship" if a.pirate else "second merchant ship"
+    if check:
+        _not_expansion(s, a)
     costs = isla_setup(s.setup)
     cost = costs.pirate_cost if a.pirate else costs.ship_cost
     if check:
-        _not_expansion(s, a)
         fleet = isla_of(s).fleets[p]
         if (fleet.pirate is not None) if a.pirate else len(fleet.merchants) >= 2:
             raise IllegalAction(f"p{p} already has a {what}", "I1")

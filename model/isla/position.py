@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from model.errors import PositionError
 from model.isla.actions import PORT_NAMES, SHIP_NAMES
+from model.isla.setup import isla_setup
 from model.isla.state import HOME, ROW, isla_of
 from model.state import GameState, Phase
 
@@ -46,9 +47,9 @@ def check(s: GameState) -> None:
     for r, row in enumerate(isla.rows):
         if len(row) > ROW:
             raise PositionError(f"isla.rows.{PORT_NAMES[1 + r]}", f"{len(row)} cards; a row holds 5", "I2")
-    if isla.sails > s.setup.rules.max_sails:
-        raise PositionError("isla.sails", f"{isla.sails} ship moves; max_sails is {s.setup.rules.max_sails}",
-                            "I4")
+    limit = isla_setup(s.setup).max_sails
+    if isla.sails > limit:
+        raise PositionError("isla.sails", f"{isla.sails} ship moves; max_sails is {limit}", "I4")
     if isla.attack is not None:
         q, k = isla.attack
         if s.phase != Phase.TRADE or s.to_move != q or isla.attack not in isla.attacked:

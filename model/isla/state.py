@@ -49,7 +49,6 @@ from typing import NamedTuple
 
 from model.dealing import Deal
 from model.isla.actions import PIRATE
-from model.rules import Setup
 from model.state import GameState
 
 HOME, BOHNBAY, BOHNACO = 0, 1, 2
@@ -129,19 +128,3 @@ def isla_of(s: GameState) -> Isla:
     isla = s.ext
     assert isinstance(isla, Isla)
     return isla
-
-
-class IslaSetup(NamedTuple):
-    """The expansion's own setup numbers (the third field's price is the base ``Setup.third_cost``)."""
-
-    ship_cost: int  # the second merchant ship: 4 coins with 3-4 players, 3 with 5-7 (I1), 5 in the duel (I9)
-    pirate_cost: int  # the pirate ship: 2 (I1, I9)
-
-
-ISLA_SETUPS = tuple(  # by player count
-    IslaSetup(ship_cost=5 if n == 2 else 4 if n <= 4 else 3, pirate_cost=2) for n in range(8))
-
-
-def isla_setup(su: Setup) -> IslaSetup:
-    """La Isla Bohnita's prices for ``su``'s player count (I1, I9)."""
-    return ISLA_SETUPS[su.players]

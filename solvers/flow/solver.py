@@ -31,6 +31,7 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
+from console.progress import ProgressFn
 from model import (
     Action,
     BuyField,
@@ -43,8 +44,8 @@ from model import (
     Propose,
     apply,
 )
-from solvers.contract import OBJECTIVES, Budget, Solution, SolveError, SolveStats
-from solvers.cpsat_run import Interrupt, interruptible
+from solvers.contract import OBJECTIVES, Budget, Limits, Objective, Solution, SolveError, SolveStats
+from solvers.cpsat_run import Interrupt, interruptible, reporting
 from solvers.exact import OpenSearch, SoloSearch, open_player, solve_solo
 from solvers.flow.master import Batch, FlowMaster, most_of
 from solvers.flow.seat_batch import TooLarge, solve_seat_in
@@ -799,4 +800,13 @@ def solve_flow(s: GameState, objective: str, player: int | None = None, time_lim
     stats = SolveStats("flow", run_clock.elapsed(), work=round(run_clock.work, 3), capacity=capacity,
                        work_limit=work_limit, stopped_by=stopped, bound=run.bound,
                        interrupted=run.interrupted, stages=run.stages, floors=floors)
-    return Solution(objective, p, run.best.value, run.best.line, run.best.coins, status=status, stats=stats)
+    return Solution(OBJECTIVES[objective], p, run.best.value, run.best.line, run.best.coins, status=status,
+                    stats=stats)
+
+
+def solve(s: GameState, objective: Objective, player: int | None, limits: Limits,
+          progress: ProgressFn | None) -> Solution:
+    """``solve_flow`` behind the one solver signature (``solvers.contract.Solver``; coop, best)."""
+    with reporting(progress, limits.time, f"flow solver {objective.name}") as tick:
+        return solve_flow(s, objective.name, player, limits.time, limits.workers, tick=tick,
+                          work_limit=limits.work)
