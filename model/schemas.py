@@ -1,5 +1,6 @@
-"""The shape of every JSON file the tools read, as strict pydantic models: the state (with La Isla
-Bohnita's part), the game record's lines, the ruleset options, the conformance fixtures and their
+"""The shape of every JSON file the tools read, as strict pydantic models: the state (with each
+expansion's part, from the module it names: ``SetupRules.schema``, as model/isla/schema.py), the
+game record's lines, the ruleset options, the conformance fixtures and their
 sidecars. ``problem(kind, value)`` checks a parsed JSON value against one of them and says, in one
 line, where and what is wrong; loaders (model/records.py, model/state.py, model/position_io.py)
 call it before any rule check. docs/schemas/ holds the JSON Schemas generated from these models
@@ -17,7 +18,9 @@ that read files, never at the top: a script's ``--help`` does not pay for it.
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any, Literal, NotRequired
+from importlib import import_module
+from types import ModuleType
+from typing import TYPE_CHECKING, Annotated, Any, Literal, NotRequired, get_type_hints
 
 from pydantic import (
     BaseModel,
@@ -28,138 +31,101 @@ from pydantic import (
     Tag,
     TypeAdapter,
     ValidationError,
+    create_model,
     with_config,
 )
 from pydantic_core import ErrorDetails
 from typing_extensions import TypedDict
 
-from model.cards import BEAN_NAMES, COUNTS
-from model.rules import OPTION_RANGES, out_of_range
+from model.cards import BEAN_NAMES
+from model.rules import OPTION_RANGES, SETUP_RULES, out_of_range
+from model.schema_types import (
+    DEPTH,
+    FRACTION,
+    METER,
+    PATTERN_WORDS,
+    RULE_ID,
+    SEATS,
+    STRICT,
+    BeanName,
+    Cards,
+    Count,
+    FieldCount,
+    HarvestReading,
+    PhaseName,
+    PresetName,
+    ReshuffleReading,
+    Seat,
+    TieBreak,
+    option_bounds,
+    says,
+)
 
 SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 SCHEMA_BASE = "urn:bohnanza-reference:schema:"  # + the file name: the schema's $id
 
-BeanName = Literal["coffee", "wax", "blue", "chili", "stink", "green", "soy", "blackeyed", "red", "garden",
-                   "cocoa", "field"]
-PresetName = Literal["rio-grande", "amigo", "amigo-1997", "amigo-v1", "amigo-v2"]
-PhaseName = Literal["plant", "trade", "plant_aside", "chance", "over", "offer", "discard", "turned"]
-PortName = Literal["home", "bohnbay", "bohnaco"]
-ShipName = Literal["m0", "m1", "pirate"]
-TieBreak = Literal["hand", "seat", "none"]
-HarvestReading = Literal["lenient", "strict"]
-ReshuffleReading = Literal["at-exhaustion", "on-demand"]
-# The enums above are spelled out for the type checker; tests/test_schemas.py checks that they are
-# the model's own names (BEAN_NAMES, PRESETS, Phase, PORT_NAMES, SHIP_NAMES, TIE_BREAKS...).
-
-STRICT = ConfigDict(strict=True, extra="forbid")
-
-MOST_OF_A_TYPE = max(COUNTS)  # no field or cargo holds more cards of one type than the catalog has (C)
-SEATS = 7  # seats p0-p6 (S)
-
-METER = r"^(-|[1-9][0-9]{0,2})(/(-|[1-9][0-9]{0,2})){3}$"
-FRACTION = r"^-?[0-9]{1,12}(/[0-9]{1,12})?$"
-RULE_ID = r"^[A-Z][0-9]{0,2}$"
-DEPTH = r"^[0-9]{1,2}$"
-PATTERN_WORDS = {  # what a string that fails its pattern should have looked like
-    METER: "a beanometer like 4/7/10/12 or -/2/3/- (C3)",
-    FRACTION: "a whole number or a fraction like 13/2",
-    RULE_ID: "a rule ID like H4 (docs/rules.md)",
-    DEPTH: "a perft depth like 3",
-}
 
 
-def _says(text: str) -> Any:
-    """A description for the published schema."""
-    return Field(description=text)
+# Each expansion's part of the schemas, from the module it names (``SetupRules.schema``; the
+# registry, model/expansions.py, has handed every expansion to ``model.rules.register`` by the time
+# a loader imports this module): its ruleset options and its part of the state, added after the
+# base game's below.
+SLOT_SCHEMAS: dict[str, ModuleType] = {x.name: import_module(x.schema)
+                                       for x in SETUP_RULES.values() if x.schema}
+
+OPTIONS_CONFIG = ConfigDict(strict=True, extra="forbid", title="Ruleset options")
 
 
-def _option(key: str) -> Any:
-    """The bounds and meaning of the count option ``key`` (``model.rules.OPTION_RANGES``)."""
-    r = OPTION_RANGES[key]
-    return Field(ge=r.low, le=r.high, description=f"{r.about} ({r.rule}); {r.low}-{r.high}")
-
-
-Count = Annotated[int, Field(ge=0)]
-Seat = Annotated[int, Field(ge=0, le=SEATS - 1)]
-Cards = list[BeanName]
-FieldCount = Annotated[int, Field(gt=0, le=MOST_OF_A_TYPE)]
-
-
-@with_config(ConfigDict(strict=True, extra="forbid", title="Ruleset options"))
-class Options(TypedDict, total=False):
+@with_config(OPTIONS_CONFIG)
+class BaseOptions(TypedDict, total=False):
     """Ruleset options by ``model.rules.Ruleset`` field name (docs/rules.md, S, V3). An omitted option
     keeps the preset's value; ``null`` where allowed means "as the table of section S says"."""
 
-    beans: Annotated[Cards, _says("bean types in the deck before removals (C2, V4, V5)")]
+    beans: Annotated[Cards, says("bean types in the deck before removals (C2, V4, V5)")]
     removed: Annotated[Cards | None, Field(
         description="bean types removed; null: the table of S for the player count")]
-    min_players: Annotated[int, _option("min_players")]
-    max_players: Annotated[int, _option("max_players")]
-    fields: Annotated[int, _option("fields")] | None
-    third_field: Annotated[bool | None, _says("may a third field be bought (F1); null: table of S")]
-    third_field_cost: Annotated[int, _option("third_field_cost")] | None
-    hand: Annotated[int, _option("hand")] | None
-    face_up: Annotated[int, _option("face_up")] | None
-    draw: Annotated[int, _option("draw")] | None
-    exhaustions: Annotated[int, _option("exhaustions")] | None
-    tie_break: Annotated[TieBreak, _says("E4: most cards in hand, farthest seat, or a shared win")]
-    harvest: Annotated[HarvestReading, _says("the H4 reading")]
-    reshuffle: Annotated[ReshuffleReading, _says(
+    min_players: Annotated[int, option_bounds("min_players")]
+    max_players: Annotated[int, option_bounds("max_players")]
+    fields: Annotated[int, option_bounds("fields")] | None
+    third_field: Annotated[bool | None, says("may a third field be bought (F1); null: table of S")]
+    third_field_cost: Annotated[int, option_bounds("third_field_cost")] | None
+    hand: Annotated[int, option_bounds("hand")] | None
+    face_up: Annotated[int, option_bounds("face_up")] | None
+    draw: Annotated[int, option_bounds("draw")] | None
+    exhaustions: Annotated[int, option_bounds("exhaustions")] | None
+    tie_break: Annotated[TieBreak, says("E4: most cards in hand, farthest seat, or a shared win")]
+    harvest: Annotated[HarvestReading, says("the H4 reading")]
+    reshuffle: Annotated[ReshuffleReading, says(
         "the E1 reading: shuffle the discard pile at the last card, or when a card is next needed")]
-    quick: Annotated[bool, _says("V1: no reshuffle, the game ends at the first exhaustion")]
-    distinct_fields: Annotated[bool, _says("V2: the two phase-1 plantings go to different fields")]
-    draw_each: Annotated[bool, _says("V4: every player draws 1 in phase 4, active player first")]
-    field_beans: Annotated[bool, _says("V5: harvesting exactly 2 field beans gives a third field")]
+    quick: Annotated[bool, says("V1: no reshuffle, the game ends at the first exhaustion")]
+    distinct_fields: Annotated[bool, says("V2: the two phase-1 plantings go to different fields")]
+    draw_each: Annotated[bool, says("V4: every player draws 1 in phase 4, active player first")]
+    field_beans: Annotated[bool, says("V5: harvesting exactly 2 field beans gives a third field")]
     meters: Annotated[dict[BeanName, Annotated[str, Field(pattern=METER)]], Field(
         description="beanometer overrides (C3): cards for 1, 2, 3, 4 coins, '-' for none")]
-    max_offers: Annotated[int, _option("max_offers")]
-    max_deal_cards: Annotated[int, _option("max_deal_cards")]
-    isla: Annotated[bool, Field(description="the La Isla Bohnita expansion (I1-I9)")]
-    max_sails: Annotated[int, _option("max_sails")]
+    max_offers: Annotated[int, option_bounds("max_offers")]
+    max_deal_cards: Annotated[int, option_bounds("max_deal_cards")]
 
+
+
+def _options() -> Any:
+    """The options TypedDict: the base game's, then each expansion's (``OPTIONS``)."""
+    fields = get_type_hints(BaseOptions, include_extras=True)
+    for mod in SLOT_SCHEMAS.values():
+        fields.update(mod.OPTIONS)
+    make: Any = TypedDict  # built from a dict made at run time, which the type checker cannot read
+    typed = make("Options", fields, total=False)
+    typed.__doc__ = BaseOptions.__doc__
+    typed.__pydantic_config__ = OPTIONS_CONFIG
+    return typed
+
+
+if TYPE_CHECKING:
+    Options = BaseOptions
+else:
+    Options = _options()
 
 # ---------------------------------------------------------------- the state
-
-
-class Ship(BaseModel):
-    """A ship's cargo, one type only (I4): ``count`` cards of ``bean`` (null when empty), at a port."""
-
-    model_config = STRICT
-    bean: BeanName | None = None
-    count: Annotated[int, Field(ge=0, le=MOST_OF_A_TYPE)]
-    at: PortName = "home"
-
-
-class Fleet(BaseModel):
-    """One player's ships: one or two merchant ships (I1) and the pirate ship once bought."""
-
-    model_config = STRICT
-    merchants: Annotated[list[Ship], Field(max_length=2)]
-    pirate: Ship | None = None
-
-
-ShipRef = Annotated[tuple[Seat, ShipName], Strict(False)]  # [seat, ship]: a JSON array of two
-
-
-class Rows(BaseModel):
-    """The two island rows, front card first (I2)."""
-
-    model_config = STRICT
-    bohnbay: Cards = []
-    bohnaco: Cards = []
-
-
-class IslaState(BaseModel):
-    """La Isla Bohnita's part of a state: ships, island rows and what this turn has used (I1-I9)."""
-
-    model_config = ConfigDict(strict=True, extra="forbid", title="Isla")
-    fleets: list[Fleet] = []
-    rows: Rows
-    attacked: list[ShipRef] = Field([], description="the ships attacked this turn (I7)")
-    attack: ShipRef | None = Field(None, description="the attacked ship awaiting its owner's answer (I7)")
-    captured: bool = Field(False, description="the active player's pirate took a card this turn (I6)")
-    sails: Annotated[int, _option("max_sails")] = Field(0, description="ship moves this turn (max_sails)")
-    discarded: bool = Field(False, description="duel: this turn's hand discard is used (I9)")
 
 
 FieldJSON = Annotated[tuple[BeanName, FieldCount], Strict(False)]  # [bean, count]: a JSON array of two
@@ -176,7 +142,7 @@ class Player(BaseModel):
     aside: Cards = []
 
 
-class State(BaseModel):
+class BaseState(BaseModel):
     """A whole position (``model.state.state_to_json``): every card's place, whose move, and the
     turn's counters. Piles are lists of bean names: ``draw`` top first, ``discard`` top last."""
 
@@ -195,15 +161,27 @@ class State(BaseModel):
     to_move: Annotated[int, Field(ge=-1, description="the seat to move; -1 at a chance node or the end")]
     planted: Annotated[int, Field(ge=0, description="phase-1 plantings this turn (T1)")]
     first_field: Annotated[int, Field(ge=-1, description="the field of the first planting, -1 if none (V2)")]
-    offers: Annotated[int, _option("max_offers")] = Field(description="proposals made this turn")
+    offers: Annotated[int, option_bounds("max_offers")] = Field(description="proposals made this turn")
     pending: str | None = Field(None, description="the proposal awaiting an answer, in the action notation")
     exhaustions: Annotated[int, Field(ge=0, description="exhaustions of the draw pile so far (E1)")]
     final: bool = Field(False, description="the final exhaustion came while turning up: end after this turn")
     todo: list[int] = Field([], description="cards still to deal: a seat, -1 the trade area, -2/-3 a row")
     resume: Annotated[int, Field(ge=0, le=4, description="at a chance node, the dealing step to resume")]
     turn: Annotated[int, Field(ge=0, description="turns started, from 0")]
-    isla: IslaState | None = None
 
+
+
+def _state() -> Any:
+    """The state model: the base game's fields, then each expansion's part under its key (``STATE``,
+    null or absent without the expansion)."""
+    slots: dict[str, Any] = {key: (mod.STATE | None, None) for key, mod in SLOT_SCHEMAS.items()}
+    return create_model("State", __base__=BaseState, __doc__=BaseState.__doc__, **slots)
+
+
+if TYPE_CHECKING:
+    State = BaseState
+else:
+    State = _state()
 
 # ---------------------------------------------------------------- game records
 
@@ -550,7 +528,7 @@ Reply = Hello | Started | Legal | Applied | StateReply | Result | Unsupported | 
 
 ADAPTERS: dict[str, TypeAdapter[Any]] = {
     "state": TypeAdapter(State),
-    "isla": TypeAdapter(IslaState),
+    **{key: TypeAdapter(mod.STATE) for key, mod in SLOT_SCHEMAS.items()},
     "options": TypeAdapter(Options),
     "record-header": TypeAdapter(RecordHeader),
     "record-line": TypeAdapter(RecordLine),

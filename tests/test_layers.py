@@ -17,13 +17,16 @@ RANK = {"model": 0, "play": 1, "console": 1, "solvers": 2, "proofs": 2, "conform
 # The builder records values the solvers prove (docs/conformance.md); the fuzzer's SPEC oracle asks the second
 # referee (proofs.referee) to replay the records the engine judges legal (conformance/fuzz.py).
 ALLOWED = {("conformance", "solvers"), ("conformance", "proofs")}
-# The rules engine is standard library only, with one edge module, imported only inside the loaders
+# The rules engine is standard library only, with one edge (the schemas), imported only inside the loaders
 # that read files (``import model`` does not load it): the input schemas validate with pydantic (issue
 # 15: published schemas, one typed definition). It stays in model/ because the loaders there
 # (state_from_json, parse_record, isla_from_json, state_of) check every input against it, and it
 # reads the catalogs and option ranges of model/ (docs/architecture.md). Progress bars (tqdm) and the
 # command-line frame are ``console``'s.
-MODEL_EDGE = {"model/schemas.py": {"pydantic", "pydantic_core", "typing_extensions"}}
+# The schemas' shared vocabulary and an expansion's own schema module are the same edge, loaded only by
+# model/schemas.py.
+MODEL_EDGE = {"model/schemas.py": {"pydantic", "pydantic_core", "typing_extensions"},
+              "model/schema_types.py": {"pydantic"}, "model/isla/schema.py": {"pydantic"}}
 
 
 def _imports(path: Path) -> list[tuple[int, str]]:

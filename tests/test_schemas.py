@@ -143,6 +143,7 @@ def test_the_schema_enums_are_the_models_own_names() -> None:
 
     from model import schemas
     from model.cards import BEAN_NAMES
+    from model.isla import schema as isla_schema
     from model.isla.actions import PORT_NAMES, SHIP_NAMES
     from model.rules import HARVEST_READINGS, PRESETS, TIE_BREAKS
     from model.state import Phase
@@ -150,7 +151,7 @@ def test_the_schema_enums_are_the_models_own_names() -> None:
     assert get_args(schemas.BeanName) == BEAN_NAMES
     assert set(get_args(schemas.PresetName)) == set(PRESETS)
     assert get_args(schemas.PhaseName) == tuple(p.name.lower() for p in Phase)
-    assert (get_args(schemas.PortName), get_args(schemas.ShipName)) == (PORT_NAMES, SHIP_NAMES)
+    assert (get_args(isla_schema.PortName), get_args(isla_schema.ShipName)) == (PORT_NAMES, SHIP_NAMES)
     assert (get_args(schemas.TieBreak), get_args(schemas.HarvestReading)) == (TIE_BREAKS, HARVEST_READINGS)
     assert set(schemas.Options.__annotations__) == set(OPTION_NAMES)
 
