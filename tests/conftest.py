@@ -59,7 +59,8 @@ LONGEST_FIRST = ("test_proofs.py", "test_isla_proofs.py", "test_engine_diff.py",
                  "test_duel.py", "test_open_exact.py")
 SLOW_TOO = ("test_seat_dp.py", "test_seat_batch.py", "test_empty_hand.py", "test_expected.py",
             "test_show.py", "test_reshuffle_readings.py", "test_spec_differential.py", "test_flow_bound.py",
-            "test_master_mip.py", "test_isla_cli.py")
+            "test_master_mip.py", "test_isla_cli.py", "test_engine_protocol.py",
+            "test_viewer_browser.py")
 # Single tests of fast-lane files that took 3 s or more (most start the command-line tools in a
 # subprocess, or run a solver): slow lane too, by name (every parametrization) or by test id.
 SLOW_TESTS = {
@@ -68,13 +69,6 @@ SLOW_TESTS = {
                      "test_the_guide_s_worked_example_gives_the_verdicts_it_shows",
                      "test_every_python_example_prints_what_the_page_shows",
                      "test_every_cited_rule_id_is_explained_in_docs_rules_md"),
-    "test_engine_protocol.py": ("test_F1_paid_coins_that_leave_the_game_are_named",
-                                "test_F1_the_oldest_coins_pay_and_a_fixed_tie_break_is_played",
-                                "test_T6_a_set_aside_card_that_vanishes_is_named",
-                                "test_T6_phase_3_at_once_is_protocol",
-                                "test_E1_readings_rank_the_engines_reshuffle_first_by_agreement_over_whole_games",
-                                "test_T3_undeclared_open_offers_go_to_the_protocol_section_with_a_hint",
-                                "test_T3_open_offers_are_protocol_and_the_non_active_deal_is_the_only_rule_break"),
     "test_schemas.py": ("test_the_endgame_solver_refuses_hostile_files_in_one_line",
                         "test_the_published_files_accept_the_suite_and_refuse_a_bad_flag"),
     "test_cli_frame.py": ("test_require_proved_exits_1_when_a_limit_stops_the_solve_unproved",
