@@ -50,8 +50,8 @@ settings.load_profile(_profile)
 # The longest files first: ``--dist loadfile`` hands files to the two workers in collection order,
 # and a long file collected last (test_proofs.py, "p") kept one worker busy for minutes after the
 # other had finished. Measured in the suite's --durations (seconds a file, 2 workers, 2 cores).
-# These files, and SLOW_TOO, are the slow lane (marker ``slow``): ``pytest -m "not slow"`` is the
-# fast lane for iterating; the whole suite (CI) runs both.
+# These files, SLOW_TOO and the tests SLOW_TESTS names are the slow lane (marker ``slow``):
+# ``pytest -m "not slow"`` is the fast lane for iterating; the whole suite (CI) runs both.
 LONGEST_FIRST = ("test_proofs.py", "test_isla_proofs.py", "test_engine_diff.py", "test_flow.py",
                  "test_conformance.py", "test_openspiel.py", "test_proofs_mutants.py",
                  "test_state_machine.py", "test_roundtrips.py", "test_open_cpsat.py", "test_seat_plan.py",
@@ -59,13 +59,33 @@ LONGEST_FIRST = ("test_proofs.py", "test_isla_proofs.py", "test_engine_diff.py",
                  "test_duel.py", "test_open_exact.py")
 SLOW_TOO = ("test_seat_dp.py", "test_seat_batch.py", "test_empty_hand.py", "test_expected.py",
             "test_show.py", "test_reshuffle_readings.py", "test_spec_differential.py", "test_flow_bound.py",
-            "test_master_mip.py", "test_isla_cli.py")
+            "test_master_mip.py", "test_isla_cli.py", "test_engine_protocol.py",
+            "test_viewer_browser.py")
+# Single tests of fast-lane files that took 3 s or more (most start the command-line tools in a
+# subprocess, or run a solver): slow lane too, by name (every parametrization) or by test id.
+SLOW_TESTS = {
+    "test_docs.py": ("test_every_command_the_readme_shows_prints_what_it_shows",
+                     "test_no_doc_or_help_text_names_a_file_outside_the_repository",
+                     "test_the_guide_s_worked_example_gives_the_verdicts_it_shows",
+                     "test_every_python_example_prints_what_the_page_shows",
+                     "test_every_cited_rule_id_is_explained_in_docs_rules_md"),
+    "test_schemas.py": ("test_the_endgame_solver_refuses_hostile_files_in_one_line",
+                        "test_the_published_files_accept_the_suite_and_refuse_a_bad_flag"),
+    "test_cli_frame.py": ("test_require_proved_exits_1_when_a_limit_stops_the_solve_unproved",
+                          "test_make_conformance_refuses_before_building"),
+    "test_isla_referee.py": ("test_hand_made_illegal_lines_are_named_by_both",
+                             "test_check_record_z3_on_the_conformance_isla_records",
+                             "test_a_ruleset_the_spec_does_not_model_is_refused_in_one_line"),
+    "test_solo_exact.py": ("test_solo_table_search_equals_brute_force[rio-grande-5-3-5]",),
+    "test_referee.py": ("test_a_search_cut_by_the_time_limit_is_undecided_exit_4",),
+}
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
     slow = set(LONGEST_FIRST) | set(SLOW_TOO)
     for item in items:
-        if item.path.name in slow:
+        named = SLOW_TESTS.get(item.path.name, ())
+        if item.path.name in slow or item.name in named or getattr(item, "originalname", "") in named:
             item.add_marker(pytest.mark.slow)
     items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable: a file keeps its order

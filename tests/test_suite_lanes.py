@@ -1,10 +1,10 @@
-"""The fast lane (``pytest -m "not slow"``) leaves out exactly the files tests/conftest.py names."""
+"""The fast lane (``pytest -m "not slow"``) leaves out exactly the files and tests tests/conftest.py names."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import LONGEST_FIRST, SLOW_TOO
+from conftest import LONGEST_FIRST, SLOW_TESTS, SLOW_TOO
 
 TESTS = Path(__file__).parent
 
@@ -18,3 +18,11 @@ def test_every_slow_file_exists() -> None:
 def test_no_file_is_named_twice() -> None:
     names = LONGEST_FIRST + SLOW_TOO
     assert len(names) == len(set(names))
+
+
+def test_every_slow_test_exists() -> None:
+    """A renamed test would drop out of the slow lane, back into the fast one, unseen."""
+    missing = [f"{name}::{test}" for name, tests in SLOW_TESTS.items() for test in tests
+               if name in LONGEST_FIRST + SLOW_TOO or not (TESTS / name).is_file()
+               or f"def {test.split('[')[0]}(" not in (TESTS / name).read_text()]
+    assert not missing, f"tests/conftest.py names tests not in tests/ (or in a whole slow file): {missing}"
