@@ -477,7 +477,8 @@ def test_the_readme_s_numbers_are_the_solver_s() -> None:
     assert f"deals are worth {best.value - alone.value} coins to p1" in text
     floors = best.stats.floors
     assert f"the floors `{floors}`" in text
-    assert f"p3 ends {best.per_player[3] - floors[3]} coins above" in text
+    above = best.per_player[3] - floors[3]
+    assert f"p3 ends {above} coin{'' if above == 1 else 's'} above" in text
 
 
 def test_the_readme_s_objective_table_has_one_row_per_objective() -> None:
