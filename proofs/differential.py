@@ -304,6 +304,29 @@ def sample_states(count: int, seed: int = 0) -> Iterator[GameState]:
         game += 1
 
 
+# One seeded game each for ``end_states``: both E1 readings, the duel's end at the first exhaustion,
+# reshuffles before the final one (E2).
+END_PLAN: list[tuple[str, int, dict[str, Any]]] = [
+    ("rio-grande", 2, {}), ("rio-grande", 2, {"reshuffle": "on-demand"}), ("amigo", 3, {}),
+    ("rio-grande", 4, {"reshuffle": "on-demand"})]
+
+
+def end_states(seed: int = 0) -> Iterator[GameState]:
+    """The states just before the moments E1-E3 speak about, from one seeded game of each of
+    END_PLAN (greedy bot): each whose next step takes the draw pile's last card, counts an
+    exhaustion, starts the final turn or ends the game (the final harvest). Trading states are
+    left out: their proposals make them the costliest to check, and a deal takes no card."""
+    for game, (name, n, opts) in enumerate(END_PLAN):
+        rng = random.Random(seed * 7919 + game)
+        before: GameState | None = None
+        for s, _ in playout(new_game(ruleset(name, opts), n, seed * 7919 + game), greedy_bot, rng):
+            if before is not None and before.phase != Phase.TRADE and (
+                    len(s.draw) == 0 < len(before.draw) or s.exhaustions != before.exhaustions
+                    or s.final != before.final or s.phase == Phase.OVER):
+                yield before
+            before = s
+
+
 @dataclass
 class SpecCheck:
     """What ``check_states`` compared: states and legal actions, the states with disagreements

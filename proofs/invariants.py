@@ -672,8 +672,10 @@ def proof_instances(
 
 
 def case(name: str, players: int, options: dict[str, Any], mutant: str | None = None,
-         caps: Caps = Caps()) -> Case[SState, SAction]:
-    """The proof case of one configuration: Inv(S) within the bounds, every transition instance."""
+         caps: Caps = Caps(), first: tuple[str, ...] = ()) -> Case[SState, SAction]:
+    """The proof case of one configuration: Inv(S) within the bounds, every transition instance;
+    the transitions named in ``first`` first (a run that stops at the first refutation reaches
+    them sooner; every instance is proved all the same)."""
     cfg = spec_config(name, players, options)
     spec = Spec(cfg, mutant)
     label = _label(name, players, options)
@@ -682,7 +684,8 @@ def case(name: str, players: int, options: dict[str, Any], mutant: str | None = 
     def describe(m: z3.ModelRef, a: SAction, t: Step, s2: SState) -> str:
         return _counterexample(m, s, a, s2, t, label)
 
-    return Case(label, s, all_of(inv(cfg, s), bounded(s)), bounded, _instances(spec, cfg, caps),
+    steps = sorted(_instances(spec, cfg, caps), key=lambda ta: ta[0].name not in first)  # stable
+    return Case(label, s, all_of(inv(cfg, s), bounded(s)), bounded, steps,
                 goals=partial(goals, cfg, exact=tallies_exact(cfg, s)), describe=describe,
                 where=lambda a, t: f"{label}, {t.name}",
                 must_fire=lambda t: t.name not in (TRADING_ONLY if cfg.duel else DUEL_ONLY))
@@ -699,6 +702,7 @@ def prove(
     progress: ProgressFn | None = None,
     jobs: int = 1,
     profile: list[Query] | None = None,
+    first: tuple[str, ...] = (),
 ) -> list[Result]:
     """Prove every property for every transition instance of every configuration (proofs/runner.py:
     no transition and no property may hold vacuously); then the ghost-tally lemmas card
@@ -707,11 +711,12 @@ def prove(
     of a long query. ``jobs`` > 1: each configuration, the lemmas and the bounded check in a
     worker process of their own, ``jobs`` at a time (the same verdicts: ``runner.merge``; ``tick``
     and ``profile`` then unused, ``progress`` once per finished task). ``profile``: every query
-    as a ``runner.Query``. Ctrl-C: ``proofs.runner.ProofsInterrupted`` with the verdicts so far."""
+    as a ``runner.Query``. ``first``: these transitions first in each configuration (``case``).
+    Ctrl-C: ``proofs.runner.ProofsInterrupted`` with the verdicts so far."""
     chosen = PROOF_CONFIGS if configs is None else configs
     if jobs > 1:
-        return _prove_parallel(chosen, mutant, caps, only, stop_at_first, vacuity, progress, jobs)
-    todo = (case(name, players, options, mutant, caps) for name, players, options in chosen)
+        return _prove_parallel(chosen, mutant, caps, only, stop_at_first, vacuity, progress, jobs, first)
+    todo = (case(name, players, options, mutant, caps, first) for name, players, options in chosen)
     def bmc(progress: ProgressFn | None) -> Result:
         return bmc_two_plantings(mutant, progress)
 
@@ -727,9 +732,9 @@ def _task(task: Task) -> Part | Result:
     """One task of a parallel ``prove`` (in a worker process): a configuration's part, or an extra."""
     what, arg = task
     if what == "case":
-        (name, players, options), mutant, caps, only, stop_at_first, vacuity = arg
+        (name, players, options), mutant, caps, only, stop_at_first, vacuity, first = arg
         fired: dict[str, bool] = {}
-        found = run([case(name, players, options, mutant, caps)], TIMEOUT_MS, only, stop_at_first,
+        found = run([case(name, players, options, mutant, caps, first)], TIMEOUT_MS, only, stop_at_first,
                     vacuity=vacuity, raw=fired)
         return Part(found, fired)
     if what == "ghost-tally-lemmas":
@@ -739,8 +744,8 @@ def _task(task: Task) -> Part | Result:
 
 def _prove_parallel(configs: list[tuple[str, int, dict[str, Any]]], mutant: str | None, caps: Caps,
                     only: set[str] | None, stop_at_first: bool, vacuity: bool,
-                    progress: ProgressFn | None, jobs: int) -> list[Result]:
-    tasks: list[Task] = [("case", (c, mutant, caps, only, stop_at_first, vacuity)) for c in configs]
+                    progress: ProgressFn | None, jobs: int, first: tuple[str, ...] = ()) -> list[Result]:
+    tasks: list[Task] = [("case", (c, mutant, caps, only, stop_at_first, vacuity, first)) for c in configs]
     extras = [rid for rid in ("ghost-tally-lemmas", "two-plantings-per-turn-T1")
               if only is None or rid in only]
     tasks += [(rid, mutant) for rid in extras]

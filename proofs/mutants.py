@@ -5,11 +5,12 @@ engine's code is never edited; a patch wraps or replaces one named step, so it b
 wherever the engine or an expansion uses it) and, where the spec has a counterpart, names the
 same breakage in ``proofs.spec.Spec(cfg, mutant)``. A mutant is caught when
 
-- its spec side is refuted by a proof (``proofs.invariants.prove``) or disagrees with the clean
-  engine on sampled states, and
-- its engine side disagrees with the clean spec on sampled states (``proofs.differential``) or
-  makes the test suite fail (run in a subprocess with ``BOHNANZA_MUTANT=<id>``, which
-  tests/conftest.py activates before any test module is imported).
+- its spec side is refuted by a proof (``proofs.invariants.prove``, the transitions it breaks
+  first) or disagrees with the clean engine on sampled states, and
+- its engine side disagrees with the clean spec on sampled states or on the states before each
+  exhaustion and each game's end (``proofs.differential``), or makes the test suite fail (run in a
+  subprocess with ``BOHNANZA_MUTANT=<id>``, which tests/conftest.py activates before any test
+  module is imported).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from model.dealing import Resume
 from model.state import Field, GameState, Phase, PlayerState
 from model.steps import STEPS
 from proofs import invariants  # invariants.prove looked up at the call (tests patch it)
-from proofs.differential import check_state, sample_states
+from proofs.differential import check_state, end_states, sample_states
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -49,6 +50,8 @@ class Mutant:
     tests: tuple[str, ...] = ("tests/test_rules_H.py", "tests/test_rules_T.py", "tests/test_rules_E.py",
                               "tests/test_rules_C.py", "tests/test_rules_F.py", "tests/test_rules_D.py")
     options: dict[str, Any] = field(default_factory=dict)  # the ruleset options it breaks a rule under
+    steps: tuple[str, ...] = ()  # the spec's transitions it breaks: proved first (``judge``)
+    at_end: bool = False  # the engine-vs-spec check on ``end_states`` before the sampled states
 
     def configs(self) -> list[tuple[str, int, dict[str, Any]]]:
         """The proof configurations, those with the mutant's ``options`` first: the proofs stop at
@@ -223,32 +226,39 @@ def _wrong_tie_break() -> dict[str, Any]:
 
 
 MUTANTS: dict[str, Mutant] = {m.id: m for m in [
-    Mutant("plant-from-back", "H1", "phase 1 plants the back card of the hand", _plant_from_back),
+    Mutant("plant-from-back", "H1", "phase 1 plants the back card of the hand", _plant_from_back,
+           steps=("plant",)),
     Mutant("harvest-protected-single", "H4", "a one-bean field may be harvested while another holds more",
-           lambda: {"singles_harvestable": lambda fields, strict: True}),
+           lambda: {"singles_harvestable": lambda fields, strict: True}, steps=("harvest",)),
     Mutant("retrade-received", "T4", "received cards go to the hand, where they can be traded again",
-           _retrade_received),
-    Mutant("non-active-trade", "T3", "two players other than the active one may deal", _non_active_trade),
-    Mutant("third-planting", "T1", "a third card may be planted in phase 1", _third_planting),
+           _retrade_received, steps=("accept",)),
+    Mutant("non-active-trade", "T3", "two players other than the active one may deal", _non_active_trade,
+           steps=("propose",)),
+    Mutant("third-planting", "T1", "a third card may be planted in phase 1", _third_planting,
+           steps=("plant",)),
     Mutant("mix-types", "H2", "a card may be planted on a field of another type",
-           lambda: {"fits": lambda f, b: True}),
-    Mutant("beanometer-off-by-one", "C1", "every coin is paid one card early", _beanometer_off_by_one),
+           lambda: {"fits": lambda f, b: True}, steps=("plant",)),
+    Mutant("beanometer-off-by-one", "C1", "every coin is paid one card early", _beanometer_off_by_one,
+           steps=("harvest",)),
     Mutant("split-swapped", "H5", "a harvest's or a cargo sale's coins go to the discard pile, the rest "
            "to the coin stack", _split_swapped, spec=False,
            tests=("tests/test_rules_C.py", "tests/test_rules_H.py", "tests/test_rules_I.py")),
-    Mutant("skip-aside", "T6", "set-aside cards are never planted", _skip_aside),
-    Mutant("draw-to-front", "H1", "drawn cards go to the front of the hand", _draw_to_front),
-    Mutant("skip-final-harvest", "E3", "the game ends without the final harvest", _skip_final_harvest),
+    Mutant("skip-aside", "T6", "set-aside cards are never planted", _skip_aside, steps=("phase3-next",)),
+    Mutant("draw-to-front", "H1", "drawn cards go to the front of the hand", _draw_to_front,
+           steps=("draw",)),
+    Mutant("skip-final-harvest", "E3", "the game ends without the final harvest", _skip_final_harvest,
+           steps=("final-harvest", "game-over"), at_end=True),
     Mutant("wrong-tie-break", "E4", "a tie for most coins is always shared", _wrong_tie_break, spec=False,
            tests=("tests/test_rules_E.py",)),
     Mutant("reshuffle-coins", "E1", "the reshuffle takes every coin back into the draw pile",
-           _reshuffle_coins),
-    Mutant("lose-face-up", "T5", "face-up cards nobody took are discarded, not set aside", _lose_face_up),
+           _reshuffle_coins, steps=("reshuffle",)),
+    Mutant("lose-face-up", "T5", "face-up cards nobody took are discarded, not set aside", _lose_face_up,
+           steps=("end-phase",)),
     Mutant("reshuffle-forever", "E2", "the draw pile is reshuffled at every exhaustion",
-           _reshuffle_forever),
+           _reshuffle_forever, steps=("turn-up", "draw"), at_end=True),
     Mutant("on-demand-at-last-card", "E1", "with reshuffle=on-demand the pile is still exhausted and "
            "reshuffled when its last card is taken", _on_demand_at_last_card,
-           options={"reshuffle": "on-demand"}),
+           options={"reshuffle": "on-demand"}, steps=("turn-up", "draw"), at_end=True),
 ]}
 
 
@@ -281,6 +291,11 @@ def sample(count: int = 120, seed: int = 3) -> list[GameState]:
     return list(sample_states(count, seed))
 
 
+def ends() -> list[GameState]:
+    """The states before each exhaustion and each game's end (``end_states``), clean engine."""
+    return list(end_states())
+
+
 def _differential(states: list[GameState], spec_mutant: str | None) -> str | None:
     for i, s in enumerate(states):
         try:
@@ -307,14 +322,16 @@ def _tests(m: Mutant) -> str | None:
     return None
 
 
-def judge(m: Mutant, states: list[GameState], proofs: bool = True) -> Verdict:
-    """Run the checks on one mutant: spec side (proofs, then engine-vs-spec), engine side
-    (engine-vs-spec, then the test suite)."""
+def judge(m: Mutant, states: list[GameState], proofs: bool = True,
+          at_end: list[GameState] | None = None) -> Verdict:
+    """Run the checks on one mutant: spec side (proofs, the mutant's ``steps`` first; then
+    engine-vs-spec), engine side (engine-vs-spec on ``states`` and on ``at_end``, the states before
+    exhaustions and ends (``ends()``; first for a mutant marked ``at_end``), then the test suite)."""
     t0 = time.perf_counter()
     v = Verdict(m.id, m.rule, m.what)
     spec_caught = not m.spec
     if m.spec and proofs:
-        refuted = [r for r in invariants.prove(m.configs(), mutant=m.id, stop_at_first=True)
+        refuted = [r for r in invariants.prove(m.configs(), mutant=m.id, stop_at_first=True, first=m.steps)
                    if r.status != "proved"]
         if refuted:
             spec_caught = True
@@ -326,13 +343,19 @@ def judge(m: Mutant, states: list[GameState], proofs: bool = True) -> Verdict:
             spec_caught = True
             v.caught_by.append("engine-vs-spec (spec side)")
             v.detail.append(why)
+    checks = [("engine-vs-spec", states), ("engine-vs-spec at exhaustions and ends", at_end or [])]
+    if m.at_end:
+        checks.reverse()
+    why = None
     with activate(m.id):
-        why = _differential(states, None)
+        for name, some in checks:
+            why = _differential(some, None)
+            if why:
+                v.caught_by.append(name)
+                v.detail.append(why)
+                break
     engine_caught = why is not None
-    if why:
-        v.caught_by.append("engine-vs-spec")
-        v.detail.append(why)
-    else:
+    if not engine_caught:
         failed = _tests(m)
         if failed:
             engine_caught = True
@@ -342,25 +365,25 @@ def judge(m: Mutant, states: list[GameState], proofs: bool = True) -> Verdict:
     return v
 
 
-_STATES: list[GameState] = []  # a worker's sampled states (``judge_all``)
+_STATES: list[list[GameState]] = []  # a worker's sampled states and end states (``judge_all``)
 
 
 def _judge_in_worker(mutant_id: str) -> Verdict:
     if not _STATES:
-        _STATES.extend(sample())
-    return judge(MUTANTS[mutant_id], _STATES)
+        _STATES.extend((sample(), ends()))
+    return judge(MUTANTS[mutant_id], _STATES[0], at_end=_STATES[1])
 
 
 def judge_all(ids: list[str], jobs: int = 1,
               done: Callable[[int, Verdict], None] | None = None) -> list[Verdict]:
     """``judge`` for each mutant of ``ids``, in order; ``jobs`` > 1: that many worker processes,
-    each judging whole mutants on its own copy of the same seeded sample (``sample()``), so the
-    verdicts are those of one process. ``done(i, verdict)`` as each verdict comes in, in order."""
+    each judging whole mutants on its own copy of the same seeded states (``sample()``, ``ends()``),
+    so the verdicts are those of one process. ``done(i, verdict)`` as each verdict comes in, in order."""
     out: list[Verdict] = []
     if jobs <= 1 or len(ids) <= 1:
-        states = sample()
+        states, at_end = sample(), ends()
         for i, mid in enumerate(ids):
-            out.append(judge(MUTANTS[mid], states))
+            out.append(judge(MUTANTS[mid], states, at_end=at_end))
             if done is not None:
                 done(i, out[-1])
         return out

@@ -21,8 +21,10 @@ import model
 from model.isla import isla_of
 from model.steps import STEPS
 from proofs import ghost, invariants
+from proofs.differential import check_state
 from proofs.invariants import bmc_two_plantings, prove
-from proofs.mutants import MUTANTS, activate, judge, sample
+from proofs.mutants import MUTANTS, activate, ends, judge, sample
+from proofs.spec import Spec
 from proofs.symbolic import Seq, count_if
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -118,6 +120,20 @@ def test_engine_mutant_is_caught_by_the_engine_vs_spec_check(mutant):
     assert v.status == "caught"
     assert "engine-vs-spec" in v.caught_by
     assert "engine-vs-spec (spec side)" in v.caught_by
+
+
+def test_each_mutant_names_spec_transitions_to_prove_first():
+    names = {t.name for t in Spec(invariants.spec_config("rio-grande", 4, {"reshuffle": "on-demand"}))
+             .transitions()}
+    assert all(set(m.steps) <= names and bool(m.steps) == m.spec for m in MUTANTS.values())
+
+
+def test_E1_E3_mutants_are_caught_at_the_exhaustions_and_ends_where_the_clean_engine_agrees():
+    at_end = ends()
+    assert at_end and not any(check_state(s, random.Random(i)) for i, s in enumerate(at_end))
+    for mid in ("skip-final-harvest", "reshuffle-forever", "on-demand-at-last-card"):
+        v = judge(MUTANTS[mid], [], proofs=False, at_end=at_end)
+        assert v.caught_by[-1] == "engine-vs-spec at exhaustions and ends", (mid, v.caught_by)
 
 
 def test_test_suite_catches_the_wrong_tie_break_through_the_conftest_hook():
