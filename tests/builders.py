@@ -23,6 +23,10 @@ from model import EMPTY, Bean, Field, GameState, IllegalAction, Phase, PlayerSta
 
 B = Bean  # short alias for card lists in tests
 
+# Names of files a clone does not have (the workspace's rules and design texts, issue 43): no page,
+# published schema or ``--help`` text may cite them (tests/test_docs.py, tests/test_sigint.py).
+OUTSIDE = re.compile(r"\.\./shared|DESIGN\.md|RULES\.md|shared folder")
+
 
 def rules(name: str = "rio-grande", **options: Any) -> model.Ruleset:
     """The preset ``name`` with ``options`` (Ruleset field names) applied."""

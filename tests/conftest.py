@@ -65,7 +65,6 @@ SLOW_TOO = ("test_seat_dp.py", "test_seat_batch.py", "test_empty_hand.py", "test
 # subprocess, or run a solver): slow lane too, by name (every parametrization) or by test id.
 SLOW_TESTS = {
     "test_docs.py": ("test_every_command_the_readme_shows_prints_what_it_shows",
-                     "test_no_doc_or_help_text_names_a_file_outside_the_repository",
                      "test_the_guide_s_worked_example_gives_the_verdicts_it_shows",
                      "test_every_python_example_prints_what_the_page_shows",
                      "test_every_cited_rule_id_is_explained_in_docs_rules_md"),

@@ -105,7 +105,7 @@ def _first(info: dict[str, Any], rule: str, kind: str = "state") -> dict[str, An
 
 
 def test_T6_a_set_aside_card_that_vanishes_is_named() -> None:
-    code, info = _diff(_shim("together", "--lose-aside"), "--games", "2", "--shrink-time", "20")
+    code, info = _diff(_shim("together", "--lose-aside"), "--games", "2", "--shrink-time", "5")
     assert code == 1 and set(info["by_rule"]) == {"T6"} and info["by_rule"]["T6"]["kinds"].keys() == {"state"}
     ex = _first(info, "T6")
     assert ex["what"] == "after p0 plant blue 2: fields of p0: ours has 1x Blue the engine lacks", ex
@@ -113,7 +113,7 @@ def test_T6_a_set_aside_card_that_vanishes_is_named() -> None:
 
 
 def test_F1_paid_coins_that_leave_the_game_are_named() -> None:
-    code, info = _diff(_shim("oldcoins", "--lose-coins"), "--games", "2", "--shrink-time", "20")
+    code, info = _diff(_shim("oldcoins", "--lose-coins"), "--games", "2", "--shrink-time", "5")
     assert code == 1 and set(info["by_rule"]) == {"F1"}
     ex = _first(info, "F1")
     assert ex["what"].endswith("after p4 buy: discard: ours has 2x Soy, 1x Garden the engine lacks"), ex

@@ -297,7 +297,7 @@ def test_a_seat_cut_caps_the_schedule_and_does_not_forbid_it() -> None:
     values = capped_values(fm)
     fm.m.maximize(_objective(fm, values, "coop", 0, None))
     harvest = _Harvest(fm, 1)
-    assert _solver(1, True).solve(fm.m, harvest) == cp_model.OPTIMAL
+    assert _solver(1).solve(fm.m, harvest) == cp_model.OPTIMAL
     found = harvest.found[-1]
 
     again = FlowMaster(s)
@@ -309,7 +309,7 @@ def test_a_seat_cut_caps_the_schedule_and_does_not_forbid_it() -> None:
         if var.name.startswith(("g", "u", "h", "d", "front")) and var.name in found.values:
             again.m.add(var == found.values[var.name])
     again.m.maximize(total)
-    solver = cp_model.CpSolver()
+    solver = _solver(1)
     assert solver.solve(again.m) == cp_model.OPTIMAL
     assert round(solver.objective_value) == sum(found.relaxed) - 1
 

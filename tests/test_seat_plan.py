@@ -191,6 +191,7 @@ def seat_plan(s: GameState, q: int, batches: list[Batch]) -> tuple[int, list[Op]
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     solver.parameters.max_time_in_seconds = 60
+    solver.parameters.optimize_with_core = True  # the same optimum, proved 3x sooner here
     status = solver.solve(m)
     assert status == cp_model.OPTIMAL, solver.status_name(status)
     value = round(solver.objective_value)

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+from builders import OUTSIDE
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPTS = ROOT / "scripts"
@@ -183,6 +184,7 @@ def test_every_script_has_help_with_defaults_and_an_example(script: str) -> None
     assert "python scripts/" in proc.stdout, f"{script} --help shows no example"
     assert "(default:" in proc.stdout, f"{script} --help shows no default"
     assert "--debug" in proc.stdout
+    assert not OUTSIDE.findall(proc.stdout), f"{script} --help names a file outside the repository (issue 43)"
 
 
 def test_study_keeps_the_finished_tasks_and_resumes(tmp_path: Path) -> None:
