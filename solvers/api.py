@@ -8,9 +8,9 @@ a policy, not a line (solvers/expected.py): it is registered in ``POLICIES`` and
 ``solve_policy``. ``methods(objective)`` reads both registries; the objectives themselves
 (their value, floors, names) are ``solvers.contract.OBJECTIVES``.
 
-Every solver checks the position itself (the base game, not an expansion; the final pass, E2; the
-duel or not, D1) and replays
-its line through the engine; ``verify_line`` replays it once more, independently of the solver.
+Every solver checks the position itself (the base game, not an expansion: ``base_game_only``; the
+final pass, E2; the duel or not, D1) and replays its line through the engine; ``verify_line``
+replays it once more, independently of the solver.
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from model import GameState, Phase, state_to_json
 from model.cards import Bean
 from model.isla import isla_of
-from solvers import duel, exact, expected
+from solvers import duel, endgame, exact, expected
 from solvers.api import POLICIES, REGISTRY, solve, solve_policy
 from solvers.contract import SolveError
 from solvers.positions import (
@@ -266,6 +266,13 @@ def test_every_registered_solver_refuses_an_isla_position(objective: str, method
     title = {"exact": "exact search", "cpsat-cards": "the card-by-card CP-SAT model"}.get(
         method, "the flow solver" if objective in ("coop", "best") else "CP-SAT")
     _refused(lambda: call(s, objective, method), f"{objective} by {title}")
+
+
+def test_the_python_interface_loads_an_isla_built_in_and_refuses_to_solve_it() -> None:
+    assert set(ISLA_LIBRARY) <= set(endgame.names())
+    s = endgame.load("isla-rio4-5cards")
+    assert s == ISLA_LIBRARY["isla-rio4-5cards"].position()
+    _refused(lambda: endgame.solve(s, "solo"), "solo by exact search")
 
 
 def test_the_solvers_called_directly_refuse_an_isla_position() -> None:
