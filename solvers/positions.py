@@ -222,7 +222,7 @@ ISLA: tuple[tuple[str, Any], ...] = (("isla", True),)
 # takes these yet. Whole hands unless ``hand`` says otherwise; every one has cargo on its ships.
 ISLA_LIBRARY: dict[str, Entry] = {e.name: e for e in [
     Entry("isla-rio4-last-turn", "La Isla Bohnita, rio-grande, 4 players, real hands (10-20 cards), the last "
-          "turn; 7 cargo cards on 7 ships, 3 pirate ships", "rio-grande", 4, 44, 6, options=ISLA),
+          "turn; 7 ships, 3 of them pirates, with 7 cargo cards", "rio-grande", 4, 44, 6, options=ISLA),
     Entry("isla-rio3-8cards", "La Isla Bohnita, rio-grande, 3 players", "rio-grande", 3, 40, 8, options=ISLA),
     Entry("isla-amigo4-6cards", "La Isla Bohnita, amigo, 4 players", "amigo", 4, 44, 8, options=ISLA),
     Entry("isla-rio7-2cards", "La Isla Bohnita, rio-grande, 7 players", "rio-grande", 7, 41, 5, options=ISLA),

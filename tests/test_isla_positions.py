@@ -233,7 +233,10 @@ def test_an_isla_built_in_is_a_valid_position_named_after_what_it_holds(name: st
         su = s.setup
         # the pile holds this turn's turn-up and draw and no more: the game ends in this turn (E2)
         assert su.face_up < len(s.draw) <= su.face_up + su.draw and len(s.players) == 4
-        assert min(len(p.hand) for p in s.players) >= 10  # real hands
+        assert [min(hands := [len(p.hand) for p in s.players]), max(hands)] == [10, 20]  # real hands
+        ships = [ship for fleet in isla_of(s).fleets for _, ship in fleet.ships()]
+        pirates = sum(fleet.pirate is not None for fleet in isla_of(s).fleets)
+        assert (len(ships), pirates, cargo(s)) == (7, 3, 7)  # what its description says
         return
     assert len(s.draw) == int(m["cards"])
     assert len(s.players) == (2 if m["duel"] else int(m["players"]))
@@ -334,6 +337,17 @@ def test_solve_endgame_refuses_bad_isla_input_in_one_line(args: list[str], says:
     err = one_line_error(run(SOLVE, "--from-game", "2", "--players", "4", "--cards-left", "10", *args,
                              "--position-only"))
     assert err.startswith("solve_endgame.py: ") and err.endswith(says), err
+
+
+def test_a_broken_isla_file_is_one_line_for_every_tool(isla_json: dict[str, Any], tmp_path: Path) -> None:
+    bad = copy.deepcopy(isla_json)
+    bad["isla"]["sails"] = 9
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(bad), encoding="utf-8")
+    why = f"{path}: isla.sails: 9 ship moves; max_sails is 6 [I4]"
+    assert one_line_error(run(SOLVE, path, "--position-only")) == f"solve_endgame.py: {why}"
+    assert one_line_error(run(SOLVE, path)) == f"solve_endgame.py: {why}"  # read before any solver
+    assert one_line_error(run(SHOW, path, "--svg", tmp_path / "x.svg")) == f"show.py: {why}"
 
 
 def test_option_belongs_to_from_game() -> None:
