@@ -261,7 +261,8 @@ def _refused(call: Callable[[], Any], solver: str) -> None:
     assert "no endgame solver handles them yet" in msg
 
 
-@pytest.mark.parametrize(("objective", "method"), [*REGISTRY, *POLICIES], ids="-".join)
+@pytest.mark.parametrize(("objective", "method"), [*REGISTRY, *POLICIES],
+                         ids=[f"{o}-{m}" for o, m in [*REGISTRY, *POLICIES]])
 def test_every_registered_solver_refuses_an_isla_position(objective: str, method: str) -> None:
     name = "isla-duel-7cards" if objective == "duel" else "isla-rio4-5cards"
     s = ISLA_LIBRARY[name].position()
