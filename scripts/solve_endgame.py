@@ -176,6 +176,9 @@ def _solve(frame: cli.Frame, args: argparse.Namespace) -> int:
     if args.list:
         return _list()
     if args.position_only:
+        if args.html:
+            raise UsageError("--html draws a solved line; --position-only solves nothing: draw the position "
+                             "with scripts/show.py")
         s, where = _position(args)
         return _print_position(args, where, s)
 

@@ -351,6 +351,11 @@ def test_a_broken_isla_file_is_one_line_for_every_tool(isla_json: dict[str, Any]
     assert one_line_error(run(SHOW, path, "--svg", tmp_path / "x.svg")) == f"show.py: {why}"
 
 
+def test_position_only_draws_no_line() -> None:
+    err = one_line_error(run(SOLVE, "isla-rio3-8cards", "--position-only", "--html", "x.html"))
+    assert err.startswith("solve_endgame.py: --html draws a solved line; --position-only solves nothing")
+
+
 def test_option_belongs_to_from_game() -> None:
     err = one_line_error(run(SOLVE, "rio4-8cards", "--option", "isla=true"))
     assert err == ("solve_endgame.py: --option sets the rules of the --from-game game; "
