@@ -2,7 +2,12 @@
 
 POSITION is a state JSON file (as the engine writes it), `-` for stdin, or the name of a built-in
 position (`--list`); without one, the built-in position `rio4-last-turn` (4 players, real hands, the
-last turn: `best p1` by the flow solver, with the deals that pay).
+last turn: `best p1` by the flow solver, with the deals that pay). --from-game cuts one from a seeded
+game, with --ruleset and --option as scripts/simulate.py takes them.
+
+La Isla Bohnita positions (--option isla=true, the `isla-` built-ins; I1-I9) are read, validated and
+cut (--position-only prints one, or its state JSON with --json), and every solver refuses them in
+one line (exit 2): none covers the expansion yet.
 
 Objectives (docs/endgames.md): solo P (no trades; P's coins), coop (all deals; everyone's coins), best P
 (all deals; P's coins while every other seat keeps at least its own solo optimum), duel (the bean
@@ -25,6 +30,8 @@ Examples:
   python scripts/solve_endgame.py rio3-6cards --objective coop --solver cpsat --time-limit 20 --workers 2
   python scripts/solve_endgame.py duel-9cards --objective duel
   python scripts/solve_endgame.py --html line.html    # the line as a page (scripts/show.py)
+  python scripts/solve_endgame.py --from-game 3 --players 4 --cards-left 10 --option isla=true \
+      --position-only --json > isla.json               # then: scripts/show.py isla.json --out isla.html
 """
 
 from __future__ import annotations
@@ -35,49 +42,64 @@ from pathlib import Path
 from typing import Any
 
 from console import cli
+from model.display import describe
 from model.errors import UsageError
+from model.rules import parse_option_args
 from solvers.api import METHODS, default_method, methods, solve, solve_policy
 from solvers.contract import DEFAULT_LIMITS, DEFAULT_NODES, DEFAULT_SECONDS, OBJECTIVES, Limits
+from solvers.positions import BUILTINS, DEFAULT, cut, game_label, read_position, unknown_position
 from viewer.build import line_page
 from viewer.page import write
 
 
 def _position(args: argparse.Namespace) -> tuple[Any, str]:
-    from solvers.positions import DEFAULT, LIBRARY, cut, read_position, unknown_position
-
     if args.from_game is not None:
         if args.position is not None:
             raise UsageError("give a POSITION or --from-game, not both")
         if args.players is None or args.cards_left is None:
             raise UsageError("--from-game needs --players and --cards-left")
-        return cut(args.ruleset, args.players, args.from_game, args.cards_left), (
-            f"{args.ruleset} {args.players}p seed {args.from_game}, the first turn of the final pass "
-            f"with at most {args.cards_left} cards left")
+        options = parse_option_args(args.option)
+        return cut(args.ruleset, args.players, args.from_game, args.cards_left, options), (
+            f"{game_label(args.ruleset, args.players, args.from_game, options)}, the first turn of the "
+            f"final pass with at most {args.cards_left} cards left")
+    if args.option:
+        raise UsageError("--option sets the rules of the --from-game game; a position carries its own")
     name = args.position or DEFAULT
-    if name in LIBRARY:
-        return LIBRARY[name].position(), f"{name}: {LIBRARY[name].about}"
+    if name in BUILTINS:
+        return BUILTINS[name].position(), f"{name}: {BUILTINS[name].about}"
     if name != "-" and not Path(name).exists():
         raise UsageError(unknown_position(name))
     return read_position(name), name
 
 
-def _list() -> int:
-    from solvers.positions import DEFAULT, LIBRARY
+ISLA_MARK = "[Isla: no solver yet]"  # --list: a La Isla Bohnita built-in, read and shown, not solved
 
-    print(f"{'name':<17} {'players':>7} {'cards left':>10} {'hand cards':>10}  about")
-    for e in LIBRARY.values():
+
+def _list() -> int:
+    width = max(map(len, BUILTINS))
+    print(f"{'name':<{width}} {'players':>7} {'cards left':>10} {'hand cards':>10}  about")
+    for e in BUILTINS.values():
         s = e.position()
         hands = sum(len(p.hand) for p in s.players)
         mark = " (default)" if e.name == DEFAULT else ""
-        print(f"{e.name:<17} {len(s.players):>7} {len(s.draw):>10} {hands:>10}  {e.about}{mark}")
+        isla = f"{ISLA_MARK} " if e.isla else ""
+        print(f"{e.name:<{width}} {len(s.players):>7} {len(s.draw):>10} {hands:>10}  {isla}{e.about}{mark}")
+    return 0
+
+
+def _print_position(args: argparse.Namespace, where: str, s: Any) -> int:
+    """--position-only: the position checked and printed, not solved (text, or its state JSON)."""
+    if args.json:
+        print(json.dumps(s.to_json()))
+    else:
+        print(f"position: {where}")
+        print(describe(s))
     return 0
 
 
 def _print_expected(args: argparse.Namespace, where: str, s: Any, ans: Any) -> int:
     """``expected``: a policy, not a line: the value, the best next action, every choice's value."""
     from model import format_action
-    from model.display import describe
-
     stats = {k: (round(v, 3) if isinstance(v, float) else v) for k, v in ans.stats.items()}
     best = format_action(ans.best) if ans.best is not None else None
     if args.json:
@@ -138,6 +160,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cards-left", type=cli.at_least(0, "--cards-left"),
                         help="--from-game: cut at the first turn with at most this many cards left")
     parser.add_argument("--ruleset", default="rio-grande", help="--from-game: the ruleset played")
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                        help="--from-game: a ruleset option of the game, as scripts/simulate.py takes it, "
+                             "e.g. isla=true (La Isla Bohnita), reshuffle=on-demand (repeatable)")
+    parser.add_argument("--position-only", action="store_true",
+                        help="print the position (with --json its state JSON) and stop: no solve")
     parser.add_argument("--html", metavar="PAGE", help="also write the line as a self-contained page "
                         "(scripts/show.py: step by step, coins per step, deals)")
     parser.add_argument("--force", action="store_true", help="overwrite the --html page if it exists")
@@ -148,8 +175,12 @@ def main(argv: list[str] | None = None) -> int:
 def _solve(frame: cli.Frame, args: argparse.Namespace) -> int:
     if args.list:
         return _list()
-
-    from model.display import describe
+    if args.position_only:
+        if args.html:
+            raise UsageError("--html draws a solved line; --position-only solves nothing: draw the position "
+                             "with scripts/show.py")
+        s, where = _position(args)
+        return _print_position(args, where, s)
 
     agree = None
     progress = frame.progress("solving")  # nodes (exact search) or seconds (CP-SAT), with a note

@@ -56,13 +56,13 @@ def _need_matplotlib() -> None:
 
 def _position(name: str | None) -> tuple[Any, str, list[str]]:
     from model import Phase
-    from solvers.positions import LIBRARY, read_position, unknown_position
+    from solvers.positions import BUILTINS, read_position, unknown_position
     from solvers.trade_graph import to_trading
 
     name = name or DEFAULT
     try:
-        if name in LIBRARY:
-            s, where = LIBRARY[name].position(), f"{name}: {LIBRARY[name].about}"
+        if name in BUILTINS:
+            s, where = BUILTINS[name].position(), f"{name}: {BUILTINS[name].about}"
         elif name == "-" or Path(name).exists():
             s, where = read_position(name), name
         else:

@@ -8,8 +8,9 @@ a policy, not a line (solvers/expected.py): it is registered in ``POLICIES`` and
 ``solve_policy``. ``methods(objective)`` reads both registries; the objectives themselves
 (their value, floors, names) are ``solvers.contract.OBJECTIVES``.
 
-Every solver checks the position itself (the final pass, E2; the duel or not, D1) and replays
-its line through the engine; ``verify_line`` replays it once more, independently of the solver.
+Every solver checks the position itself (the base game, not an expansion: ``base_game_only``; the
+final pass, E2; the duel or not, D1) and replays its line through the engine; ``verify_line``
+replays it once more, independently of the solver.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from solvers.contract import (
     SolveError,
     Solver,
     TimeLimitExceeded,
+    base_game_only,
 )
 from solvers.expected import ExpectedSolution
 from solvers.flow import solver as flow
@@ -82,6 +84,15 @@ def default_method(objective: str) -> str:
     return "cpsat" if OBJECTIVES[objective].trades and "cpsat" in have else have[0]
 
 
+# How a refusal names a method (``base_game_only``): the flow solver serves coop and best as cpsat.
+_TITLES = {"exact": "exact search", "cpsat": "CP-SAT", "cpsat-cards": "the card-by-card CP-SAT model"}
+
+
+def _title(objective: str, method: str) -> str:
+    flow = method == "cpsat" and OBJECTIVES[objective].trades
+    return f"{objective} by {'the flow solver' if flow else _TITLES.get(method, method)}"
+
+
 def _no_method(objective: str, method: str) -> SolveError:
     have = ", ".join(methods(objective)) or "none"
     return SolveError(f"--objective {objective} has no {method} solver (methods: {have})")
@@ -98,6 +109,7 @@ def solve(s: GameState, objective: str, method: str, player: int | None = None,
     run = REGISTRY.get((objective, method))
     if run is None:
         raise _no_method(objective, method)
+    base_game_only(s, _title(objective, method))
     sol = run(s, OBJECTIVES[objective], player, limits, progress)
     verify_line(s, sol)
     return sol
@@ -110,6 +122,7 @@ def solve_policy(s: GameState, objective: str, method: str, player: int | None =
     run = POLICIES.get((objective, method))
     if run is None:
         raise _no_method(objective, method)
+    base_game_only(s, _title(objective, method))
     return run(s, OBJECTIVES[objective], player, limits, progress)
 
 

@@ -28,6 +28,20 @@ class SolveError(BohnanzaError):
 
 RESHUFFLE_AHEAD = "a reshuffle lies ahead: open endgames need the final pass (E2)"
 
+# The expansions a position can be read, validated and shown in, by ``Setup.expansion``, with their
+# rules: no endgame solver covers one yet (docs/endgames.md, "Positions").
+EXPANSION_RULES = {"isla": "La Isla Bohnita (I1-I9)"}
+
+
+def base_game_only(s: GameState, solver: str) -> None:
+    """Refuse a position of an expansion (``Setup.expansion`` set) in one line naming ``solver`` and
+    the expansion's rules: the solvers model the base turn, not ships, cargo and island rows (I1-I9)."""
+    name = s.setup.expansion
+    if name:
+        rules = EXPANSION_RULES.get(name, f"the expansion {name!r}")
+        raise SolveError(f"{solver} covers the base game; {rules} positions ({name}=true) can be read, "
+                         "shown and validated, but no endgame solver handles them yet")
+
 
 class SearchLimitExceeded(SolveError):
     """An exact search passed its node or time limit: the position is too large for it (no answer)."""

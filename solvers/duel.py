@@ -35,7 +35,7 @@ from model import (
     apply,
     legal_actions,
 )
-from solvers.contract import DUEL, Budget, Limits, Objective, Solution, SolveError, SolveStats
+from solvers.contract import DUEL, Budget, Limits, Objective, Solution, SolveError, SolveStats, base_game_only
 from solvers.positions import in_final_pass
 
 INF = 10**6
@@ -83,6 +83,7 @@ def _best_split(row: tuple[int, ...], size: int) -> list[int]:
 
 def duel_player(s: GameState, player: int | None) -> int:
     """Check that ``s`` is an open duel position (D1, E2); P (default: the seat to move)."""
+    base_game_only(s, "the duel search")
     if not s.setup.duel:
         raise SolveError("duel applies only to the bean duel (D1): use solo, coop or best")
     if s.setup.on_demand:  # ``outlook`` counts the turns left from the pile, ending at the last card

@@ -21,7 +21,7 @@ from model.cards import BEAN_NAMES
 from solvers.api import Limits, Solution, default_method
 from solvers.api import solve as _solve
 from solvers.contract import OBJECTIVES as DECLARED
-from solvers.positions import LIBRARY, read_position, unknown_position
+from solvers.positions import BUILTINS, read_position, unknown_position
 
 __all__ = ["load", "solve", "line_text", "names", "Limits", "Solution"]
 
@@ -29,15 +29,16 @@ OBJECTIVES = tuple(o.name for o in DECLARED.values() if not o.policy)  # with a 
 
 
 def names() -> list[str]:
-    """The built-in positions' names (``solve_endgame.py --list``)."""
-    return sorted(LIBRARY)
+    """The built-in positions' names (``solve_endgame.py --list``; ``isla-``: La Isla Bohnita,
+    loaded and shown, refused by ``solve``)."""
+    return sorted(BUILTINS)
 
 
 def load(position: str) -> GameState:
     """A built-in position by name, or a state JSON file, checked against the rules (a broken one
     raises a ``model.errors.InputError`` naming the field and the rule)."""
-    if position in LIBRARY:
-        return LIBRARY[position].position()
+    if position in BUILTINS:
+        return BUILTINS[position].position()
     if not Path(position).exists() and not position.endswith(".json"):
         raise FileNotFoundError(unknown_position(position))
     return read_position(position)

@@ -34,6 +34,7 @@ from solvers.contract import (
     Solution,
     SolveError,
     SolveStats,
+    base_game_only,
 )
 from solvers.positions import in_final_pass
 
@@ -144,6 +145,7 @@ class SoloSearch:
 
 def open_player(s: GameState, objective: str, player: int | None) -> int:
     """Check that ``s`` suits an open objective outside the duel; P (default: the seat to move)."""
+    base_game_only(s, f"the {objective} search")
     if s.setup.duel:
         raise SolveError(f"{objective} does not apply to the bean duel (D1): use duel")
     if not in_final_pass(s):

@@ -39,7 +39,7 @@ from math import comb, factorial, prod
 
 from console.progress import ProgressFn
 from model import Action, EndPhase, GameState, Phase, Plant, apply
-from solvers.contract import DEFAULT_NODES, Budget, Limits, Objective, SolveError
+from solvers.contract import DEFAULT_NODES, Budget, Limits, Objective, SolveError, base_game_only
 from solvers.exact import SoloSearch, default_policy, solve_solo
 from solvers.positions import in_final_pass
 
@@ -75,6 +75,7 @@ class ExpectedSolution:
 
 def check_expected(s: GameState, player: int | None) -> int:
     """P (default: the seat to move), after checking that ``s`` suits ``expected solo``."""
+    base_game_only(s, "the expected solo search")
     if s.setup.duel:
         raise SolveError("expected solo does not apply to the bean duel (D1)")
     if s.setup.on_demand:  # ``timeline`` ends the game at the last card

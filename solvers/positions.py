@@ -2,6 +2,8 @@
 
 A position is an engine state at a decision point. Open objectives need the final pass: the draw
 pile now in play is the last one (no reshuffle ahead, E2), so its order is the whole future.
+La Isla Bohnita positions (I1-I9) are read, validated, cut and built in like the base game's
+(``ISLA_LIBRARY``); the solvers refuse them at their edge (``solvers.contract.base_game_only``).
 """
 
 from __future__ import annotations
@@ -32,21 +34,26 @@ def read_position(source: str) -> GameState:
 
 
 def position_from_json(obj: Any, where: str = "position") -> GameState:
-    """A checked state that the endgame solvers take: a decision point of the base game."""
+    """A decision point checked against the rules: the base game's (H, T, E, F, D) and, with
+    ``options.isla``, La Isla Bohnita's ships, rows and attack (I1-I9, ``model/isla/position.py``)."""
     s = state_of(obj, where, fixtures=False)
     if s.phase in (Phase.OVER, Phase.CHANCE):
         raise PositionInputError(f"{where}: phase: the position must be a decision point, not "
                                  f"{s.phase.name.lower()}")
-    if s.ext is not None:
-        raise PositionInputError(f"{where}: options.isla: the endgame solvers cover the base game, "
-                                 "not La Isla Bohnita (I1-I9)")
     return s
+
+
+def game_label(name: str, players: int, seed: int, options: dict[str, Any] | None = None) -> str:
+    """A seeded game named in messages: ``rio-grande isla=true 4p seed 7``."""
+    opts = "".join(f" {k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in (options or {}).items())
+    return f"{name}{opts} {players}p seed {seed}"
 
 
 def cut(name: str, players: int, seed: int, cards_left: int,
         options: dict[str, Any] | None = None) -> GameState:
     """The first turn start in the final pass with at most ``cards_left`` cards in the draw pile,
-    in a game of greedy bots from ``new_game(.., seed)`` (reproducible from the seed)."""
+    in a game of greedy bots from ``new_game(.., seed)`` (reproducible from the seed); ``options``
+    as ``model.ruleset`` takes them (``{"isla": True}``: La Isla Bohnita, the greedy bots sail)."""
     rules = ruleset(name, options or {})
     turn = -1
     for s, _ in playout(new_game(rules, players, seed), greedy_bot, random.Random(seed)):
@@ -56,8 +63,8 @@ def cut(name: str, players: int, seed: int, cards_left: int,
             turn = s.turn
             if in_final_pass(s) and not s.final and len(s.draw) <= cards_left:
                 return s
-    raise PositionInputError(f"{name} {players}p seed {seed}: the game ended before a turn started "
-                             f"with at most {cards_left} cards left")
+    raise PositionInputError(f"{game_label(name, players, seed, options)}: the game ended before a turn "
+                             f"started with at most {cards_left} cards left")
 
 
 def game_seeds(seed: int) -> Iterator[int]:
@@ -111,16 +118,22 @@ class Entry:
     hand: int | None = None  # small(): hands cut to this many cards
     draw: int | None = None  # small(): draw pile cut to this many cards
     state: str | None = None  # a hand-made position (state JSON) instead of a cut
+    options: tuple[tuple[str, Any], ...] = ()  # ruleset options of the cut game: ISLA for La Isla Bohnita
 
     def position(self) -> GameState:
         return _library_position(self)
+
+    @property
+    def isla(self) -> bool:
+        """A La Isla Bohnita position (I1-I9): read and shown, refused by every solver for now."""
+        return bool(dict(self.options).get("isla"))
 
 
 @cache
 def _library_position(e: Entry) -> GameState:
     if e.state is not None:
         return position_from_json(json.loads(e.state), e.name)
-    s = cut(e.ruleset, e.players, e.seed, e.cards_left)  # states are immutable: safe to share
+    s = cut(e.ruleset, e.players, e.seed, e.cards_left, dict(e.options))  # immutable: safe to share
     if e.hand is not None or e.draw is not None:
         s = small(s, e.hand if e.hand is not None else 99, e.draw if e.draw is not None else 99)
     return s
@@ -201,10 +214,33 @@ for _e in [
 
 DEFAULT = "rio4-last-turn"
 
+ISLA: tuple[tuple[str, Any], ...] = (("isla", True),)
+
+# La Isla Bohnita (I1-I9), cut from seeded greedy-bot games as the base ones are and named the same
+# way with ``isla-`` in front (``tests/test_isla_positions.py`` checks the names against the
+# positions). Apart from ``LIBRARY``: every position there is one the solvers take, and none of them
+# takes these yet. Whole hands unless ``hand`` says otherwise; every one has cargo on its ships.
+ISLA_LIBRARY: dict[str, Entry] = {e.name: e for e in [
+    Entry("isla-rio4-last-turn", "La Isla Bohnita, rio-grande, 4 players, real hands (10-20 cards), the last "
+          "turn; 7 ships, 3 of them pirates, with 7 cargo cards", "rio-grande", 4, 44, 6, options=ISLA),
+    Entry("isla-rio3-8cards", "La Isla Bohnita, rio-grande, 3 players", "rio-grande", 3, 40, 8, options=ISLA),
+    Entry("isla-amigo4-6cards", "La Isla Bohnita, amigo, 4 players", "amigo", 4, 44, 8, options=ISLA),
+    Entry("isla-rio7-2cards", "La Isla Bohnita, rio-grande, 7 players", "rio-grande", 7, 41, 5, options=ISLA),
+    Entry("isla-duel-7cards", "the Isla duel (I9), rio-grande", "rio-grande", 2, 47, 8, options=ISLA),
+    Entry("isla-amigo-duel-5cards", "the Isla duel (I9), amigo", "amigo", 2, 42, 6, options=ISLA),
+    # small: hands cut to a card or two, for the exact search of issue 41 item 2
+    Entry("isla-amigo3-5cards", "La Isla Bohnita, amigo, 3 players, hands of 2 cards", "amigo", 3, 40, 8,
+          hand=2, options=ISLA),
+    Entry("isla-rio4-5cards", "La Isla Bohnita, rio-grande, 4 players, hands of 1 card", "rio-grande", 4, 41,
+          6, hand=1, draw=5, options=ISLA),
+]}
+
+BUILTINS: dict[str, Entry] = LIBRARY | ISLA_LIBRARY  # every name a front end takes
+
 
 def unknown_position(name: str) -> str:
     """The one-line message for a name that is neither a file nor a built-in position."""
-    return f"{name}: no such file or built-in position; the built-in positions are {', '.join(LIBRARY)}"
+    return f"{name}: no such file or built-in position; the built-in positions are {', '.join(BUILTINS)}"
 
 
 def small(s: GameState, hand: int = 2, draw: int = 5) -> GameState:

@@ -41,7 +41,7 @@ from console.progress import ProgressFn
 from model import Accept, Action, GameState, Phase, Propose, apply
 from model.cards import BEAN_NAMES
 from model.rules import setup
-from solvers.contract import Budget, SolveError, TimeLimitExceeded
+from solvers.contract import Budget, SolveError, TimeLimitExceeded, base_game_only
 from solvers.cpsat_run import interruptible
 from solvers.exact import SoloSearch, deals, default_policy, hand_reach, open_player
 from solvers.expected import check_expected, solve_expected
@@ -195,8 +195,7 @@ def trade_map(s: GameState, max_cards: int | None = None, value: str = "solo",
     SolveError). ``progress(deals valued, deals, note)`` after every deal and at least every 0.2 s
     while a search runs; Ctrl-C raises KeyboardInterrupt (a partial map is no answer)."""
     t0 = time.perf_counter()
-    if s.ext is not None:
-        raise SolveError("the trade graph covers the base game, not La Isla Bohnita (I3)")
+    base_game_only(s, "the trade graph")
     if s.phase != Phase.TRADE or s.pending is not None:
         raise SolveError(f"the position must be in trading with no offer pending (T3), not phase "
                          f"{s.phase.name.lower()}" + (" with an offer pending" if s.pending else ""))

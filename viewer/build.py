@@ -15,7 +15,7 @@ from model.records import RecordFormatError, parse_record
 from model.referee import action_name, follow
 from model.state import GameState
 from solvers.contract import OBJECTIVES
-from solvers.positions import LIBRARY, read_position, unknown_position
+from solvers.positions import BUILTINS, read_position, unknown_position
 from viewer.page import Page, check_seat, deal_of, deal_svg, steps_text
 from viewer.trade_graph import trade_graph_html
 
@@ -131,8 +131,8 @@ def _line_state(sol: dict[str, Any], where: str) -> tuple[GameState, str]:
     if "state" in sol:
         return state_of(sol["state"], f"{where}: state"), str(sol.get("position", where))
     name = str(sol.get("position", "")).split(":", 1)[0]
-    if name in LIBRARY:
-        return LIBRARY[name].position(), name
+    if name in BUILTINS:
+        return BUILTINS[name].position(), name
     if name and Path(name).is_file():
         return read_position(name), name
     raise InputError(f"{where}: state: missing, and position {sol.get('position')!r} is neither a built-in "
@@ -155,8 +155,8 @@ def build(source: str, seat: int | None = None, graph: bool = False) -> Page:
         if graph:
             raise UsageError("--trade-graph maps a position, not a record")
         return record_page(source, seat)
-    if source in LIBRARY and not Path(source).exists():
-        return position_page(LIBRARY[source].position(), source, seat, graph)
+    if source in BUILTINS and not Path(source).exists():
+        return position_page(BUILTINS[source].position(), source, seat, graph)
     if source != "-" and not Path(source).is_file():
         raise UsageError(unknown_position(source))
     obj = read_json(source)
