@@ -23,12 +23,13 @@ from solvers.positions import LIBRARY, cut, small
 Batches = list[tuple[int, str, dict[int, int]]]
 
 
-def _schedules(s: GameState, count: int, seed: int) -> list[tuple[dict[str, int], list[Batches]]]:
+def _schedules(s: GameState, count: int, seed: int, capacity: bool = True
+               ) -> list[tuple[dict[str, int], list[Batches]]]:
     """``count`` master solutions: (the flow and front values by name, every seat's batches)."""
     rng = random.Random(seed)
     out = []
     for _ in range(count):
-        fm = FlowMaster(s)
+        fm = FlowMaster(s, capacity=capacity)
         flows = [v for k in range(len(fm.turns)) for side in (fm.give[k], fm.up[k], fm.back[k])
                  for r in side for v in side[r].values()]
         fm.m.maximize(sum(rng.randrange(-3, 4) * v for v in flows) if flows else 0)
@@ -46,9 +47,9 @@ def _schedules(s: GameState, count: int, seed: int) -> list[tuple[dict[str, int]
     return out
 
 
-def _most_relaxed(s: GameState, named: dict[str, int], q: int) -> int:
+def _most_relaxed(s: GameState, named: dict[str, int], q: int, capacity: bool = True) -> int:
     """The most ``relaxed[q]`` can be with the fronts and flows fixed to ``named``."""
-    fm = FlowMaster(s)
+    fm = FlowMaster(s, capacity=capacity)
     for i in range(len(fm.m.proto.variables)):
         var = fm.m.get_int_var_from_proto_index(i)
         if var.name in named:
@@ -74,16 +75,20 @@ def _positions() -> list[tuple[str, GameState]]:
 
 
 @pytest.mark.rule("C1")
+@pytest.mark.rule("H4")
+@pytest.mark.parametrize("capacity", [True, False])
 @pytest.mark.parametrize("label,s", _positions(), ids=lambda x: x if isinstance(x, str) else "")
-def test_the_seat_bound_is_at_least_the_exact_fields(label: str, s: GameState) -> None:
+def test_the_seat_bound_is_at_least_the_exact_fields(label: str, s: GameState, capacity: bool) -> None:
+    """With the capacity cuts (``best``) and without (``coop``); the H4 cap on fields that all hold
+    cards (``FlowMaster._opened``) is in both."""
     checked = 0
-    for named, scheds in _schedules(s, 4, seed=len(label)):
+    for named, scheds in _schedules(s, 4, seed=len(label), capacity=capacity):
         for q, batches in enumerate(scheds):
             try:
                 exact = solve_seat_in(s, q, batches, 20_000).value
             except TooLarge:
                 continue
-            most = _most_relaxed(s, named, q)
+            most = _most_relaxed(s, named, q, capacity)
             assert most >= exact, f"{label}: p{q} bound {most} < exact {exact} on {batches}"
             checked += 1
     assert checked >= 2 * len(s.players), f"{label}: only {checked} seat schedules within the DP's limit"
