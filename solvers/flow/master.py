@@ -38,6 +38,17 @@ from solvers.contract import SolveError
 from solvers.timeline import Card, TurnPlan, hand_cards, timeline
 
 Expr = Any  # a CP-SAT linear expression or an int (the stubs type sums of both poorly)
+COOP_CAPACITY_TURNS = 3  # coop: the capacity cuts up to this many turns left (``capacity_default``)
+
+
+def capacity_default(s: GameState, floors: bool) -> bool:
+    """Whether a run builds the master with its capacity cuts (``FlowMaster._carry``): always for
+    ``best`` (``floors``), for ``coop`` up to ``COOP_CAPACITY_TURNS`` turns left. With the H4 cap
+    (``FlowMaster._opened``) they proved ``rio5-15cards coop`` (3 turns) in 26 s where the master
+    without them stayed at 65 / 67; on 4 turns and more the first master solve with them took 48 s
+    or more (``rio4-18cards`` 63 / 64 either way, the whole final pass 61 / 73 against 69 / 73
+    without them; docs/endgames.md)."""
+    return floors or len(timeline(s)) <= COOP_CAPACITY_TURNS
 
 
 @dataclass(frozen=True)
