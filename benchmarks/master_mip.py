@@ -177,9 +177,9 @@ def _master(s: GameState, objective: str, floors: list[int] | None) -> cp_model.
 
 def bench_master(seconds: float, show: bool, positions: tuple[str, ...] = POSITIONS) -> dict[str, Any]:
     """The counts master's first solve (before any cut, as ``solve_flow`` builds it: capacity
-    cuts and the solo floors for ``best``) on issue 39's positions, coop and best: CP-SAT beside
-    HiGHS and SCIP on the same model, one thread, ``seconds`` each. Two proved optima that differ
-    are a Disagreement."""
+    cuts as ``capacity_default`` says, the solo floors for ``best``) on issue 39's positions,
+    coop and best: CP-SAT beside HiGHS and SCIP on the same model, one thread, ``seconds`` each.
+    Two proved optima that differ are a Disagreement."""
     rows: list[dict[str, Any]] = []
     with progress(2 * len(positions), "master solves", show) as bar:
         for name, objective in ((n, o.name) for n in positions for o in OBJECTIVES.values() if o.trades):
