@@ -26,7 +26,7 @@ from console.muted import muted
 from model import GameState
 from solvers.contract import OBJECTIVES
 from solvers.exact import open_player, solve_solo
-from solvers.flow.master import FlowMaster
+from solvers.flow.master import FlowMaster, capacity_default
 from solvers.flow.solver import _objective, _solver, capped_values
 from solvers.positions import LIBRARY
 
@@ -170,16 +170,16 @@ def solve_cpsat(m: cp_model.CpModel, seconds: float) -> Measure:
 
 def _master(s: GameState, objective: str, floors: list[int] | None) -> cp_model.CpModel:
     """The first master as ``solve_flow`` builds it for the position's default player."""
-    fm = FlowMaster(s, capacity=OBJECTIVES[objective].floors)  # on for best, as solve_flow
+    fm = FlowMaster(s, capacity=capacity_default(s, OBJECTIVES[objective].floors))  # as solve_flow
     fm.m.maximize(_objective(fm, capped_values(fm), objective, open_player(s, objective, None), floors))
     return fm.m
 
 
 def bench_master(seconds: float, show: bool, positions: tuple[str, ...] = POSITIONS) -> dict[str, Any]:
     """The counts master's first solve (before any cut, as ``solve_flow`` builds it: capacity
-    cuts and the solo floors for ``best``) on issue 39's positions, coop and best: CP-SAT beside
-    HiGHS and SCIP on the same model, one thread, ``seconds`` each. Two proved optima that differ
-    are a Disagreement."""
+    cuts as ``capacity_default`` says, the solo floors for ``best``) on issue 39's positions,
+    coop and best: CP-SAT beside HiGHS and SCIP on the same model, one thread, ``seconds`` each.
+    Two proved optima that differ are a Disagreement."""
     rows: list[dict[str, Any]] = []
     with progress(2 * len(positions), "master solves", show) as bar:
         for name, objective in ((n, o.name) for n in positions for o in OBJECTIVES.values() if o.trades):

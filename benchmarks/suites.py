@@ -28,7 +28,7 @@ from solvers.contract import OBJECTIVES, Limits, SearchLimitExceeded, Solution, 
 from solvers.cpsat_run import interruptible
 from solvers.exact import solve_solo
 from solvers.flow import seat_batch, seat_dp
-from solvers.flow.master import FlowMaster
+from solvers.flow.master import FlowMaster, capacity_default
 from solvers.flow.solver import FlowSolver, _objective, _solver
 from solvers.positions import LIBRARY, game_seeds, sample_cuts
 from solvers.trade_graph import to_trading, trade_map
@@ -403,7 +403,7 @@ def bench_seats(seat_seconds: float, show: bool, compare: int = 0) -> dict[str, 
             s = LIBRARY[name].position()
             floors = ([solve_solo(s, q).value for q in range(len(s.players))]
                       if OBJECTIVES[objective].floors else None)
-            fm = FlowMaster(s, capacity=OBJECTIVES[objective].floors)  # as solve_flow builds it
+            fm = FlowMaster(s, capacity=capacity_default(s, OBJECTIVES[objective].floors))  # as solve_flow
             fm.m.maximize(_objective(fm, fm.relaxed, objective, 0, floors))
             solver = _solver(1, lb_tree=True)
             solver.parameters.max_time_in_seconds = 30.0

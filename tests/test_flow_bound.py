@@ -3,7 +3,8 @@ master allows, the most ``relaxed[q]`` can be is at least what seat q's exact fi
 (solvers/flow/seat_dp.py, itself checked against a brute force in tests/test_seat_dp.py).
 
 This is what makes every bound the flow solver prints valid (H2-H5, C1, F1, E3): the capacity
-cuts (``FlowMaster._carry``) in particular may only remove what no legal play reaches. Schedules
+cuts (``FlowMaster._carry``) and the H4 cap on fields that all hold cards (``FlowMaster._opened``,
+``_first_foreign``) in particular may only remove what no legal play reaches. Schedules
 are the master's solutions under seeded random objectives over its flows, so they are varied and
 often odd (a seat receiving most of the turned-up and traded cards).
 """
@@ -23,12 +24,13 @@ from solvers.positions import LIBRARY, cut, small
 Batches = list[tuple[int, str, dict[int, int]]]
 
 
-def _schedules(s: GameState, count: int, seed: int) -> list[tuple[dict[str, int], list[Batches]]]:
+def _schedules(s: GameState, count: int, seed: int, capacity: bool = True
+               ) -> list[tuple[dict[str, int], list[Batches]]]:
     """``count`` master solutions: (the flow and front values by name, every seat's batches)."""
     rng = random.Random(seed)
     out = []
     for _ in range(count):
-        fm = FlowMaster(s)
+        fm = FlowMaster(s, capacity=capacity)
         flows = [v for k in range(len(fm.turns)) for side in (fm.give[k], fm.up[k], fm.back[k])
                  for r in side for v in side[r].values()]
         fm.m.maximize(sum(rng.randrange(-3, 4) * v for v in flows) if flows else 0)
@@ -46,9 +48,9 @@ def _schedules(s: GameState, count: int, seed: int) -> list[tuple[dict[str, int]
     return out
 
 
-def _most_relaxed(s: GameState, named: dict[str, int], q: int) -> int:
+def _most_relaxed(s: GameState, named: dict[str, int], q: int, capacity: bool = True) -> int:
     """The most ``relaxed[q]`` can be with the fronts and flows fixed to ``named``."""
-    fm = FlowMaster(s)
+    fm = FlowMaster(s, capacity=capacity)
     for i in range(len(fm.m.proto.variables)):
         var = fm.m.get_int_var_from_proto_index(i)
         if var.name in named:
@@ -74,16 +76,51 @@ def _positions() -> list[tuple[str, GameState]]:
 
 
 @pytest.mark.rule("C1")
+@pytest.mark.rule("H4")
+@pytest.mark.parametrize("capacity", [True, False])
 @pytest.mark.parametrize("label,s", _positions(), ids=lambda x: x if isinstance(x, str) else "")
-def test_the_seat_bound_is_at_least_the_exact_fields(label: str, s: GameState) -> None:
+def test_the_seat_bound_is_at_least_the_exact_fields(label: str, s: GameState, capacity: bool) -> None:
+    """With the capacity cuts (``best``) and without (``coop``); the H4 cap on fields that all hold
+    cards (``FlowMaster._opened``) is in both."""
     checked = 0
-    for named, scheds in _schedules(s, 4, seed=len(label)):
+    for named, scheds in _schedules(s, 4, seed=len(label), capacity=capacity):
         for q, batches in enumerate(scheds):
             try:
                 exact = solve_seat_in(s, q, batches, 20_000).value
             except TooLarge:
                 continue
-            most = _most_relaxed(s, named, q)
+            most = _most_relaxed(s, named, q, capacity)
             assert most >= exact, f"{label}: p{q} bound {most} < exact {exact} on {batches}"
             checked += 1
     assert checked >= 2 * len(s.players), f"{label}: only {checked} seat schedules within the DP's limit"
+
+
+def _most_on(s: GameState, q: int, batches: Batches, h4: bool) -> int:
+    """The most ``relaxed[q]`` can be with seat q's batches fixed to ``batches`` (capacity cuts off)."""
+    fm = FlowMaster(s, capacity=False, h4=h4)
+    want = {(k, kind): c for k, kind, c in batches}
+    for bt in fm.batches[q]:
+        for b, expr in bt.counts.items():
+            x = want.get((bt.turn, bt.kind), {}).get(b, 0)
+            if isinstance(expr, int):
+                assert expr == x
+            else:
+                fm.m.add(expr == x)
+    assert {(k, kind) for k, kind, _ in batches} <= {(bt.turn, bt.kind) for bt in fm.batches[q]}
+    fm.m.maximize(fm.relaxed[q])
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    assert solver.solve(fm.m) == cp_model.OPTIMAL
+    return round(solver.objective_value)
+
+
+@pytest.mark.rule("H4")
+def test_the_h4_cap_sees_a_one_card_field_held_by_a_fuller_one() -> None:
+    """amigo4-6cards, seat 0: fields 1 Stink and 2 Red, no third field to buy; it receives 2 Red
+    and 2 Blackeyed, then 2 Stink and 1 Red. The Blackeyed need a field: the Stink field may not be
+    harvested while the Red one holds two (H4), so the Red group closes with 4 cards and the last
+    Red pays nothing alone: 12 coins, where the plain bound (one group of 5 Red) says 13."""
+    s = LIBRARY["amigo4-6cards"].position()
+    batches: Batches = [(0, "p3", {7: 2, 8: 2}), (1, "p3", {4: 2, 8: 1})]
+    exact = solve_seat_in(s, 0, batches).value
+    assert (exact, _most_on(s, 0, batches, h4=True), _most_on(s, 0, batches, h4=False)) == (12, 12, 13)

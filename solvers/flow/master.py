@@ -38,6 +38,17 @@ from solvers.contract import SolveError
 from solvers.timeline import Card, TurnPlan, hand_cards, timeline
 
 Expr = Any  # a CP-SAT linear expression or an int (the stubs type sums of both poorly)
+COOP_CAPACITY_TURNS = 3  # coop: the capacity cuts up to this many turns left (``capacity_default``)
+
+
+def capacity_default(s: GameState, floors: bool) -> bool:
+    """Whether a run builds the master with its capacity cuts (``FlowMaster._carry``): always for
+    ``best`` (``floors``), for ``coop`` up to ``COOP_CAPACITY_TURNS`` turns left. With the H4 cap
+    (``FlowMaster._opened``) they proved ``rio5-15cards coop`` (3 turns) in 26 s where the master
+    without them stayed at 65 / 67; on 4 turns and more the first master solve with them took 48 s
+    or more (``rio4-18cards`` 63 / 64 either way, the whole final pass 61 / 73 against 69 / 73
+    without them; docs/endgames.md)."""
+    return floors or len(timeline(s)) <= COOP_CAPACITY_TURNS
 
 
 @dataclass(frozen=True)
@@ -62,7 +73,8 @@ class Batch:
 class FlowMaster:
     """The counts model with its relaxed objective parts (``relaxed[q]``: seat q's upper bound)."""
 
-    def __init__(self, s: GameState, model: cp_model.CpModel | None = None, capacity: bool = True) -> None:
+    def __init__(self, s: GameState, model: cp_model.CpModel | None = None, capacity: bool = True,
+                 h4: bool = True) -> None:
         su = s.setup
         if not (s.phase == Phase.PLANT and s.planted == 0) or any(pl.aside for pl in s.players):
             raise SolveError("the flow model starts at the start of a turn (phase 1, nothing planted)")
@@ -118,6 +130,8 @@ class FlowMaster:
         self._segments: dict[tuple[int, int, int, int], tuple[Expr, int]] = {}
         self._carried: dict[tuple[int, int], list[cp_model.IntVar]] = {}
         self.capacity = capacity  # the capacity cuts (``_carry``): tighter, and a larger model
+        self.h4 = h4  # the cap on fields that all hold cards (``_opened``, ``_first_foreign``)
+        self._joins: dict[tuple[int, int], cp_model.IntVar] = {}  # (seat, field): x_i of ``_opened``
         self.relaxed = [self._relaxed(q) for q in range(n)]
         self._capacity()
 
@@ -263,10 +277,10 @@ class FlowMaster:
             if not mine and not any(b in bt.counts for bt in self.batches[q]):
                 continue
             z, most = self._segment(q, b, 0, len(self.batches[q]))
-            terms.append(self._carry(q, b, z, most))
+            terms.append(self._opened(q, b, self._carry(q, b, z, most)))
             top += most
         v = m.new_int_var(0, top, f"relaxed{q}")
-        m.add(v == len(pl.coins) + sum(terms))
+        m.add(v == len(pl.coins) + sum(terms) - self._first_foreign(q))
         return v
 
     def _segment(self, q: int, b: int, lo: int, hi: int) -> tuple[Expr, int]:
@@ -321,6 +335,89 @@ class FlowMaster:
             apart = self._segment(q, b, 0, t)[0] + self._segment(q, b, t, len(batches))[0]
             m.add(w <= apart + most * carried)
         return w
+
+    def _occupied(self, q: int) -> bool:
+        """Every field of seat q holds cards now (the H4 cap, ``_opened``, applies)."""
+        return self.h4 and all(f.count for f in self.s.players[q].fields)
+
+    def _opened(self, q: int, b: int, whole: Expr) -> Expr:
+        """Bean b's part of seat q's bound when every field holds cards (``_occupied``) and b is
+        on one of them: per such field i a count x_i of cards of b that join its group before it
+        is harvested (or at the end), so b pays at most ``sum pay(count_i + x_i) + free(rest)``
+        (free: the best split of the rest into groups of their own, ``gain_table``): the same as
+        the plain bound, but the x_i can be capped (``_first_foreign``)."""
+        pl = self.s.players[q]
+        mine = [(i, f.count) for i, f in enumerate(pl.fields) if f.count and f.bean == b]
+        if not mine or not self._occupied(q):
+            return whole
+        m = self.m
+        row = self.s.setup.payout[b]
+        most = sum(bt.most for bt in self.batches[q] if b in bt.counts)  # cards of b, at most
+        total: Expr = sum(bt.counts.get(b, 0) for bt in self.batches[q])
+        free = gain_table(row, [], most)
+        y = m.new_int_var(0, most, f"oy{q}_{b}")
+        zy = m.new_int_var(0, max(free), f"of{q}_{b}")
+        m.add_element(y, free, zy)
+        parts: list[tuple[cp_model.IntVar, cp_model.IntVar, list[int]]] = [(zy, y, free)]
+        xs = []
+        for i, count in mine:
+            alone = [row[min(count + x, len(row) - 1)] for x in range(most + 1)]
+            x = m.new_int_var(0, most, f"ox{q}_{i}")
+            z = m.new_int_var(0, max(alone), f"oa{q}_{i}")
+            m.add_element(x, alone, z)
+            parts.append((z, x, alone))
+            xs.append(x)
+            self._joins[(q, i)] = x
+        m.add(y + sum(xs) == total)
+        for var, arg, table in parts:
+            for slope, icpt in hull(table):  # the LP sees the concave majorants
+                den = slope.denominator * icpt.denominator
+                m.add(den * var <= int(slope * den) * arg + int(icpt * den))
+        w = m.new_int_var(0, sum(max(t) for _, _, t in parts), f"ow{q}_{b}")
+        m.add(w <= whole)
+        m.add(w <= sum(z for z, _, _ in parts))
+        return w
+
+    def _first_foreign(self, q: int) -> Expr:
+        """H3-H5 on seat q's fields now, when every one holds cards (``_occupied``): a card of a
+        bean no field holds now (a foreign card) goes onto a field harvested before it, or onto a
+        third field bought before it (F1). So at each batch with a foreign card, some field's group
+        holds, besides its cards now, only cards of its bean planted up to that batch (x_i at most
+        those), or the seat has bought its third field, which costs its price; and while a field
+        holds two or more, a one-card field is harvested only after it (H4, either reading) or
+        after a card of its own bean topped it up. Holds for every legal play, so the master
+        stays a relaxation. Returns the coins the seat pays for a third field (an expression)."""
+        if not self._occupied(q):
+            return 0
+        m = self.m
+        pl = self.s.players[q]
+        su = self.s.setup
+        held = {f.bean for f in pl.fields}
+        full = any(f.count >= 2 for f in pl.fields)
+        buy: cp_model.IntVar | None = None
+        if su.third_cost is not None and len(pl.fields) < 3:
+            buy = m.new_bool_var(f"obuy{q}")
+        upto: dict[int, Expr] = {b: 0 for b in held}  # cards of each held bean up to batch j
+        for j, bt in enumerate(self.batches[q]):
+            for b in held:
+                upto[b] = upto[b] + bt.counts.get(b, 0)
+            alien = [v for c, v in bt.counts.items() if c not in held]
+            if not alien:
+                continue
+            foreign = m.new_bool_var(f"oo{q}_{j}")  # a foreign card in batch j
+            m.add(sum(alien) <= bt.most * foreign)
+            lits = [foreign.negated()] + ([buy] if buy is not None else [])
+            for i, f in enumerate(pl.fields):
+                closed = m.new_bool_var(f"oc{q}_{i}_{j}")  # field i harvested by then
+                m.add(self._joins[(q, i)] <= upto[f.bean]).only_enforce_if(closed)
+                if full and f.count == 1:  # H4: harvested alone only after the full ones
+                    m.add(upto[f.bean] >= 1).only_enforce_if(closed)
+                lits.append(closed)
+            m.add_bool_or(lits)
+        if buy is None:
+            return 0
+        assert su.third_cost is not None
+        return su.third_cost * buy
 
     def _capacity(self) -> None:
         """At any boundary, a seat's fields hold at most as many beans as it has fields (H2)."""

@@ -47,7 +47,7 @@ from model import (
 from solvers.contract import OBJECTIVES, Budget, Limits, Objective, Solution, SolveError, SolveStats
 from solvers.cpsat_run import Interrupt, interruptible, reporting
 from solvers.exact import OpenSearch, SoloSearch, open_player, solve_solo
-from solvers.flow.master import Batch, FlowMaster, most_of
+from solvers.flow.master import Batch, FlowMaster, capacity_default, most_of
 from solvers.flow.seat_batch import TooLarge, solve_seat_in
 from solvers.flow.seat_plan import Op, SeatPlan
 from solvers.timeline import Card, Deal, deal_proposals, play_deal, track_draws
@@ -737,9 +737,11 @@ def solve_flow(s: GameState, objective: str, player: int | None = None, time_lim
     """``coop`` or ``best`` by the counts master and exact seats (module docstring). Status
     "optimal" only when the plan's value meets a proved bound; else "feasible" with the bound.
 
-    ``capacity`` adds the master's capacity cuts (FlowMaster._carry); by default on for ``best``
-    only, where they close gaps the plain master leaves, while on ``coop`` they left the bound as
-    it was and the run 3 times slower (docs/endgames.md, "The flow solver")."""
+    ``capacity`` adds the master's capacity cuts (FlowMaster._carry); by default
+    (``capacity_default``) on for ``best``, where they close gaps the plain master leaves, and on
+    ``coop`` with at most 3 turns left, where with the H4 cap they close them too; on longer
+    ``coop`` runs the master's first solve with them is too slow (docs/endgames.md, "The flow
+    solver")."""
     goal = OBJECTIVES.get(objective)
     if goal is None or not goal.trades:
         raise SolveError(f"objective {objective!r}: the flow solver solves coop and best")
@@ -748,7 +750,7 @@ def solve_flow(s: GameState, objective: str, player: int | None = None, time_lim
     if su.rules.distinct_fields or su.rules.field_beans:
         raise SolveError("the flow solver does not cover V2 (distinct fields) or V5 (field beans) yet")
     if capacity is None:
-        capacity = goal.floors
+        capacity = capacity_default(s, goal.floors)
     run_clock = Budget("the flow solver", None, time_limit, work_limit=work_limit)
     clock = run_clock.same_clock("the flow solver's solo searches")  # no time past the limit
     if goal.floors and floors is None:
