@@ -14,8 +14,10 @@ in canonical order, H2), every fleet, the rows and the turn's Isla counters. The
 reduction are each tested against ``reference_solo`` (the whole state as the key; no reduction):
 a whole cargo is never moved onto an empty merchant ship in the same port, which only renames P's
 two merchant ships (I1, I6: they are alike, and the policy picks its target by cargo, not by ship
-number); without it those moves form cycles. This module imports ``model`` and the bottom of
-``solvers`` only (``contract``, ``exact``'s default policy, ``positions``).
+number); without it those moves form cycles. Branch and bound with ``upper`` (every card that can
+still be P's, split into groups at the beanometer's best: at least the optimum, tested with
+hypothesis against the search without it); the table keeps exact values and bounds apart. This
+module imports ``model`` and the bottom of ``solvers`` only (``contract``, ``bounds``, ``exact``).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from model.actions import Decline, Propose
 from model.isla import isla_of
 from model.isla.actions import PIRATE, Attack, MoveCargo
 from model.isla.moves import defence, sea_actions
+from solvers.bounds import gain_table
 from solvers.contract import RESHUFFLE_AHEAD, SOLO, Budget, Limits, Objective, Solution, SolveError
 from solvers.exact import SoloSearch, default_policy, final_pass_player, solo_solution
 
@@ -108,10 +111,13 @@ class IslaSoloSearch(SoloSearch):
     reached a state above it on the path."""
 
     def __init__(self, player: int, budget: Budget, policy: Callable[[GameState], Action] = isla_policy,
-                 full_key: bool = False, reduce: bool = True) -> None:
+                 full_key: bool = False, reduce: bool = True, bound: bool = True) -> None:
         super().__init__(player, policy, budget=budget)
         self.full_key = full_key
         self.reduce = reduce
+        self.bound = bound
+        self.caps: dict[tuple[object, ...], int] = {}  # upper bounds of values not found exactly
+        self._splits: dict[tuple[int, int], int] = {}
         self.path: dict[tuple[object, ...], int] = {}  # the states on the path, by depth
         self.low = 1 << 30  # ``reduce`` off: the shallowest path state a cycle cut reached
 
@@ -133,7 +139,36 @@ class IslaSoloSearch(SoloSearch):
             s = apply(s, self.policy(s), check=False)
         return s
 
-    def value(self, s: GameState) -> int:
+    def upper(self, s: GameState) -> int:
+        """P's coins plus, per bean, the most coins every card of it that can still be P's could pay
+        split into groups, each sold once (C1, I6): P's fields, ships, hand and set-aside cards, the
+        face-up cards, the draw pile, the rows (I4) and the others' merchant cargo (a pirate may take
+        it, I7). Purchases only spend coins and a yield only loses a card, so it is an upper bound."""
+        p = self.player
+        pl = s.players[p]
+        isla = isla_of(s)
+        cards: dict[int, int] = {}
+        for f in pl.fields:
+            if f.count:
+                cards[f.bean] = cards.get(f.bean, 0) + f.count
+        for q, fleet in enumerate(isla.fleets):
+            for i, ship in fleet.ships():
+                if ship.count and (q == p or i != PIRATE):
+                    cards[ship.bean] = cards.get(ship.bean, 0) + ship.count
+        for zone in (pl.hand, pl.aside, s.face_up, s.draw, *isla.rows):
+            for b in zone:
+                cards[b] = cards.get(b, 0) + 1
+        return len(pl.coins) + sum(self._split(s, b, n) for b, n in cards.items())
+
+    def _split(self, s: GameState, b: int, n: int) -> int:
+        hit = self._splits.get((b, n))
+        if hit is None:
+            hit = self._splits[(b, n)] = gain_table(s.setup.payout[b], [], n)[n]
+        return hit
+
+    def value(self, s: GameState, alpha: int = NEG) -> int:
+        """P's best final coins from ``s`` if above ``alpha``; otherwise a number <= ``alpha`` that
+        bounds them from above (branch and bound with ``upper``, when ``bound`` is on)."""
         p = self.player
         s = self.settle(s)
         if s.phase == Phase.OVER:
@@ -142,22 +177,35 @@ class IslaSoloSearch(SoloSearch):
         hit = self.table.get(key)
         if hit is not None:
             return hit
+        cap = self.caps.get(key)
+        if cap is not None and cap <= alpha:
+            return cap
         if key in self.path:
             if self.reduce:  # the reduction leaves no cycle
                 raise SolveError("internal error: the Isla solo search met a cycle of states")
             self.low = min(self.low, self.path[key])
             return NEG  # a best line never repeats a state
+        top = self.upper(s) if self.bound else -NEG
+        if top <= alpha:
+            return top
         self.nodes += 1
         self.budget.node()
         depth = self.path[key] = len(self.path)
         outer, self.low = self.low, depth
+        best = NEG
         try:
-            best = max((self.value(apply(s, a, check=False)) for a in self.choices(s)), default=NEG)
+            for a in self.choices(s):
+                best = max(best, self.value(apply(s, a, check=False), max(alpha, best)))
+                if best >= top:
+                    break  # no other move can beat it
         finally:
             del self.path[key]
         inner, self.low = self.low, min(outer, self.low)
-        if inner >= depth:  # no cycle cut below reached above this node: the value is exact
-            self.table[key] = best
+        if inner >= depth:  # no cycle cut below reached above this node
+            if best > alpha:
+                self.table[key] = best  # exact
+            else:
+                self.caps[key] = best  # every child bounded at most alpha: an upper bound
         return best
 
 
@@ -169,12 +217,12 @@ def solve_isla_solo(s: GameState, player: int | None = None, budget: Budget | No
 
 
 def reference_solo(s: GameState, player: int | None = None, full_key: bool = True, reduce: bool = True,
-                   node_limit: int | None = None) -> int:
-    """The value by a reference search for tests: the table keyed by the whole state (``full_key``)
-    and/or without the reduction (``reduce`` off)."""
+                   bound: bool = False, node_limit: int | None = None) -> int:
+    """The value by a reference search for tests: the table keyed by the whole state (``full_key``),
+    without the reduction (``reduce`` off), without the bound (``bound`` off)."""
     p = check_isla_solo(s, player)
     budget = Budget("reference Isla solo search", node_limit)
-    return IslaSoloSearch(p, budget, full_key=full_key, reduce=reduce).value(s)
+    return IslaSoloSearch(p, budget, full_key=full_key, reduce=reduce, bound=bound).value(s)
 
 
 def solve(s: GameState, objective: Objective, player: int | None, limits: Limits,
