@@ -33,7 +33,7 @@ from model.isla.actions import PIRATE, Attack, MoveCargo
 from model.isla.moves import defence, sea_actions
 from solvers.bounds import gain_table
 from solvers.contract import RESHUFFLE_AHEAD, SOLO, Budget, Limits, Objective, Solution, SolveError
-from solvers.exact import SoloSearch, default_policy, final_pass_player, solo_solution
+from solvers.exact import SoloSearch, default_policy, final_pass_player, hand_reach, solo_solution
 
 NEG = -(10**9)
 
@@ -141,7 +141,8 @@ class IslaSoloSearch(SoloSearch):
 
     def upper(self, s: GameState) -> int:
         """P's coins plus, per bean, the most coins every card of it that can still be P's could pay
-        split into groups, each sold once (C1, I6): P's fields, ships, hand and set-aside cards, the
+        split into groups, each sold once (C1, I6): P's fields, ships, the hand cards phase 1 can
+        still plant (``hand_reach``: refills only shorten the game, I2) and set-aside cards, the
         face-up cards, the draw pile, the rows (I4) and the others' merchant cargo (a pirate may take
         it, I7). Purchases only spend coins and a yield only loses a card, so it is an upper bound."""
         p = self.player
@@ -155,7 +156,7 @@ class IslaSoloSearch(SoloSearch):
             for i, ship in fleet.ships():
                 if ship.count and (q == p or i != PIRATE):
                     cards[ship.bean] = cards.get(ship.bean, 0) + ship.count
-        for zone in (pl.hand, pl.aside, s.face_up, s.draw, *isla.rows):
+        for zone in (pl.hand[:hand_reach(s, p)], pl.aside, s.face_up, s.draw, *isla.rows):
             for b in zone:
                 cards[b] = cards.get(b, 0) + 1
         return len(pl.coins) + sum(self._split(s, b, n) for b, n in cards.items())
