@@ -6,6 +6,10 @@ with the line replayed, refused in one line for what is not served."""
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -151,6 +155,18 @@ def test_the_built_in_answers_through_the_registry_and_the_python_interface(name
     s = ISLA_LIBRARY[name].position()
     sol = endgame.solve(s, "solo")  # exact search: the default for solo; verify_line replays it
     assert sol.value == 7 and sol.status == "optimal"
+
+
+def test_solve_endgame_answers_an_isla_built_in_with_a_replayed_line() -> None:
+    script = Path(__file__).resolve().parent.parent / "scripts" / "solve_endgame.py"
+    args = [sys.executable, str(script), "isla-rio4-5cards", "--objective", "solo", "--solver", "exact"]
+    text = subprocess.run(args, capture_output=True, text=True, timeout=300)
+    assert text.returncode == 0, text.stderr
+    assert "value: 4 (proved optimal; exact search" in text.stdout
+    out = subprocess.run([*args, "--json"], capture_output=True, text=True, timeout=300)
+    d = json.loads(out.stdout)
+    assert (d["value"], d["status"], d["per_player"]) == (4, "optimal", [4, 6, 3, 4])
+    assert d["line"][0] == "p0 harvest 1"
 
 
 def _seeded(seed: int, draw: int, sails: int) -> GameState | None:
