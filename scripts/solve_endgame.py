@@ -6,8 +6,9 @@ last turn: `best p1` by the flow solver, with the deals that pay). --from-game c
 game, with --ruleset and --option as scripts/simulate.py takes them.
 
 La Isla Bohnita positions (--option isla=true, the `isla-` built-ins; I1-I9) are read, validated and
-cut (--position-only prints one, or its state JSON with --json), and every solver refuses them in
-one line (exit 2): none covers the expansion yet.
+cut (--position-only prints one, or its state JSON with --json); `--objective solo` by exact search
+solves them (the other seats play the default policy, whose pirates attack), and every other
+solver refuses them in one line (exit 2).
 
 Objectives (docs/endgames.md): solo P (no trades; P's coins), coop (all deals; everyone's coins), best P
 (all deals; P's coins while every other seat keeps at least its own solo optimum), duel (the bean
@@ -45,7 +46,7 @@ from console import cli
 from model.display import describe
 from model.errors import UsageError
 from model.rules import parse_option_args
-from solvers.api import METHODS, default_method, methods, solve, solve_policy
+from solvers.api import METHODS, default_method, methods, served, solve, solve_policy
 from solvers.contract import DEFAULT_LIMITS, DEFAULT_NODES, DEFAULT_SECONDS, OBJECTIVES, Limits
 from solvers.positions import BUILTINS, DEFAULT, cut, game_label, read_position, unknown_position
 from viewer.build import line_page
@@ -72,7 +73,8 @@ def _position(args: argparse.Namespace) -> tuple[Any, str]:
     return read_position(name), name
 
 
-ISLA_MARK = "[Isla: no solver yet]"  # --list: a La Isla Bohnita built-in, read and shown, not solved
+ISLA_MARK = f"[Isla: {served('isla')} only]"  # --list: a La Isla Bohnita built-in and what solves it
+ISLA_DUEL_MARK = "[Isla duel: no solver yet]"  # the Isla duel (I9): no objective covers it yet
 
 
 def _list() -> int:
@@ -82,7 +84,7 @@ def _list() -> int:
         s = e.position()
         hands = sum(len(p.hand) for p in s.players)
         mark = " (default)" if e.name == DEFAULT else ""
-        isla = f"{ISLA_MARK} " if e.isla else ""
+        isla = f"{ISLA_DUEL_MARK if s.setup.duel else ISLA_MARK} " if e.isla else ""
         print(f"{e.name:<{width}} {len(s.players):>7} {len(s.draw):>10} {hands:>10}  {isla}{e.about}{mark}")
     return 0
 

@@ -10,7 +10,9 @@ a policy, not a line (solvers/expected.py): it is registered in ``POLICIES`` and
 
 Every solver checks the position itself (the base game, not an expansion: ``base_game_only``; the
 final pass, E2; the duel or not, D1) and replays its line through the engine; ``verify_line``
-replays it once more, independently of the solver.
+replays it once more, independently of the solver. An expansion's positions go to
+``EXPANSION_REGISTRY`` (La Isla Bohnita ``solo`` by exact search, ``solvers/isla_exact.py``); every
+other method refuses them in one line naming what does serve them.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from collections.abc import Callable
 
 from console.progress import ProgressFn
 from model import GameState, Phase, apply
-from solvers import cpsat, cpsat_deals, duel, exact, expected
+from solvers import cpsat, cpsat_deals, duel, exact, expected, isla_exact
 from solvers.contract import (
     BEST,
     COOP,
@@ -43,7 +45,7 @@ from solvers.flow import solver as flow
 
 __all__ = ["Limits", "ProgressFn", "Solution", "SolveError", "SearchLimitExceeded",
            "NodeLimitExceeded", "TimeLimitExceeded", "REGISTRY", "POLICIES", "solve", "solve_policy",
-           "verify_line", "methods", "default_method", "METHODS"]
+           "verify_line", "methods", "default_method", "METHODS", "EXPANSION_REGISTRY", "served"]
 
 
 # Every solver by (objective, method), each with the one signature (``solvers.contract.Solver``).
@@ -57,6 +59,12 @@ REGISTRY: dict[tuple[str, str], Solver] = {
     (BEST.name, "cpsat"): flow.solve,
     (COOP.name, "cpsat-cards"): cpsat_deals.solve,
     (BEST.name, "cpsat-cards"): cpsat_deals.solve,
+}
+
+# The solvers of an expansion's positions by (expansion, objective, method): every other pair of a
+# registered objective and method refuses them in one line (``base_game_only``, naming these).
+EXPANSION_REGISTRY: dict[tuple[str, str, str], Solver] = {
+    ("isla", SOLO.name, "exact"): isla_exact.solve,  # La Isla Bohnita solo (I1-I9, issue 41 item 2)
 }
 
 PolicySolver = Callable[[GameState, Objective, int | None, Limits, ProgressFn | None], ExpectedSolution]
@@ -84,6 +92,11 @@ def default_method(objective: str) -> str:
     return "cpsat" if OBJECTIVES[objective].trades and "cpsat" in have else have[0]
 
 
+def served(expansion: str | None) -> str:
+    """What serves ``expansion``'s positions, as a refusal names it ("solo by exact search"), or ""."""
+    return ", ".join(_title(o, m) for x, o, m in EXPANSION_REGISTRY if x == expansion)
+
+
 # How a refusal names a method (``base_game_only``): the flow solver serves coop and best as cpsat.
 _TITLES = {"exact": "exact search", "cpsat": "CP-SAT", "cpsat-cards": "the card-by-card CP-SAT model"}
 
@@ -109,7 +122,11 @@ def solve(s: GameState, objective: str, method: str, player: int | None = None,
     run = REGISTRY.get((objective, method))
     if run is None:
         raise _no_method(objective, method)
-    base_game_only(s, _title(objective, method))
+    if s.setup.expansion:
+        run = EXPANSION_REGISTRY.get((s.setup.expansion, objective, method))
+        if run is None:
+            base_game_only(s, _title(objective, method), served(s.setup.expansion))
+    assert run is not None
     sol = run(s, OBJECTIVES[objective], player, limits, progress)
     verify_line(s, sol)
     return sol
@@ -122,7 +139,7 @@ def solve_policy(s: GameState, objective: str, method: str, player: int | None =
     run = POLICIES.get((objective, method))
     if run is None:
         raise _no_method(objective, method)
-    base_game_only(s, _title(objective, method))
+    base_game_only(s, _title(objective, method), served(s.setup.expansion))
     return run(s, OBJECTIVES[objective], player, limits, progress)
 
 

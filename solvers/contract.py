@@ -29,18 +29,22 @@ class SolveError(BohnanzaError):
 RESHUFFLE_AHEAD = "a reshuffle lies ahead: open endgames need the final pass (E2)"
 
 # The expansions a position can be read, validated and shown in, by ``Setup.expansion``, with their
-# rules: no endgame solver covers one yet (docs/endgames.md, "Positions").
+# rules (docs/endgames.md, "Positions"); which solvers serve them is the registry's fact
+# (``solvers.api.EXPANSION_REGISTRY``).
 EXPANSION_RULES = {"isla": "La Isla Bohnita (I1-I9)"}
 
 
-def base_game_only(s: GameState, solver: str) -> None:
-    """Refuse a position of an expansion (``Setup.expansion`` set) in one line naming ``solver`` and
-    the expansion's rules: the solvers model the base turn, not ships, cargo and island rows (I1-I9)."""
+def base_game_only(s: GameState, solver: str, served: str = "") -> None:
+    """Refuse a position of an expansion (``Setup.expansion`` set) in one line naming ``solver``, the
+    expansion's rules and, from the registry, what does solve them (``served``, e.g. "solo by exact
+    search"): the base solvers model the base turn, not ships, cargo and island rows (I1-I9)."""
     name = s.setup.expansion
     if name:
         rules = EXPANSION_RULES.get(name, f"the expansion {name!r}")
-        raise SolveError(f"{solver} covers the base game; {rules} positions ({name}=true) can be read, "
-                         "shown and validated, but no endgame solver handles them yet")
+        head = f"{solver} covers the base game; {rules} positions ({name}=true)"
+        if served:
+            raise SolveError(f"{head} are solved only by {served}")
+        raise SolveError(f"{head} can be read, shown and validated, but {solver} does not handle them")
 
 
 class SearchLimitExceeded(SolveError):

@@ -148,6 +148,12 @@ def open_player(s: GameState, objective: str, player: int | None) -> int:
     base_game_only(s, f"the {objective} search")
     if s.setup.duel:
         raise SolveError(f"{objective} does not apply to the bean duel (D1): use duel")
+    return final_pass_player(s, player)
+
+
+def final_pass_player(s: GameState, player: int | None) -> int:
+    """P (default: the seat to move) if ``s`` is in the final pass (E2) and P is a seat; a
+    SolveError in one line otherwise."""
     if not in_final_pass(s):
         raise SolveError(f"a reshuffle lies ahead (exhaustion {s.exhaustions} of "
                          f"{s.setup.final_exhaustion}): open endgames need the final pass (E2)")
@@ -166,6 +172,13 @@ def solve_solo(s: GameState, player: int | None = None, node_limit: int | None =
     p = open_player(s, SOLO.name, player)
     t0 = time.perf_counter()
     search = SoloSearch(p, budget=budget or Budget("solo search", node_limit, time_limit, progress))
+    return solo_solution(search, s, t0)
+
+
+def solo_solution(search: SoloSearch, s: GameState, t0: float) -> Solution:
+    """``search``'s value and principal line from ``s`` (replayed with checks) as a ``Solution``;
+    its seconds counted from ``t0`` (``time.perf_counter``)."""
+    p = search.player
     value = search.value(s)
     line, end = search.line(s)
     coins = [len(pl.coins) for pl in end.players]

@@ -1,7 +1,8 @@
 """La Isla Bohnita endgame positions (issue 41 item 1): read and validated against I1-I9 and the
 base rules, cut from seeded Isla games (2-5 players with the amigo deck, 2-7 with rio-grande), built
-in as ``isla-`` names, round-tripped through JSON, and refused by every solver in one line naming
-the solver and I1-I9 (no solver covers the expansion yet)."""
+in as ``isla-`` names, round-tripped through JSON, and refused by every solver but Isla ``solo`` by
+exact search (``tests/test_isla_exact.py``) in one line naming the solver, I1-I9 and what does
+solve them."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from model import GameState, Phase, state_to_json
 from model.cards import Bean
 from model.isla import isla_of
 from solvers import duel, endgame, exact, expected
-from solvers.api import POLICIES, REGISTRY, solve, solve_policy
+from solvers.api import EXPANSION_REGISTRY, POLICIES, REGISTRY, solve, solve_policy
 from solvers.contract import SolveError
 from solvers.positions import (
     BUILTINS,
@@ -258,12 +259,14 @@ def _refused(call: Callable[[], Any], solver: str) -> None:
     msg = str(e.value)
     assert msg.startswith(f"{solver} covers the base game; La Isla Bohnita (I1-I9) positions")
     assert "\n" not in msg
-    assert "no endgame solver handles them yet" in msg
+    assert msg.endswith(("are solved only by solo by exact search", f"but {solver} does not handle them"))
 
 
-@pytest.mark.parametrize(("objective", "method"), [*REGISTRY, *POLICIES],
-                         ids=[f"{o}-{m}" for o, m in [*REGISTRY, *POLICIES]])
-def test_every_registered_solver_refuses_an_isla_position(objective: str, method: str) -> None:
+REFUSING = [(o, m) for o, m in [*REGISTRY, *POLICIES] if ("isla", o, m) not in EXPANSION_REGISTRY]
+
+
+@pytest.mark.parametrize(("objective", "method"), REFUSING, ids=[f"{o}-{m}" for o, m in REFUSING])
+def test_every_registered_solver_but_isla_solo_refuses_an_isla_position(objective: str, method: str) -> None:
     name = "isla-duel-7cards" if objective == "duel" else "isla-rio4-5cards"
     s = ISLA_LIBRARY[name].position()
     call = solve_policy if (objective, method) in POLICIES else solve
@@ -272,11 +275,11 @@ def test_every_registered_solver_refuses_an_isla_position(objective: str, method
     _refused(lambda: call(s, objective, method), f"{objective} by {title}")
 
 
-def test_the_python_interface_loads_an_isla_built_in_and_refuses_to_solve_it() -> None:
+def test_the_python_interface_loads_an_isla_built_in_and_refuses_to_solve_coop() -> None:
     assert set(ISLA_LIBRARY) <= set(endgame.names())
     s = endgame.load("isla-rio4-5cards")
     assert s == ISLA_LIBRARY["isla-rio4-5cards"].position()
-    _refused(lambda: endgame.solve(s, "solo"), "solo by exact search")
+    _refused(lambda: endgame.solve(s, "coop"), "coop by the flow solver")
 
 
 def test_the_solvers_called_directly_refuse_an_isla_position() -> None:
@@ -367,7 +370,10 @@ def test_list_marks_the_isla_built_ins_and_solving_one_is_refused() -> None:
     assert proc.returncode == 0, proc.stderr
     rows = {line.split()[0]: line for line in proc.stdout.splitlines()[1:]}
     assert set(rows) == set(BUILTINS)
-    assert all(("[Isla: no solver yet]" in line) == (name in ISLA_LIBRARY) for name, line in rows.items())
+    duels = {name for name in ISLA_LIBRARY if "duel" in name}
+    assert all(("[Isla: solo by exact search only]" in line) == (name in set(ISLA_LIBRARY) - duels)
+               for name, line in rows.items())
+    assert all("[Isla duel: no solver yet]" in rows[name] for name in duels)
     err = one_line_error(run(SOLVE, "isla-duel-7cards", "--objective", "duel"))
     assert err.startswith("solve_endgame.py: duel by exact search covers the base game; La Isla Bohnita")
 
