@@ -131,6 +131,7 @@ class FlowMaster:
         self._carried: dict[tuple[int, int], list[cp_model.IntVar]] = {}
         self.capacity = capacity  # the capacity cuts (``_carry``): tighter, and a larger model
         self.h4 = h4  # the cap on fields that all hold cards (``_opened``, ``_first_foreign``)
+        self.later = h4 and not capacity  # its count of later foreign beans (``_later_foreign``)
         self._joins: dict[tuple[int, int], cp_model.IntVar] = {}  # (seat, field): x_i of ``_opened``
         self._firsts: dict[tuple[int, int], cp_model.IntVar] = {}  # (seat, bean): g_b of ``_opened``
         self.relaxed = [self._relaxed(q) for q in range(n)]
@@ -357,7 +358,7 @@ class FlowMaster:
         row = self.s.setup.payout[b]
         most = sum(bt.most for bt in self.batches[q] if b in bt.counts)  # cards of b, at most
         if not mine:  # a foreign bean: its first group (g_b cards) and the rest, free
-            if not most:
+            if not most or not self.later:
                 return whole
             mine = [(-1, 0)]
         total: Expr = sum(bt.counts.get(b, 0) for bt in self.batches[q])
@@ -426,9 +427,14 @@ class FlowMaster:
                     c = m.new_bool_var(f"oc{q}_{i}_{j}")  # field i harvested by then
                     m.add(self._joins[(q, i)] <= upto[f.bean]).only_enforce_if(c)
                     closed.append(c)
+                # H4: a one-card field is harvested alone only after the full ones, or once topped
+                # up; one field closed is all the bool_or below asks, so without the later
+                # foreign beans' count "topped up" alone is enough (a full one closed serves too)
                 for i, f in enumerate(pl.fields):
-                    if full and f.count == 1:  # H4: harvested alone only after the full ones
-                        top = m.new_bool_var(f"otop{q}_{i}_{j}")  # or after it was topped up
+                    if full and f.count == 1 and not self.later:
+                        m.add(upto[f.bean] >= 1).only_enforce_if(closed[i])
+                    elif full and f.count == 1:
+                        top = m.new_bool_var(f"otop{q}_{i}_{j}")  # field i topped up by then
                         m.add(upto[f.bean] >= 1).only_enforce_if(top)
                         for k, g in enumerate(pl.fields):
                             if g.count >= 2:
