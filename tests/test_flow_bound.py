@@ -124,3 +124,20 @@ def test_the_h4_cap_sees_a_one_card_field_held_by_a_fuller_one() -> None:
     batches: Batches = [(0, "p3", {7: 2, 8: 2}), (1, "p3", {4: 2, 8: 1})]
     exact = solve_seat_in(s, 0, batches).value
     assert (exact, _most_on(s, 0, batches, h4=True), _most_on(s, 0, batches, h4=False)) == (12, 12, 13)
+
+
+@pytest.mark.rule("H3")
+@pytest.mark.rule("H4")
+def test_the_h4_cap_counts_the_fields_earlier_foreign_beans_hold() -> None:
+    """rio4-18cards, seat 0: fields 1 Soy, 1 Chili, 1 Garden, no third to buy. Green comes first
+    (turn 1), then phase 1 of turn 2 plants a Blue and a Blackeyed, then a batch of 5 Blue, 5
+    Chili, 3 Stink, 3 Green, 1 Blackeyed, 2 Garden. Green takes the field Soy leaves; the single
+    Blue needs a second field (Chili closed early, or Green's first group closed), and the
+    Blackeyed a third (Blue's first group closed, as Garden untopped may not go while Chili holds
+    three): 20 coins, where the cap on the first foreign card alone says 22."""
+    s = LIBRARY["rio4-18cards"].position()
+    batches: Batches = [(0, "p3", {3: 1, 6: 1}), (1, "p3", {3: 1, 5: 2, 8: 1}), (2, "p1a", {2: 1}),
+                        (2, "p1b", {7: 1}), (2, "p3", {2: 5, 3: 5, 4: 3, 5: 3, 7: 1, 9: 2}),
+                        (3, "p3", {3: 1, 5: 1})]
+    exact = solve_seat_in(s, 0, batches).value
+    assert (exact, _most_on(s, 0, batches, h4=True), _most_on(s, 0, batches, h4=False)) == (20, 20, 22)

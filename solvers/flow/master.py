@@ -131,7 +131,9 @@ class FlowMaster:
         self._carried: dict[tuple[int, int], list[cp_model.IntVar]] = {}
         self.capacity = capacity  # the capacity cuts (``_carry``): tighter, and a larger model
         self.h4 = h4  # the cap on fields that all hold cards (``_opened``, ``_first_foreign``)
+        self.later = h4 and not capacity  # its count of later foreign beans (``_later_foreign``)
         self._joins: dict[tuple[int, int], cp_model.IntVar] = {}  # (seat, field): x_i of ``_opened``
+        self._firsts: dict[tuple[int, int], cp_model.IntVar] = {}  # (seat, bean): g_b of ``_opened``
         self.relaxed = [self._relaxed(q) for q in range(n)]
         self._capacity()
 
@@ -341,18 +343,24 @@ class FlowMaster:
         return self.h4 and all(f.count for f in self.s.players[q].fields)
 
     def _opened(self, q: int, b: int, whole: Expr) -> Expr:
-        """Bean b's part of seat q's bound when every field holds cards (``_occupied``) and b is
-        on one of them: per such field i a count x_i of cards of b that join its group before it
+        """Bean b's part of seat q's bound when every field holds cards (``_occupied``): if b is
+        on some of them, per such field i a count x_i of cards of b that join its group before it
         is harvested (or at the end), so b pays at most ``sum pay(count_i + x_i) + free(rest)``
-        (free: the best split of the rest into groups of their own, ``gain_table``): the same as
-        the plain bound, but the x_i can be capped (``_first_foreign``)."""
+        (free: the best split of the rest into groups of their own, ``gain_table``); if no field
+        holds b (a foreign bean), the same with one group of no cards now, b's first group (g_b
+        cards, ``_firsts``). The same as the plain bound, but the x_i and g_b can be capped
+        (``_first_foreign``, ``_later_foreign``)."""
         pl = self.s.players[q]
         mine = [(i, f.count) for i, f in enumerate(pl.fields) if f.count and f.bean == b]
-        if not mine or not self._occupied(q):
+        if not self._occupied(q):
             return whole
         m = self.m
         row = self.s.setup.payout[b]
         most = sum(bt.most for bt in self.batches[q] if b in bt.counts)  # cards of b, at most
+        if not mine:  # a foreign bean: its first group (g_b cards) and the rest, free
+            if not most or not self.later:
+                return whole
+            mine = [(-1, 0)]
         total: Expr = sum(bt.counts.get(b, 0) for bt in self.batches[q])
         free = gain_table(row, [], most)
         y = m.new_int_var(0, most, f"oy{q}_{b}")
@@ -362,12 +370,15 @@ class FlowMaster:
         xs = []
         for i, count in mine:
             alone = [row[min(count + x, len(row) - 1)] for x in range(most + 1)]
-            x = m.new_int_var(0, most, f"ox{q}_{i}")
-            z = m.new_int_var(0, max(alone), f"oa{q}_{i}")
+            x = m.new_int_var(0, most, f"ox{q}_{i}_{b}")
+            z = m.new_int_var(0, max(alone), f"oa{q}_{i}_{b}")
             m.add_element(x, alone, z)
             parts.append((z, x, alone))
             xs.append(x)
-            self._joins[(q, i)] = x
+            if i < 0:
+                self._firsts[(q, b)] = x
+            else:
+                self._joins[(q, i)] = x
         m.add(y + sum(xs) == total)
         for var, arg, table in parts:
             for slope, icpt in hull(table):  # the LP sees the concave majorants
@@ -385,8 +396,10 @@ class FlowMaster:
         holds, besides its cards now, only cards of its bean planted up to that batch (x_i at most
         those), or the seat has bought its third field, which costs its price; and while a field
         holds two or more, a one-card field is harvested only after it (H4, either reading) or
-        after a card of its own bean topped it up. Holds for every legal play, so the master
-        stays a relaxation. Returns the coins the seat pays for a third field (an expression)."""
+        after a card of its own bean topped it up. A foreign bean's first card after other
+        foreign beans' needs one more such field per earlier first group still on a field
+        (``_later_foreign``). Holds for every legal play, so the master stays a relaxation.
+        Returns the coins the seat pays for a third field (an expression)."""
         if not self._occupied(q):
             return 0
         m = self.m
@@ -398,26 +411,85 @@ class FlowMaster:
         if su.third_cost is not None and len(pl.fields) < 3:
             buy = m.new_bool_var(f"obuy{q}")
         upto: dict[int, Expr] = {b: 0 for b in held}  # cards of each held bean up to batch j
+        aliens = sorted(b for p, b in self._firsts if p == q)  # foreign beans
+        before: dict[int, Expr] = {b: 0 for b in aliens}  # cards of each foreign bean before batch j
+        somewhen: dict[int, bool] = {b: False for b in aliens}  # can it have cards before batch j?
         for j, bt in enumerate(self.batches[q]):
             for b in held:
                 upto[b] = upto[b] + bt.counts.get(b, 0)
             alien = [v for c, v in bt.counts.items() if c not in held]
-            if not alien:
-                continue
-            foreign = m.new_bool_var(f"oo{q}_{j}")  # a foreign card in batch j
-            m.add(sum(alien) <= bt.most * foreign)
-            lits = [foreign.negated()] + ([buy] if buy is not None else [])
-            for i, f in enumerate(pl.fields):
-                closed = m.new_bool_var(f"oc{q}_{i}_{j}")  # field i harvested by then
-                m.add(self._joins[(q, i)] <= upto[f.bean]).only_enforce_if(closed)
-                if full and f.count == 1:  # H4: harvested alone only after the full ones
-                    m.add(upto[f.bean] >= 1).only_enforce_if(closed)
-                lits.append(closed)
-            m.add_bool_or(lits)
+            if alien:
+                foreign = m.new_bool_var(f"oo{q}_{j}")  # a foreign card in batch j
+                m.add(sum(alien) <= bt.most * foreign)
+                lits = [foreign.negated()] + ([buy] if buy is not None else [])
+                closed: list[cp_model.IntVar] = []
+                for i, f in enumerate(pl.fields):
+                    c = m.new_bool_var(f"oc{q}_{i}_{j}")  # field i harvested by then
+                    m.add(self._joins[(q, i)] <= upto[f.bean]).only_enforce_if(c)
+                    closed.append(c)
+                # H4: a one-card field is harvested alone only after the full ones, or once topped
+                # up; one field closed is all the bool_or below asks, so without the later
+                # foreign beans' count "topped up" alone is enough (a full one closed serves too)
+                for i, f in enumerate(pl.fields):
+                    if full and f.count == 1 and not self.later:
+                        m.add(upto[f.bean] >= 1).only_enforce_if(closed[i])
+                    elif full and f.count == 1:
+                        top = m.new_bool_var(f"otop{q}_{i}_{j}")  # field i topped up by then
+                        m.add(upto[f.bean] >= 1).only_enforce_if(top)
+                        for k, g in enumerate(pl.fields):
+                            if g.count >= 2:
+                                m.add_bool_or([top, closed[k]]).only_enforce_if(closed[i])
+                m.add_bool_or([*lits, *closed])
+                self._later_foreign(q, j, bt, aliens, before, somewhen, closed, buy)
+            for b in aliens:
+                if b in bt.counts:
+                    before[b] = before[b] + bt.counts[b]
+                    somewhen[b] = True
         if buy is None:
             return 0
         assert su.third_cost is not None
         return su.third_cost * buy
+
+    def _later_foreign(self, q: int, j: int, bt: Batch, aliens: list[int], before: dict[int, Expr],
+                       somewhen: dict[int, bool], closed: list[cp_model.IntVar],
+                       buy: cp_model.IntVar | None) -> None:
+        """``_first_foreign`` for a foreign bean b whose first card comes in batch j, after other
+        foreign beans came in earlier batches: at the moment b's first card is planted, each
+        earlier foreign bean's first group (``_firsts``: g of its cards) still on a field holds
+        one field, and b needs another; the fields free of their group now are the ones
+        harvested by then (``closed``) and a bought third. So some earlier bean's first group
+        closed by batch j (g at most its cards up to batch j), or one more field is free. Groups
+        of held beans planted later, and second groups, are not counted: the count of fields
+        taken stays at most the true one, so every legal play satisfies it (a relaxation)."""
+        m = self.m
+        for b in aliens:
+            if b not in bt.counts:
+                continue
+            opens = []
+            for c in aliens:
+                if c == b or not somewhen[c]:
+                    continue
+                seen = m.new_bool_var(f"oseen{q}_{c}_{j}")  # c has cards before batch j
+                m.add(before[c] <= most_of(self._firsts[(q, c)]) * seen)
+                m.add(before[c] >= seen)
+                m.add(self._firsts[(q, c)] >= seen)  # a first group holds a card
+                shut = m.new_bool_var(f"oshut{q}_{c}_{j}")  # c's first group closed by then
+                m.add(self._firsts[(q, c)] <= before[c] + bt.counts.get(c, 0)).only_enforce_if(shut)
+                held = m.new_bool_var(f"ohold{q}_{c}_{j}")
+                m.add(held >= seen - shut)
+                opens.append(held)
+            if not opens:
+                continue
+            act = m.new_bool_var(f"oact{q}_{b}_{j}")  # b has a card in batch j
+            m.add(bt.counts[b] <= bt.most * act)
+            when = [act]
+            if somewhen[b]:  # b's first card: none before batch j
+                mine = m.new_bool_var(f"onew{q}_{b}_{j}")
+                m.add(before[b] == 0).only_enforce_if(mine)
+                m.add(before[b] >= 1).only_enforce_if(mine.negated())
+                when.append(mine)
+            free = sum(closed) + (buy if buy is not None else 0)
+            m.add(free >= 1 + sum(opens)).only_enforce_if(when)
 
     def _capacity(self) -> None:
         """At any boundary, a seat's fields hold at most as many beans as it has fields (H2)."""
