@@ -113,10 +113,9 @@ def to_mip(m: cp_model.CpModel, backend: str = "SCIP") -> tuple[pywraplp.Solver,
             mip.linear(c)
         elif kind == "exactly_one":
             mip.solver.Add(sum(mip.lit(r) for r in c.exactly_one.literals) == 1)
-        elif kind == "bool_or":
-            if c.enforcement_literal:
-                raise ValueError("to_mip: an enforced clause")
-            mip.solver.Add(sum(mip.lit(r) for r in c.bool_or.literals) >= 1)
+        elif kind == "bool_or":  # enforced: some literal holds, or some enforcement literal fails
+            off = [1 - mip.lit(e) for e in c.enforcement_literal]
+            mip.solver.Add(sum(mip.lit(r) for r in c.bool_or.literals) + sum(off) >= 1)
         elif kind == "element":
             mip.element(c)
         else:

@@ -16,7 +16,7 @@ from solvers.positions import LIBRARY
 @st.composite
 def small_models(draw: st.DrawFn) -> cp_model.CpModel:
     """Every constraint kind the master uses: linear (two-sided, enforced by literals and their
-    negations), exactly-one, a clause and a step table over constants."""
+    negations), exactly-one, a clause (enforced by literals or not) and a step table over constants."""
     m = cp_model.CpModel()
     xs = [m.new_int_var(draw(st.integers(-3, 0)), draw(st.integers(1, 6)), f"x{i}") for i in range(4)]
     bs = [m.new_bool_var(f"b{i}") for i in range(4)]
@@ -29,7 +29,10 @@ def small_models(draw: st.DrawFn) -> cp_model.CpModel:
         if lits:
             c.only_enforce_if(lits)
     m.add_exactly_one(bs[:draw(st.integers(1, 4))])
-    m.add_bool_or([bs[3], ~bs[0]])
+    clause = m.add_bool_or([bs[3], ~bs[0]])
+    on = draw(st.lists(st.sampled_from(bs[1:3] + [~b for b in bs[1:3]]), max_size=2))
+    if on:
+        clause.only_enforce_if(on)  # the master's H4 count enforces its clauses (FlowMaster._later_foreign)
     table = draw(st.lists(st.integers(0, 9), min_size=7, max_size=7))
     index = m.new_int_var(0, 6, "index")
     target = m.new_int_var(0, 9, "target")
