@@ -190,17 +190,17 @@ def _solve(frame: cli.Frame, args: argparse.Namespace) -> int:
                   "line so far once it has one)")
     objective = OBJECTIVES[args.objective]
     have = methods(objective.name)
+    cli.output_file(args.html, args.force)  # refused before the work, not after it
+    s, where = _position(args)
     if args.solver is None:
-        args.solver = default_method(objective.name)
+        args.solver = default_method(objective.name, s.setup.expansion)
     wanted = ["exact", "cpsat"] if args.solver == "both" else [args.solver]
     for m in wanted:
         if m not in have:
             raise UsageError(f"--objective {objective.name} has no {m} solver (it is solved by "
                              f"{' and '.join(have)} only): use --solver {have[0]}")
-    cli.output_file(args.html, args.force)  # refused before the work, not after it
     if args.html and objective.policy:
         raise UsageError(f"--html draws a line; --objective {objective.name} gives a policy, not a line")
-    s, where = _position(args)
     limits = Limits(time=args.time_limit, nodes=args.node_limit, workers=args.workers, work=args.work_limit)
     if objective.policy:
         ans = solve_policy(s, objective.name, args.solver, args.player, limits, progress)

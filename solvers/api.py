@@ -21,7 +21,7 @@ from collections.abc import Callable
 
 from console.progress import ProgressFn
 from model import GameState, Phase, apply
-from solvers import cpsat, cpsat_deals, duel, exact, expected, isla_exact
+from solvers import cpsat, cpsat_deals, duel, exact, expected, isla_exact, isla_open
 from solvers.contract import (
     BEST,
     COOP,
@@ -65,6 +65,8 @@ REGISTRY: dict[tuple[str, str], Solver] = {
 # registered objective and method refuses them in one line (``base_game_only``, naming these).
 EXPANSION_REGISTRY: dict[tuple[str, str, str], Solver] = {
     ("isla", SOLO.name, "exact"): isla_exact.solve,  # La Isla Bohnita solo (I1-I9, issue 41 item 2)
+    ("isla", COOP.name, "exact"): isla_open.solve,  # and coop and best (every seat's choices, deals)
+    ("isla", BEST.name, "exact"): isla_open.solve,
 }
 
 PolicySolver = Callable[[GameState, Objective, int | None, Limits, ProgressFn | None], ExpectedSolution]
@@ -85,16 +87,22 @@ def methods(objective: str) -> list[str]:
     return [m for (o, m) in (*REGISTRY, *POLICIES) if o == objective]
 
 
-def default_method(objective: str) -> str:
+def default_method(objective: str, expansion: str = "") -> str:
     """The method a front end uses when none is named: CP-SAT where it serves the objective with
-    trades (the flow solver), else the first registered (exact search)."""
-    have = methods(objective)
+    trades (the flow solver), else the first registered (exact search); on an ``expansion``'s
+    positions, among the methods that serve them (``EXPANSION_REGISTRY``) where there are any."""
+    have = [m for x, o, m in EXPANSION_REGISTRY if x == expansion and o == objective] or methods(objective)
     return "cpsat" if OBJECTIVES[objective].trades and "cpsat" in have else have[0]
 
 
 def served(expansion: str | None) -> str:
-    """What serves ``expansion``'s positions, as a refusal names it ("solo by exact search"), or ""."""
-    return ", ".join(_title(o, m) for x, o, m in EXPANSION_REGISTRY if x == expansion)
+    """What serves ``expansion``'s positions, as a refusal names it ("solo, coop, best by exact
+    search"), or ""."""
+    by: dict[str, list[str]] = {}
+    for x, o, m in EXPANSION_REGISTRY:
+        if x == expansion:
+            by.setdefault(_title(o, m).split(" by ", 1)[1], []).append(o)
+    return ", ".join(f"{', '.join(objs)} by {how}" for how, objs in by.items())
 
 
 # How a refusal names a method (``base_game_only``): the flow solver serves coop and best as cpsat.

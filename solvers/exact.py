@@ -288,6 +288,14 @@ class OpenSearch:
                 return NEG
         return self.goal.value(coins, self.player)
 
+    def key(self, s: GameState) -> tuple[object, ...]:
+        """What the value of ``s`` depends on (the table's key, with the last partner dealt with)."""
+        return _full_key(s)
+
+    def trading(self, s: GameState) -> bool:
+        """A node whose moves are the deals and the end of trading (``_trading``)."""
+        return s.phase == Phase.TRADE and s.pending is None
+
     def upper(self, s: GameState) -> int:
         """Coins already won plus, per bean, the most its cards could still pay: the cards on
         fields stay where they are, the free ones (draw pile, face-up, hands, set aside) top
@@ -342,13 +350,13 @@ class OpenSearch:
             return self.score(s)
         if s.phase == Phase.CHANCE:
             raise SolveError(RESHUFFLE_AHEAD)
-        key = (_full_key(s), last)
+        key = (self.key(s), last)
         hit = self.table.get(key)
         if hit is not None and (hit[1] or hit[0] <= alpha):
             return hit[0]
         self.nodes += 1
         self.budget.node()
-        if s.phase == Phase.TRADE and s.pending is None:
+        if self.trading(s):
             best = self._trading(s, last, alpha)
         else:
             best = self._placing(s, last, alpha)
@@ -365,7 +373,7 @@ class OpenSearch:
         seen: set[tuple[object, ...]] = set()
         for m, nxt in self.moves(s, last):
             t = self.child(s, m)
-            k = (_full_key(t), nxt)
+            k = (self.key(t), nxt)
             if k not in seen:  # another move may reach the very same state
                 seen.add(k)
                 kids.append((self.upper(t), t, nxt))
@@ -394,7 +402,7 @@ class OpenSearch:
             if i % 256 == 255:
                 self.budget.check()
             t = self.child(s, m)
-            k = (_full_key(t), nxt)
+            k = (self.key(t), nxt)
             if k in seen:  # another move reaches the very same state
                 continue
             seen.add(k)
@@ -431,16 +439,21 @@ def solve_open(s: GameState, objective: str, player: int | None = None,
     floors = None
     if goal.floors:
         floors = [solve_solo(s, q, budget=budget).value for q in range(len(s.players))]
-    search = OpenSearch(objective, p, floors, budget=budget)
+    return open_solution(OpenSearch(objective, p, floors, budget=budget), s, t0)
+
+
+def open_solution(search: OpenSearch, s: GameState, t0: float) -> Solution:
+    """Run ``search`` from ``s``: its value, and the line rebuilt and replayed (checked) to the same
+    value, or an internal error."""
     value = search.value(s)
     line, end = search.line(s)
     coins = [len(pl.coins) for pl in end.players]
-    got = goal.value(coins, p)
+    got = search.goal.value(coins, search.player)
     if got != value:
         raise SolveError(f"internal error: the replayed line gives {got}, the search {value}")
     stats = SolveStats("exact", time.perf_counter() - t0, nodes=search.nodes, table=len(search.table),
-                       floors=floors)
-    return Solution(goal, p, value, line, coins, stats=stats)
+                       floors=search.floors)
+    return Solution(search.goal, search.player, value, line, coins, stats=stats)
 
 
 def solve(s: GameState, objective: Objective, player: int | None, limits: Limits,

@@ -70,7 +70,7 @@ def check_isla_solo(s: GameState, player: int | None) -> int:
     return final_pass_player(s, player)
 
 
-def _renames(s: GameState, a: Action) -> bool:
+def renames(s: GameState, a: Action) -> bool:
     """A whole cargo moved onto an empty merchant ship in the same port (I6): the two merchant
     ships swap names, nothing else changes."""
     if not isinstance(a, MoveCargo) or a.source == PIRATE:
@@ -127,7 +127,7 @@ class IslaSoloSearch(SoloSearch):
             return [Decline(s.to_move)]
         acts: list[Action] = [a for a in legal_actions(s, proposals=False) if not isinstance(a, Propose)]
         if self.reduce:
-            acts = [a for a in acts if not _renames(s, a)]
+            acts = [a for a in acts if not renames(s, a)]
         return acts
 
     def settle(self, s: GameState) -> GameState:

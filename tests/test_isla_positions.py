@@ -259,7 +259,8 @@ def _refused(call: Callable[[], Any], solver: str) -> None:
     msg = str(e.value)
     assert msg.startswith(f"{solver} covers the base game; La Isla Bohnita (I1-I9) positions")
     assert "\n" not in msg
-    assert msg.endswith(("are solved only by solo by exact search", f"but {solver} does not handle them"))
+    assert msg.endswith(("are solved only by solo, coop, best by exact search",
+                         f"but {solver} does not handle them"))
 
 
 REFUSING = [(o, m) for o, m in [*REGISTRY, *POLICIES] if ("isla", o, m) not in EXPANSION_REGISTRY]
@@ -323,7 +324,7 @@ def test_solve_endgame_cuts_an_isla_position_from_a_seeded_game(ruleset: str, pl
     assert text.returncode == 0 and text.stdout.startswith(
         f"position: {ruleset} isla=true {players}p seed {seed}, the first turn of the final pass")
     assert "island rows: bohnbay" in text.stdout
-    err = one_line_error(run(SOLVE, *game))  # cut, then refused by the default solver
+    err = one_line_error(run(SOLVE, *game, "--solver", "cpsat"))  # cut, then refused by the flow solver
     assert err.startswith("solve_endgame.py: best by the flow solver covers the base game; La Isla Bohnita "
                           "(I1-I9)")
 
@@ -371,8 +372,8 @@ def test_list_marks_the_isla_built_ins_and_solving_one_is_refused() -> None:
     rows = {line.split()[0]: line for line in proc.stdout.splitlines()[1:]}
     assert set(rows) == set(BUILTINS)
     duels = {name for name in ISLA_LIBRARY if "duel" in name}
-    assert all(("[Isla: solo by exact search only]" in line) == (name in set(ISLA_LIBRARY) - duels)
-               for name, line in rows.items())
+    mark = "[Isla: solo, coop, best by exact search only]"
+    assert all((mark in line) == (name in set(ISLA_LIBRARY) - duels) for name, line in rows.items())
     assert all("[Isla duel: no solver yet]" in rows[name] for name in duels)
     err = one_line_error(run(SOLVE, "isla-duel-7cards", "--objective", "duel"))
     assert err.startswith("solve_endgame.py: duel by exact search covers the base game; La Isla Bohnita")

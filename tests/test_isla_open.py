@@ -1,0 +1,95 @@
+"""Exact ``coop`` and ``best`` on La Isla Bohnita positions (issue 41 item 2, ``solvers/isla_open.py``):
+hand-made positions whose values are worked out by hand below (I3, I7), the search against a
+reference without its deal order and its bound on generated small positions, and the registry:
+served through ``solvers.api`` with the line replayed, refused in one line for what is not."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_isla_exact import IDLE, NO_SHIP, P0, _fleet, _isla, _seat, _ship
+
+from model import GameState
+from solvers.api import solve
+from solvers.contract import Budget, SolveError
+from solvers.isla_exact import solve_isla_solo
+from solvers.isla_open import IslaOpenSearch, reference_open, solve_isla_open
+from solvers.positions import LIBRARY
+
+# rio-grande, 4 players, Isla: coffee 4 cards 1 coin; green 3:1 5:2 6:3; soy 2:1 4:2 (I2).
+# P0 (tests/test_isla_exact.py) plants its coffee in phase 1: 4 coffee, 1 coin at the end.
+GREEN3 = _seat([], [["green", 3], None])
+
+
+def _deal() -> GameState:
+    """p0's last turn turns up two green. Kept, they lie on p0's empty field and pay nothing; given
+    to p1 (I3: the active seat offers turned-up cards), p1's 3 green become 5: 2 coins, not 1."""
+    return _isla([P0, GREEN3, IDLE, IDLE], [NO_SHIP] * 4, ([], []), ["green", "green"])
+
+
+def _raid() -> GameState:
+    """p0's pirate holds a soy, p1's merchant ship a soy: one soy sells for nothing (I6), so p0's
+    attack (I7; p1 cannot sell, its cargo pays nothing, and yields the card) makes a cargo of two: 1
+    coin."""
+    fleets = [_fleet([_ship()], _ship("soy", 1)), _fleet([_ship("soy", 1)]), NO_SHIP, NO_SHIP]
+    return _isla([P0, IDLE, IDLE, IDLE], fleets, ([], []), ["green", "green"])
+
+
+def _run(s: GameState, objective: str, p: int) -> list[int]:
+    sol = solve(s, objective, "exact", p)  # the registry: the line replayed through the engine
+    assert sol.status == "optimal"
+    return sol.per_player
+
+
+def test_a_deal_of_turned_up_cards_pays_in_coop_and_for_the_partner() -> None:
+    s = _deal()
+    assert [solve_isla_solo(s, q).value for q in range(4)] == [1, 1, 0, 0]  # nobody trades
+    assert _run(s, "coop", 0) == [1, 2, 0, 0]  # the deal: 3 coins, not 2
+    assert _run(s, "best", 1)[1] == 2  # p1 gains; p0 keeps its floor of 1
+    assert _run(s, "best", 0)[0] == 1  # p0 cannot gain by giving its green away
+
+
+def test_a_pirate_attack_that_pays_is_made() -> None:
+    s = _raid()
+    assert _run(s, "coop", 0) == [2, 0, 0, 0]  # coffee 1 + two soy on the pirate 1
+    assert _run(s, "best", 0)[0] == 2
+
+
+def _small(draw: list[str], p1_field: list[Any], rows: tuple[list[str], list[str]], ship: str | None,
+           pirate: str | None) -> GameState:
+    fleets = [_fleet([_ship()], _ship(pirate, 1) if pirate else None),
+              _fleet([_ship(ship, 1) if ship else _ship()]), NO_SHIP, NO_SHIP]
+    return _isla([P0, _seat([], [p1_field, None]), IDLE, IDLE], fleets, rows, draw, sails=1)
+
+
+BEANS = st.sampled_from(["green", "soy", "coffee"])
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(BEANS, min_size=2, max_size=2), BEANS, st.integers(1, 4),
+       st.lists(BEANS, max_size=1), st.lists(BEANS, max_size=1), st.one_of(st.none(), BEANS),
+       st.one_of(st.none(), BEANS))
+def test_the_search_agrees_with_a_reference_without_deal_order_or_bound(
+        draw: list[str], bean: str, count: int, row0: list[str], row1: list[str], ship: str | None,
+        pirate: str | None) -> None:
+    s = _small(draw, [bean, count], (row0, row1), ship, pirate)
+    assert solve_isla_open(s, "coop", 0).value == reference_open(s, "coop", 0)
+    floors = [solve_isla_solo(s, q).value for q in range(4)]
+    for p in (0, 1):
+        assert solve_isla_open(s, "best", p).value == reference_open(s, "best", p, floors)
+
+
+def test_the_bound_is_above_every_value_on_the_hand_made_positions() -> None:
+    for s in (_deal(), _raid()):
+        search = IslaOpenSearch("coop", 0, None, Budget("the bound"))
+        assert search.upper(s) >= solve_isla_open(s, "coop", 0).value
+
+
+def test_what_it_does_not_serve_is_refused_in_one_line() -> None:
+    with pytest.raises(SolveError, match=r"^the Isla coop search covers La Isla Bohnita positions"):
+        solve_isla_open(LIBRARY["rio4-8cards"].position(), "coop", 0)
+    with pytest.raises(SolveError, match=r"Isla open search solves coop and best"):
+        solve_isla_open(_deal(), "solo", 0)
