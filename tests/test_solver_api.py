@@ -31,6 +31,8 @@ def test_every_objective_is_declared_once_and_served() -> None:
         assert o.name == name and methods(name)
         assert all((name, m) in (POLICIES if o.policy else REGISTRY) for m in methods(name))
     assert [default_method(o) for o in OBJECTIVES] == ["exact", "cpsat", "cpsat", "exact", "exact"]
+    # on La Isla Bohnita positions, a method that serves them (the flow solver does not)
+    assert [default_method(o, "isla") for o in ("solo", "coop", "best")] == ["exact", "exact", "exact"]
 
 
 def test_objective_values_from_final_coins() -> None:
