@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from model.cards import BEAN_NAMES, bean
 from model.errors import InputError
@@ -134,15 +135,20 @@ class Propose:
     ask: tuple[int, ...] = ()  # bean types (legal_actions lists them sorted)
     give_aside: tuple[int, ...] = ()  # never legal (T4); only records name them
 
-    def __str__(self) -> str:
-        text = f"p{self.player} offer p{self.partner}"
-        gives = ([f"h{i}" for i in self.give_hand] + [f"u{i}" for i in self.give_up]
-                 + [f"a{i}" for i in self.give_aside])
-        if gives:
-            text += " give " + ",".join(gives)
-        if self.ask:
-            text += " ask " + ",".join(BEAN_NAMES[b] for b in self.ask)
-        return text
+    def __str__(self) -> str:  # a trading phase lists thousands: the parts are formatted once
+        return (f"p{self.player} offer p{self.partner}{_gives(self.give_hand, self.give_up, self.give_aside)}"
+                f"{_asks(self.ask)}")
+
+
+@lru_cache(maxsize=4096)
+def _gives(hand: tuple[int, ...], up: tuple[int, ...], aside: tuple[int, ...]) -> str:
+    gives = [f"h{i}" for i in hand] + [f"u{i}" for i in up] + [f"a{i}" for i in aside]
+    return " give " + ",".join(gives) if gives else ""
+
+
+@lru_cache(maxsize=4096)
+def _asks(ask: tuple[int, ...]) -> str:
+    return " ask " + ",".join(BEAN_NAMES[b] for b in ask) if ask else ""
 
 
 @dataclass(frozen=True, slots=True)
