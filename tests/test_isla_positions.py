@@ -259,7 +259,7 @@ def _refused(call: Callable[[], Any], solver: str) -> None:
     msg = str(e.value)
     assert msg.startswith(f"{solver} covers the base game; La Isla Bohnita (I1-I9) positions")
     assert "\n" not in msg
-    assert msg.endswith(("are solved only by solo by exact search", f"but {solver} does not handle them"))
+    assert msg.endswith(("are solved only by solo by exact search or CP-SAT", f"but {solver} does not handle them"))
 
 
 REFUSING = [(o, m) for o, m in [*REGISTRY, *POLICIES] if ("isla", o, m) not in EXPANSION_REGISTRY]
@@ -371,7 +371,7 @@ def test_list_marks_the_isla_built_ins_and_solving_one_is_refused() -> None:
     rows = {line.split()[0]: line for line in proc.stdout.splitlines()[1:]}
     assert set(rows) == set(BUILTINS)
     duels = {name for name in ISLA_LIBRARY if "duel" in name}
-    assert all(("[Isla: solo by exact search only]" in line) == (name in set(ISLA_LIBRARY) - duels)
+    assert all(("[Isla: solo by exact search or CP-SAT only]" in line) == (name in set(ISLA_LIBRARY) - duels)
                for name, line in rows.items())
     assert all("[Isla duel: no solver yet]" in rows[name] for name in duels)
     err = one_line_error(run(SOLVE, "isla-duel-7cards", "--objective", "duel"))
