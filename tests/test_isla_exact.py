@@ -222,7 +222,8 @@ def test_what_is_not_served_is_refused_in_one_line_naming_what_is(objective: str
     with pytest.raises(SolveError) as e:
         solve(s, objective, method)
     msg = str(e.value)
-    assert "\n" not in msg and msg.endswith("positions (isla=true) are solved only by solo by exact search or CP-SAT")
+    assert "\n" not in msg
+    assert msg.endswith("positions (isla=true) are solved only by solo by exact search or CP-SAT")
 
 
 def test_the_isla_duel_is_refused_by_solo() -> None:

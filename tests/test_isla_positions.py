@@ -259,7 +259,8 @@ def _refused(call: Callable[[], Any], solver: str) -> None:
     msg = str(e.value)
     assert msg.startswith(f"{solver} covers the base game; La Isla Bohnita (I1-I9) positions")
     assert "\n" not in msg
-    assert msg.endswith(("are solved only by solo by exact search or CP-SAT", f"but {solver} does not handle them"))
+    assert msg.endswith(("are solved only by solo by exact search or CP-SAT",
+                         f"but {solver} does not handle them"))
 
 
 REFUSING = [(o, m) for o, m in [*REGISTRY, *POLICIES] if ("isla", o, m) not in EXPANSION_REGISTRY]
