@@ -220,18 +220,20 @@ class IslaModel:
         self.groups: list[tuple[LInt, LInt]] = []
         self.ins: list[LInt] = []
         self.lost: list[LInt] = []
+        self.taken: list[list[cp_model.IntVar]] = [[], []]  # the cards loaded from each row (I4)
 
     # ------------------------------------------------------------ helpers
 
-    def pay(self, bean: LInt, count: LInt, name: str) -> cp_model.IntVar:
+    def pay(self, bean: LInt, count: cp_model.IntVar, name: str) -> cp_model.IntVar:
         """C1, I6: the coins ``count`` cards of ``bean`` pay (0 for none)."""
         m = self.m
+        most = hi(count)
         rows = [(NO_BEAN, 0, 0)]
         for b in self.beans:
             row = self.su.payout[b]
-            rows += [(b, c, row[min(c, len(row) - 1)]) for c in range(1, self.cmax + 1)]
+            rows += [(b, c, row[min(c, len(row) - 1)]) for c in range(1, most + 1)]
         b_var = m.new_int_var(NO_BEAN, max(self.beans), f"{name}_b")
-        c_var = m.new_int_var(0, self.cmax, f"{name}_c")
+        c_var = m.new_int_var(0, most, f"{name}_c")
         m.add(b_var == bean)
         m.add(c_var == count)
         out = m.new_int_var(0, max(r[2] for r in rows), name)
@@ -385,7 +387,7 @@ class IslaModel:
         big = [self.ge(st.fc[f], 2, f"{name}_big{f}") for f in range(3)]
         # -- fields
         fb = [self.bean_var(f"{name}_fb{f}") for f in range(3)]
-        fc = [self.var(0, self.cmax, f"{name}_fc{f}") for f in range(3)]
+        fc = [self.var(0, hi(st.fc[f]) + (1 if plant_f[f] else 0), f"{name}_fc{f}") for f in range(3)]
         for f in range(3):
             out = [harvest[f]] + onto[f]
             gone = m.new_bool_var(f"{name}_gone{f}")
@@ -411,7 +413,7 @@ class IslaModel:
             self.keep(fc[f], st.fc[f], [gone, *planted])
         # -- what is sold in this step: one field or one ship (C1, I6)
         sold_b = self.bean_var(f"{name}_sb")
-        sold_c = self.var(0, self.cmax, f"{name}_sc")
+        sold_c = self.var(0, max(hi(v) for v in [*st.fc, *(sh.count for sh in st.ships)]), f"{name}_sc")
         sources = [(harvest[f], st.fb[f], st.fc[f]) for f in range(3)]
         sources += [(sell[i], st.ships[i].bean, st.ships[i].count) for i in range(3)]
         for slit, sbean, scount in sources:
@@ -452,6 +454,8 @@ class IslaModel:
             new_row = self.var(0, len(self.row_order[r]) - 1, f"{name}_row{r}")
             front = self.var(-2, max(self.beans), f"{name}_front{r}")
             m.add_allowed_assignments([sailing, st.rows[r], takes[r], new_row, front], self.row_tables[r])
+            m.add(takes[r] <= len(self.isla.rows[r]) * sailing)  # redundant: no sail, no load
+            self.taken[r].append(takes[r])
             rows.append(new_row)
             fronts.append(front)
         # -- ships (I4-I7)
@@ -482,7 +486,7 @@ class IslaModel:
                 m.add_max_equality(now, [was, lit])
             new_attacked[(q, i)] = now
             # the target: sold (empty) when it pays, else one card fewer
-            nb, nc = self.bean_var(f"{name}_ob{q}_{i}"), self.var(0, self.cmax, f"{name}_oc{q}_{i}")
+            nb, nc = self.bean_var(f"{name}_ob{q}_{i}"), self.var(0, hi(tc), f"{name}_oc{q}_{i}")
             sold = m.new_bool_var(f"{name}_osold{q}_{i}")
             m.add_bool_and([lit, pays]).only_enforce_if(sold)
             m.add_bool_or([lit.negated(), pays.negated(), sold])
@@ -501,7 +505,8 @@ class IslaModel:
         self.ins += [any_hand, any_yield, *takes, *(ups or [])]
         for i in range(3):
             sh = st.ships[i]
-            nb, nc = self.bean_var(f"{name}_b{i}"), self.var(0, self.cmax, f"{name}_c{i}")
+            grow = 1 if i == 2 else max([hi(v) for v in st.fc] + [hi(x.count) for x in st.ships] + [ROW_CARDS])
+            nb, nc = self.bean_var(f"{name}_b{i}"), self.var(0, min(hi(sh.count) + grow, self.cmax), f"{name}_c{i}")
             nat = m.new_int_var(0, 2, f"{name}_at{i}") if i < 2 else sh.at
             owned = m.new_bool_var(f"{name}_own{i}") if i > 0 else sh.owned
             if i == 1:
@@ -726,7 +731,7 @@ class IslaModel:
                     m.add(g == value).only_enforce_if(sold)
                     m.add(g == 0).only_enforce_if(sold.negated())
                     gain_p.append(g)
-                    cs = self.var(0, self.cmax, f"{name}_cs{i}")
+                    cs = self.var(0, hi(c), f"{name}_cs{i}")
                     m.add(cs == c).only_enforce_if(sold)
                     m.add(cs == 0).only_enforce_if(sold.negated())
                     self.groups.append((g, cs))
@@ -736,7 +741,7 @@ class IslaModel:
                 if r == p:
                     self.lost.append(y)
                 yields.append((y, b))
-                nb, nc = self.bean_var(f"{name}_nb{r}_{i}"), self.var(0, self.cmax, f"{name}_nc{r}_{i}")
+                nb, nc = self.bean_var(f"{name}_nb{r}_{i}"), self.var(0, hi(c), f"{name}_nc{r}_{i}")
                 m.add(nc == 0).only_enforce_if(sold)
                 m.add(nc == c - 1).only_enforce_if(y)
                 self.keep(nc, c, [lit])
@@ -748,7 +753,7 @@ class IslaModel:
                     fleet_p[i] = ShipVars(nb, nc, sh.at, sh.owned)
                 else:
                     others[r][i] = (nb, nc)
-            pb, pc = self.bean_var(f"{name}_pb"), self.var(0, self.cmax, f"{name}_pc")
+            pb, pc = self.bean_var(f"{name}_pb"), self.var(0, hi(pirate_c) + 1, f"{name}_pc")
             for y, b in yields:
                 m.add(pb == b).only_enforce_if(y)
                 m.add(pc == pirate_c + 1).only_enforce_if(y)
@@ -789,7 +794,14 @@ class IslaModel:
                   for b in self.beans for c in range(1, self.cmax + 1))
         for g, c in self.groups:
             m.add(RATE * g <= num * c)
+        for r in range(2):  # a row's cards are loaded once (no refill before the end, I2)
+            m.add(sum(self.taken[r]) <= len(self.isla.rows[r]))
         return out
+
+
+def hi(v: cp_model.IntVar) -> int:
+    """The largest value in ``v``'s domain (the model tracks how full a field or ship can be)."""
+    return int(max(v.proto.domain))
 
 
 def _now(a: Action) -> Callable[[GameState], Action]:
