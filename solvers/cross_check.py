@@ -152,7 +152,8 @@ def cross_check(objective: str, count: int, seed: int, node_limit: int, jobs: in
     """``count`` positions solved both ways, in ``jobs`` processes: ``{"done": [check results],
     "replaced": [labels too large for exact search], "refused": [labels and CP-SAT's refusals]}``.
     Replacements come from the next seed's batch (seed + 10**6, ...); more than ``max_replaced``
-    (default ``REPLACED_PER_POSITION * count``) is a SolveError. ``progress(positions done, count, note)`` after each position.
+    (default ``REPLACED_PER_POSITION * count``) is a SolveError. ``progress(positions done, count,
+    note)`` after each position.
     Ctrl-C raises KeyboardInterrupt at once (the worker processes are ended). ``expansion`` "isla":
     La Isla Bohnita positions (``isla_positions``; ``solo`` only: its CP-SAT model, solvers/isla_cpsat.py)."""
     if expansion is not None and (expansion != "isla" or objective != "solo"):

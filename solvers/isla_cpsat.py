@@ -506,7 +506,8 @@ class IslaModel:
         for i in range(3):
             sh = st.ships[i]
             grow = 1 if i == 2 else max([hi(v) for v in st.fc] + [hi(x.count) for x in st.ships] + [ROW_CARDS])
-            nb, nc = self.bean_var(f"{name}_b{i}"), self.var(0, min(hi(sh.count) + grow, self.cmax), f"{name}_c{i}")
+            nb = self.bean_var(f"{name}_b{i}")
+            nc = self.var(0, min(hi(sh.count) + grow, self.cmax), f"{name}_c{i}")
             nat = m.new_int_var(0, 2, f"{name}_at{i}") if i < 2 else sh.at
             owned = m.new_bool_var(f"{name}_own{i}") if i > 0 else sh.owned
             if i == 1:
