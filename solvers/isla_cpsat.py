@@ -505,7 +505,8 @@ class IslaModel:
         self.ins += [any_hand, any_yield, *takes, *(ups or [])]
         for i in range(3):
             sh = st.ships[i]
-            grow = 1 if i == 2 else max([hi(v) for v in st.fc] + [hi(x.count) for x in st.ships] + [ROW_CARDS])
+            fuller = [hi(v) for v in st.fc] + [hi(x.count) for x in st.ships] + [ROW_CARDS]
+            grow = 1 if i == 2 else max(fuller)  # one action a step: the most one load adds
             nb = self.bean_var(f"{name}_b{i}")
             nc = self.var(0, min(hi(sh.count) + grow, self.cmax), f"{name}_c{i}")
             nat = m.new_int_var(0, 2, f"{name}_at{i}") if i < 2 else sh.at
