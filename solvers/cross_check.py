@@ -118,7 +118,7 @@ def check(item: Item, objective: str, node_limit: int, solver: str = "cpsat",
         b = solve(s, objective, solver if OBJECTIVES[objective].trades else "cpsat", p,
                   Limits(time=ISLA_CPSAT_SECONDS if s.setup.expansion else CPSAT_SECONDS, workers=1))
     except SolveError as e:
-        if not s.setup.expansion:
+        if not s.setup.expansion or str(e).startswith("internal error"):
             raise
         return {"label": label, "too_large": False, "refused": str(e)}  # the Isla model's one-line refusal
     t2 = time.perf_counter()
@@ -187,5 +187,6 @@ def cross_check(objective: str, count: int, seed: int, node_limit: int, jobs: in
             else:
                 done.append(r)
             if progress is not None:
-                progress(len(done), count, f"{len(replaced)} replaced, {len(refused)} refused")
+                more = f", {len(refused)} refused" if refused else ""
+                progress(len(done), count, f"{len(replaced)} replaced{more}")
     return {"done": done, "replaced": replaced, "refused": refused}

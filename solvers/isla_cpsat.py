@@ -65,8 +65,8 @@ from solvers.cpsat_run import Tick, reporting, run_model
 from solvers.isla_exact import check_isla_solo, isla_policy
 
 NO_BEAN = -1
-PHASE1_STEPS = 5  # phase 1: at most 2 plantings (T1) and the harvests, sales and purchases around them
-PHASE2_EXTRA = 8  # phase 2: the face-up plantings, the sails allowed, and this many more actions
+PHASE1_STEPS = 4  # phase 1: at most 2 plantings (T1) and the harvests, sales and purchases around them
+PHASE2_EXTRA = 4  # phase 2: the face-up plantings, the sails allowed, and this many more actions
 RATE = 100  # the redundant bound's rate: a group pays at most ``num / RATE`` coins a card
 ROW_CARDS = 5  # a refill of more than this many cards would not end the game (I2, E2)
 LInt = cp_model.LinearExprT
@@ -82,6 +82,8 @@ class TurnInfo:
     hand_available: int = 0
     face_up: tuple[int, ...] = ()
     left: int = -1
+    pile: int = 0  # the draw pile when the turn is first seen
+    drawn: int = 0  # the cards P draws in it
 
 
 def read_timeline(s: GameState, p: int) -> tuple[tuple[int, ...], list[TurnInfo]]:
@@ -95,7 +97,9 @@ def read_timeline(s: GameState, p: int) -> tuple[tuple[int, ...], list[TurnInfo]
         if t.phase == Phase.CHANCE:
             raise SolveError(RESHUFFLE_AHEAD)
         if not turns or turns[-1].turn != t.turn:
-            turns.append(TurnInfo(t.active, t.turn, len(hand)))
+            # the pile before this turn's turn-up (an empty hand skips phase 1 into it, T1)
+            up = len(t.face_up) if t.phase == Phase.TRADE else 0
+            turns.append(TurnInfo(t.active, t.turn, len(hand), pile=len(t.draw) + up))
         if t.active == p and t.phase == Phase.TRADE and not turns[-1].face_up:
             turns[-1].face_up = t.face_up  # all P's to plant (T5)
         before = t
@@ -104,8 +108,10 @@ def read_timeline(s: GameState, p: int) -> tuple[tuple[int, ...], list[TurnInfo]
             got = len(t.players[p].hand) - len(before.players[p].hand)
             if got > 0:
                 hand += t.players[p].hand[-got:]  # drawn to the back (H1)
-        if t.turn != before.turn or t.phase == Phase.OVER:
-            turns[-1].left = len(t.draw) if t.phase != Phase.OVER else -1
+                turns[-1].drawn += got
+    for k, info in enumerate(turns):  # the pile after the turn's draw, if the game goes on (I2)
+        if k + 1 < len(turns):
+            info.left = info.pile - len(info.face_up) - info.drawn if info.active == p else turns[k + 1].pile
     return hand, turns
 
 
@@ -190,8 +196,10 @@ class Segment:
 class IslaModel:
     """The CP-SAT model of Isla ``solo P`` (the module's docstring)."""
 
-    def __init__(self, s: GameState, p: int) -> None:
+    def __init__(self, s: GameState, p: int, phase1_steps: int = PHASE1_STEPS,
+                 phase2_extra: int = PHASE2_EXTRA) -> None:
         su = s.setup
+        self.phase1_steps, self.phase2_extra = phase1_steps, phase2_extra
         self.s, self.p, self.su = s, p, su
         self.m = cp_model.CpModel()
         isla = isla_of(s)
@@ -601,7 +609,7 @@ class IslaModel:
         seg1 = Segment(info.turn, Phase.PLANT)
         prev_noop: cp_model.IntVar | None = None
         plants = []
-        for j in range(PHASE1_STEPS):
+        for j in range(self.phase1_steps):
             seg1.steps.append([])
             st, noop, hand, _, captured = self.p_step(st, f"t{k}a{j}", Phase.PLANT, None, (), attacked,
                                                       captured,
@@ -619,7 +627,7 @@ class IslaModel:
         ups = [m.new_bool_var(f"t{k}_u{j}") for j in range(len(info.face_up))]
         planted = [m.new_int_var(0, 1, f"t{k}_upsum{j}") for j in range(len(info.face_up))]
         seg2 = Segment(info.turn, Phase.TRADE)
-        steps2 = len(info.face_up) + self.max_sails + PHASE2_EXTRA
+        steps2 = len(info.face_up) + self.max_sails + self.phase2_extra
         prev_noop = None
         sails = []
         up_lits: list[list[cp_model.IntVar]] = [[] for _ in info.face_up]
@@ -707,7 +715,8 @@ class IslaModel:
             some = m.new_bool_var(f"{name}_some")
             m.add(some == sum(pick))
             m.add_bool_or(valid + [some.negated()])
-            m.add_bool_or([v.negated() for v in valid] + [some])
+            for v in valid:  # the pirate attacks while it can (isla_policy)
+                m.add_implication(v, some)
             # the answers: P chooses; another seat sells when the cargo pays
             new_done = {}
             yields = []
@@ -836,11 +845,13 @@ def check_isla_cpsat(s: GameState, player: int | None) -> int:
 
 
 def solve_isla_cpsat(s: GameState, player: int | None = None, time_limit: float = 10.0, workers: int = 1,
-                     tick: Tick | None = None) -> Solution:
-    """The optimal Isla ``solo`` value by CP-SAT, with the line replayed through the engine."""
+                     tick: Tick | None = None, phase1_steps: int = PHASE1_STEPS,
+                     phase2_extra: int = PHASE2_EXTRA) -> Solution:
+    """The optimal Isla ``solo`` value by CP-SAT, with the line replayed through the engine (the
+    step bounds: the module's docstring)."""
     p = check_isla_cpsat(s, player)
     t0 = time.perf_counter()
-    model = IslaModel(s, p)
+    model = IslaModel(s, p, phase1_steps, phase2_extra)
     objective = model.build()
     model.m.maximize(objective)
     run = run_model(model.m, time_limit, workers, tick)
@@ -849,7 +860,8 @@ def solve_isla_cpsat(s: GameState, player: int | None = None, time_limit: float 
     line, end = replay(s, p, model)
     coins = [len(q.coins) for q in end.players]
     if coins[p] != value:
-        raise SolveError(f"the Isla CP-SAT plan replays to {coins[p]} coins, not its value {value}")
+        raise SolveError(f"internal error: the Isla CP-SAT plan replays to {coins[p]} coins, not its value "
+                         f"{value}")
     return Solution(SOLO, p, value, line, coins, status=run.status, stats=run.stats(t0))
 
 
