@@ -1,7 +1,7 @@
 """The CP-SAT (OR-Tools) model of Isla ``solo P`` (issue 41 item 3): P's fields, ships, cargo and
 coins, the island rows and the other seats' pirate attacks, over the fixed timeline.
 
-Written from RULES.md I1-I8 (and H2-H5, C1, E2-E3), not from the engine's code; the engine only
+Written from the rules I1-I8 (and H2-H5, C1, E2-E3), not from the engine's code; the engine only
 reads the timeline (which cards reach P and when: with no trades and no row emptied, nothing
 anyone decides changes it) and replays the answer. ``solo`` is read as in ``solvers/isla_exact.py``:
 the other seats play ``isla_policy`` (never sail, buy, load or trade; a pirate attacks in its
