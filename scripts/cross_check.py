@@ -63,9 +63,9 @@ def _cross_check(frame: cli.Frame, args: argparse.Namespace) -> int:
                       progress=report, reshuffle=args.reshuffle, expansion=args.expansion)
     done, skipped, refused = run["done"], run["replaced"], run["refused"]
     bad = [f"{r['label']}: exact {r['exact']}, CP-SAT {r['cpsat']} ({r['status']})" for r in done
-           if r["exact"] != r["cpsat"]]
+           if r["cpsat"] is not None and r["exact"] != r["cpsat"]]
     unproved = [f"{r['label']}: CP-SAT {r['cpsat']} not proved optimal ({r['status']})" for r in done
-                if r["status"] != "optimal" and r["exact"] == r["cpsat"]]
+                if r["status"] != "optimal" and r["exact"] == r["cpsat"] or r["cpsat"] is None]
     ex = [r["exact_s"] for r in done]
     cp = [r["cpsat_s"] for r in done]
     summary = {

@@ -120,6 +120,9 @@ def check(item: Item, objective: str, node_limit: int, solver: str = "cpsat",
     except SolveError as e:
         if not s.setup.expansion or str(e).startswith("internal error"):
             raise
+        if str(e).startswith("CP-SAT found no solution"):  # within its time limit: no answer, no value
+            return {"label": label, "too_large": False, "exact": a.value, "cpsat": None, "status": "none",
+                    "exact_s": t1 - t0, "cpsat_s": time.perf_counter() - t1, "nodes": a.stats.nodes or 0}
         return {"label": label, "too_large": False, "refused": str(e)}  # the Isla model's one-line refusal
     t2 = time.perf_counter()
     return {"label": label, "too_large": False, "exact": a.value, "cpsat": b.value, "status": b.status,
