@@ -26,9 +26,10 @@ The model, event by event in time order:
   come, and the model refuses such a position (one line naming I2).
 - The end (E3, I8): every field and every cargo sold by the beanometer.
 
-The step bounds make the model's optimum the best over lines with that many actions a turn; a turn
-of an optimal line needs few (each action empties or fills something, and at most ``max_sails``
-sails), and ``scripts/cross_check.py --expansion isla`` checks the values against exact search.
+The step bounds make the model's optimum the best over lines with that many actions a phase (that
+they suffice is not proved: ``scripts/cross_check.py --expansion isla`` checks the values against
+exact search). A turn of P's is hard for CP-SAT (a loose LP bound, the orders of the same actions
+left to the search): a first model with the fewest steps finds a line, the full model a better one.
 """
 
 from __future__ import annotations
