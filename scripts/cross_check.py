@@ -6,13 +6,16 @@ for exact search (3 players with hands of 1-2 cards and 3-6 cards left, or 4 pla
 one card and 2-5 cards left; `solvers.positions.small`). P is a random seat. A position that exact
 search cannot finish within --node-limit nodes is counted and replaced, never silently dropped.
 --reshuffle on-demand plays and solves the games under E1's other reading (a pile that runs out at
-the end of a draw gives one more turn, with nothing turned up).
+the end of a draw gives one more turn, with nothing turned up). --expansion isla: La Isla Bohnita
+positions (I1-I9; solo only: exact search against solvers/isla_cpsat.py), cut at 8 cards from
+3-5 player games, hands of 1-2 cards, 2-6 cards left.
 Exit 1 on any disagreement or any CP-SAT answer not proved optimal.
 
 Examples:
   python scripts/cross_check.py --objective solo --positions 200 --seed 1
   python scripts/cross_check.py --objective coop --positions 200 --seed 1 --jobs 2
   python scripts/cross_check.py --objective solo --positions 100 --reshuffle on-demand
+  python scripts/cross_check.py --objective solo --positions 100 --expansion isla
 """
 
 from __future__ import annotations
@@ -42,6 +45,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="coop/best: the flow model (cpsat) or the older card-by-card model")
     parser.add_argument("--reshuffle", default="at-exhaustion", choices=RESHUFFLE_READINGS,
                         help="the E1 reading the games are played and solved under")
+    parser.add_argument("--expansion", choices=["isla"], default=None,
+                        help="isla: La Isla Bohnita positions (I1-I9; solo only), small cuts of 3-5 players")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     return cli.run("cross_check.py", args, lambda frame: _cross_check(frame, args))
@@ -55,30 +60,36 @@ def _cross_check(frame: cli.Frame, args: argparse.Namespace) -> int:
         frame.kept = f"the {done} positions compared so far ({note}) are not summarised"
 
     run = cross_check(args.objective, args.positions, args.seed, args.node_limit, args.jobs, args.solver,
-                      progress=report, reshuffle=args.reshuffle)
-    done, skipped = run["done"], run["replaced"]
+                      progress=report, reshuffle=args.reshuffle, expansion=args.expansion)
+    done, skipped, refused = run["done"], run["replaced"], run["refused"]
     bad = [f"{r['label']}: exact {r['exact']}, CP-SAT {r['cpsat']} ({r['status']})" for r in done
-           if r["exact"] != r["cpsat"] or r["status"] != "optimal"]
+           if r["cpsat"] is not None and r["exact"] != r["cpsat"]]
+    unproved = [f"{r['label']}: CP-SAT {r['cpsat']} not proved optimal ({r['status']})" for r in done
+                if r["status"] != "optimal" and r["exact"] == r["cpsat"] or r["cpsat"] is None]
     ex = [r["exact_s"] for r in done]
     cp = [r["cpsat_s"] for r in done]
     summary = {
-        "objective": args.objective, "reshuffle": args.reshuffle, "positions": len(done),
+        "objective": args.objective, "expansion": args.expansion, "reshuffle": args.reshuffle,
+        "positions": len(done),
         "disagreements": len(bad),
-        "too_large_for_exact": len(skipped),
+        "too_large_for_exact": len(skipped), "refused_by_cpsat": len(refused),
+        "cpsat_not_proved": len(unproved),
         "exact_median_s": round(statistics.median(ex), 4), "exact_max_s": round(max(ex), 4),
         "cpsat_median_s": round(statistics.median(cp), 4), "cpsat_max_s": round(max(cp), 4),
         "exact_median_nodes": statistics.median(r["nodes"] for r in done),
     }
     if args.json:
-        print(json.dumps({**summary, "problems": bad, "replaced": skipped}))
+        print(json.dumps({**summary, "problems": bad + unproved, "replaced": skipped, "refused": refused}))
     else:
-        for line in bad[:10]:
+        for line in (bad + unproved)[:10]:
             print(line)
-        print(f"{summary['positions']} {args.objective} positions, {len(bad)} disagreements "
-              f"({len(skipped)} replaced: more than {args.node_limit} exact nodes); exact median "
+        print(f"{summary['positions']} {args.objective} positions, {len(bad)} disagreements, "
+              f"{len(unproved)} CP-SAT answers not proved optimal "
+              f"({len(skipped)} replaced: more than {args.node_limit} exact nodes"
+              f"{f'; {len(refused)} refused by CP-SAT and replaced' if refused else ''}); exact median "
               f"{summary['exact_median_s']} s (max {summary['exact_max_s']}), CP-SAT median "
               f"{summary['cpsat_median_s']} s (max {summary['cpsat_max_s']})")
-    return 1 if bad else 0
+    return 1 if bad or unproved else 0
 
 
 if __name__ == "__main__":

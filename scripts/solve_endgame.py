@@ -7,8 +7,8 @@ game, with --ruleset and --option as scripts/simulate.py takes them.
 
 La Isla Bohnita positions (--option isla=true, the `isla-` built-ins; I1-I9) are read, validated and
 cut (--position-only prints one, or its state JSON with --json); `--objective solo` by exact search
-solves them (the other seats play the default policy, whose pirates attack), and every other
-solver refuses them in one line (exit 2).
+(or `--solver cpsat`, its CP-SAT model) solves them (the other seats play the default policy, whose
+pirates attack), and every other solver refuses them in one line (exit 2).
 
 Objectives (docs/endgames.md): solo P (no trades; P's coins), coop (all deals; everyone's coins), best P
 (all deals; P's coins while every other seat keeps at least its own solo optimum), duel (the bean

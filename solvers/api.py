@@ -11,7 +11,8 @@ a policy, not a line (solvers/expected.py): it is registered in ``POLICIES`` and
 Every solver checks the position itself (the base game, not an expansion: ``base_game_only``; the
 final pass, E2; the duel or not, D1) and replays its line through the engine; ``verify_line``
 replays it once more, independently of the solver. An expansion's positions go to
-``EXPANSION_REGISTRY`` (La Isla Bohnita ``solo`` by exact search, ``solvers/isla_exact.py``); every
+``EXPANSION_REGISTRY`` (La Isla Bohnita ``solo`` by exact search, ``solvers/isla_exact.py``, and by
+CP-SAT, ``solvers/isla_cpsat.py``); every
 other method refuses them in one line naming what does serve them.
 """
 
@@ -21,7 +22,7 @@ from collections.abc import Callable
 
 from console.progress import ProgressFn
 from model import GameState, Phase, apply
-from solvers import cpsat, cpsat_deals, duel, exact, expected, isla_exact, isla_open
+from solvers import cpsat, cpsat_deals, duel, exact, expected, isla_cpsat, isla_exact, isla_open
 from solvers.contract import (
     BEST,
     COOP,
@@ -65,6 +66,7 @@ REGISTRY: dict[tuple[str, str], Solver] = {
 # registered objective and method refuses them in one line (``base_game_only``, naming these).
 EXPANSION_REGISTRY: dict[tuple[str, str, str], Solver] = {
     ("isla", SOLO.name, "exact"): isla_exact.solve,  # La Isla Bohnita solo (I1-I9, issue 41 item 2)
+    ("isla", SOLO.name, "cpsat"): isla_cpsat.solve,  # its CP-SAT model, cross-checked (issue 41 item 3)
     ("isla", COOP.name, "exact"): isla_open.solve,  # and coop and best (every seat's choices, deals)
     ("isla", BEST.name, "exact"): isla_open.solve,
 }
@@ -96,13 +98,13 @@ def default_method(objective: str, expansion: str = "") -> str:
 
 
 def served(expansion: str | None) -> str:
-    """What serves ``expansion``'s positions, as a refusal names it ("solo, coop, best by exact
-    search"), or ""."""
-    by: dict[str, list[str]] = {}
+    """What serves ``expansion``'s positions, as a refusal names it ("solo by exact search or CP-SAT"),
+    or ""."""
+    ways: dict[str, list[str]] = {}
     for x, o, m in EXPANSION_REGISTRY:
         if x == expansion:
-            by.setdefault(_title(o, m).split(" by ", 1)[1], []).append(o)
-    return ", ".join(f"{', '.join(objs)} by {how}" for how, objs in by.items())
+            ways.setdefault(o, []).append(_title(o, m).removeprefix(f"{o} by "))
+    return ", ".join(f"{o} by {' or '.join(how)}" for o, how in ways.items())
 
 
 # How a refusal names a method (``base_game_only``): the flow solver serves coop and best as cpsat.

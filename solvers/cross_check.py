@@ -32,6 +32,7 @@ SMALL = [("rio-grande", 3), ("amigo", 3), ("rio-grande", 4), ("amigo", 4)]
 TRIES_PER_POSITION = 100  # games cut per position asked, at most (a cut fails when its game ends early)
 REPLACED_PER_POSITION = 100  # positions too large for exact search per position asked, at most
 CPSAT_SECONDS = 60.0  # CP-SAT's time limit per position (one worker)
+ISLA_CPSAT_SECONDS = 20.0  # the Isla model's: it rarely proves a turn of P's faster than exact search
 EXACT_SECONDS = 60.0  # exact search's time limit per position: past it the position is too large
 
 Item = tuple[str, Any, int]  # (label, position, P)
@@ -42,10 +43,13 @@ CHECKED = tuple(o for o in OBJECTIVES if {"exact", "cpsat"} <= set(methods(o)))
 CPSAT_METHODS = tuple(m for m in METHODS if m != "exact" and any(m in methods(o) for o in CHECKED))
 
 
-def positions(objective: str, count: int, seed: int, reshuffle: str = "at-exhaustion") -> list[Item]:
+def positions(objective: str, count: int, seed: int, reshuffle: str = "at-exhaustion",
+              expansion: str | None = None) -> list[Item]:
     """(label, position, P) for ``count`` seeded positions; a game that ends too early for its cut
     is skipped, at most ``TRIES_PER_POSITION * count`` games in all (then a PositionInputError).
-    The games use the E1 reading ``reshuffle``."""
+    The games use the E1 reading ``reshuffle``; ``expansion`` "isla": La Isla Bohnita (I1-I9)."""
+    if expansion == "isla":
+        return isla_positions(count, seed)
     options = {"reshuffle": reshuffle}
     reading = "" if reshuffle == "at-exhaustion" else f" {reshuffle}"
     rng = random.Random(seed)
@@ -76,6 +80,30 @@ def positions(objective: str, count: int, seed: int, reshuffle: str = "at-exhaus
     return out
 
 
+def isla_positions(count: int, seed: int) -> list[Item]:
+    """La Isla Bohnita (I1-I9) positions for ``solo``: cut from seeded greedy-bot games (they sail,
+    buy ships and raid) with at most 8 cards left, 3-5 players (the Isla duel has no ``solo``, I9),
+    made small for exact search: hands of 1-2 cards, 2-6 cards in the draw pile; P a random seat."""
+    rng = random.Random(seed)
+    out: list[Item] = []
+    tries = 0
+    while len(out) < count:
+        tries += 1
+        if tries > TRIES_PER_POSITION * count:
+            raise PositionInputError(f"cross-check: {tries - 1} Isla games cut for {count} positions "
+                                     f"(seed {seed}) and only {len(out)} reached the cut")
+        name, n = PLAN[len(out) % len(PLAN)]
+        game = rng.randrange(10**6)
+        hand, left = rng.choice((1, 2)), rng.randrange(2, 7)
+        try:
+            s = small(cut(name, n, game, 8, {"isla": True}), hand=hand, draw=left)
+        except PositionInputError:
+            continue
+        p = rng.randrange(n)
+        out.append((f"{name} isla {n}p game {game} hands {hand} cards left {len(s.draw)} P=p{p}", s, p))
+    return out
+
+
 def check(item: Item, objective: str, node_limit: int, solver: str = "cpsat",
           exact_seconds: float = EXACT_SECONDS) -> dict[str, Any]:
     """Solve one position both ways; ``too_large`` when exact search passes its node or time limit."""
@@ -86,8 +114,16 @@ def check(item: Item, objective: str, node_limit: int, solver: str = "cpsat",
     except SearchLimitExceeded:
         return {"label": label, "too_large": True}
     t1 = time.perf_counter()
-    b = solve(s, objective, solver if OBJECTIVES[objective].trades else "cpsat", p,
-              Limits(time=CPSAT_SECONDS, workers=1))
+    try:
+        b = solve(s, objective, solver if OBJECTIVES[objective].trades else "cpsat", p,
+                  Limits(time=ISLA_CPSAT_SECONDS if s.setup.expansion else CPSAT_SECONDS, workers=1))
+    except SolveError as e:
+        if not s.setup.expansion or str(e).startswith("internal error"):
+            raise
+        if str(e).startswith("CP-SAT found no solution"):  # within its time limit: no answer, no value
+            return {"label": label, "too_large": False, "exact": a.value, "cpsat": None, "status": "none",
+                    "exact_s": t1 - t0, "cpsat_s": time.perf_counter() - t1, "nodes": a.stats.nodes or 0}
+        return {"label": label, "too_large": False, "refused": str(e)}  # the Isla model's one-line refusal
     t2 = time.perf_counter()
     return {"label": label, "too_large": False, "exact": a.value, "cpsat": b.value, "status": b.status,
             "exact_s": t1 - t0, "cpsat_s": t2 - t1, "nodes": a.stats.nodes or 0}
@@ -115,21 +151,27 @@ def _results(items: list[Item], jobs: int, **kw: Any) -> Iterator[dict[str, Any]
 def cross_check(objective: str, count: int, seed: int, node_limit: int, jobs: int = 1,
                 solver: str = "cpsat", progress: ProgressFn | None = None,
                 max_replaced: int | None = None, exact_seconds: float = EXACT_SECONDS,
-                reshuffle: str = "at-exhaustion") -> dict[str, Any]:
+                reshuffle: str = "at-exhaustion", expansion: str | None = None) -> dict[str, Any]:
     """``count`` positions solved both ways, in ``jobs`` processes: ``{"done": [check results],
-    "replaced": [labels too large for exact search]}``. Replacements come from the next seed's
-    batch (seed + 10**6, ...); more than ``max_replaced`` (default ``REPLACED_PER_POSITION *
-    count``) is a SolveError. ``progress(positions done, count, note)`` after each position.
-    Ctrl-C raises KeyboardInterrupt at once (the worker processes are ended)."""
+    "replaced": [labels too large for exact search], "refused": [labels and CP-SAT's refusals]}``.
+    Replacements come from the next seed's batch (seed + 10**6, ...); more than ``max_replaced``
+    (default ``REPLACED_PER_POSITION * count``) is a SolveError. ``progress(positions done, count,
+    note)`` after each position.
+    Ctrl-C raises KeyboardInterrupt at once (the worker processes are ended). ``expansion`` "isla":
+    La Isla Bohnita positions (``isla_positions``; ``solo`` only: its CP-SAT model, solvers/isla_cpsat.py)."""
+    if expansion is not None and (expansion != "isla" or objective != "solo"):
+        raise SolveError(f"cross-check: --expansion {expansion} --objective {objective}: only --expansion "
+                         "isla --objective solo is cross-checked (I1-I9)")
     if count < 1 or jobs < 1 or node_limit < 1:
         raise SolveError(f"cross-check: positions, jobs and node limit must be at least 1, got "
                          f"{count}, {jobs} and {node_limit}")
     cap = REPLACED_PER_POSITION * count if max_replaced is None else max_replaced
     done: list[dict[str, Any]] = []
     replaced: list[str] = []
+    refused: list[str] = []  # Isla: positions the CP-SAT model refuses (one line each), replaced too
     batch_seed = seed
     while len(done) < count:
-        items = positions(objective, count - len(done), batch_seed, reshuffle)
+        items = positions(objective, count - len(done), batch_seed, reshuffle, expansion)
         batch_seed += 10**6
         results: Iterable[dict[str, Any]] = _results(items, jobs, objective=objective, node_limit=node_limit,
                                                      solver=solver, exact_seconds=exact_seconds)
@@ -140,8 +182,14 @@ def cross_check(objective: str, count: int, seed: int, node_limit: int, jobs: in
                     raise SolveError(f"cross-check: {len(replaced)} {objective} positions too large for "
                                      f"exact search ({node_limit:,} nodes, {exact_seconds:g} s), more than "
                                      f"{cap} replacements for {count} positions: raise the node limit")
+            elif "refused" in r:
+                refused.append(f"{r['label']}: {r['refused']}")
+                if len(refused) + len(replaced) > cap:
+                    raise SolveError(f"cross-check: {len(refused)} {objective} positions refused by CP-SAT "
+                                     f"and {len(replaced)} too large for exact search, more than {cap}")
             else:
                 done.append(r)
             if progress is not None:
-                progress(len(done), count, f"{len(replaced)} replaced")
-    return {"done": done, "replaced": replaced}
+                more = f", {len(refused)} refused" if refused else ""
+                progress(len(done), count, f"{len(replaced)} replaced{more}")
+    return {"done": done, "replaced": replaced, "refused": refused}

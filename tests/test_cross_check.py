@@ -14,7 +14,8 @@ from solvers.contract import SolveError
 
 def test_replacements_are_capped(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(cc, "positions",
-                        lambda objective, count, seed, reshuffle: [(f"seed {seed}", None, 0)] * count)
+                        lambda objective, count, seed, reshuffle, expansion: [(f"seed {seed}", None, 0)]
+                        * count)
     monkeypatch.setattr(cc, "check", lambda item, **kw: {"label": item[0], "too_large": True})
     seen: list[tuple[int, int | None, str]] = []
     with pytest.raises(SolveError, match="4 coop positions too large for exact search .* more than 3"):
@@ -25,7 +26,7 @@ def test_replacements_are_capped(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_every_position_done_ends_the_run(monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[Any] = []
     monkeypatch.setattr(cc, "positions",
-                        lambda objective, count, seed, reshuffle: [(f"{seed}", None, 0)] * count)
+                        lambda objective, count, seed, reshuffle, expansion: [(f"{seed}", None, 0)] * count)
 
     def check(item: Any, **kw: Any) -> dict[str, Any]:
         calls.append(item)

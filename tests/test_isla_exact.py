@@ -217,14 +217,14 @@ def test_the_bound_is_above_the_optimum_and_keeps_it_on_seeded_positions(seed: i
 
 
 @pytest.mark.parametrize(("objective", "method"), [("coop", "cpsat"), ("coop", "cpsat-cards"),
-                                                   ("solo", "cpsat"), ("best", "cpsat")])
+                                                   ("best", "cpsat")])
 def test_what_is_not_served_is_refused_in_one_line_naming_what_is(objective: str, method: str) -> None:
     s = ISLA_LIBRARY["isla-rio4-5cards"].position()
     with pytest.raises(SolveError) as e:
         solve(s, objective, method)
     msg = str(e.value)
     assert "\n" not in msg
-    assert msg.endswith("positions (isla=true) are solved only by solo, coop, best by exact search")
+    assert msg.endswith("positions (isla=true) are solved only by solo by exact search or CP-SAT, coop by exact search, best by exact search")
 
 
 def test_the_isla_duel_is_refused_by_solo() -> None:

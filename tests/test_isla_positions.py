@@ -259,7 +259,7 @@ def _refused(call: Callable[[], Any], solver: str) -> None:
     msg = str(e.value)
     assert msg.startswith(f"{solver} covers the base game; La Isla Bohnita (I1-I9) positions")
     assert "\n" not in msg
-    assert msg.endswith(("are solved only by solo, coop, best by exact search",
+    assert msg.endswith(("are solved only by solo by exact search or CP-SAT, coop by exact search, best by exact search",
                          f"but {solver} does not handle them"))
 
 
@@ -372,7 +372,7 @@ def test_list_marks_the_isla_built_ins_and_solving_one_is_refused() -> None:
     rows = {line.split()[0]: line for line in proc.stdout.splitlines()[1:]}
     assert set(rows) == set(BUILTINS)
     duels = {name for name in ISLA_LIBRARY if "duel" in name}
-    mark = "[Isla: solo, coop, best by exact search only]"
+    mark = "[Isla: solo by exact search or CP-SAT, coop by exact search, best by exact search only]"
     assert all((mark in line) == (name in set(ISLA_LIBRARY) - duels) for name, line in rows.items())
     assert all("[Isla duel: no solver yet]" in rows[name] for name in duels)
     err = one_line_error(run(SOLVE, "isla-duel-7cards", "--objective", "duel"))
