@@ -19,7 +19,8 @@ from typing import Any
 import pytest
 
 import model
-from model import EMPTY, Bean, Field, GameState, IllegalAction, Phase, PlayerState
+from model import EMPTY, Bean, Field, GameState, IllegalAction, Phase, PlayerState, state_from_json
+from model.validate import check_state
 
 B = Bean  # short alias for card lists in tests
 
@@ -234,3 +235,40 @@ def load_script(name: str) -> Any:
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
+
+
+# ---------------------------------------------------------------- La Isla Bohnita positions (I1-I9)
+# rio-grande with 4 players and La Isla Bohnita: coffee, wax, blue, chili, stink, green, soy (I2).
+# Beanometer: coffee 4 cards 1 coin; green 3:1 5:2 6:3 7:4 (8 still 4); soy 2:1 4:2 6:3.
+
+
+def isla_ship(bean: str | None = None, count: int = 0, at: str = "home") -> dict[str, Any]:
+    return {"bean": bean, "count": count, "at": at}
+
+
+def isla_seat(hand: list[str], fields: list[Any]) -> dict[str, Any]:
+    return {"hand": hand, "fields": fields, "coins": [], "aside": []}
+
+
+def isla_fleet(merchants: list[dict[str, Any]], pirate: dict[str, Any] | None = None) -> dict[str, Any]:
+    return {"merchants": merchants, "pirate": pirate}
+
+
+IDLE = isla_seat([], [None, None])
+P0 = isla_seat(["coffee"], [["coffee", 3], None])  # plants its coffee: 4 coffee, 1 coin at the end
+NO_SHIP = isla_fleet([isla_ship()])
+
+
+def isla_state(players: list[dict[str, Any]], fleets: list[dict[str, Any]], rows: tuple[list[str], list[str]],
+               draw: list[str], active: int = 0, sails: int = 6) -> GameState:
+    """rio-grande, 4 players, the final pass (2 exhaustions of 3), ``active`` to plant, no coins."""
+    s = state_from_json({
+        "format": "bohnanza-state", "version": 1, "ruleset": "rio-grande",
+        "options": {"isla": True, "max_sails": sails}, "players": players, "draw": draw,
+        "discard": ["blue"], "face_up": [], "out": [], "active": active, "phase": "plant", "to_move": active,
+        "planted": 0, "first_field": -1, "offers": 0, "pending": None, "exhaustions": 2, "final": False,
+        "todo": [], "resume": 0, "turn": 40,
+        "isla": {"fleets": fleets, "rows": {"bohnbay": rows[0], "bohnaco": rows[1]}, "attacked": [],
+                 "attack": None, "captured": False, "sails": 0, "discarded": False}})
+    check_state(s)
+    return s

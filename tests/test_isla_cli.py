@@ -135,4 +135,5 @@ def test_solver_refuses_an_isla_position(tmp_path: Path) -> None:
     pos.write_text(json.dumps(s.to_json()), encoding="utf-8")
     err = one_line_error(run(SOLVE, pos, "--solver", "cpsat"))  # read and validated, then refused
     assert err == ("solve_endgame.py: best by the flow solver covers the base game; La Isla Bohnita "
-                   "(I1-I9) positions (isla=true) are solved only by solo by exact search or CP-SAT, coop by exact search, best by exact search")
+                   "(I1-I9) positions (isla=true) are solved only by solo by exact search or CP-SAT, "
+                   "coop by exact search, best by exact search")

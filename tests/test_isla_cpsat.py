@@ -10,9 +10,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from builders import IDLE, NO_SHIP, P0, isla_state
+from builders import isla_fleet as _fleet
+from builders import isla_seat as _seat
+from builders import isla_ship as _ship
 
-from model import GameState, state_from_json
-from model.validate import check_state
+from model import GameState
 from solvers.api import solve
 from solvers.contract import Limits, SolveError
 from solvers.cross_check import isla_positions
@@ -20,40 +23,12 @@ from solvers.isla_cpsat import read_timeline, row_states, solve_isla_cpsat
 from solvers.isla_exact import solve_isla_solo
 from solvers.positions import ISLA_LIBRARY
 
-# rio-grande with 4 players and La Isla Bohnita: coffee, wax, blue, chili, stink, green, soy (I2).
-# Beanometer: coffee 4 cards 1 coin; green 3:1 5:2 6:3 7:4; soy 2:1 4:2 6:3.
-
-
-def _ship(bean: str | None = None, count: int = 0, at: str = "home") -> dict[str, Any]:
-    return {"bean": bean, "count": count, "at": at}
-
-
-def _seat(hand: list[str], fields: list[Any]) -> dict[str, Any]:
-    return {"hand": hand, "fields": fields, "coins": [], "aside": []}
-
-
-def _fleet(merchants: list[dict[str, Any]], pirate: dict[str, Any] | None = None) -> dict[str, Any]:
-    return {"merchants": merchants, "pirate": pirate}
-
-
-IDLE = _seat([], [None, None])
-P0 = _seat(["coffee"], [["coffee", 3], None])  # plants its coffee: 4 coffee, 1 coin at the end
-NO_SHIP = _fleet([_ship()])
+# The positions' beans and beanometer: tests/builders.py (La Isla Bohnita positions).
 
 
 def _isla(players: list[dict[str, Any]], fleets: list[dict[str, Any]], rows: tuple[list[str], list[str]],
           draw: list[str], active: int = 0, sails: int = 1) -> GameState:
-    """rio-grande, 4 players, the final pass (2 exhaustions of 3), ``active`` to plant, no coins."""
-    s = state_from_json({
-        "format": "bohnanza-state", "version": 1, "ruleset": "rio-grande",
-        "options": {"isla": True, "max_sails": sails}, "players": players, "draw": draw,
-        "discard": ["blue"], "face_up": [], "out": [], "active": active, "phase": "plant", "to_move": active,
-        "planted": 0, "first_field": -1, "offers": 0, "pending": None, "exhaustions": 2, "final": False,
-        "todo": [], "resume": 0, "turn": 40,
-        "isla": {"fleets": fleets, "rows": {"bohnbay": rows[0], "bohnaco": rows[1]}, "attacked": [],
-                 "attack": None, "captured": False, "sails": 0, "discarded": False}})
-    check_state(s)
-    return s
+    return isla_state(players, fleets, rows, draw, active, sails)
 
 
 def _cpsat(s: GameState, p: int = 0) -> int:

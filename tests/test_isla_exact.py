@@ -13,12 +13,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from builders import IDLE, NO_SHIP, P0, isla_state
+from builders import isla_fleet as _fleet
+from builders import isla_seat as _seat
+from builders import isla_ship as _ship
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from model import GameState, state_from_json
+from model import GameState
 from model.errors import BohnanzaError
-from model.validate import check_state
 from solvers import endgame
 from solvers.api import solve
 from solvers.contract import Budget, SolveError
@@ -26,40 +29,12 @@ from solvers.exact import default_policy
 from solvers.isla_exact import IslaSoloSearch, reference_solo, solve_isla_solo
 from solvers.positions import ISLA_LIBRARY, cut, small
 
-# rio-grande with 4 players and La Isla Bohnita: coffee, wax, blue, chili, stink, green, soy (I2).
-# Beanometer: coffee 4 cards 1 coin; green 3:1 5:2 6:3 7:4 (8 still 4); soy 2:1 4:2 6:3.
-
-
-def _ship(bean: str | None = None, count: int = 0, at: str = "home") -> dict[str, Any]:
-    return {"bean": bean, "count": count, "at": at}
-
-
-def _seat(hand: list[str], fields: list[Any]) -> dict[str, Any]:
-    return {"hand": hand, "fields": fields, "coins": [], "aside": []}
-
-
-def _fleet(merchants: list[dict[str, Any]], pirate: dict[str, Any] | None = None) -> dict[str, Any]:
-    return {"merchants": merchants, "pirate": pirate}
-
-
-IDLE = _seat([], [None, None])
-P0 = _seat(["coffee"], [["coffee", 3], None])  # plants its coffee: 4 coffee, 1 coin at the end
-NO_SHIP = _fleet([_ship()])
+# The positions' beans and beanometer: tests/builders.py (La Isla Bohnita positions).
 
 
 def _isla(players: list[dict[str, Any]], fleets: list[dict[str, Any]], rows: tuple[list[str], list[str]],
           draw: list[str], active: int = 0, sails: int = 6) -> GameState:
-    """rio-grande, 4 players, the final pass (2 exhaustions of 3), ``active`` to plant, no coins."""
-    s = state_from_json({
-        "format": "bohnanza-state", "version": 1, "ruleset": "rio-grande",
-        "options": {"isla": True, "max_sails": sails}, "players": players, "draw": draw,
-        "discard": ["blue"], "face_up": [], "out": [], "active": active, "phase": "plant", "to_move": active,
-        "planted": 0, "first_field": -1, "offers": 0, "pending": None, "exhaustions": 2, "final": False,
-        "todo": [], "resume": 0, "turn": 40,
-        "isla": {"fleets": fleets, "rows": {"bohnbay": rows[0], "bohnaco": rows[1]}, "attacked": [],
-                 "attack": None, "captured": False, "sails": 0, "discarded": False}})
-    check_state(s)
-    return s
+    return isla_state(players, fleets, rows, draw, active, sails)
 
 
 def _last_turn(p0_fleet: dict[str, Any], rows: tuple[list[str], list[str]],
@@ -224,7 +199,8 @@ def test_what_is_not_served_is_refused_in_one_line_naming_what_is(objective: str
         solve(s, objective, method)
     msg = str(e.value)
     assert "\n" not in msg
-    assert msg.endswith("positions (isla=true) are solved only by solo by exact search or CP-SAT, coop by exact search, best by exact search")
+    assert msg.endswith("positions (isla=true) are solved only by solo by exact search or CP-SAT, "
+                        "coop by exact search, best by exact search")
 
 
 def test_the_isla_duel_is_refused_by_solo() -> None:

@@ -8,9 +8,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from builders import IDLE, NO_SHIP, P0, isla_state
+from builders import isla_fleet as _fleet
+from builders import isla_seat as _seat
+from builders import isla_ship as _ship
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_isla_exact import IDLE, NO_SHIP, P0, _fleet, _isla, _seat, _ship
 
 from model import GameState
 from solvers.api import solve
@@ -27,7 +30,7 @@ GREEN3 = _seat([], [["green", 3], None])
 def _deal() -> GameState:
     """p0's last turn turns up two green. Kept, they lie on p0's empty field and pay nothing; given
     to p1 (I3: the active seat offers turned-up cards), p1's 3 green become 5: 2 coins, not 1."""
-    return _isla([P0, GREEN3, IDLE, IDLE], [NO_SHIP] * 4, ([], []), ["green", "green"])
+    return isla_state([P0, GREEN3, IDLE, IDLE], [NO_SHIP] * 4, ([], []), ["green", "green"])
 
 
 def _raid() -> GameState:
@@ -35,7 +38,7 @@ def _raid() -> GameState:
     attack (I7; p1 cannot sell, its cargo pays nothing, and yields the card) makes a cargo of two: 1
     coin."""
     fleets = [_fleet([_ship()], _ship("soy", 1)), _fleet([_ship("soy", 1)]), NO_SHIP, NO_SHIP]
-    return _isla([P0, IDLE, IDLE, IDLE], fleets, ([], []), ["green", "green"])
+    return isla_state([P0, IDLE, IDLE, IDLE], fleets, ([], []), ["green", "green"])
 
 
 def _run(s: GameState, objective: str, p: int) -> list[int]:
@@ -62,7 +65,7 @@ def _small(draw: list[str], p1_field: list[Any], rows: tuple[list[str], list[str
            pirate: str | None) -> GameState:
     fleets = [_fleet([_ship()], _ship(pirate, 1) if pirate else None),
               _fleet([_ship(ship, 1) if ship else _ship()]), NO_SHIP, NO_SHIP]
-    return _isla([P0, _seat([], [p1_field, None]), IDLE, IDLE], fleets, rows, draw, sails=1)
+    return isla_state([P0, _seat([], [p1_field, None]), IDLE, IDLE], fleets, rows, draw, sails=1)
 
 
 BEANS = st.sampled_from(["green", "soy", "coffee"])

@@ -259,7 +259,8 @@ def _refused(call: Callable[[], Any], solver: str) -> None:
     msg = str(e.value)
     assert msg.startswith(f"{solver} covers the base game; La Isla Bohnita (I1-I9) positions")
     assert "\n" not in msg
-    assert msg.endswith(("are solved only by solo by exact search or CP-SAT, coop by exact search, best by exact search",
+    assert msg.endswith(("are solved only by solo by exact search or CP-SAT, coop by exact search, "
+                         "best by exact search",
                          f"but {solver} does not handle them"))
 
 
