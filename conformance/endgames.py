@@ -15,7 +15,7 @@ from model.validate import check_state
 from solvers.api import solve as api_solve
 from solvers.api import solve_policy
 from solvers.contract import OBJECTIVES, Limits
-from solvers.positions import LIBRARY, cut, small
+from solvers.positions import BUILTINS, LIBRARY, cut, small
 
 # ---------------------------------------------------------------- endgames
 
@@ -27,6 +27,7 @@ class EndgameSpec:
     build: Callable[[], GameState]
     objectives: tuple[tuple[str, int | None], ...]  # (objective, player; None: every seat)
     method: str = "exact"  # "cpsat": coop and best by the flow solver (real hands), proved optimal
+    # "isla": La Isla Bohnita solo by exact search, and again by its CP-SAT model where that proves it
 
 
 FLOW = "solvers.flow.solve_flow"
@@ -38,6 +39,10 @@ SOLVERS = {
     "expected": "solvers.expected.solve_expected",
 }
 
+
+ISLA_EXACT = "solvers.isla_exact.solve_isla_solo"
+ISLA_CPSAT = "solvers.isla_cpsat.solve_isla_cpsat"
+ISLA_CPSAT_SECONDS = 60.0  # it proves a seat with no turn left in well under a second, never one with a turn
 
 EXACT_SECONDS = 900.0  # exact search's time limit per value (the node limit comes first today)
 
@@ -62,9 +67,23 @@ def solve(s: GameState, objective: str, player: int, method: str = "exact",
             "solver": FLOW if flow else SOLVERS[objective]}
 
 
+def isla_solve(s: GameState, player: int, progress: ProgressFn | None = None) -> list[dict[str, Any]]:
+    """Isla ``solo`` for ``player`` by exact search, and by the CP-SAT model too where it proves its
+    answer (a seat with no turn left): two entries of one value, each re-solved by the suite. Proved
+    values that differ are a GenerationError (the two solvers disagree)."""
+    sol = api_solve(s, "solo", "exact", player, Limits(time=EXACT_SECONDS, nodes=5_000_000), progress)
+    out = [{"objective": "solo", "player": player, "value": sol.value, "solver": ISLA_EXACT}]
+    second = api_solve(s, "solo", "cpsat", player, Limits(time=ISLA_CPSAT_SECONDS, workers=1), progress)
+    if second.status == "optimal":
+        if second.value != sol.value:
+            raise GenerationError(f"solo p{player}: exact search proves {sol.value}, CP-SAT {second.value}")
+        out.append({**out[0], "solver": ISLA_CPSAT})
+    return out
+
+
 def _library(name: str) -> Callable[[], GameState]:
     def build() -> GameState:
-        return LIBRARY[name].position()
+        return (LIBRARY[name] if name in LIBRARY else BUILTINS[name]).position()
     return build
 
 
@@ -143,6 +162,16 @@ ENDGAMES: list[EndgameSpec] = [
                 "real hands, the last turn (5 cards left); coop and best by the flow solver, solo for every "
                 "seat",
                 _library("rio4-last-turn"), (("solo", None), ("coop", -1), ("best", -1)), "cpsat"),
+    # La Isla Bohnita (I1-I9): solo for every seat, by exact search and, where it proves it, CP-SAT
+    *(EndgameSpec(n, f"built-in position {n} (solvers/positions.py): La Isla Bohnita, {about}; solo for every "
+                  "seat by exact search, and by the CP-SAT model for every seat with no turn left",
+                  _library(n), (("solo", None),), "isla")
+      for n, about in [
+          ("isla-rio4-5cards", "rio-grande, 4 players, hands of 1 card, 5 cards left"),
+          ("isla-amigo3-5cards", "amigo, 3 players, hands of 2 cards, 5 cards left"),
+          ("isla-rio7-2cards", "rio-grande, 7 players, 2 cards left"),
+          ("isla-rio4-last-turn", "rio-grande, 4 players, real hands, the last turn"),
+      ]),
     *(EndgameSpec(f"rio-grande-4p-seed{seed}-real", f"rio-grande, 4 players, real hands: cut from a seeded "
                   f"greedy-bot game (seed {seed}, the first turn of the final pass with at most 6 cards "
                   "left); coop and best by the flow solver, solo for every seat",
@@ -157,7 +186,11 @@ def endgame_fixture(spec: EndgameSpec, progress: ProgressFn | None = None) -> di
     values: list[dict[str, Any]] = []
     for objective, player in spec.objectives:
         seats = range(len(s.players)) if player is None else [s.to_move if player == -1 else player]
-        values.extend(solve(s, objective, p, spec.method, progress) for p in seats)
+        for p in seats:
+            if spec.method == "isla":
+                values.extend(isla_solve(s, p, progress))
+            else:
+                values.append(solve(s, objective, p, spec.method, progress))
     return {
         "format": "bohnanza-endgame",
         "version": 1,

@@ -96,6 +96,18 @@ def test_a_600_line_record_stays_light() -> None:
     assert lines > 600 and len(html.encode()) < 400_000  # 5 MB of pictures before sharing and gzip
 
 
+def test_a_solved_isla_line_page_shows_the_ships_and_the_raids(tmp_path: Path) -> None:
+    # La Isla Bohnita (issue 41 item 5): the line of an Isla solo, drawn with the rows and the fleets
+    page = tmp_path / "isla.html"
+    out = run(SOLVE, "isla-rio4-last-turn", "--objective", "solo", "--html", page)
+    assert out.returncode == 0, out.stderr
+    data = page_data(page.read_text())
+    steps = data["steps"]
+    assert steps[-1]["v"] == 6 and any(" attack " in st["t"] for st in steps[1:])
+    pictures = " ".join(str(x) for x in data["parts"]).lower()
+    assert "bohnbay" in pictures and "pirate" in pictures and "cargo" in pictures
+
+
 def test_a_solved_line_page_steps_to_the_solvers_value(tmp_path: Path) -> None:
     out = run(SOLVE, "trade-ask", "--objective", "coop", "--solver", "exact", "--json")
     assert out.returncode == 0, out.stderr
