@@ -52,9 +52,10 @@ settings.load_profile(_profile)
 # other had finished. Measured in the suite's --durations (seconds a file, 2 workers, 2 cores).
 # These files, SLOW_TOO and the tests SLOW_TESTS names are the slow lane (marker ``slow``):
 # ``pytest -m "not slow"`` is the fast lane for iterating; the whole suite (CI) runs both.
-LONGEST_FIRST = ("test_proofs.py", "test_isla_proofs.py", "test_engine_diff.py", "test_flow.py",
-                 "test_conformance.py", "test_openspiel.py", "test_proofs_mutants.py",
-                 "test_state_machine.py", "test_roundtrips.py", "test_open_cpsat.py", "test_seat_plan.py",
+LONGEST_FIRST = ("test_proofs.py", "test_proofs_second_half.py", "test_isla_proofs.py",
+                 "test_isla_mutants.py", "test_engine_diff.py", "test_flow.py", "test_conformance.py",
+                 "test_openspiel.py", "test_proofs_mutants.py", "test_state_machine.py",
+                 "test_roundtrips.py", "test_open_cpsat.py", "test_seat_plan.py",
                  "test_proofs_reshuffle.py", "test_study.py", "test_sigint.py", "test_trade_graph.py",
                  "test_duel.py", "test_open_exact.py")
 SLOW_TOO = ("test_seat_dp.py", "test_seat_batch.py", "test_empty_hand.py", "test_expected.py",
