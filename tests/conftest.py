@@ -47,20 +47,32 @@ _profile = os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI")
 settings.load_profile(_profile)
 
 
-# The longest files first: ``--dist loadfile`` hands files to the two workers in collection order,
-# and a long file collected last (test_proofs.py, "p") kept one worker busy for minutes after the
-# other had finished. Measured in the suite's --durations (seconds a file, 2 workers, 2 cores).
-# These files, SLOW_TOO and the tests SLOW_TESTS names are the slow lane (marker ``slow``):
+# The longest files first, of either lane: ``--dist loadfile`` hands the files to the two workers
+# in collection order (``pytest_configure``), and a long file handed out last keeps one worker busy
+# after the other has finished. Seconds a file in the suite's --durations (2 workers on 2 cores
+# shared with other jobs: about 3.5 times the idle figures, in the same ratio); the rest follow in
+# collection order.
+LONGEST_FIRST = ("test_engine_diff.py", "test_state_machine.py", "test_study.py", "test_openspiel.py",
+                 "test_isla_exact.py", "test_flow.py", "test_open_exact.py", "test_engine_protocol.py",
+                 "test_isla_positions.py", "test_proofs_mutants.py", "test_show.py", "test_open_cpsat.py",
+                 "test_duel.py", "test_flow_bound.py", "test_sigint.py", "test_proofs.py",
+                 "test_conformance.py", "test_proofs_reshuffle.py", "test_isla_mutants.py",
+                 "test_isla_proofs.py", "test_docs.py", "test_isla_referee.py", "test_roundtrips.py",
+                 "test_trade_graph.py", "test_proofs_second_half.py", "test_isla_cli.py",
+                 "test_seat_plan.py", "test_cli_frame.py", "test_empty_hand.py", "test_solo_exact.py",
+                 "test_referee.py", "test_expected.py", "test_viewer_browser.py", "test_schemas.py",
+                 "test_reshuffle_readings.py")
+# The slow lane (marker ``slow``): these files and the tests SLOW_TESTS names.
 # ``pytest -m "not slow"`` is the fast lane for iterating; the whole suite (CI) runs both.
-LONGEST_FIRST = ("test_proofs.py", "test_isla_proofs.py", "test_engine_diff.py", "test_flow.py",
-                 "test_conformance.py", "test_openspiel.py", "test_proofs_mutants.py",
-                 "test_state_machine.py", "test_roundtrips.py", "test_open_cpsat.py", "test_seat_plan.py",
-                 "test_proofs_reshuffle.py", "test_study.py", "test_sigint.py", "test_trade_graph.py",
-                 "test_duel.py", "test_open_exact.py")
-SLOW_TOO = ("test_seat_dp.py", "test_seat_batch.py", "test_empty_hand.py", "test_expected.py",
-            "test_show.py", "test_reshuffle_readings.py", "test_spec_differential.py", "test_flow_bound.py",
-            "test_master_mip.py", "test_isla_cli.py", "test_engine_protocol.py",
-            "test_viewer_browser.py")
+SLOW_FILES = ("test_proofs.py", "test_proofs_second_half.py", "test_isla_proofs.py",
+              "test_isla_mutants.py", "test_engine_diff.py", "test_flow.py", "test_conformance.py",
+              "test_openspiel.py", "test_proofs_mutants.py", "test_state_machine.py", "test_roundtrips.py",
+              "test_open_cpsat.py", "test_seat_plan.py", "test_proofs_reshuffle.py", "test_study.py",
+              "test_sigint.py", "test_trade_graph.py", "test_duel.py", "test_open_exact.py",
+              "test_seat_dp.py", "test_seat_batch.py", "test_empty_hand.py", "test_expected.py",
+              "test_show.py", "test_reshuffle_readings.py", "test_spec_differential.py",
+              "test_flow_bound.py", "test_master_mip.py", "test_isla_cli.py", "test_engine_protocol.py",
+              "test_viewer_browser.py")
 # Single tests of fast-lane files that took 3 s or more (most start the command-line tools in a
 # subprocess, or run a solver): slow lane too, by name (every parametrization) or by test id.
 SLOW_TESTS = {
@@ -84,9 +96,18 @@ SLOW_TESTS = {
 }
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """pytest-xdist (3.6 and later) hands ``--dist loadfile``'s files out by their number of tests,
+    most first, unless ``--no-loadscope-reorder``: the proof files, with few tests and the longest
+    fixtures, went last and kept one worker busy for a minute and more after the other had finished.
+    The order is LONGEST_FIRST's (``pytest_collection_modifyitems``)."""
+    if getattr(config.option, "loadscopereorder", None):
+        config.option.loadscopereorder = False
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
-    slow = set(LONGEST_FIRST) | set(SLOW_TOO)
+    slow = set(SLOW_FILES)
     for item in items:
         named = SLOW_TESTS.get(item.path.name, ())
         if item.path.name in slow or item.name in named or getattr(item, "originalname", "") in named:
