@@ -163,8 +163,8 @@ ENDGAMES: list[EndgameSpec] = [
                 "seat",
                 _library("rio4-last-turn"), (("solo", None), ("coop", -1), ("best", -1)), "cpsat"),
     # La Isla Bohnita (I1-I9): solo for every seat, by exact search and, where it proves it, CP-SAT
-    *(EndgameSpec(n, f"built-in position {n} (solvers/positions.py): La Isla Bohnita, {about}; solo for every "
-                  "seat by exact search, and by the CP-SAT model for every seat with no turn left",
+    *(EndgameSpec(n, f"built-in position {n} (solvers/positions.py): La Isla Bohnita, {about}; solo for "
+                  "every seat by exact search, and by the CP-SAT model for every seat with no turn left",
                   _library(n), (("solo", None),), "isla")
       for n, about in [
           ("isla-rio4-5cards", "rio-grande, 4 players, hands of 1 card, 5 cards left"),
