@@ -4,6 +4,7 @@ refused before the work starts."""
 from __future__ import annotations
 
 import argparse
+import ctypes
 import json
 import re
 import subprocess
@@ -149,3 +150,26 @@ def test_a_cut_from_a_game_says_it_is_the_final_pass() -> None:
     head = proc.stdout.splitlines()
     assert "the first turn of the final pass with at most 500 cards left" in head[0]
     assert re.search(r"draw pile (\d+) cards", proc.stdout) is not None
+
+
+class _FailsWhenFreed:
+    def __init__(self, e: BaseException) -> None:
+        self.e = e
+
+    def __del__(self) -> None:
+        raise self.e
+
+
+def test_a_ctrl_c_inside_a_destructor_is_not_printed(capsys: pytest.CaptureFixture[str],
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    # Z3 frees its terms in ``__del__``; a Ctrl-C landing in Z3_dec_ref arrives wrapped by ctypes.
+    monkeypatch.setattr(sys, "unraisablehook", cli._unraisable)
+
+    def report(e: BaseException) -> None:
+        _FailsWhenFreed(e)  # freed at once: its __del__ raises, the hook hears of it
+
+    report(ctypes.ArgumentError("argument 2: KeyboardInterrupt: "))
+    report(KeyboardInterrupt())
+    assert capsys.readouterr().err == ""
+    report(ValueError("a real one"))
+    assert "ValueError: a real one" in capsys.readouterr().err
