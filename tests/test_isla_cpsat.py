@@ -121,10 +121,10 @@ def test_seeded_small_cuts_agree_with_exact_search() -> None:
 def test_a_turn_of_P_s_is_never_valued_above_exact_search() -> None:
     # The seat to move of a built-in and of seeded cuts: a turn of P's (slow lane: rarely proved
     # within the limit; when proved, the value is exact search's).
-    _agrees(ISLA_LIBRARY["isla-rio4-5cards"].position(), 0, 15.0)
+    _agrees(ISLA_LIBRARY["isla-rio4-5cards"].position(), 0, 6.0)
     for _, s, p in isla_positions(10, 5)[:6]:
         if p not in _idle(s):
-            _agrees(s, p, 10.0)
+            _agrees(s, p, 4.0)
 
 
 # ---------------------------------------------------------------- what is refused

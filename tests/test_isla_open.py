@@ -71,7 +71,7 @@ def _small(draw: list[str], p1_field: list[Any], rows: tuple[list[str], list[str
 BEANS = st.sampled_from(["green", "soy", "coffee"])
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(BEANS, min_size=2, max_size=2), BEANS, st.integers(1, 4),
        st.lists(BEANS, max_size=1), st.lists(BEANS, max_size=1), st.one_of(st.none(), BEANS),
        st.one_of(st.none(), BEANS))
