@@ -15,6 +15,7 @@ from model.validate import check_state
 from solvers.api import solve as api_solve
 from solvers.api import solve_policy
 from solvers.contract import OBJECTIVES, Limits
+from solvers.isla_cpsat import read_timeline
 from solvers.positions import BUILTINS, LIBRARY, cut, small
 
 # ---------------------------------------------------------------- endgames
@@ -42,7 +43,7 @@ SOLVERS = {
 
 ISLA_EXACT = "solvers.isla_exact.solve_isla_solo"
 ISLA_CPSAT = "solvers.isla_cpsat.solve_isla_cpsat"
-ISLA_CPSAT_SECONDS = 60.0  # it proves a seat with no turn left in well under a second, never one with a turn
+ISLA_CPSAT_SECONDS = 60.0  # it proves a seat with no turn left in well under a second
 
 EXACT_SECONDS = 900.0  # exact search's time limit per value (the node limit comes first today)
 
@@ -73,11 +74,13 @@ def isla_solve(s: GameState, player: int, progress: ProgressFn | None = None) ->
     values that differ are a GenerationError (the two solvers disagree)."""
     sol = api_solve(s, "solo", "exact", player, Limits(time=EXACT_SECONDS, nodes=5_000_000), progress)
     out = [{"objective": "solo", "player": player, "value": sol.value, "solver": ISLA_EXACT}]
+    if player in {t.active for t in read_timeline(s, player)[1]}:
+        return out  # a turn of P's: the CP-SAT model gives a line, not a proof (docs/endgames.md)
     second = api_solve(s, "solo", "cpsat", player, Limits(time=ISLA_CPSAT_SECONDS, workers=1), progress)
-    if second.status == "optimal":
-        if second.value != sol.value:
-            raise GenerationError(f"solo p{player}: exact search proves {sol.value}, CP-SAT {second.value}")
-        out.append({**out[0], "solver": ISLA_CPSAT})
+    if second.status != "optimal" or second.value != sol.value:
+        raise GenerationError(f"solo p{player}: exact search proves {sol.value}, CP-SAT gives {second.value} "
+                              f"({second.status})")
+    out.append({**out[0], "solver": ISLA_CPSAT})
     return out
 
 

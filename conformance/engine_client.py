@@ -119,7 +119,10 @@ class Engine:
                 proc.wait()
             for stream in (proc.stdin, proc.stdout):
                 if stream is not None:
-                    stream.close()
+                    try:
+                        stream.close()
+                    except OSError:  # a quit line the ended engine never read (seen once under load)
+                        pass
         if self._err is not None:
             self._err.close()
             self._err = None
