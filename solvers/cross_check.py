@@ -18,7 +18,7 @@ import multiprocessing
 import random
 import signal
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 from typing import Any
 
@@ -52,55 +52,56 @@ def positions(objective: str, count: int, seed: int, reshuffle: str = "at-exhaus
         return isla_positions(count, seed)
     options = {"reshuffle": reshuffle}
     reading = "" if reshuffle == "at-exhaustion" else f" {reshuffle}"
-    rng = random.Random(seed)
-    out: list[Item] = []
-    tries = 0
-    while len(out) < count:
-        tries += 1
-        if tries > TRIES_PER_POSITION * count:
-            raise PositionInputError(f"cross-check: {tries - 1} games cut for {count} {objective} positions "
-                                     f"(seed {seed}) and only {len(out)} reached the cut")
-        trades = OBJECTIVES[objective].trades  # with deals: small positions (exact search's reach)
-        plan = SMALL if trades else PLAN
-        name, n = plan[len(out) % len(plan)]
+    trades = OBJECTIVES[objective].trades  # with deals: small positions (exact search's reach)
+    plan = SMALL if trades else PLAN
+
+    def one(rng: random.Random, k: int) -> Item:
+        name, n = plan[k % len(plan)]
         game = rng.randrange(10**6)
-        try:
-            if not trades:
-                s = cut(name, n, game, rng.randrange(5, 41), options)
-                what = ""
-            else:
-                hand = rng.choice((1, 2)) if n == 3 else 1
-                left = rng.randrange(3, 7) if n == 3 else rng.randrange(2, 6)
-                s = small(cut(name, n, game, 8, options), hand=hand, draw=left)
-                what = f" hands {hand}"
-        except PositionInputError:
-            continue
+        if not trades:
+            s = cut(name, n, game, rng.randrange(5, 41), options)
+            what = ""
+        else:
+            hand = rng.choice((1, 2)) if n == 3 else 1
+            left = rng.randrange(3, 7) if n == 3 else rng.randrange(2, 6)
+            s = small(cut(name, n, game, 8, options), hand=hand, draw=left)
+            what = f" hands {hand}"
         p = rng.randrange(n)
-        out.append((f"{name}{reading} {n}p game {game}{what} cards left {len(s.draw)} P=p{p}", s, p))
-    return out
+        return f"{name}{reading} {n}p game {game}{what} cards left {len(s.draw)} P=p{p}", s, p
+
+    return _seeded(count, seed, f"games cut for {count} {objective} positions", one)
 
 
 def isla_positions(count: int, seed: int) -> list[Item]:
     """La Isla Bohnita (I1-I9) positions for ``solo``: cut from seeded greedy-bot games (they sail,
     buy ships and raid) with at most 8 cards left, 3-5 players (the Isla duel has no ``solo``, I9),
     made small for exact search: hands of 1-2 cards, 2-6 cards in the draw pile; P a random seat."""
+    def one(rng: random.Random, k: int) -> Item:
+        name, n = PLAN[k % len(PLAN)]
+        game = rng.randrange(10**6)
+        hand, left = rng.choice((1, 2)), rng.randrange(2, 7)
+        s = small(cut(name, n, game, 8, {"isla": True}), hand=hand, draw=left)
+        p = rng.randrange(n)
+        return f"{name} isla {n}p game {game} hands {hand} cards left {len(s.draw)} P=p{p}", s, p
+
+    return _seeded(count, seed, f"Isla games cut for {count} positions", one)
+
+
+def _seeded(count: int, seed: int, what: str, one: Callable[[random.Random, int], Item]) -> list[Item]:
+    """``count`` items ``one(rng, k)`` from one seeded generator; a cut whose game ends too early
+    (PositionInputError) is skipped, at most ``TRIES_PER_POSITION * count`` tries in all."""
     rng = random.Random(seed)
     out: list[Item] = []
     tries = 0
     while len(out) < count:
         tries += 1
         if tries > TRIES_PER_POSITION * count:
-            raise PositionInputError(f"cross-check: {tries - 1} Isla games cut for {count} positions "
-                                     f"(seed {seed}) and only {len(out)} reached the cut")
-        name, n = PLAN[len(out) % len(PLAN)]
-        game = rng.randrange(10**6)
-        hand, left = rng.choice((1, 2)), rng.randrange(2, 7)
+            raise PositionInputError(f"cross-check: {tries - 1} {what} (seed {seed}) and only {len(out)} "
+                                     "reached the cut")
         try:
-            s = small(cut(name, n, game, 8, {"isla": True}), hand=hand, draw=left)
+            out.append(one(rng, len(out)))
         except PositionInputError:
             continue
-        p = rng.randrange(n)
-        out.append((f"{name} isla {n}p game {game} hands {hand} cards left {len(s.draw)} P=p{p}", s, p))
     return out
 
 
