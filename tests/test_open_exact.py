@@ -31,7 +31,7 @@ def trading_states() -> list[GameState]:
         while s.phase != Phase.OVER and len(out) < 12:
             if s.phase == Phase.TRADE and s.pending is None:
                 out.append(s)
-            acts = [a for a in legal_actions(s) if not isinstance(a, Propose)]
+            acts = legal_actions(s, proposals=False)
             s = apply(s, acts[0])
     return out
 

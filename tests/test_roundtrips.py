@@ -149,14 +149,16 @@ def random_state(name: str, n: int, options: dict[str, Any], seed: int, depth: i
             break
         if s.phase == Phase.CHANCE:
             a: Action = chance_outcome(s, rng)
-        elif s.phase == Phase.TRADE and s.pending is None and rng.random() < 0.5:
-            a = random_trader_bot(s, rng)
+        elif s.phase == Phase.TRADE and s.pending is None:
+            # A random proposal half of the time (random_trader_bot), else a move of the phase's
+            # others (end, harvest): listing the thousands of proposals of an open trading phase
+            # only to pick one took most of the generator's time.
+            a = (random_trader_bot(s, rng) if rng.random() < 0.5
+                 else rng.choice(legal_actions(s, proposals=False)))
         else:
             acts = legal_actions(s)
             accepts = [x for x in acts if isinstance(x, Accept)]
             a = rng.choice(accepts) if accepts and rng.random() < 0.5 else rng.choice(acts)
-            if isinstance(a, Propose) and rng.random() < 0.7:
-                a = EndPhase(s.to_move)  # keep games moving: not every step in trading proposes
         s = apply(s, a)
     return s
 

@@ -776,7 +776,7 @@ def random_move(s: GameState, rng: random.Random) -> Action:
             if proposal_is_legal(s, prop):
                 return prop
         if s.ext is not None and rng.random() < 0.6:  # I3: ship moves, raids, planting, sales
-            acts = [a for a in legal_actions(s) if not isinstance(a, Propose)]
+            acts = legal_actions(s, proposals=False)
             return rng.choice(acts)
         return EndPhase(s.active)
     acts = legal_actions(s)
@@ -891,7 +891,7 @@ class GameMachine(RuleBasedStateMachine):
         elif s.phase == Phase.CHANCE:
             self.do(chance_outcome(s, random.Random(k)))
         else:
-            acts = [a for a in legal_actions(s) if not isinstance(a, Propose)]
+            acts = legal_actions(s, proposals=False)
             assert acts, "no way to end the trading phase"
             self.do(acts[k % len(acts)], trusted=True)
 
