@@ -21,10 +21,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from conformance import engine_offers as offers
 from conformance.engine_client import Engine, EngineFailure
 from conformance.engine_probes import probes
 from conformance.engine_protocol import Protocol, choice_of, explained_payment, oldest, phase3_seats
-from conformance.engine_rules import allowing, canonical, illegal_rule
+from conformance.engine_rules import allowing, illegal_rule
 from model import (
     BEAN_NAMES,
     PRESETS,
@@ -47,6 +48,7 @@ from model import (
     winners,
 )
 from model.claims import Diff, coin_gain, compare_state, counted, state_rule
+from model.engine import proposal_parts
 from model.errors import BohnanzaError
 from model.records import initial_deck
 from model.rules import Ruleset
@@ -131,12 +133,11 @@ class Divergence:
 
 @dataclass
 class Checks:
-    """What to compare: legal sets (with the trading proposals at the first trading state of every
-    ``proposals_every``-th turn, from turn 0; 0: never: they are thousands a state), probes,
-    states, winners."""
+    """What to compare: legal sets (with the trading proposals, thousands a state, at every trading
+    state of every ``proposals_every``-th turn, from turn 0; 0: never), probes, states, winners."""
 
     legal: bool = True
-    proposals_every: int = 20
+    proposals_every: int = 1
     probes: bool = True
     state: bool = True
     winners: bool = True
@@ -329,27 +330,35 @@ class _Game:
         s = self.s
         every = self.checks.proposals_every
         with_props = (s.phase == Phase.TRADE and s.pending is None and s.to_move == s.active
-                      and s.offers == 0 and every > 0 and s.turn % every == 0)
+                      and every > 0 and s.turn % every == 0)
         reply = self.ask("legal", "legal actions", proposals=with_props)
         if reply is None:
             self.checks.legal = False
             return set()
-        mine = legal_actions(s, proposals=with_props)
-        ours = {format_action(a) for a in mine}
-        theirs = {x if x in ours else canonical(x) for x in reply["actions"]}
+        mine = {format_action(a): a for a in legal_actions(s, proposals=False)}
+        listed = set(reply["actions"])
+        groups = reply.get("offers") or []
+        if with_props and not reply.get("proposals", True):
+            self.run.unchecked.add("proposals in the legal actions (the engine does not list them)")
         if not with_props or not reply.get("proposals", True):
-            if with_props:
-                self.run.unchecked.add("proposals in the legal actions (the engine does not list them)")
-            ours = {x for x in ours if " offer " not in x}
-            theirs = {x for x in theirs if " offer " not in x}
-        for x in sorted(theirs - ours):
+            listed = {x for x in listed if " offer " not in x}
+            extra, missing = offers.text_diff(listed, set(mine))
+        elif groups and not any(" offer " in x for x in listed):
+            extra, missing = offers.text_diff(listed, set(mine))  # the proposals by parts, per partner
+            more, fewer, seen = offers.compare(proposal_parts(s), groups)
+            extra, missing, listed = extra + more, missing + fewer, listed | seen
+        else:  # one by one: ours spelled out from the parts, the sets compared at C speed
+            for g in groups:
+                listed.update(offers.group_texts(g))
+            extra, missing = offers.text_diff(listed, set(mine).union(*map(offers.texts, proposal_parts(s))))
+        for x in extra:
             rule = illegal_rule(s, x)
             if rule is not None and not self.protocol_break(x, "lists"):
                 self.diverge("extra", rule, f"the engine lists {x}, which our engine refuses", x)
-        for x in sorted(ours - theirs):
-            a = next(a for a in mine if format_action(a) == x)
+        for x in missing:
+            a = mine[x] if x in mine else parse_action(x)
             self.diverge("missing", allowing(s, a), f"the engine does not list {x}, which is legal", x)
-        return theirs
+        return listed | set(extra)
 
     def _probe(self, listed: set[str] = frozenset()) -> None:  # type: ignore[assignment]
         for action, rule in probes(self.s):

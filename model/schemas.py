@@ -467,12 +467,25 @@ class Started(_Reply):
     reason: str | None = None
 
 
+class OfferParts(BaseModel):
+    """Proposals as parts: ``SEAT offer PARTNER give GIVE ask ASK`` for every partner, give and ask
+    listed (``""``: none), except the one that gives and asks nothing (T3)."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+    seat: str = Field(description="the proposer, p0 ..")
+    partners: list[str] = Field(description="the seats offered to")
+    give: list[str] = Field(description='what is given, as after "give" (h1,u0), or "" for nothing')
+    ask: list[str] = Field(description='what is asked, as after "ask" (red,soy), or "" for nothing')
+
+
 class Legal(_Reply):
     """Every action the seat to move may take, in the notation, in any order; ``proposals`` false
-    when the list leaves the trading proposals out."""
+    when the list leaves the trading proposals out; ``offers``, optional: proposals as parts, besides
+    those ``actions`` lists."""
 
     actions: list[str]
     proposals: bool = True
+    offers: list[OfferParts] | None = None
 
 
 class Applied(_Reply):
