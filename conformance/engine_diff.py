@@ -24,7 +24,7 @@ from typing import Any
 from conformance import engine_offers as offers
 from conformance.engine_client import Engine, EngineFailure
 from conformance.engine_probes import probes
-from conformance.engine_protocol import Protocol, choice_of, explained_payment, oldest, phase3_seats
+from conformance.engine_protocol import Protocol, choice_of, explained_payment, phase3_seats
 from conformance.engine_rules import allowing, illegal_rule
 from model import (
     BEAN_NAMES,
@@ -48,6 +48,7 @@ from model import (
     winners,
 )
 from model.claims import Diff, coin_gain, compare_state, counted, state_rule
+from model.core import oldest
 from model.engine import proposal_parts
 from model.errors import BohnanzaError
 from model.records import initial_deck
@@ -122,6 +123,7 @@ class Divergence:
     result: dict[str, Any] | None = None  # the engine's winners reply
     next_actions: list[str] | None = None  # a state divergence: the engine's legal actions after it
     count: int = 1  # the same kind and rule at the same step (one action set can miss many)
+    coin_payment: str = "top"  # the engine's declared payment (F1): its reproducer's header says so
 
     @property
     def key(self) -> tuple[str, str]:
@@ -219,7 +221,8 @@ class _Game:
                 d.count += 1
                 return
         before = self._before if back else self.s
-        d = Divergence(kind, rule, what, self.spec, step, before, action, tuple(self.played[:step]), **more)
+        d = Divergence(kind, rule, what, self.spec, step, before, action, tuple(self.played[:step]), **more,
+                       coin_payment=self.checks.protocol.coin_payment)
         self.run.divergences.append(d)
         if self.stop is not None and self.stop(d):
             self.halt = True

@@ -189,6 +189,14 @@ else:
 MaybeCards = list[BeanName | None]  # ``null``: a card the writer did not see (docs/records.md)
 
 
+class RecordDeclares(BaseModel):
+    """How the engine that wrote the record plays where the rules leave it open: F1 does not say
+    which coin cards pay for the third field (``oldest``: the bottom of the stack)."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+    coin_payment: Literal["top", "oldest"] = Field("top", description="which coin cards pay (F1)")
+
+
 class RecordHeader(BaseModel):
     """The first line of a game record (docs/records.md): the ruleset and every option, the seats
     and the whole deck before dealing, top card first (``null`` for a card the writer did not see);
@@ -207,6 +215,8 @@ class RecordHeader(BaseModel):
     deck: MaybeCards | None = None
     state: dict[str, Any] | None = Field(None, description="the state JSON the record starts from "
                                          "(docs/state-format.md), instead of a deck")
+    declares: RecordDeclares | None = Field(None, description="the writer's protocol choices the "
+                                            "referee replays (docs/engine-protocol.md)")
 
 
 @with_config(ConfigDict(strict=True, extra="forbid"))
