@@ -64,6 +64,7 @@ BOT_ORDER = ("random", "greedy", "random-trader")
 VARIANTS: tuple[dict[str, Any], ...] = (
     {}, {"reshuffle": "on-demand"}, {"harvest": "strict"}, {"tie_break": "none"})
 MAX_STEPS = 5000
+MOST_OFFERS = 1_000_000  # proposals a legal reply's offers may stand for (a shim's garbage, else)
 KINDS = ("extra", "missing", "accepted", "refused", "state", "end")
 COST_OF_NO_STATE = ("a start from a state (the engine cannot): each accepted probe replays the game from "
                     "its deck (many more engine calls), and reproducers cannot start near the divergence")
@@ -341,6 +342,10 @@ class _Game:
         mine = {format_action(a): a for a in legal_actions(s, proposals=False)}
         listed = set(reply["actions"])
         groups = reply.get("offers") or []
+        most = sum(len(g["partners"]) * len(g["give"]) * len(g["ask"]) for g in groups)
+        if most > MOST_OFFERS:
+            raise EngineFailure("legal with proposals", f"its offers stand for {most} proposals, more than "
+                                f"{MOST_OFFERS} (our largest trading state has about 30,000)")
         if with_props and not reply.get("proposals", True):
             self.run.unchecked.add("proposals in the legal actions (the engine does not list them)")
         if not with_props or not reply.get("proposals", True):

@@ -4,13 +4,15 @@ parts with ours per partner, and finds a missing or extra proposal whatever the 
 
 from __future__ import annotations
 
+import json
 import random
 
+from conformance.engine_diff import GameSpec, run_game
 from conformance.engine_offers import compare, group_texts, text_diff
 from model import Phase, Propose, apply, chance_outcome, format_action, legal_actions, new_game, ruleset
 from model.actions import Offers
 from model.engine import proposal_parts
-from model.state import GameState
+from model.state import GameState, state_to_json
 from play.bots import BOTS
 
 
@@ -70,3 +72,18 @@ def test_T3_a_missing_or_extra_proposal_is_found_in_parts_and_one_by_one() -> No
     assert not missing and extra and all(f"give h{hand}" in x for x in extra) and set(extra) <= seen
     theirs = set(group_texts(too_far))
     assert text_diff(theirs, ours) == (extra, [])
+
+
+def test_offers_that_stand_for_more_proposals_than_any_state_has_are_a_shim_failure() -> None:
+    class Huge:
+        def ask(self, cmd: str, **fields: object) -> dict[str, object]:
+            if cmd == "start":
+                return {"ok": True}
+            words = [f"h{i}" for i in range(1000)]
+            return {"actions": [], "proposals": True,
+                    "offers": [{"seat": "p0", "partners": ["p1", "p2"], "give": words, "ask": words}]}
+
+    s = _trading_states("amigo", 3, 1)[0]
+    spec = GameSpec(0, "amigo", 3, state=json.dumps(state_to_json(s)))
+    run = run_game(Huge(), spec)  # type: ignore[arg-type]
+    assert run.failure is not None and "2000000 proposals, more than 1000000" in run.failure
