@@ -76,11 +76,13 @@ class ReferenceShim:
             return {"error": "no game started"}
         if cmd == "legal":
             want = bool(req.get("proposals"))
-            if self.flat or not want:  # every action one by one: thousands in a trading state
-                acts = legal_actions(self.s, proposals=want)
-                return {"actions": [format_action(a) for a in acts], "proposals": want}
-            acts = legal_actions(self.s, proposals=False)  # the proposals as parts: a few dozen texts
-            return {"actions": [format_action(a) for a in acts], "proposals": True,
+            acts = [format_action(a) for a in legal_actions(self.s, proposals=False)]
+            if not want:
+                return {"actions": acts, "proposals": False}
+            if self.flat:  # one by one: thousands in a trading state (spelled out from the parts)
+                return {"actions": acts + [x for o in proposal_parts(self.s) for x in o.texts()],
+                        "proposals": True}
+            return {"actions": acts, "proposals": True,  # as parts: a few dozen texts
                     "offers": [offers_json(o) for o in proposal_parts(self.s)]}
         if cmd == "apply":
             return self._apply(str(req.get("action")))
