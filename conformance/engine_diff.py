@@ -21,10 +21,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from conformance import engine_offers as offers
 from conformance.engine_client import Engine, EngineFailure
 from conformance.engine_probes import probes
-from conformance.engine_protocol import Protocol, choice_of, explained_payment, oldest, phase3_seats
-from conformance.engine_rules import allowing, canonical, illegal_rule
+from conformance.engine_protocol import Protocol, choice_of, explained_payment, phase3_seats
+from conformance.engine_rules import allowing, illegal_rule
 from model import (
     BEAN_NAMES,
     PRESETS,
@@ -47,6 +48,8 @@ from model import (
     winners,
 )
 from model.claims import Diff, coin_gain, compare_state, counted, state_rule
+from model.core import oldest
+from model.engine import proposal_parts
 from model.errors import BohnanzaError
 from model.records import initial_deck
 from model.rules import Ruleset
@@ -61,6 +64,7 @@ BOT_ORDER = ("random", "greedy", "random-trader")
 VARIANTS: tuple[dict[str, Any], ...] = (
     {}, {"reshuffle": "on-demand"}, {"harvest": "strict"}, {"tie_break": "none"})
 MAX_STEPS = 5000
+MOST_OFFERS = 1_000_000  # proposals a legal reply's offers may stand for (a shim's garbage, else)
 KINDS = ("extra", "missing", "accepted", "refused", "state", "end")
 COST_OF_NO_STATE = ("a start from a state (the engine cannot): each accepted probe replays the game from "
                     "its deck (many more engine calls), and reproducers cannot start near the divergence")
@@ -120,6 +124,7 @@ class Divergence:
     result: dict[str, Any] | None = None  # the engine's winners reply
     next_actions: list[str] | None = None  # a state divergence: the engine's legal actions after it
     count: int = 1  # the same kind and rule at the same step (one action set can miss many)
+    coin_payment: str = "top"  # the engine's declared payment (F1): its reproducer's header says so
 
     @property
     def key(self) -> tuple[str, str]:
@@ -131,12 +136,11 @@ class Divergence:
 
 @dataclass
 class Checks:
-    """What to compare: legal sets (with the trading proposals at the first trading state of every
-    ``proposals_every``-th turn, from turn 0; 0: never: they are thousands a state), probes,
-    states, winners."""
+    """What to compare: legal sets (with the trading proposals, thousands a state, at every trading
+    state of every ``proposals_every``-th turn, from turn 0; 0: never), probes, states, winners."""
 
     legal: bool = True
-    proposals_every: int = 20
+    proposals_every: int = 1
     probes: bool = True
     state: bool = True
     winners: bool = True
@@ -218,7 +222,8 @@ class _Game:
                 d.count += 1
                 return
         before = self._before if back else self.s
-        d = Divergence(kind, rule, what, self.spec, step, before, action, tuple(self.played[:step]), **more)
+        d = Divergence(kind, rule, what, self.spec, step, before, action, tuple(self.played[:step]), **more,
+                       coin_payment=self.checks.protocol.coin_payment)
         self.run.divergences.append(d)
         if self.stop is not None and self.stop(d):
             self.halt = True
@@ -329,27 +334,39 @@ class _Game:
         s = self.s
         every = self.checks.proposals_every
         with_props = (s.phase == Phase.TRADE and s.pending is None and s.to_move == s.active
-                      and s.offers == 0 and every > 0 and s.turn % every == 0)
+                      and every > 0 and s.turn % every == 0)
         reply = self.ask("legal", "legal actions", proposals=with_props)
         if reply is None:
             self.checks.legal = False
             return set()
-        mine = legal_actions(s, proposals=with_props)
-        ours = {format_action(a) for a in mine}
-        theirs = {x if x in ours else canonical(x) for x in reply["actions"]}
+        mine = {format_action(a): a for a in legal_actions(s, proposals=False)}
+        listed = set(reply["actions"])
+        groups = reply.get("offers") or []
+        most = sum(len(g["partners"]) * len(g["give"]) * len(g["ask"]) for g in groups)
+        if most > MOST_OFFERS:
+            raise EngineFailure("legal with proposals", f"its offers stand for {most} proposals, more than "
+                                f"{MOST_OFFERS} (our largest trading state has about 30,000)")
+        if with_props and not reply.get("proposals", True):
+            self.run.unchecked.add("proposals in the legal actions (the engine does not list them)")
         if not with_props or not reply.get("proposals", True):
-            if with_props:
-                self.run.unchecked.add("proposals in the legal actions (the engine does not list them)")
-            ours = {x for x in ours if " offer " not in x}
-            theirs = {x for x in theirs if " offer " not in x}
-        for x in sorted(theirs - ours):
+            listed = {x for x in listed if " offer " not in x}
+            extra, missing = offers.text_diff(listed, set(mine))
+        elif groups and not any(" offer " in x for x in listed):
+            extra, missing = offers.text_diff(listed, set(mine))  # the proposals by parts, per partner
+            more, fewer, seen = offers.compare(proposal_parts(s), groups)
+            extra, missing, listed = extra + more, missing + fewer, listed | seen
+        else:  # one by one: ours spelled out from the parts, the sets compared at C speed
+            for g in groups:
+                listed.update(offers.group_texts(g))
+            extra, missing = offers.text_diff(listed, set(mine).union(*map(offers.texts, proposal_parts(s))))
+        for x in extra:
             rule = illegal_rule(s, x)
             if rule is not None and not self.protocol_break(x, "lists"):
                 self.diverge("extra", rule, f"the engine lists {x}, which our engine refuses", x)
-        for x in sorted(ours - theirs):
-            a = next(a for a in mine if format_action(a) == x)
+        for x in missing:
+            a = mine[x] if x in mine else parse_action(x)
             self.diverge("missing", allowing(s, a), f"the engine does not list {x}, which is legal", x)
-        return theirs
+        return listed | set(extra)
 
     def _probe(self, listed: set[str] = frozenset()) -> None:  # type: ignore[assignment]
         for action, rule in probes(self.s):

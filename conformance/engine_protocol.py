@@ -27,10 +27,9 @@ from model import (
     Propose,
     apply,
 )
-from model.core import evolve
+from model.core import evolve, paid_by
 from model.errors import BohnanzaError, InputError
 from model.rules import ruleset
-from model.state import PlayerState
 
 CHOICES = ("concurrent_offers", "simultaneous_phase3", "coin_payment", "off_turn_harvests")
 RULE_OF = {"concurrent_offers": "T3", "simultaneous_phase3": "T6", "coin_payment": "F1",
@@ -117,27 +116,6 @@ def choice_of(s: GameState, action: Action, protocol: Protocol = Protocol()) -> 
 def phase3_seats(s: GameState) -> list[int]:
     """The seats that may plant at ``s`` when phase 3 is played at once (T6): those with set-aside cards."""
     return [p for p, pl in enumerate(s.players) if pl.aside] if s.phase == Phase.PLANT_ASIDE else []
-
-
-def paid_by(before: GameState, after: GameState, p: int, paid: tuple[int, ...]) -> GameState:
-    """``after`` (seat ``p`` bought a field from ``before``, F1) with the coin cards ``paid`` (taken
-    from the bottom of the stack, the oldest, where a type repeats) gone to the discard pile
-    instead of the top ones."""
-    coins = list(before.players[p].coins)
-    for c in paid:
-        coins.remove(c)
-    pl = after.players[p]
-    seat = PlayerState(pl.hand, pl.fields, tuple(coins), pl.aside)
-    players = after.players[:p] + (seat,) + after.players[p + 1:]
-    if before.setup.duel:
-        return evolve(after, players=players, out=before.out + paid)
-    return evolve(after, players=players, discard=before.discard + paid)
-
-
-def oldest(before: GameState, after: GameState, p: int) -> GameState:
-    """``after`` with the oldest coins paid (``coin_payment: oldest``)."""
-    n = len(before.players[p].coins) - len(after.players[p].coins)
-    return paid_by(before, after, p, before.players[p].coins[:n])
 
 
 def explained_payment(before: GameState, after: GameState, p: int,

@@ -49,12 +49,18 @@ _KIND_RULE: dict[type, str] = {
 
 
 def canonical(text: str) -> str:
-    """The notation as ``format_action`` writes it (indices and beans in order); unparsable text
-    is returned as it is."""
+    """The notation as ``format_action`` writes it (indices and beans in order: a proposal's or an
+    accept's cards are a set, T3); unparsable text is returned as it is."""
     try:
-        return str(parse_action(text))
+        a = parse_action(text)
     except NotationError:
         return text
+    if isinstance(a, Propose):
+        a = Propose(a.player, a.partner, tuple(sorted(a.give_hand)), tuple(sorted(a.give_up)),
+                    tuple(sorted(a.ask)), tuple(sorted(a.give_aside)))
+    elif isinstance(a, Accept):
+        a = Accept(a.player, tuple(sorted(a.hand)))
+    return str(a)
 
 
 def illegal_rule(s: GameState, text: str) -> str | None:

@@ -237,6 +237,8 @@ def record_of(d: Divergence) -> tuple[list[dict[str, Any]], int | None, str]:
                                 "state": state_to_json(s0)}
     else:
         head = header(s0, seed=d.spec.seed, about=f"diff_engine reproducer: {d.kind} [{d.rule}]")
+    if d.coin_payment != "top":  # F1: the coins the engine pays with, which the referee replays
+        head["declares"] = {"coin_payment": d.coin_payment}
     lines = [head] + [action_line(a) for a in d.played]
     if d.kind in ("extra", "accepted") and d.action is not None:
         lines.append(action_line(parse_action(d.action)))

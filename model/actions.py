@@ -140,6 +140,48 @@ class Propose:
                 f"{_asks(self.ask)}")
 
 
+Give = tuple[tuple[int, ...], tuple[int, ...]]  # hand positions, face-up indices
+
+
+@dataclass(frozen=True, slots=True)
+class Offers:
+    """Proposals as parts (T3): every ``Propose(player, partner, hand, up, ask)`` for a partner of
+    ``partners``, a ``(hand, up)`` of ``gives`` and an ask of ``asks``, in that order, except the one
+    that gives and asks nothing. The move generator lists a trading phase's thousands of proposals
+    as a few of these; ``actions`` and ``texts`` spell them out, in the same order."""
+
+    player: int
+    partners: tuple[int, ...]
+    gives: tuple[Give, ...]
+    asks: tuple[tuple[int, ...], ...]
+
+    def actions(self) -> list[Propose]:
+        p = self.player
+        return [Propose(p, q, hs, us, ask) for q in self.partners for hs, us in self.gives
+                for ask in self.asks if hs or us or ask]
+
+    def give_parts(self) -> list[str]:
+        """Each give as the notation ends a proposal with it (``" give h0,u1"``; ``""``: nothing)."""
+        return [_gives(hs, us, ()) for hs, us in self.gives]
+
+    def ask_parts(self) -> list[str]:
+        """Each ask as the notation ends a proposal with it (``" ask red,soy"``; ``""``: nothing)."""
+        return [_asks(ask) for ask in self.asks]
+
+    def texts(self) -> list[str]:
+        """``[format_action(a) for a in self.actions()]``, without building the actions."""
+        gives, asks = self.give_parts(), self.ask_parts()
+        out: list[str] = []
+        for q in self.partners:
+            head = f"p{self.player} offer p{q}"
+            out += [head + g + k for g in gives for k in asks if g or k]
+        return out
+
+    def count(self) -> int:
+        empty = ((), ()) in self.gives and () in self.asks
+        return len(self.partners) * (len(self.gives) * len(self.asks) - empty)
+
+
 @lru_cache(maxsize=4096)
 def _gives(hand: tuple[int, ...], up: tuple[int, ...], aside: tuple[int, ...]) -> str:
     gives = [f"h{i}" for i in hand] + [f"u{i}" for i in up] + [f"a{i}" for i in aside]

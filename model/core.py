@@ -66,3 +66,28 @@ def cash_in(s: GameState, p: int, fields: tuple[Field, ...], b: int, n: int) -> 
     new = PlayerState(pl.hand, fields, pl.coins + (b,) * k if k else pl.coins, pl.aside)
     return evolve(s, players=s.players[:p] + (new,) + s.players[p + 1:],
                   discard=s.discard + (b,) * (n - k) if n > k else s.discard)
+
+
+# F1 leaves open which coin cards pay; an engine that pays with the oldest declares it
+# (docs/engine-protocol.md, coin_payment), and a record can say so (docs/records.md, header.declares).
+
+
+def paid_by(before: GameState, after: GameState, p: int, paid: tuple[int, ...]) -> GameState:
+    """``after`` (seat ``p`` bought a field from ``before``, F1) with the coin cards ``paid`` (taken
+    from the bottom of the stack, the oldest, where a type repeats) gone to the discard pile
+    instead of the top ones."""
+    coins = list(before.players[p].coins)
+    for c in paid:
+        coins.remove(c)
+    pl = after.players[p]
+    seat = PlayerState(pl.hand, pl.fields, tuple(coins), pl.aside)
+    players = after.players[:p] + (seat,) + after.players[p + 1:]
+    if before.setup.duel:
+        return evolve(after, players=players, out=before.out + paid)
+    return evolve(after, players=players, discard=before.discard + paid)
+
+
+def oldest(before: GameState, after: GameState, p: int) -> GameState:
+    """``after`` with the oldest coins paid (``coin_payment: oldest``)."""
+    n = len(before.players[p].coins) - len(after.players[p].coins)
+    return paid_by(before, after, p, before.players[p].coins[:n])

@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
+from functools import lru_cache
 from itertools import combinations, combinations_with_replacement, product
 
 from model.actions import (
@@ -25,6 +26,7 @@ from model.actions import (
     DiscardUp,
     EndPhase,
     Harvest,
+    Offers,
     Plant,
     PlantAside,
     PlantUp,
@@ -335,7 +337,8 @@ def legal_actions(s: GameState, proposals: bool = True) -> list[Action]:
         if s.pending is None:
             out.append(_END[p])
             if proposals:
-                out.extend(_S.proposals(s))
+                for o in _S.proposals(s):
+                    out.extend(o.actions())
         else:
             out.extend(_answers(s))
     elif phase == PLANT_ASIDE:
@@ -403,23 +406,31 @@ def give_options(s: GameState, k: int) -> list[tuple[tuple[int, ...], tuple[int,
     return out
 
 
-def _proposals(s: GameState) -> list[Action]:
-    """T3 and the trading protocol: the active player's offers to each other seat."""
+def _proposals(s: GameState) -> list[Offers]:
+    """T3 and the trading protocol: the active player's offers to each other seat (as parts: every
+    give of ``give_options`` with every ask of at most ``max_deal_cards`` types, sorted)."""
     if s.setup.duel or s.offers >= s.setup.rules.max_offers:
         return []
     k = s.setup.rules.max_deal_cards
-    gives = give_options(s, k)
-    asks = [a for size in range(k + 1) for a in combinations_with_replacement(s.setup.beans, size)]
     a = s.active
-    out: list[Action] = []
-    for partner in range(len(s.players)):
-        if partner == a:
-            continue
-        for hs, us in gives:
-            for ask in asks:
-                if hs or us or ask:
-                    out.append(Propose(a, partner, hs, us, ask))
-    return out
+    partners = tuple(q for q in range(len(s.players)) if q != a)
+    return [Offers(a, partners, tuple(give_options(s, k)), _asks(s.setup.beans, k))]
+
+
+@lru_cache(maxsize=64)
+def _asks(beans: tuple[int, ...], k: int) -> tuple[tuple[int, ...], ...]:
+    return tuple(a for size in range(k + 1) for a in combinations_with_replacement(beans, size))
+
+
+def proposal_parts(s: GameState) -> list[Offers]:
+    """The proposals ``legal_actions(s)`` lists, as parts (``Offers``; empty where it lists none):
+    ``[a for o in proposal_parts(s) for a in o.actions()]`` is that part of its list, in its order."""
+    if s.phase != TRADE or s.pending is not None or s.to_move < 0:
+        return []
+    x = EXPANSIONS[s.setup.expansion]
+    if x.adds_moves and x.blocked(s):
+        return []
+    return _S.proposals(s)
 
 
 def is_listed_proposal(s: GameState, a: Propose) -> bool:

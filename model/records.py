@@ -14,7 +14,7 @@ import os
 import secrets
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -81,6 +81,7 @@ class Record:
     start: GameState | None = None  # the header's state, for a record of a game segment
     notes: dict[int, Notes] = field(default_factory=dict)  # action index -> its line's annotations
     orders: dict[int, tuple[int | None, ...]] = field(default_factory=dict)  # reshuffles with unknowns
+    coin_payment: str = "top"  # header.declares: "oldest", the bottom coin cards pay (F1)
 
     @property
     def unknown(self) -> int:
@@ -211,8 +212,9 @@ def _header(no: int, head: dict[str, Any]) -> Record:
         raise RecordFormatError(no, why)
     extra = {k: v for k, v in head.items() if k not in _HEADER_KEYS}
     seats = list(head.get("seats", []))
+    paid = str((head.get("declares") or {}).get("coin_payment", "top"))
     if "state" in head:
-        return _segment(no, head, seats, extra)
+        return replace(_segment(no, head, seats, extra), coin_payment=paid)
     for key in ("ruleset", "players", "deck"):
         if head.get(key) is None:
             raise RecordFormatError(no, f"header.{key}: missing (or give the starting state as header.state)")
@@ -228,7 +230,7 @@ def _header(no: int, head: dict[str, Any]) -> Record:
         raise RecordFormatError(
             no, f"header.deck: not the {len(su.deck)} cards of {rules.name} with {players} players "
                 f"({len(deck)} given{seen or ': ' + difference(deck, su.deck)}) [S]")
-    return Record(rules=rules, players=players, deck=deck, seats=seats, extra=extra)
+    return Record(rules=rules, players=players, deck=deck, seats=seats, extra=extra, coin_payment=paid)
 
 
 def _within(cards: Sequence[int | None], deck: Sequence[int]) -> bool:
@@ -260,7 +262,7 @@ def _segment(no: int, head: dict[str, Any], seats: list[str], extra: dict[str, A
     return Record(rules=rules, players=len(s.players), deck=(), seats=seats, extra=extra, start=s)
 
 
-_HEADER_KEYS = ("format", "version", "ruleset", "options", "players", "seats", "deck", "state")
+_HEADER_KEYS = ("format", "version", "ruleset", "options", "players", "seats", "deck", "state", "declares")
 
 # which annotations a line may carry, by what its action moves (docs/records.md)
 _BEAN_ACTIONS = ("Plant", "PlantAside", "PlantUp", "Discard", "DiscardUp", "Harvest")  # and a FieldHarvest

@@ -16,9 +16,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from model import jsonio
-from model.actions import Action, Reshuffle, format_action
+from model.actions import Action, BuyField, Reshuffle, format_action
 from model.annotations import after, before
 from model.claims import coin_gain, compare_state, state_rule
+from model.core import oldest
 from model.engine import IllegalAction, apply, scores, winners
 from model.records import Record, RecordFormatError, end_problems, parse_record, where
 from model.state import GameState, Phase
@@ -124,6 +125,8 @@ def follow(rec: Record, every: bool, on_step: Callable[[int, GameState], None] |
             out.deviations.append(Deviation(line, name, DESYNC, desync))
             if not every:
                 return out
+        if rec.coin_payment == "oldest" and isinstance(action, BuyField):
+            nxt = oldest(s, nxt, action.player)  # F1 leaves open which coins pay: the record declares it
         before_s, s = s, nxt
         out.state = s
         out.steps += 1
@@ -149,7 +152,7 @@ def first_illegal(rec: Record) -> int | None:
     """The first line the rules forbid, the annotations aside (what the independent spec, which
     knows no annotations, must name too: ``check_record.py --z3``)."""
     bare = Record(rec.rules, rec.players, rec.deck, actions=rec.actions, lines=rec.lines, end=rec.end,
-                  end_line=rec.end_line, start=rec.start)
+                  end_line=rec.end_line, start=rec.start, coin_payment=rec.coin_payment)
     run = follow(bare, every=False)
     return run.deviations[0].line if run.deviations else None
 

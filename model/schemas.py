@@ -189,6 +189,14 @@ else:
 MaybeCards = list[BeanName | None]  # ``null``: a card the writer did not see (docs/records.md)
 
 
+class RecordDeclares(BaseModel):
+    """How the engine that wrote the record plays where the rules leave it open: F1 does not say
+    which coin cards pay for the third field (``oldest``: the bottom of the stack)."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+    coin_payment: Literal["top", "oldest"] = Field("top", description="which coin cards pay (F1)")
+
+
 class RecordHeader(BaseModel):
     """The first line of a game record (docs/records.md): the ruleset and every option, the seats
     and the whole deck before dealing, top card first (``null`` for a card the writer did not see);
@@ -207,6 +215,8 @@ class RecordHeader(BaseModel):
     deck: MaybeCards | None = None
     state: dict[str, Any] | None = Field(None, description="the state JSON the record starts from "
                                          "(docs/state-format.md), instead of a deck")
+    declares: RecordDeclares | None = Field(None, description="the writer's protocol choices the "
+                                            "referee replays (docs/engine-protocol.md)")
 
 
 @with_config(ConfigDict(strict=True, extra="forbid"))
@@ -467,12 +477,25 @@ class Started(_Reply):
     reason: str | None = None
 
 
+class OfferParts(BaseModel):
+    """Proposals as parts: ``SEAT offer PARTNER give GIVE ask ASK`` for every partner, give and ask
+    listed (``""``: none), except the one that gives and asks nothing (T3)."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+    seat: str = Field(description="the proposer, p0 ..")
+    partners: list[str] = Field(description="the seats offered to")
+    give: list[str] = Field(description='what is given, as after "give" (h1,u0), or "" for nothing')
+    ask: list[str] = Field(description='what is asked, as after "ask" (red,soy), or "" for nothing')
+
+
 class Legal(_Reply):
     """Every action the seat to move may take, in the notation, in any order; ``proposals`` false
-    when the list leaves the trading proposals out."""
+    when the list leaves the trading proposals out; ``offers``, optional: proposals as parts, besides
+    those ``actions`` lists."""
 
     actions: list[str]
     proposals: bool = True
+    offers: list[OfferParts] | None = None
 
 
 class Applied(_Reply):

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from model import core
 
 if TYPE_CHECKING:
-    from model.actions import Action
+    from model.actions import Offers
     from model.state import Field, GameState, PlayerState
 
     Handler = Callable[[GameState, Any, bool], GameState]
@@ -43,7 +43,7 @@ class Steps:
     plant_on: Callable[[PlayerState, int, int], tuple[Field, ...]] = _unset  # H2
     end_planting: Callable[[GameState], GameState] = _unset  # T1, D2
     take_cards: Callable[[GameState], GameState] = _unset  # T2, T7, E1, E2
-    proposals: Callable[[GameState], list[Action]] = _unset  # T3
+    proposals: Callable[[GameState], list[Offers]] = _unset  # T3
     end_trading: Callable[[GameState], GameState] = _unset  # T5
     next_planter: Callable[[GameState, int], GameState] = _unset  # T6
     end_turn: Callable[[GameState], GameState] = _unset  # T7

@@ -29,7 +29,7 @@ from typing import Any
 
 import model.engine as engine
 from console.cli import ignore_interrupts
-from model.actions import Accept, Plant, Propose, Reshuffle
+from model.actions import Accept, Offers, Plant, Reshuffle
 from model.core import evolve
 from model.dealing import Resume
 from model.state import Field, GameState, Phase, PlayerState
@@ -106,13 +106,13 @@ def _retrade_received() -> dict[str, Any]:
 def _non_active_trade() -> dict[str, Any]:
     proposals = STEPS.proposals
 
-    def more(s: GameState) -> list[Any]:
-        out = proposals(s)
+    def more(s: GameState) -> list[Offers]:
+        out = list(proposals(s))
         n = len(s.players)
         for p in range(n):
             for q in range(n):
                 if s.active not in (p, q) and p != q and s.players[p].hand:
-                    out.append(Propose(p, q, (0,), (), ()))
+                    out.append(Offers(p, (q,), (((0,), ()),), ((),)))  # p offers q its front card
         return out
     return {"proposals": more}
 

@@ -191,8 +191,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="the longest wait for one reply")
     parser.add_argument("--no-positions", action="store_true", help="leave out the perft positions")
     parser.add_argument("--no-probes", action="store_true", help="offer no illegal actions")
-    parser.add_argument("--proposals-every", type=cli.at_least(0, "--proposals-every"), default=20,
-                        metavar="TURNS", help="compare the trading proposals every so many turns (0: never)")
+    parser.add_argument("--proposals-every", type=cli.at_least(0, "--proposals-every"), default=1,
+                        metavar="TURNS", help="compare the trading proposals at every trading state of every "
+                        "so many turns (0: never)")
     parser.add_argument("--no-shrink", action="store_true", help="report divergences unshrunk")
     parser.add_argument("--shrink-time", type=cli.positive(float, "--shrink-time"), default=30.0,
                         metavar="SECONDS", help="the longest shrinking of one kind of divergence")

@@ -13,6 +13,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from conformance.engine_client import Engine
 from conformance.engine_diff import Checks, claimed, plan, run_game, with_reading
 from conformance.engine_protocol import from_hello
@@ -215,3 +217,26 @@ def test_E1_declared_option_values_are_played_in_the_perft_positions_too() -> No
         runs = [run_game(engine, spec, Checks(protocol=protocol)) for spec in specs]
     assert all(r.skipped is None for r in runs)
     assert not [d.line() for r in runs for d in r.divergences]
+
+
+# ---------------------------------------------------------------- proposals at every trading state
+
+
+@pytest.mark.parametrize("form", ["parts", "flat"])
+def test_T3_a_proposal_bug_of_a_later_trading_state_is_found(form: str) -> None:
+    """An engine that keeps the turn's first gives after a trade took the cards (stale_shim.py)
+    agrees at every turn's first trading state; the proposals are compared at every trading state,
+    as parts or one by one, and the gone cards are found as extra proposals, under T3."""
+    with Engine(_shim("stale", *(["--flat"] if form == "flat" else []))) as engine:
+        found = None
+        for spec in plan(claimed(engine.open()), 6, 1, positions=False):
+            run = run_game(engine, spec, Checks(probes=False), stop=lambda d: True)
+            assert run.failure is None and not run.skipped
+            if run.divergences:
+                found = run.divergences[0]
+                break
+    assert found is not None
+    assert found.kind == "extra" and found.rule == "T3" and found.action and " offer " in found.action
+    s = found.before
+    assert s.phase == Phase.TRADE and s.offers > 0  # not the turn's first trading state
+    assert found.count > 0 and "which our engine refuses" in found.what

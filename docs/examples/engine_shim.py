@@ -38,8 +38,9 @@ from model import (  # noqa: E402
     state_from_json,
     winners,
 )
-from model.actions import Reshuffle  # noqa: E402
+from model.actions import Offers, Reshuffle  # noqa: E402
 from model.cards import bean  # noqa: E402
+from model.engine import proposal_parts  # noqa: E402
 from model.errors import InputError  # noqa: E402
 
 
@@ -47,11 +48,18 @@ def _names(cards: tuple[int, ...]) -> list[str]:
     return [BEAN_NAMES[c] for c in cards]
 
 
+def offers_json(o: Offers) -> dict[str, Any]:
+    """Proposals as parts (``offers`` in the legal reply): every partner with every give and ask."""
+    return {"seat": f"p{o.player}", "partners": [f"p{q}" for q in o.partners],
+            "give": [x.removeprefix(" give ") for x in o.give_parts()],
+            "ask": [x.removeprefix(" ask ") for x in o.ask_parts()]}
+
+
 class ReferenceShim:
     """One game of our engine at a time; ``handle(request)`` is the whole protocol."""
 
-    def __init__(self, name: str = "bohnanza-reference") -> None:
-        self.name = name
+    def __init__(self, name: str = "bohnanza-reference", flat: bool = False) -> None:
+        self.name, self.flat = name, flat
         self.s: GameState | None = None
         self.mutant: Any = None
 
@@ -67,8 +75,15 @@ class ReferenceShim:
         if self.s is None:
             return {"error": "no game started"}
         if cmd == "legal":
-            acts = legal_actions(self.s, proposals=bool(req.get("proposals")))
-            return {"actions": [format_action(a) for a in acts], "proposals": bool(req.get("proposals"))}
+            want = bool(req.get("proposals"))
+            acts = [format_action(a) for a in legal_actions(self.s, proposals=False)]
+            if not want:
+                return {"actions": acts, "proposals": False}
+            if self.flat:  # one by one: thousands in a trading state (spelled out from the parts)
+                return {"actions": acts + [x for o in proposal_parts(self.s) for x in o.texts()],
+                        "proposals": True}
+            return {"actions": acts, "proposals": True,  # as parts: a few dozen texts
+                    "offers": [offers_json(o) for o in proposal_parts(self.s)]}
         if cmd == "apply":
             return self._apply(str(req.get("action")))
         if cmd == "reshuffle":
@@ -123,13 +138,13 @@ class ReferenceShim:
         }
 
 
-def factory(mutant: str | None = None) -> ReferenceShim:
+def factory(mutant: str | None = None, flat: bool = False) -> ReferenceShim:
     """The entry point ``docs.examples.engine_shim:factory`` (no mutant)."""
     if mutant is None:
-        return ReferenceShim()
+        return ReferenceShim(flat=flat)
     from proofs.mutants import activate
 
-    shim = ReferenceShim(f"bohnanza-reference with mutant {mutant}")
+    shim = ReferenceShim(f"bohnanza-reference with mutant {mutant}", flat)
     shim.mutant = activate(mutant)  # kept: a context manager collected would restore the steps
     shim.mutant.__enter__()  # swapped in for the life of the process
     return shim
@@ -139,9 +154,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--mutant", metavar="ID", help="swap in a mutant of proofs/mutants.py")
+    parser.add_argument("--flat", action="store_true",
+                        help="list the trading proposals one by one in actions, not as parts in offers")
     args = parser.parse_args()
     try:
-        shim = factory(args.mutant)
+        shim = factory(args.mutant, args.flat)
     except KeyError as e:
         parser.exit(2, f"engine_shim.py: {e.args[0]}\n")
     serve(shim.handle)
