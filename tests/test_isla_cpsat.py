@@ -1,4 +1,4 @@
-"""The CP-SAT model of Isla ``solo`` (issue 41 item 3, ``solvers/isla_cpsat.py``): hand-made
+"""The CP-SAT model of Isla ``solo`` (issue 41 item 3, ``solvers/isla_cpsat/``): hand-made
 positions whose values are worked out by hand below (I4-I7), agreement with exact search on the
 built-ins and on seeded small cuts, the registry, and the one-line refusals.
 
