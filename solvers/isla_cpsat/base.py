@@ -22,6 +22,7 @@ class ModelBase:
                  phase2_extra: int = PHASE2_EXTRA) -> None:
         su = s.setup
         self.phase1_steps, self.phase2_extra = phase1_steps, phase2_extra
+        self.exact = True  # every turn of P's has the steps an optimal line needs (``sound_steps``)
         self.s, self.p, self.su = s, p, su
         self.m = cp_model.CpModel()
         isla = isla_of(s)

@@ -49,17 +49,16 @@ def solve_isla_cpsat(s: GameState, player: int | None = None, time_limit: float 
                      tick: Tick | None = None, phase1_steps: int = PHASE1_STEPS,
                      phase2_extra: int = PHASE2_EXTRA) -> Solution:
     """The Isla ``solo`` value by CP-SAT, with the line replayed through the engine: proved optimal
-    when P has no turn left (the other seats' raids, P's answers); with a turn of P's ahead a line,
-    ``feasible`` (the step bounds, the module's docstring, are not proved to suffice): a first
-    model with the fewest steps (``FIRST_STEPS``; a third of the time) finds a line fast, the full
-    model then only looks for a better one, and the first line is kept if it finds none in time."""
+    when the model is exact (P has no turn left, or the step caps reach ``sound_steps`` in every
+    turn of P's) and CP-SAT proves it; otherwise a line, ``feasible``, with no bound (CP-SAT's
+    holds only within the caps). With a turn of P's ahead, a first model with the fewest steps
+    (``FIRST_STEPS``; a third of the time) finds a line fast, and the full model starts from it
+    (a hint, and only lines worth as much) to look for a better one."""
     p = check_isla_cpsat(s, player)
     if any(t.active == p for t in read_timeline(s, p)[1]):
-        sol = _with_turn(s, p, time_limit, workers, tick, phase1_steps, phase2_extra)
-        # the step bounds are not proved to suffice (a best line can take 15 actions in phase 2):
-        # the value is a real line's, never claimed optimal, and CP-SAT's bound holds only within them
-        return replace(sol, status="feasible", stats=replace(sol.stats, bound=None))
-    return _solve_model(s, p, time_limit, workers, tick, phase1_steps, phase2_extra, t0=time.perf_counter())
+        return _with_turn(s, p, time_limit, workers, tick, phase1_steps, phase2_extra)
+    sol, _ = _solve_model(s, p, time_limit, workers, tick, phase1_steps, phase2_extra, t0=time.perf_counter())
+    return sol
 
 
 def _with_turn(s: GameState, p: int, time_limit: float, workers: int, tick: Tick | None, phase1_steps: int,
@@ -67,23 +66,26 @@ def _with_turn(s: GameState, p: int, time_limit: float, workers: int, tick: Tick
     """A turn of P's ahead: the first model, then the full one looking for a better line."""
     t0 = time.perf_counter()
     first: Solution | None = None
+    hint: dict[str, int] | None = None
     if (phase1_steps, phase2_extra) > FIRST_STEPS:
         try:
-            first = _solve_model(s, p, time_limit / 3, workers, tick, *FIRST_STEPS, t0=t0)
+            first, hint = _solve_model(s, p, time_limit / 3, workers, tick, *FIRST_STEPS, t0=t0)
         except SolveError as e:
             if str(e).startswith("internal error"):
                 raise
         else:
+            if first.status == "optimal":  # the first model is exact already (``sound_steps``)
+                return first
             time_limit -= first.stats.seconds
     try:
-        sol = _solve_model(s, p, max(time_limit, 1.0), workers, tick, phase1_steps, phase2_extra,
-                           at_least=first.value if first is not None else None, t0=t0)
+        sol, _ = _solve_model(s, p, max(time_limit, 1.0), workers, tick, phase1_steps, phase2_extra,
+                              at_least=first.value if first is not None else None, hint=hint, t0=t0)
     except SolveError as e:
         if first is None or str(e).startswith("internal error"):
             raise
-        return replace(first, status="feasible")  # optimal only within the first model's bounds
+        return first  # the full model found nothing in time: the first line, feasible
     if first is not None and first.value > sol.value:  # not in principle: the full model holds its line
-        return replace(first, status="feasible")
+        return first
     return sol
 
 
@@ -91,13 +93,25 @@ FIRST_STEPS = (2, 0)  # the first model's step bounds (phase 1, phase 2 beyond p
 
 
 def _solve_model(s: GameState, p: int, time_limit: float, workers: int, tick: Tick | None,
-                 phase1_steps: int, phase2_extra: int, t0: float, at_least: int | None = None) -> Solution:
-    """One model solved and its line replayed; ``at_least``: only lines worth that much or more."""
+                 phase1_steps: int, phase2_extra: int, t0: float, at_least: int | None = None,
+                 hint: dict[str, int] | None = None) -> tuple[Solution, dict[str, int]]:
+    """One model solved and its line replayed, and the values of its named variables (a hint for a
+    larger model: the same names mean the same things, its extra steps do nothing). ``at_least``:
+    only lines worth that much or more. ``optimal`` only when the model is exact (``sound_steps``);
+    otherwise ``feasible`` and no bound."""
     model = IslaModel(s, p, phase1_steps, phase2_extra)
     objective = model.build()
     if at_least is not None:
         model.m.add(objective >= at_least)
     model.m.maximize(objective)
+    names = [(v.name, model.m.get_int_var_from_proto_index(i)) for i, v in enumerate(model.m.proto.variables)
+             if v.name]
+    if hint is not None:
+        for name, var in names:
+            if name in hint:
+                model.m.add_hint(var, hint[name])
+            elif name.endswith("_noop"):
+                model.m.add_hint(var, 1)
     run = run_model(model.m, time_limit, workers, tick)
     model.solver = run.solver
     value = int(run.solver.value(objective))
@@ -106,7 +120,10 @@ def _solve_model(s: GameState, p: int, time_limit: float, workers: int, tick: Ti
     if coins[p] != value:
         raise SolveError(f"internal error: the Isla CP-SAT plan replays to {coins[p]} coins, not its value "
                          f"{value}")
-    return Solution(SOLO, p, value, line, coins, status=run.status, stats=run.stats(t0))
+    sol = Solution(SOLO, p, value, line, coins, status=run.status, stats=run.stats(t0))
+    if not model.exact:  # the step caps fall short of ``sound_steps``: a real line, its optimum unproved
+        sol = replace(sol, status="feasible", stats=replace(sol.stats, bound=None))
+    return sol, {name: int(run.solver.value(var)) for name, var in names}
 
 
 def replay(s: GameState, p: int, model: IslaModel) -> tuple[list[Action], GameState]:

@@ -23,6 +23,7 @@ from model import (
     Sell,
 )
 from solvers.contract import SolveError
+from solvers.isla_cpsat.bounds import sound_steps
 from solvers.isla_cpsat.raids import RaidModel
 from solvers.isla_cpsat.state import RATE, ROW_CARDS, LInt, Segment, ShipVars, State, Step, hi
 from solvers.isla_cpsat.timeline import NO_BEAN, TurnInfo
@@ -327,7 +328,11 @@ class IslaModel(RaidModel):
         seg1 = Segment(info.turn, Phase.PLANT)
         prev_noop: cp_model.IntVar | None = None
         plants = []
-        for j in range(self.phase1_steps):
+        sound = sound_steps(self.s, self.p, info, not any(t.active == self.p for t in self.turns[:k]),
+                            self.max_sails)
+        cap2 = len(info.face_up) + self.max_sails + self.phase2_extra
+        self.exact = self.exact and self.phase1_steps >= sound.phase1 and cap2 >= sound.phase2
+        for j in range(min(self.phase1_steps, sound.phase1)):
             seg1.steps.append([])
             st, noop, hand, _, captured = self.p_step(st, f"t{k}a{j}", Phase.PLANT, None, (), attacked,
                                                       captured,
@@ -337,7 +342,7 @@ class IslaModel(RaidModel):
                 m.add_implication(prev_noop, noop)  # the nothings last
             prev_noop = noop
         n = info.hand_available
-        count = sum(plants)
+        count = cp_model.LinearExpr.sum(plants)
         has = self.ge(-start_pos, 1 - n, f"t{k}_has")
         m.add(count >= 1).only_enforce_if([has, st.alive])  # T1: the first planting is forced
         m.add(count <= 2)
@@ -345,7 +350,7 @@ class IslaModel(RaidModel):
         ups = [m.new_bool_var(f"t{k}_u{j}") for j in range(len(info.face_up))]
         planted = [m.new_int_var(0, 1, f"t{k}_upsum{j}") for j in range(len(info.face_up))]
         seg2 = Segment(info.turn, Phase.TRADE)
-        steps2 = len(info.face_up) + self.max_sails + self.phase2_extra
+        steps2 = min(cap2, sound.phase2)
         prev_noop = None
         sails = []
         up_lits: list[list[cp_model.IntVar]] = [[] for _ in info.face_up]
