@@ -12,7 +12,7 @@ from solvers.isla_cpsat.state import LInt, Segment, ShipVars, State, hi
 from solvers.isla_cpsat.timeline import NO_BEAN, read_timeline, row_states
 
 PHASE1_STEPS = 4  # phase 1: at most 2 plantings (T1) and the harvests, sales and purchases around them
-PHASE2_EXTRA = 4  # phase 2: the face-up plantings, the sails allowed, and this many more actions
+PHASE2_EXTRA = 8  # phase 2: the face-up plantings, the sails allowed, and this many more actions
 
 
 class ModelBase:

@@ -63,33 +63,35 @@ def solve_isla_cpsat(s: GameState, player: int | None = None, time_limit: float 
 
 def _with_turn(s: GameState, p: int, time_limit: float, workers: int, tick: Tick | None, phase1_steps: int,
                phase2_extra: int) -> Solution:
-    """A turn of P's ahead: the first model, then the full one looking for a better line."""
+    """A turn of P's ahead: the models of ``LADDER`` smaller than the full one, then the full one,
+    each starting from the best line so far (a hint, and only lines worth as much) with its share
+    of the time left; the best line found. An exact model proved optimal ends the ladder."""
     t0 = time.perf_counter()
-    first: Solution | None = None
+    best: Solution | None = None
     hint: dict[str, int] | None = None
-    if (phase1_steps, phase2_extra) > FIRST_STEPS:
+    steps = [(a, b, share) for a, b, share in LADDER if (a, b) < (phase1_steps, phase2_extra)]
+    for a, b, share in [*steps, (phase1_steps, phase2_extra, 1.0)]:
+        left = time_limit - (time.perf_counter() - t0)
         try:
-            first, hint = _solve_model(s, p, time_limit / 3, workers, tick, *FIRST_STEPS, t0=t0)
+            sol, values = _solve_model(s, p, max(left * share, 1.0), workers, tick, a, b, t0=t0,
+                                       at_least=best.value if best is not None else None, hint=hint)
         except SolveError as e:
-            if str(e).startswith("internal error"):
+            last = (a, b) == (phase1_steps, phase2_extra)
+            if str(e).startswith("internal error") or (best is None and last):
                 raise
-        else:
-            if first.status == "optimal":  # the first model is exact already (``sound_steps``)
-                return first
-            time_limit -= first.stats.seconds
-    try:
-        sol, _ = _solve_model(s, p, max(time_limit, 1.0), workers, tick, phase1_steps, phase2_extra,
-                              at_least=first.value if first is not None else None, hint=hint, t0=t0)
-    except SolveError as e:
-        if first is None or str(e).startswith("internal error"):
-            raise
-        return first  # the full model found nothing in time: the first line, feasible
-    if first is not None and first.value > sol.value:  # not in principle: the full model holds its line
-        return first
-    return sol
+            continue  # nothing in time (or nothing better): the best line so far stands
+        if best is None or sol.value > best.value or sol.status == "optimal":
+            best, hint = sol, values
+        if sol.status == "optimal":  # an exact model (``sound_steps``), proved
+            break
+    assert best is not None
+    return best
 
 
-FIRST_STEPS = (2, 0)  # the first model's step bounds (phase 1, phase 2 beyond plantings and sails)
+# The smaller models solved first (phase-1 steps, phase-2 steps beyond plantings and sails, the share
+# of the time left): each finds a line fast and hands it to the next as its start.
+LADDER = ((2, 0, 0.25), (3, 4, 0.4))
+FIRST_STEPS = LADDER[0][:2]
 
 
 def _solve_model(s: GameState, p: int, time_limit: float, workers: int, tick: Tick | None,
