@@ -9,15 +9,16 @@ owner's phase 2 while it can, the fullest cargo first; an attacked seat sells wh
 
 The model, event by event in time order:
 
-- P's turns (I3): phase 1 is ``PHASE1_STEPS`` steps, phase 2 ``PHASE2_STEPS`` plus the face-up
-  cards and the sails allowed (``max_sails``). Each step is one action or nothing (the nothings
-  last): plant the hand's front card (phase 1: the first forced while the hand holds one, at most
-  two, T1, H1), plant a face-up card (phase 2; all of them by its end, T5), harvest a field for
-  coins (H4 lenient, H5, C1) or onto a merchant ship at home (I5), sell a cargo that pays (I6),
-  move a whole cargo onto a merchant ship in the same port (I6; not pirate cargo captured this
-  turn), buy the third field, the second merchant ship or the pirate ship (I1), sail a merchant
-  ship (phase 2, I4: loading the row's front card and more of its type), attack with the pirate
-  (phase 2, I7: once per enemy ship a turn; the owner sells when the cargo pays, else yields).
+- P's turns (I3): phase 1 is ``PHASE1_STEPS`` steps, phase 2 ``PHASE2_EXTRA`` plus the face-up
+  cards and the sails allowed (``max_sails``), each at most ``sound_steps`` (``bounds.py``). Each
+  step is one action or nothing (the nothings last): plant the hand's front card (phase 1: the
+  first forced while the hand holds one, at most two, T1, H1), plant a face-up card (phase 2; all
+  of them by its end, T5), harvest a field for coins (H4 lenient, H5, C1) or onto a merchant ship
+  at home (I5), sell a cargo that pays (I6), move a whole cargo onto a merchant ship in the same
+  port (I6; not pirate cargo captured this turn), buy the third field, the second merchant ship or
+  the pirate ship (I1), sail a merchant ship (phase 2, I4: loading the row's front card and more
+  of its type), attack with the pirate (phase 2, I7: once per enemy ship a turn; the owner sells
+  when the cargo pays, else yields).
 - Another seat's turn with a pirate ship (I7): attack rounds, each taking the valid target with
   the largest (cargo, -seat, -bean, -ship); P answers an attack on its ship by selling (if it
   pays) or yielding, a choice of the model.
@@ -26,11 +27,15 @@ The model, event by event in time order:
   come, and the model refuses such a position (one line naming I2).
 - The end (E3, I8): every field and every cargo sold by the beanometer.
 
-The step bounds make the model's optimum the best over lines with that many actions a phase (that
-they suffice is not proved: ``scripts/cross_check.py --expansion isla`` checks the values against
-exact search). A turn of P's is hard for CP-SAT (a loose LP bound, the orders of the same actions
-left to the search): a first model with the fewest steps finds a line, the full model a better one.
-"""
+The step caps make the model's optimum the best over lines with that many actions a phase;
+``sound_steps`` (``bounds.py``) is how many an optimal line needs at most, argued from the rules,
+so a model whose caps reach it in every turn of P's is exact, and only then is a proved optimum
+called optimal (with no turn of P's left, always). The sound bound is loose (tens of steps in
+phase 2), too large for CP-SAT to search within seconds, so by default the caps fall short and a
+turn of P's is answered by a real line, ``feasible``, checked against exact search by
+``scripts/cross_check.py --expansion isla``. A turn of P's is hard for CP-SAT (a loose LP bound,
+the orders of the same actions left to the search): a ladder of models (``LADDER``: 2/0, 3/4
+steps, then the full model), each starting from the best line so far, finds it."""
 
 from solvers.isla_cpsat.base import PHASE1_STEPS, PHASE2_EXTRA, ModelBase
 from solvers.isla_cpsat.bounds import PhaseSteps, sound_steps

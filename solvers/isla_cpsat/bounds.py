@@ -28,11 +28,11 @@ counts below are the most an optimal line needs, over every state the turn can s
 - A sale empties a loaded ship (I6), which only a load makes loaded again (a harvest onto it, a
   sail, a move, a capture): at most the loaded ships at the start plus those loads.
 
-Every count is an upper bound of the one before it in the line, so the sum is a bound on the
-actions of any line that drops the renaming moves; the model with at least that many steps (and
-``max_sails`` sails) holds an optimal line. The bound is loose (phase 2 of a turn with 6 sails and
-two face-up cards: about 50 steps), which is why the solver caps the steps (``PHASE1_STEPS``,
-``PHASE2_EXTRA``) and claims an optimum only when the caps reach this bound.
+Each count bounds one kind of action in a line without renaming moves, so their sum bounds its
+actions in the phase, and a model with that many steps (and ``max_sails`` sails) holds an optimal
+line. The bound is loose (with 6 sails and two face-up cards, 47 to 54 steps in phase 2 on the
+cross-check's positions, where the caps give 16), which is why the solver caps the steps
+(``PHASE1_STEPS``, ``PHASE2_EXTRA``) and claims an optimum only when the caps reach this bound.
 """
 
 from __future__ import annotations
