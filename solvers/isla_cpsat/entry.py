@@ -90,7 +90,7 @@ def _with_turn(s: GameState, p: int, time_limit: float, workers: int, tick: Tick
 
 # The smaller models solved first (phase-1 steps, phase-2 steps beyond plantings and sails, the share
 # of the time left): each finds a line fast and hands it to the next as its start.
-LADDER = ((2, 0, 0.25), (3, 4, 0.4))
+LADDER = ((2, 0, 0.1), (3, 4, 0.2))
 FIRST_STEPS = LADDER[0][:2]
 
 
