@@ -65,7 +65,8 @@ def _with_turn(s: GameState, p: int, time_limit: float, workers: int, tick: Tick
                phase2_extra: int) -> Solution:
     """A turn of P's ahead: the models of ``LADDER`` smaller than the full one, then the full one,
     each starting from the best line so far (a hint, and only lines worth as much) with its share
-    of the time left; the best line found. An exact model proved optimal ends the ladder."""
+    of the time left; the best line found. An exact model proved optimal ends the ladder; a model
+    that finds no line while none is known hands the time left to the smallest one."""
     t0 = time.perf_counter()
     best: Solution | None = None
     hint: dict[str, int] | None = None
@@ -76,10 +77,13 @@ def _with_turn(s: GameState, p: int, time_limit: float, workers: int, tick: Tick
             sol, values = _solve_model(s, p, max(left * share, 1.0), workers, tick, a, b, t0=t0,
                                        at_least=best.value if best is not None else None, hint=hint)
         except SolveError as e:
-            last = (a, b) == (phase1_steps, phase2_extra)
-            if str(e).startswith("internal error") or (best is None and last):
+            if str(e).startswith("internal error"):
                 raise
-            continue  # nothing in time (or nothing better): the best line so far stands
+            if best is None:  # no line yet: the smallest model, the likeliest to find one, gets the time left
+                left = time_limit - (time.perf_counter() - t0)
+                a, b, _ = steps[0] if steps else (phase1_steps, phase2_extra, 1.0)
+                return _solve_model(s, p, max(left, 1.0), workers, tick, a, b, t0=t0)[0]
+            continue  # nothing better in time: the best line so far stands
         if best is None or sol.value > best.value or sol.status == "optimal":
             best, hint = sol, values
         if sol.status == "optimal":  # an exact model (``sound_steps``), proved
