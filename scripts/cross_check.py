@@ -7,7 +7,7 @@ one card and 2-5 cards left; `solvers.positions.small`). P is a random seat. A p
 search cannot finish within --node-limit nodes is counted and replaced, never silently dropped.
 --reshuffle on-demand plays and solves the games under E1's other reading (a pile that runs out at
 the end of a draw gives one more turn, with nothing turned up). --expansion isla: La Isla Bohnita
-positions (I1-I9; solo only: exact search against solvers/isla_cpsat.py), cut at 8 cards from
+positions (I1-I9; solo only: exact search against solvers/isla_cpsat/), cut at 8 cards from
 3-5 player games, hands of 1-2 cards, 2-6 cards left.
 Exit 1 on any disagreement or any CP-SAT answer not proved optimal.
 

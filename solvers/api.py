@@ -12,7 +12,7 @@ Every solver checks the position itself (the base game, not an expansion: ``base
 final pass, E2; the duel or not, D1) and replays its line through the engine; ``verify_line``
 replays it once more, independently of the solver. An expansion's positions go to
 ``EXPANSION_REGISTRY`` (La Isla Bohnita ``solo`` by exact search, ``solvers/isla_exact.py``, and by
-CP-SAT, ``solvers/isla_cpsat.py``); every
+CP-SAT, ``solvers/isla_cpsat/``); every
 other method refuses them in one line naming what does serve them.
 """
 

@@ -159,7 +159,7 @@ def cross_check(objective: str, count: int, seed: int, node_limit: int, jobs: in
     (default ``REPLACED_PER_POSITION * count``) is a SolveError. ``progress(positions done, count,
     note)`` after each position.
     Ctrl-C raises KeyboardInterrupt at once (the worker processes are ended). ``expansion`` "isla":
-    La Isla Bohnita positions (``isla_positions``; ``solo`` only: its CP-SAT model, solvers/isla_cpsat.py)."""
+    La Isla Bohnita positions (``isla_positions``; ``solo`` only: its CP-SAT model, solvers/isla_cpsat/)."""
     if expansion is not None and (expansion != "isla" or objective != "solo"):
         raise SolveError(f"cross-check: --expansion {expansion} --objective {objective}: only --expansion "
                          "isla --objective solo is cross-checked (I1-I9)")

@@ -1,4 +1,4 @@
-"""The CP-SAT model of Isla ``solo`` (issue 41 item 3, ``solvers/isla_cpsat.py``): hand-made
+"""The CP-SAT model of Isla ``solo`` (issue 41 item 3, ``solvers/isla_cpsat/``): hand-made
 positions whose values are worked out by hand below (I4-I7), agreement with exact search on the
 built-ins and on seeded small cuts, the registry, and the one-line refusals.
 
@@ -7,6 +7,7 @@ the hand-made lines need no more actions than the bounds allow."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -15,11 +16,12 @@ from builders import isla_fleet as _fleet
 from builders import isla_seat as _seat
 from builders import isla_ship as _ship
 
-from model import GameState
+from model import Action, EndPhase, GameState, Phase, apply
+from model.isla.setup import isla_setup
 from solvers.api import solve
 from solvers.contract import Limits, SolveError
 from solvers.cross_check import isla_positions
-from solvers.isla_cpsat import read_timeline, row_states, solve_isla_cpsat
+from solvers.isla_cpsat import read_timeline, row_states, solve_isla_cpsat, sound_steps
 from solvers.isla_exact import solve_isla_solo
 from solvers.positions import ISLA_LIBRARY
 
@@ -143,3 +145,67 @@ def test_a_refill_that_would_change_the_cards_to_come_is_refused_naming_I2() -> 
     with pytest.raises(SolveError, match=r"\(I2\)") as e:
         solve_isla_cpsat(s, 0, time_limit=5)
     assert "\n" not in str(e.value)
+
+
+# ---------------------------------------------------------------- the sound step bound
+
+
+def _actions_per_phase(s: GameState, p: int, line: list[Action]) -> dict[tuple[int, Phase], int]:
+    """P's actions in each phase of its own turns along ``line`` (phase 1 and phase 2, I3)."""
+    out: dict[tuple[int, Phase], int] = {}
+    for a in line:
+        mine = s.active == p and a.player == p and not isinstance(a, EndPhase)
+        if mine and s.phase in (Phase.PLANT, Phase.TRADE):
+            out[(s.turn, s.phase)] = out.get((s.turn, s.phase), 0) + 1
+        s = apply(s, a)
+    return out
+
+
+def test_T1_a_turn_with_no_hand_card_needs_no_phase_1_step() -> None:
+    # Phase 1 ends with its last planting (an action after it moves unchanged to phase 2).
+    s = _isla([P0, IDLE, IDLE, IDLE], [_fleet([_ship()]), NO_SHIP, NO_SHIP, NO_SHIP], (["green"], ["chili"]),
+              ["soy", "soy"])
+    turns = read_timeline(s, 0)[1]
+    assert sound_steps(s, 0, turns[0], True, 1).phase1 >= 2
+    empty = replace(turns[0], hand_available=0)
+    assert sound_steps(s, 0, empty, True, 1).phase1 == 0
+
+
+def test_exact_search_s_lines_fit_the_sound_bound_on_seeded_positions() -> None:
+    # Seeded cuts with a turn of P's (the first of them takes exact search 20 s): exact search's best
+    # line takes no more actions a phase than sound_steps allows (9 in phase 2 in the second).
+    checked = 0
+    for _, s, p in isla_positions(10, 5)[1:]:
+        turns = read_timeline(s, p)[1]
+        mine = [(k, t) for k, t in enumerate(turns) if t.active == p]
+        if not mine:
+            continue
+        line = solve_isla_solo(s, p).line
+        used = _actions_per_phase(s, p, line)
+        max_sails = isla_setup(s.setup).max_sails
+        for k, t in mine:
+            bound = sound_steps(s, p, t, k == mine[0][0], max_sails)
+            assert used.get((t.turn, Phase.PLANT), 0) <= bound.phase1
+            assert used.get((t.turn, Phase.TRADE), 0) <= bound.phase2
+            checked += 1
+    assert checked >= 2
+
+
+def _harvest_then_sail() -> GameState:
+    """p0's last turn (the two soy it turns up end the pile, E2): fields 2 green and an empty one,
+    m0 3 green at home, Bohnbay's row 2 green; one sail a turn."""
+    return _isla([_seat(["coffee"], [["green", 2], None]), IDLE, IDLE, IDLE],
+                 [_fleet([_ship("green", 3)]), NO_SHIP, NO_SHIP, NO_SHIP], (["green", "green"], ["chili"]),
+                 ["soy", "soy"])
+
+
+def test_I4_I5_the_caps_fall_short_where_the_sound_bound_is_exact() -> None:
+    # p0 plants its coffee (T1); the two soy need a field (H3): harvesting the 2 green onto m0 (I5,
+    # 5 green), sailing to Bohnbay (I4, 7 green: 4 coins) and planting both soy (2 soy: 1 coin) is
+    # 5; the lone coffee pays nothing. With one step in phase 1 and none beyond the plantings and
+    # the sail in phase 2, the harvest and the sail do not both fit: 5 green (2) and 2 soy (1), 3.
+    s = _harvest_then_sail()
+    short = solve_isla_cpsat(s, 0, time_limit=10, phase1_steps=1, phase2_extra=0)
+    assert (short.value, short.status) == (3, "feasible")
+    sol = solve_isla_cpsat(s, 0, time_limit=10, phase1_steps=99, phase2_extra=99)
+    assert (sol.value, sol.status) == (5, "optimal") == (solve_isla_solo(s, 0).value, "optimal")
