@@ -11,9 +11,15 @@ Nothing here knows a rule beyond the dealing order of S2; the tests state the ru
 
 from __future__ import annotations
 
+import io
+import os
 import re
+import subprocess
+import sys
+import traceback
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,6 +29,7 @@ from model import EMPTY, Bean, Field, GameState, IllegalAction, Phase, PlayerSta
 from model.validate import check_state
 
 B = Bean  # short alias for card lists in tests
+ROOT = Path(__file__).resolve().parent.parent
 
 # Names of files a clone does not have (the workspace's rules and design texts, issue 43): no page,
 # published schema or ``--help`` text may cite them (tests/test_docs.py, tests/test_sigint.py).
@@ -224,12 +231,62 @@ def pass_turn(s: GameState) -> GameState:
     raise AssertionError(f"turn of p{a} did not end")
 
 
+def run_script(script: str | Path, *args: str | Path, stdin: str = "", cwd: Path | None = None,
+               env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """``scripts/SCRIPT`` (a name or a path) with ``args``, run in this process through its
+    ``main()`` and reported as ``subprocess.run(..., capture_output=True, text=True)`` would: the
+    exit code, stdout and stderr. A process of its own costs 0.3-1 s of start-up and imports a
+    run; the tests that check what a script prints and returns run it here, those that check a
+    process (Ctrl-C, worker pools, ``--help`` of every script: tests/test_sigint.py) start one.
+    ``sys.argv``, the standard streams (not terminals, as under ``capture_output``), the working
+    directory (default: the repository) and ``env`` (added to the environment) are restored after."""
+    path = Path(script) if Path(script).is_absolute() else ROOT / "scripts" / Path(script).name
+    argv = [str(path), *map(str, args)]
+    out, err = io.TextIOWrapper(io.BytesIO(), "utf-8"), io.TextIOWrapper(io.BytesIO(), "utf-8")
+    saved = (sys.argv, sys.stdin, sys.stdout, sys.stderr, os.getcwd(), dict(os.environ),
+             sys.unraisablehook)
+    sys.argv, sys.stdin, sys.stdout, sys.stderr = argv, io.StringIO(stdin), out, err
+    os.chdir(cwd or ROOT)
+    os.environ.update(env or {})
+    try:
+        code = _exit_code(lambda: load_script(path.stem).main())
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        sys.argv, sys.stdin, sys.stdout, sys.stderr, cwd_was, env_was, sys.unraisablehook = saved
+        os.chdir(cwd_was)
+        os.environ.clear()
+        os.environ.update(env_was)
+    return subprocess.CompletedProcess(argv, code, _text(out), _text(err))
+
+
+def _exit_code(main: Callable[[], int | None]) -> int:
+    """What the interpreter would exit with: ``main()``'s code, a SystemExit's (a text is printed
+    on stderr, code 1), or 1 and the traceback on stderr for an exception ``main`` let through."""
+    try:
+        return main() or 0
+    except SystemExit as e:
+        if e.code is None or isinstance(e.code, int):
+            return e.code or 0
+        print(e.code, file=sys.stderr)
+        return 1
+    except Exception:
+        traceback.print_exc()
+        return 1
+
+
+def _text(stream: io.TextIOWrapper) -> str:
+    stream.flush()
+    raw = stream.buffer
+    assert isinstance(raw, io.BytesIO)
+    return raw.getvalue().decode("utf-8")
+
+
 def load_script(name: str) -> Any:
     """A script of scripts/ as a module (scripts are not a package)."""
     import importlib.util
-    from pathlib import Path
 
-    path = Path(__file__).resolve().parent.parent / "scripts" / f"{name}.py"
+    path = ROOT / "scripts" / f"{name}.py"
     spec = importlib.util.spec_from_file_location(name, path)
     assert spec and spec.loader
     mod = importlib.util.module_from_spec(spec)

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from builders import run_script
 
 from console import cli
 from model.errors import RuleError, UsageError
@@ -21,8 +22,7 @@ SCRIPTS = ROOT / "scripts"
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, str(SCRIPTS / args[0]), *args[1:]], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120)
+    return run_script(*args)
 
 
 def one_line(proc: subprocess.CompletedProcess[str], code: int) -> str:

@@ -16,13 +16,12 @@ from __future__ import annotations
 
 import importlib
 import json
-import subprocess
-import sys
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import pytest
+from builders import run_script
 
 from model.isla import isla_of
 from model.perft import divide, perft
@@ -53,11 +52,6 @@ def sidecar(record: Path) -> dict[str, Any]:
 def position(path: Path) -> GameState:
     """The fixture's state, checked against the rules (model.validate.check_state)."""
     return state_of(load(path), str(path))
-
-
-def run(script: str, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, str(ROOT / "scripts" / script), *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=300)
 
 
 # ---------------------------------------------------------------- perft
@@ -91,18 +85,18 @@ def test_perft_divide_sums_to_the_count(path: Path) -> None:
 def test_perft_command_line() -> None:
     """perft.py prints what it measured; bad input is one line on stderr and exit code 2."""
     fixture = load(CONF / "perft" / "isla-4p-attack.json")
-    proc = run("perft.py", "isla-4p-attack", "3", "--divide", "--json")
+    proc = run_script("perft.py", "isla-4p-attack", "3", "--divide", "--json")
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
     assert out["count"] == fixture["perft"]["3"] and sum(out["divide"].values()) == out["count"]
     offer = CONF / "perft" / "duel-offer.json"
-    proc = run("perft.py", str(offer), "2")
+    proc = run_script("perft.py", str(offer), "2")
     assert proc.returncode == 0 and f"perft depth 2: {load(offer)['perft']['2']} sequences" in proc.stdout
     for args, words in [(("no-such-fixture", "2"), "no such file or perft fixture"),
                         (("duel-offer", "-1"), "depth must be a whole number"),
                         (("duel-offer", "two"), "depth must be a whole number"),
                         ((str(CONF / "README.md"), "1"), "not JSON")]:
-        proc = run("perft.py", *args)
+        proc = run_script("perft.py", *args)
         assert proc.returncode == 2 and proc.stdout == "", (args, proc.stdout)
         assert words in proc.stderr and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
 
@@ -135,7 +129,7 @@ def test_record_verdict(path: Path) -> None:
 def test_check_record_command_over_every_record() -> None:
     """One run of check_record.py --json over all records: one verdict each, exit 1 (some illegal)."""
     paths = [str(p) for p in LEGAL + ILLEGAL]
-    proc = run("check_record.py", "--json", *paths)
+    proc = run_script("check_record.py", "--json", *paths)
     assert proc.returncode == 1, proc.stderr
     verdicts = [json.loads(x) for x in proc.stdout.splitlines()]
     assert [v["record"] for v in verdicts] == paths
@@ -209,7 +203,7 @@ def test_referee_record_every_deviation(path: Path) -> None:
 def test_check_record_all_json_over_every_referee_record() -> None:
     """One run of check_record.py --all --json: one object each, the sidecar's verdict, exit 1."""
     paths = [str(p) for p in REFEREE]
-    proc = run("check_record.py", "--all", "--json", *paths)
+    proc = run_script("check_record.py", "--all", "--json", *paths)
     assert proc.returncode == 1, proc.stderr
     verdicts = [json.loads(x) for x in proc.stdout.splitlines()]
     assert [v["record"] for v in verdicts] == paths
@@ -218,7 +212,7 @@ def test_check_record_all_json_over_every_referee_record() -> None:
         referee_matches(v, EXIT[v["status"]], expect)
     for path in REFEREE:  # each alone: its own exit code
         if sidecar(path)["status"] == "legal":
-            assert run("check_record.py", "--all", str(path)).returncode == 0
+            assert run_script("check_record.py", "--all", str(path)).returncode == 0
 
 
 # ---------------------------------------------------------------- endgames
@@ -306,7 +300,7 @@ def load_head(path: Path) -> dict[str, Any]:
 
 def test_regenerating_gives_byte_identical_files(tmp_path: Path) -> None:
     """make_conformance.py writes exactly the committed suite (seeded, deterministic)."""
-    proc = run("make_conformance.py", "--out", str(tmp_path))
+    proc = run_script("make_conformance.py", "--out", str(tmp_path))
     assert proc.returncode == 0, proc.stderr
     assert "wrote" in proc.stdout
     made = {p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*") if p.is_file()}

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from builders import run_script
 
 from model import GameState, Phase, Propose, apply
 from solvers.contract import Solution, SolveError
@@ -172,8 +173,8 @@ def test_default_position_is_real_and_proved() -> None:
     assert DEFAULT == "rio4-last-turn"
     s = LIBRARY[DEFAULT].position()
     assert len(s.players) == 4 and min(len(p.hand) for p in s.players) >= 10
-    out = subprocess.run([sys.executable, str(ROOT / "scripts" / "solve_endgame.py"), "--json"],
-                         capture_output=True, text=True, timeout=300, check=True)
+    out = run_script("solve_endgame.py", "--json")
+    assert out.returncode == 0, out.stderr
     res = json.loads(out.stdout)
     assert res["objective"] == "best" and res["status"] == "optimal"
     assert res["bound"] == res["value"]

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from builders import run_script
 
 from model.records import read_record
 
@@ -19,11 +19,6 @@ ROOT = Path(__file__).resolve().parent.parent
 SIMULATE = ROOT / "scripts" / "simulate.py"
 CHECK = ROOT / "scripts" / "check_record.py"
 SOLVE = ROOT / "scripts" / "solve_endgame.py"
-
-
-def run(script: Path, *args: str | Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, str(script), *map(str, args)], cwd=ROOT,
-                          capture_output=True, text=True, timeout=300)
 
 
 def one_line_error(proc: subprocess.CompletedProcess[str], code: int = 2) -> str:
@@ -39,7 +34,7 @@ def isla_run(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFa
              ) -> tuple[int, dict[str, Any], Path]:
     players = request.param
     folder = tmp_path_factory.mktemp(f"isla{players}")
-    proc = run(SIMULATE, "--players", players, "--games", 6, "--seed", 1, "--option", "isla=true",
+    proc = run_script(SIMULATE, "--players", players, "--games", 6, "--seed", 1, "--option", "isla=true",
                "--bots", "greedy", "--json", "--record", folder)
     assert proc.returncode == 0, proc.stderr
     return players, json.loads(proc.stdout), folder
@@ -65,7 +60,7 @@ def test_isla_records_pass_the_referee(isla_run: tuple[int, dict[str, Any], Path
     players, out, folder = isla_run
     paths = sorted(folder.glob("*.jsonl"))
     assert len(paths) == 6
-    proc = run(CHECK, "--json", *paths)
+    proc = run_script(CHECK, "--json", *paths)
     assert proc.returncode == 0, proc.stderr
     verdicts = [json.loads(line) for line in proc.stdout.splitlines()]
     assert [v["status"] for v in verdicts] == ["legal"] * 6
@@ -85,7 +80,7 @@ def test_planting_cargo_is_named_I5(isla_run: tuple[int, dict[str, Any], Path], 
     _, _, folder = isla_run
     bad = tmp_path / "bad.jsonl"
     _inject(sorted(folder.glob("*.jsonl"))[0], bad, 2, "p0 plant m0 0")
-    err = one_line_error(run(CHECK, bad), code=1)
+    err = one_line_error(run_script(CHECK, bad), code=1)
     assert err.startswith(f"{bad}:2: illegal p0 plant m0 0:") and err.endswith("[I5]"), err
 
 
@@ -98,21 +93,21 @@ def test_isla_step_before_its_time_is_named(isla_run: tuple[int, dict[str, Any],
                          ("p0 sell m0", "I6"), ("p0 move pirate m0", "I6")):
         bad = tmp_path / "bad.jsonl"
         _inject(src, bad, 2, action)
-        err = one_line_error(run(CHECK, bad), code=1)
+        err = one_line_error(run_script(CHECK, bad), code=1)
         assert err.startswith(f"{bad}:2: illegal {action}:") and err.endswith(f"[{rule}]"), err
 
 
 def test_z3_referee_agrees_on_isla_records(isla_run: tuple[int, dict[str, Any], Path]) -> None:
     """--z3 replays Isla records with the expansion's spec (proofs/isla_referee.py): both agree."""
     _, _, folder = isla_run
-    proc = run(CHECK, "--z3", *sorted(folder.glob("*.jsonl")))
+    proc = run_script(CHECK, "--z3", *sorted(folder.glob("*.jsonl")))
     assert "Traceback" not in proc.stderr and proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
     assert len(lines) == 6 and all(x.endswith("(the spec agrees)") for x in lines), lines
 
 
 def test_base_game_json_has_no_isla_keys() -> None:
-    proc = run(SIMULATE, "--players", "3", "--games", "1", "--seed", "1", "--json")
+    proc = run_script(SIMULATE, "--players", "3", "--games", "1", "--seed", "1", "--json")
     assert proc.returncode == 0
     out = json.loads(proc.stdout)
     assert "ship_sales" not in out["results"][0] and "raids" not in out["summary"]
@@ -123,7 +118,7 @@ def test_base_game_json_has_no_isla_keys() -> None:
     ["--players", "8"],
 ], ids=lambda a: " ".join(a))
 def test_simulate_refuses_impossible_isla_counts(args: list[str]) -> None:
-    err = one_line_error(run(SIMULATE, "--games", "1", "--option", "isla=true", *args))
+    err = one_line_error(run_script(SIMULATE, "--games", "1", "--option", "isla=true", *args))
     assert err.startswith("simulate.py: ")
 
 
@@ -133,7 +128,7 @@ def test_solver_refuses_an_isla_position(tmp_path: Path) -> None:
     s = new_game(ruleset("rio-grande", {"isla": True}), 3, seed=4)
     pos = tmp_path / "isla.json"
     pos.write_text(json.dumps(s.to_json()), encoding="utf-8")
-    err = one_line_error(run(SOLVE, pos, "--solver", "cpsat"))  # read and validated, then refused
+    err = one_line_error(run_script(SOLVE, pos, "--solver", "cpsat"))  # read and validated, then refused
     assert err == ("solve_endgame.py: best by the flow solver covers the base game; La Isla Bohnita "
                    "(I1-I9) positions (isla=true) are solved only by solo by exact search or CP-SAT, "
                    "coop by exact search, best by exact search")

@@ -7,13 +7,10 @@ with the line replayed, refused in one line for what is not served."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
-from builders import IDLE, NO_SHIP, P0, isla_state
+from builders import IDLE, NO_SHIP, P0, isla_state, run_script
 from builders import isla_fleet as _fleet
 from builders import isla_seat as _seat
 from builders import isla_ship as _ship
@@ -133,12 +130,11 @@ def test_the_built_in_answers_through_the_registry_and_the_python_interface(name
 
 
 def test_solve_endgame_answers_an_isla_built_in_with_a_replayed_line() -> None:
-    script = Path(__file__).resolve().parent.parent / "scripts" / "solve_endgame.py"
-    args = [sys.executable, str(script), "isla-rio4-5cards", "--objective", "solo", "--solver", "exact"]
-    text = subprocess.run(args, capture_output=True, text=True, timeout=300)
+    args = ["isla-rio4-5cards", "--objective", "solo", "--solver", "exact"]
+    text = run_script("solve_endgame.py", *args)
     assert text.returncode == 0, text.stderr
     assert "value: 4 (proved optimal; exact search" in text.stdout
-    out = subprocess.run([*args, "--json"], capture_output=True, text=True, timeout=300)
+    out = run_script("solve_endgame.py", *args, "--json")
     d = json.loads(out.stdout)
     assert (d["value"], d["status"], d["per_player"]) == (4, "optimal", [4, 6, 3, 4])
     assert d["line"][0] == "p0 harvest 1"

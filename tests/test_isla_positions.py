@@ -10,12 +10,12 @@ import copy
 import json
 import re
 import subprocess
-import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from builders import run_script
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -296,11 +296,6 @@ def test_the_solvers_called_directly_refuse_an_isla_position() -> None:
 # ---------------------------------------------------------------- the command line
 
 
-def run(script: Path, *args: str | Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, str(script), *map(str, args)], cwd=ROOT,
-                          capture_output=True, text=True, timeout=300)
-
-
 def one_line_error(proc: subprocess.CompletedProcess[str]) -> str:
     assert "Traceback" not in proc.stderr and proc.returncode == 2, (proc.returncode, proc.stderr)
     lines = proc.stderr.strip().splitlines()
@@ -314,18 +309,19 @@ def test_solve_endgame_cuts_an_isla_position_from_a_seeded_game(ruleset: str, pl
                                                                  cards_left: int, tmp_path: Path) -> None:
     game = ["--from-game", seed, "--players", players, "--cards-left", cards_left, "--ruleset", ruleset,
             "--option", "isla=true"]
-    proc = run(SOLVE, *game, "--position-only", "--json")
+    proc = run_script(SOLVE, *game, "--position-only", "--json")
     assert proc.returncode == 0, proc.stderr
     s = cut(ruleset, players, seed, cards_left, ISLA)
     assert json.loads(proc.stdout) == state_to_json(s)
     path = tmp_path / "cut.json"
     path.write_text(proc.stdout, encoding="utf-8")
     assert read_position(str(path)) == s
-    text = run(SOLVE, *game, "--position-only")
+    text = run_script(SOLVE, *game, "--position-only")
     assert text.returncode == 0 and text.stdout.startswith(
         f"position: {ruleset} isla=true {players}p seed {seed}, the first turn of the final pass")
     assert "island rows: bohnbay" in text.stdout
-    err = one_line_error(run(SOLVE, *game, "--solver", "cpsat"))  # cut, then refused by the flow solver
+    # cut, then refused by the flow solver
+    err = one_line_error(run_script(SOLVE, *game, "--solver", "cpsat"))
     assert err.startswith("solve_endgame.py: best by the flow solver covers the base game; La Isla Bohnita "
                           "(I1-I9)")
 
@@ -340,7 +336,7 @@ def test_solve_endgame_cuts_an_isla_position_from_a_seeded_game(ruleset: str, pl
      "game ended before a turn started with at most 10 cards left"),
 ], ids=["not-a-boolean", "no-value", "amigo-6p", "8p", "ends-early"])
 def test_solve_endgame_refuses_bad_isla_input_in_one_line(args: list[str], says: str) -> None:
-    err = one_line_error(run(SOLVE, "--from-game", "2", "--players", "4", "--cards-left", "10", *args,
+    err = one_line_error(run_script(SOLVE, "--from-game", "2", "--players", "4", "--cards-left", "10", *args,
                              "--position-only"))
     assert err.startswith("solve_endgame.py: ") and err.endswith(says), err
 
@@ -351,24 +347,24 @@ def test_a_broken_isla_file_is_one_line_for_every_tool(isla_json: dict[str, Any]
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(bad), encoding="utf-8")
     why = f"{path}: isla.sails: 9 ship moves; max_sails is 6 [I4]"
-    assert one_line_error(run(SOLVE, path, "--position-only")) == f"solve_endgame.py: {why}"
-    assert one_line_error(run(SOLVE, path)) == f"solve_endgame.py: {why}"  # read before any solver
-    assert one_line_error(run(SHOW, path, "--svg", tmp_path / "x.svg")) == f"show.py: {why}"
+    assert one_line_error(run_script(SOLVE, path, "--position-only")) == f"solve_endgame.py: {why}"
+    assert one_line_error(run_script(SOLVE, path)) == f"solve_endgame.py: {why}"  # read before any solver
+    assert one_line_error(run_script(SHOW, path, "--svg", tmp_path / "x.svg")) == f"show.py: {why}"
 
 
 def test_position_only_draws_no_line() -> None:
-    err = one_line_error(run(SOLVE, "isla-rio3-8cards", "--position-only", "--html", "x.html"))
+    err = one_line_error(run_script(SOLVE, "isla-rio3-8cards", "--position-only", "--html", "x.html"))
     assert err.startswith("solve_endgame.py: --html draws a solved line; --position-only solves nothing")
 
 
 def test_option_belongs_to_from_game() -> None:
-    err = one_line_error(run(SOLVE, "rio4-8cards", "--option", "isla=true"))
+    err = one_line_error(run_script(SOLVE, "rio4-8cards", "--option", "isla=true"))
     assert err == ("solve_endgame.py: --option sets the rules of the --from-game game; "
                    "a position carries its own")
 
 
 def test_list_marks_the_isla_built_ins_and_solving_one_is_refused() -> None:
-    proc = run(SOLVE, "--list")
+    proc = run_script(SOLVE, "--list")
     assert proc.returncode == 0, proc.stderr
     rows = {line.split()[0]: line for line in proc.stdout.splitlines()[1:]}
     assert set(rows) == set(BUILTINS)
@@ -376,12 +372,12 @@ def test_list_marks_the_isla_built_ins_and_solving_one_is_refused() -> None:
     mark = "[Isla: solo by exact search or CP-SAT, coop by exact search, best by exact search only]"
     assert all((mark in line) == (name in set(ISLA_LIBRARY) - duels) for name, line in rows.items())
     assert all("[Isla duel: no solver yet]" in rows[name] for name in duels)
-    err = one_line_error(run(SOLVE, "isla-duel-7cards", "--objective", "duel"))
+    err = one_line_error(run_script(SOLVE, "isla-duel-7cards", "--objective", "duel"))
     assert err.startswith("solve_endgame.py: duel by exact search covers the base game; La Isla Bohnita")
 
 
 def test_show_draws_an_isla_built_in(tmp_path: Path) -> None:
     svg = tmp_path / "isla.svg"
-    proc = run(SHOW, "isla-rio4-last-turn", "--svg", svg)
+    proc = run_script(SHOW, "isla-rio4-last-turn", "--svg", svg)
     assert proc.returncode == 0, proc.stderr
     assert "bohnbay" in svg.read_text(encoding="utf-8").lower()

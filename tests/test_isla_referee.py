@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from builders import load_script
+from builders import load_script, run_script
 
 from model import apply
 from model.records import (
@@ -39,8 +38,7 @@ ISLA = sorted(p for p in RECORDS.glob("*/*.jsonl") if read_record(p).rules.optio
 
 
 def run(*args: str | Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, str(CHECK), *map(str, args)], cwd=ROOT, capture_output=True,
-                          text=True, timeout=300)
+    return run_script(CHECK, *args)
 
 
 def agree(rec: Record) -> int | None:

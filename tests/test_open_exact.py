@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from builders import run_script
 from hypothesis import settings
 
 from model import Accept, Decline, GameState, Phase, Propose, apply, legal_actions
@@ -163,8 +163,7 @@ def test_canonical_key_ignores_field_order():
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "scripts/solve_endgame.py", *args], cwd=ROOT, capture_output=True,
-                          text=True)
+    return run_script("solve_endgame.py", *args)
 
 
 def test_command_with_no_arguments_solves_the_trading_position():
@@ -203,8 +202,7 @@ def test_command_reads_a_position_from_stdin_and_rejects_a_broken_one(tmp_path):
     from model import state_to_json
 
     o = state_to_json(LIBRARY["trade-ask"].position())
-    r = subprocess.run([sys.executable, "scripts/solve_endgame.py", "-", "--objective", "solo", "--json"],
-                       cwd=ROOT, input=json.dumps(o), capture_output=True, text=True)
+    r = run_script("solve_endgame.py", "-", "--objective", "solo", "--json", stdin=json.dumps(o))
     assert r.returncode == 0, r.stderr
     o["players"][0]["fields"] = o["players"][0]["fields"] + [None, None]
     bad = tmp_path / "bad.json"

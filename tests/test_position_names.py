@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from builders import run_script
 
 from model import Phase
 from solvers.positions import DEFAULT, LIBRARY, in_final_pass, unknown_position
@@ -50,6 +49,5 @@ def test_an_unknown_name_lists_the_built_in_ones() -> None:
     message = unknown_position("rio4-10")
     assert message.startswith("rio4-10: no such file or built-in position")
     assert all(name in message for name in LIBRARY) and "\n" not in message
-    proc = subprocess.run([sys.executable, str(ROOT / "scripts" / "solve_endgame.py"), "rio4-10"],
-                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    proc = run_script("solve_endgame.py", "rio4-10")
     assert proc.returncode == 2 and proc.stderr.strip() == f"solve_endgame.py: {message}"

@@ -10,12 +10,12 @@ from __future__ import annotations
 import json
 import re
 import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from builders import run_script
 
 import model
 from model import (
@@ -41,11 +41,6 @@ SIMULATE = ROOT / "scripts" / "simulate.py"
 CHECK = ROOT / "scripts" / "check_record.py"
 
 
-def run(script: Path, *args: str | Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, str(script), *map(str, args)], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120)
-
-
 def no_traceback(proc: subprocess.CompletedProcess[str]) -> None:
     assert "Traceback" not in proc.stderr and "Traceback" not in proc.stdout, proc.stderr
 
@@ -66,7 +61,7 @@ def records(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[Path]]:
         "duel": ["--players", "2", "--games", "2", "--seed", "9", "--bots", "greedy,random"],
     }.items():
         folder = base / key
-        proc = run(SIMULATE, *args, "--record", folder)
+        proc = run_script(SIMULATE, *args, "--record", folder)
         assert proc.returncode == 0, proc.stderr
         out[key] = sorted(folder.glob("game-*.jsonl"))
         assert out[key], f"simulate.py wrote no records for {key}"
@@ -125,7 +120,7 @@ def check_main(capsys: pytest.CaptureFixture[str], *paths: Path) -> tuple[int, s
 
 def test_legal_records_pass(records: dict[str, list[Path]]) -> None:
     paths = [p for group in records.values() for p in group]
-    proc = run(CHECK, *paths)
+    proc = run_script(CHECK, *paths)
     assert proc.returncode == 0, proc.stderr
     no_traceback(proc)
     lines = proc.stdout.splitlines()
@@ -150,7 +145,7 @@ def test_records_have_reshuffles_and_deals(records: dict[str, list[Path]]) -> No
 
 def test_check_record_json_output(records: dict[str, list[Path]]) -> None:
     path = records["four"][0]
-    proc = run(CHECK, "--json", path)
+    proc = run_script(CHECK, "--json", path)
     assert proc.returncode == 0
     info = json.loads(proc.stdout)
     _, body, end = record_parts(path)
@@ -269,7 +264,7 @@ def test_illegal_step_through_the_command_line(records: dict[str, list[Path]], t
     """The same format on the real command line, with a legal record before it (worst exit wins)."""
     path, line, action = inject(records["four"][0], tmp_path / "h4.jsonl", protected_single)
     good = records["four"][1]
-    proc = run(CHECK, good, path)
+    proc = run_script(CHECK, good, path)
     no_traceback(proc)
     assert proc.returncode == 1
     assert proc.stdout.startswith(f"{good}: legal, ")
@@ -375,7 +370,7 @@ def test_malformed_records_on_the_command_line(tmp_path: Path) -> None:
     binary = tmp_path / "binary.jsonl"
     binary.write_bytes(b"\xff\xfe\x00garbage")
     missing = tmp_path / "missing.jsonl"
-    proc = run(CHECK, bad, binary, missing)
+    proc = run_script(CHECK, bad, binary, missing)
     no_traceback(proc)
     assert proc.returncode == 2
     lines = proc.stderr.strip().splitlines()
@@ -387,7 +382,7 @@ def test_malformed_records_on_the_command_line(tmp_path: Path) -> None:
 
 
 def test_check_record_needs_a_record() -> None:
-    proc = run(CHECK)
+    proc = run_script(CHECK)
     assert proc.returncode == 2
     no_traceback(proc)
 
@@ -396,7 +391,7 @@ def test_check_record_needs_a_record() -> None:
 
 
 def test_simulate_json_output() -> None:
-    proc = run(SIMULATE, "--players", "3", "--games", "3", "--seed", "11", "--ruleset", "amigo",
+    proc = run_script(SIMULATE, "--players", "3", "--games", "3", "--seed", "11", "--ruleset", "amigo",
                "--bots", "random-trader", "--json")
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
@@ -414,23 +409,23 @@ def test_simulate_json_output() -> None:
 def test_simulate_same_seed_same_bytes() -> None:
     args = ["--players", "4", "--games", "3", "--seed", "5", "--bots", "random-trader,greedy,random,random",
             "--json"]
-    first, second = run(SIMULATE, *args), run(SIMULATE, *args)
+    first, second = run_script(SIMULATE, *args), run_script(SIMULATE, *args)
     assert first.returncode == 0 and first.stdout
     assert first.stdout == second.stdout
-    other = run(SIMULATE, *args[:5], "6", *args[6:])
+    other = run_script(SIMULATE, *args[:5], "6", *args[6:])
     assert other.stdout != first.stdout
 
 
 def test_simulate_records_are_reproducible(tmp_path: Path) -> None:
     args = ["--players", "5", "--games", "1", "--seed", "2", "--bots", "random-trader"]
-    assert run(SIMULATE, *args, "--record", tmp_path / "a").returncode == 0
-    assert run(SIMULATE, *args, "--record", tmp_path / "b").returncode == 0
+    assert run_script(SIMULATE, *args, "--record", tmp_path / "a").returncode == 0
+    assert run_script(SIMULATE, *args, "--record", tmp_path / "b").returncode == 0
     a, b = tmp_path / "a" / "game-00000.jsonl", tmp_path / "b" / "game-00000.jsonl"
     assert a.read_bytes() == b.read_bytes()
 
 
 def test_simulate_plain_summary() -> None:
-    proc = run(SIMULATE, "--players", "2", "--games", "2", "--seed", "1")
+    proc = run_script(SIMULATE, "--players", "2", "--games", "2", "--seed", "1")
     assert proc.returncode == 0
     assert proc.stdout.startswith("2 games, rio-grande, 2 players, seed 1")
 
@@ -449,7 +444,7 @@ def test_simulate_plain_summary() -> None:
     ["--games", "-1"],
 ], ids=lambda a: " ".join(a))
 def test_simulate_bad_arguments(args: list[str]) -> None:
-    proc = run(SIMULATE, "--games", "1", *args)
+    proc = run_script(SIMULATE, "--games", "1", *args)
     no_traceback(proc)
     assert proc.returncode == 2
     err = proc.stderr.strip().splitlines()
@@ -464,7 +459,7 @@ def test_simulate_bad_arguments(args: list[str]) -> None:
 ], ids=lambda a: " ".join(a))
 def test_simulate_options_the_ruleset_accepts_do_not_crash(args: list[str]) -> None:
     """An option value the ruleset accepts either plays (exit 0) or is refused with one line (exit 2)."""
-    proc = run(SIMULATE, "--games", "1", "--json", *args)
+    proc = run_script(SIMULATE, "--games", "1", "--json", *args)
     no_traceback(proc)
     assert proc.returncode in (0, 2), proc.stderr
 
@@ -472,9 +467,9 @@ def test_simulate_options_the_ruleset_accepts_do_not_crash(args: list[str]) -> N
 def test_a_record_that_cannot_be_read_gives_its_reason_in_json_too(tmp_path: Path) -> None:
     """Issue 43: ``--json`` on a missing file printed ``"status": "malformed"`` and no reason."""
     missing = tmp_path / "nosuch.jsonl"
-    proc = run(CHECK, "--json", missing)
+    proc = run_script(CHECK, "--json", missing)
     assert proc.returncode == 2, proc.stderr
     info = json.loads(proc.stdout)
     assert info["status"] == "malformed" and "No such file" in info["reason"] and "line" not in info
-    plain = run(CHECK, missing)
+    plain = run_script(CHECK, missing)
     assert plain.returncode == 2 and info["reason"] in plain.stderr

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from builders import run_script
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -59,8 +59,7 @@ def judge(tmp_path: Path, lines: list[Line], every: bool = True, time_limit: flo
 
 
 def run(*args: str | Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, str(ROOT / "scripts" / "check_record.py"), *map(str, args)],
-                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    return run_script("check_record.py", *args)
 
 
 def one_line(proc: subprocess.CompletedProcess[str], code: int) -> str:

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from builders import run_script
 
 from model import new_game, ruleset, setup
 from model.jsonio import JSONInputError, loads
@@ -36,11 +37,6 @@ CONF = ROOT / "tests" / "conformance"
 SCHEMA_DIR = ROOT / "docs" / "schemas"
 RECORD = CONF / "records" / "legal" / "amigo-3p.jsonl"
 POSITION = CONF / "endgames" / "trade-gift.json"
-
-
-def run(script: str, *args: str | Path, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, str(ROOT / "scripts" / script), *map(str, args)], cwd=ROOT,
-                          capture_output=True, text=True, timeout=timeout)
 
 
 def one_line(proc: subprocess.CompletedProcess[str], code: int = 2) -> str:
@@ -76,7 +72,7 @@ def state_json() -> dict[str, Any]:
 
 
 def test_the_committed_schemas_are_what_the_script_writes(tmp_path: Path) -> None:
-    proc = run("make_schemas.py", "--out", tmp_path)
+    proc = run_script("make_schemas.py", "--out", tmp_path)
     assert proc.returncode == 0, proc.stderr
     written = {p.name: p.read_bytes() for p in tmp_path.glob("*.json")}
     committed = {p.name: p.read_bytes() for p in SCHEMA_DIR.glob("*.json")}
@@ -257,7 +253,7 @@ def test_the_endgame_solver_refuses_hostile_files_in_one_line(tmp_path: Path) ->
     for name, content in cases.items():
         (tmp_path / name).write_bytes(content)
     for name in [*cases, "."]:
-        line = one_line(run("solve_endgame.py", tmp_path / name))
+        line = one_line(run_script("solve_endgame.py", tmp_path / name))
         assert line.startswith(f"solve_endgame.py: {tmp_path / name}: "), line
 
 
@@ -320,7 +316,7 @@ def test_unknown_keys_on_a_record_line_are_ignored() -> None:
 def test_a_bad_option_in_a_record_header_is_exit_2_from_the_referee(tmp_path: Path) -> None:
     path = tmp_path / "game.jsonl"
     path.write_text(record_text(options={"max_offers": 1.7}), encoding="utf-8")
-    line = one_line(run("check_record.py", path))
+    line = one_line(run_script("check_record.py", path))
     assert line == f"{path}:1: malformed record: header.options.max_offers: 1.7 is not a whole number"
 
 
@@ -378,7 +374,9 @@ def test_face_up_and_draw_are_at_most_the_deck_in_play() -> None:
                                     "max_deal_cards=8", "max_offers=1.7"])
 def test_options_that_once_hung_are_refused_at_once_by_the_simulator(option: str) -> None:
     t0 = time.perf_counter()
-    line = one_line(run("simulate.py", "--games", "1", "--option", option, timeout=60))
+    # a process of its own: a hang is stopped by the timeout
+    line = one_line(subprocess.run([sys.executable, str(ROOT / "scripts" / "simulate.py"), "--games", "1",
+                                    "--option", option], capture_output=True, text=True, timeout=60))
     assert time.perf_counter() - t0 < 30
     key = option.split("=")[0]
     why = r"(not within \d+-\d+ \([A-Z]\d*\)|not a whole number)"

@@ -9,12 +9,11 @@ import base64
 import gzip
 import json
 import re
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from builders import run_script
 
 from model import apply
 from model.records import parse_record
@@ -34,11 +33,6 @@ def page_data(html: str) -> dict[str, Any]:
     m = re.search(r'<script id="data" type="application/octet-stream">([^<]*)</script>', html)
     assert m, "no data block"
     return json.loads(gzip.decompress(base64.b64decode(m.group(1))))
-
-
-def run(script: Path, *args: str | Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, str(script), *map(str, args)], cwd=ROOT, capture_output=True,
-                          text=True, timeout=120)
 
 
 def replayed(path: Path) -> list[Any]:
@@ -99,7 +93,7 @@ def test_a_600_line_record_stays_light() -> None:
 def test_a_solved_isla_line_page_shows_the_ships_and_the_raids(tmp_path: Path) -> None:
     # La Isla Bohnita (issue 41 item 5): the line of an Isla solo, drawn with the rows and the fleets
     page = tmp_path / "isla.html"
-    out = run(SOLVE, "isla-rio4-last-turn", "--objective", "solo", "--html", page)
+    out = run_script(SOLVE, "isla-rio4-last-turn", "--objective", "solo", "--html", page)
     assert out.returncode == 0, out.stderr
     data = page_data(page.read_text())
     steps = data["steps"]
@@ -109,12 +103,12 @@ def test_a_solved_isla_line_page_shows_the_ships_and_the_raids(tmp_path: Path) -
 
 
 def test_a_solved_line_page_steps_to_the_solvers_value(tmp_path: Path) -> None:
-    out = run(SOLVE, "trade-ask", "--objective", "coop", "--solver", "exact", "--json")
+    out = run_script(SOLVE, "trade-ask", "--objective", "coop", "--solver", "exact", "--json")
     assert out.returncode == 0, out.stderr
     sol = json.loads(out.stdout)
     (tmp_path / "line.json").write_text(out.stdout)
     page = tmp_path / "line.html"
-    proc = run(SHOW, tmp_path / "line.json", "--out", page)
+    proc = run_script(SHOW, tmp_path / "line.json", "--out", page)
     assert proc.returncode == 0, proc.stderr
     data = page_data(page.read_text())
     steps = data["steps"]
@@ -141,29 +135,29 @@ def test_a_solved_line_page_steps_to_the_solvers_value(tmp_path: Path) -> None:
 def test_step_counts_agree_and_one_step_is_singular(tmp_path: Path) -> None:
     """Issue 43: the command lines counted the pictures (the start too), the page the steps after it;
     a record's steps go by its lines, each step's title naming the line the page says."""
-    sol = json.loads(run(SOLVE, "trade-ask", "--objective", "solo", "--json").stdout)
+    sol = json.loads(run_script(SOLVE, "trade-ask", "--objective", "solo", "--json").stdout)
     sol["line"] = sol["line"][:1]
     (tmp_path / "one.json").write_text(json.dumps(sol))
-    proc = run(SHOW, tmp_path / "one.json", "--out", tmp_path / "one.html")
+    proc = run_script(SHOW, tmp_path / "one.json", "--out", tmp_path / "one.html")
     assert proc.returncode == 0, proc.stderr
     assert "one.html: 1 step, 0 deviations," in proc.stdout
     page = build(str(tmp_path / "one.json"))
     assert page.count() == "1 step" and page.summary[0].startswith("1 step;")
     path = REFEREE / "three-deviations.jsonl"
-    proc = run(SHOW, path, "--out", tmp_path / "rec.html")
+    proc = run_script(SHOW, path, "--out", tmp_path / "rec.html")
     rec = parse_record(path.read_text())
     assert f"{len(rec.actions)} steps, 3 deviations" in proc.stdout
     data = page_data((tmp_path / "rec.html").read_text())
     assert data["unit"] == "line"
     assert [st["l"] for st in data["steps"][1:]] == rec.lines
     assert all(st["t"].startswith(f"line {st['l']}: ") for st in data["steps"])
-    proc = run(SOLVE, "protected-single", "--objective", "solo", "--html", tmp_path / "p.html")
+    proc = run_script(SOLVE, "protected-single", "--objective", "solo", "--html", tmp_path / "p.html")
     assert "(7 steps," in proc.stdout  # its line: 7 actions
 
 
 def test_solve_endgame_html_writes_the_same_page(tmp_path: Path) -> None:
     page = tmp_path / "p.html"
-    proc = run(SOLVE, "protected-single", "--objective", "solo", "--html", page)
+    proc = run_script(SOLVE, "protected-single", "--objective", "solo", "--html", page)
     assert proc.returncode == 0, proc.stderr
     assert f"page written to {page}" in proc.stdout
     data = page_data(page.read_text())
@@ -177,7 +171,7 @@ def test_solve_endgame_html_writes_the_same_page(tmp_path: Path) -> None:
 def test_bad_records_give_one_line_exit_2_and_no_page(tmp_path: Path, content: str, message: str) -> None:
     bad = tmp_path / "bad.jsonl"
     bad.write_text(content)
-    proc = run(SHOW, bad, "--out", tmp_path / "p.html")
+    proc = run_script(SHOW, bad, "--out", tmp_path / "p.html")
     assert proc.returncode == 2 and message in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr
     assert not (tmp_path / "p.html").exists() and list(tmp_path.iterdir()) == [bad]
@@ -188,28 +182,28 @@ def test_a_position_that_fails_validation_gives_exit_2_and_no_page(tmp_path: Pat
     obj["state"]["players"][0]["fields"][0] = ["red", 12]  # more reds than the deck has, 8 (C2)
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(obj))
-    proc = run(SHOW, bad, "--out", tmp_path / "p.html")
+    proc = run_script(SHOW, bad, "--out", tmp_path / "p.html")
     assert proc.returncode == 2 and "C2" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
     assert not (tmp_path / "p.html").exists()
 
 
 def test_a_line_that_does_not_replay_gives_exit_2(tmp_path: Path) -> None:
-    out = run(SOLVE, "protected-single", "--objective", "solo", "--json")
+    out = run_script(SOLVE, "protected-single", "--objective", "solo", "--json")
     sol = json.loads(out.stdout)
     sol["line"].insert(0, "p0 harvest 0")  # the one chili is protected while five blues stand (H4)
     bad = tmp_path / "line.json"
     bad.write_text(json.dumps(sol))
-    proc = run(SHOW, bad, "--out", tmp_path / "p.html", "--seat", "1")
+    proc = run_script(SHOW, bad, "--out", tmp_path / "p.html", "--seat", "1")
     assert proc.returncode == 2 and "line[0]: illegal p0 harvest 0" in proc.stderr and "[H4]" in proc.stderr
     assert not (tmp_path / "p.html").exists()
 
 
 def test_seat_out_of_range_and_an_existing_page_are_refused(tmp_path: Path) -> None:
     page = tmp_path / "p.html"
-    proc = run(SHOW, REFEREE / "three-deviations.jsonl", "--out", page, "--seat", "4")
+    proc = run_script(SHOW, REFEREE / "three-deviations.jsonl", "--out", page, "--seat", "4")
     assert proc.returncode == 2 and "--seat 4" in proc.stderr and not page.exists()
     page.write_text("mine")
-    proc = run(SHOW, REFEREE / "three-deviations.jsonl", "--out", page)
+    proc = run_script(SHOW, REFEREE / "three-deviations.jsonl", "--out", page)
     assert proc.returncode == 2 and "--force" in proc.stderr and page.read_text() == "mine"
 
 
@@ -240,8 +234,8 @@ def test_a_position_page_embeds_its_trade_graph() -> None:
 
 def test_svg_writes_one_steps_picture(tmp_path: Path) -> None:
     out = tmp_path / "p.svg"
-    proc = run(SHOW, REFEREE / "three-deviations.jsonl", "--svg", out, "--step", "20")
+    proc = run_script(SHOW, REFEREE / "three-deviations.jsonl", "--svg", out, "--step", "20")
     assert proc.returncode == 0, proc.stderr
     assert out.read_text() == svg(replayed(REFEREE / "three-deviations.jsonl")[20])
-    proc = run(SHOW, REFEREE / "three-deviations.jsonl", "--svg", tmp_path / "q.svg", "--step", "9999")
+    proc = run_script(SHOW, REFEREE / "three-deviations.jsonl", "--svg", tmp_path / "q.svg", "--step", "9999")
     assert proc.returncode == 2 and "--step 9999" in proc.stderr and not (tmp_path / "q.svg").exists()

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import networkx as nx
 import pytest
+from builders import run_script
 
 from model import Phase, apply, new_game
 from model.cards import Bean
@@ -267,8 +268,7 @@ def test_positions_outside_trading_are_refused() -> None:
 
 
 def run(*args: str | Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, str(SCRIPT), *map(str, args)], cwd=ROOT, capture_output=True,
-                          text=True, timeout=300)
+    return run_script(SCRIPT, *args)
 
 
 def test_cli_default_position(tmp_path: Path) -> None:
