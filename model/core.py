@@ -35,8 +35,14 @@ def singles_harvestable(fields: tuple[Field, ...], strict: bool) -> bool:
     """H4: may a one-card field be harvested now? Lenient: no field holds more than one card;
     strict: every field holds exactly one."""
     if strict:
-        return all(f.count == 1 for f in fields)
-    return all(f.count <= 1 for f in fields)
+        for f in fields:
+            if f.count != 1:
+                return False
+        return True
+    for f in fields:  # a loop, not all(): this is asked at most moves
+        if f.count > 1:
+            return False
+    return True
 
 
 def harvestable(fields: tuple[Field, ...], i: int, strict: bool) -> bool:
@@ -63,7 +69,7 @@ def cash_in(s: GameState, p: int, fields: tuple[Field, ...], b: int, n: int) -> 
     (the harvested one emptied, or unchanged for a cargo)."""
     k = s.setup.payout[b][n]
     pl = s.players[p]
-    new = PlayerState(pl.hand, fields, pl.coins + (b,) * k if k else pl.coins, pl.aside)
+    new = _new_state(PlayerState, (pl.hand, fields, pl.coins + (b,) * k if k else pl.coins, pl.aside))
     return evolve(s, players=s.players[:p] + (new,) + s.players[p + 1:],
                   discard=s.discard + (b,) * (n - k) if n > k else s.discard)
 

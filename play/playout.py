@@ -46,8 +46,9 @@ def playout(s: GameState, bots: Bots, rng: random.Random) -> Iterator[tuple[Game
     bot come from ``legal_actions`` and skip the legality checks; every other bot's are checked."""
     seats = list(bots) if isinstance(bots, Sequence) else [bots] * len(s.players)
     trusted = [b is random_bot for b in seats]
+    over = Phase.OVER
     yield s, None
-    while s.phase != Phase.OVER:
+    while s.phase != over:
         p = s.to_move
         if p < 0:
             a: Action = chance_outcome(s, rng)
