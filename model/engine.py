@@ -203,21 +203,16 @@ def _take_cards(s: GameState) -> GameState:
     face_up = s.face_up
     players = s.players
     n = len(todo)
-    if n < len(draw) and (not n or min(todo) >= _FACE_UP):  # no E1 on the way: all in one step
-        got: dict[int, tuple[int, ...]] = {}
-        for dest, card in zip(todo, draw, strict=False):
+    if n < len(draw) and n:  # E1 cannot come on the way: the cards are dealt at once
+        dest = todo[0]
+        if todo.count(dest) == n and dest >= _FACE_UP:  # one place: the trade area or one hand
+            after = _after_turn_up if s.resume == _TURNING_UP else _next_turn
             if dest == _FACE_UP:
-                face_up += (card,)
-            else:
-                got[dest] = got.get(dest, ()) + (card,)
-        if got:
-            seats = list(players)
-            for dest, cards in got.items():
-                pl = seats[dest]
-                seats[dest] = _new(PlayerState, (pl.hand + cards, pl.fields, pl.coins, pl.aside))  # H1
-            players = tuple(seats)
-        after = _after_turn_up if s.resume == _TURNING_UP else _next_turn
-        return after(s, draw=draw[n:], face_up=tuple(sorted(face_up)), players=players, todo=())
+                return after(s, draw=draw[n:], face_up=tuple(sorted(face_up + draw[:n])), todo=())
+            pl = players[dest]
+            drawn = _new(PlayerState, (pl.hand + draw[:n], pl.fields, pl.coins, pl.aside))  # H1: to the back
+            return after(s, draw=draw[n:], face_up=tuple(sorted(face_up)) if face_up else face_up,
+                         players=players[:dest] + (drawn,) + players[dest + 1:], todo=())
     exhaustions, final = s.exhaustions, s.final
     x = EXPANSIONS[s.setup.expansion]
     on_demand = s.setup.on_demand
