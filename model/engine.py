@@ -95,9 +95,10 @@ def new_game(
     x = EXPANSIONS[su.expansion]
     hands: list[list[int]] = [[] for _ in range(players)]
     first = pos = x.reserved(su)  # cards the expansion is dealt before the hands
-    while any(len(h) < n for h, n in zip(hands, su.hands, strict=True)):  # S2: one at a time, in seat order
-        for seat in range(players):
-            if len(hands[seat]) < su.hands[seat]:
+    sizes = su.hands
+    for turn in range(max(sizes, default=0)):  # S2: one card at a time, in seat order
+        for seat, size in enumerate(sizes):
+            if turn < size:
                 hands[seat].append(cards[pos])
                 pos += 1
     ps = tuple(PlayerState(tuple(h), (EMPTY,) * su.fields, (), ()) for h in hands)
@@ -131,8 +132,7 @@ def _harvest(s: GameState, p: int, i: int) -> GameState:
     V5: exactly two field beans give a third field (if not yet owned) and no coins.
     """
     pl = s.players[p]
-    f = pl.fields[i]
-    b, n = f.bean, f.count
+    b, n = pl.fields[i]
     fields = pl.fields[:i] + (EMPTY,) + pl.fields[i + 1:]
     if b == FIELD_BEAN and n == 2 and s.setup.rules.field_beans:
         if len(fields) < 3:

@@ -14,6 +14,7 @@ from model.isla.actions import Attack, Sell, Yield
 from play.bots import Bot, random_bot
 
 ISLA_COUNTED = (Sell, Attack, Yield)
+COUNTED = frozenset((Accept, Reshuffle, *ISLA_COUNTED))  # the actions play_game counts
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,14 +82,15 @@ def play_game(
         if a is None:
             continue
         kind = type(a)
-        if kind is Accept:
-            deals += 1
-            if on_accept is not None and isinstance(a, Accept):
-                on_accept(before, a)
-        elif kind is Reshuffle:
-            reshuffles += 1
-        elif kind in ISLA_COUNTED:
-            isla_moves[kind] += 1
+        if kind in COUNTED:  # one lookup for the common case, an action nobody counts
+            if kind is Accept:
+                deals += 1
+                if on_accept is not None and isinstance(a, Accept):
+                    on_accept(before, a)
+            elif kind is Reshuffle:
+                reshuffles += 1
+            else:
+                isla_moves[kind] += 1
         append(a)
         before = s
     result = GameResult(seed, scores(s), winners(s), s.turn + 1, len(actions), deals, reshuffles,
