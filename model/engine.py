@@ -35,15 +35,17 @@ from model.actions import (
 )
 from model.cards import BEAN_NAMES, Bean, difference
 from model.core import evolve as _evolve
+from model.core import fits as _FITS
 from model.core import harvestable as _harvestable
 from model.core import pay as _pay
+from model.core import singles_harvestable as _SINGLES
 from model.core import with_player as _with_player
 from model.dealing import Deal, Resume
 from model.errors import IllegalAction as IllegalAction
 from model.errors import InputError
-from model.expansion import Handler
+from model.expansion import Expansion, Handler
 from model.expansions import EXPANSIONS  # by Setup.expansion (model.expansions.hooks, inlined: hot)
-from model.rules import Ruleset, setup
+from model.rules import Ruleset, Setup, setup
 from model.rules import ruleset as _ruleset
 from model.state import EMPTY, Field, GameState, Phase, PlayerState
 from model.steps import STEPS as _S
@@ -343,6 +345,31 @@ def legal_actions(s: GameState, proposals: bool = True) -> list[Action]:
     if moves and x.blocked(s):
         return x.forced(s)
     pl = s.players[p]
+    if phase == PLANT_ASIDE and not moves and _S.fits is _FITS and _S.singles_harvestable is _SINGLES:
+        # Phase 3 with the rules' own steps (no mutant, no tracer): the list but the purchase is a
+        # function of the key, so it is made once per key (most calls find it made)
+        key = (p, pl.aside, pl.fields, su.strict_harvest)
+        made = _MADE.get(key)
+        if made is None:
+            if len(_MADE) >= _MADE_MOST:
+                _MADE.clear()
+            made = _MADE[key] = tuple(_listed(s, phase, p, pl, su, x, False, False, False))
+        out = list(made)
+        if su.third_cost is not None and _can_buy(s, p):
+            out.append(_BUY[p])
+        return out
+    return _listed(s, phase, p, pl, su, x, moves, proposals, True)
+
+
+# The move generator's lists of phase 3 by key (``legal_actions``), emptied when this full
+_MADE: dict[tuple[object, ...], tuple[Action, ...]] = {}
+_MADE_MOST = 1 << 16
+
+
+def _listed(s: GameState, phase: Phase, p: int, pl: PlayerState, su: Setup, x: Expansion, moves: bool,
+            proposals: bool, buy: bool) -> list[Action]:
+    """``legal_actions(s)``: the phase's moves, the harvests (H4-H6), the purchase (F1) if ``buy``,
+    the expansion's moves if ``moves``."""
     fields = pl.fields
     fits = _S.fits
     out: list[Action]
@@ -402,7 +429,7 @@ def legal_actions(s: GameState, proposals: bool = True) -> list[Action]:
                 singles = _S.singles_harvestable(fields, su.strict_harvest)
             if singles:
                 out.append(hrow[i])
-    if su.third_cost is not None and _can_buy(s, p):
+    if buy and su.third_cost is not None and _can_buy(s, p):
         out.append(_BUY[p])
     if moves:
         out.extend(x.anytime_actions(s, p))
