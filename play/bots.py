@@ -34,6 +34,7 @@ from play.isla_bots import greedy_harvest, greedy_isla
 
 Bot = Callable[[GameState, random.Random], Action]
 _TRADE = Phase.TRADE  # read once: an enum member is a slow class attribute on the bots' hot path
+_ENDS = tuple(EndPhase(p) for p in range(8))  # made once: actions are values
 
 
 def random_bot(s: GameState, rng: random.Random) -> Action:
@@ -41,7 +42,8 @@ def random_bot(s: GameState, rng: random.Random) -> Action:
     (with La Isla Bohnita: uniform over phase 2's moves other than proposals)."""
     if s.phase == _TRADE and s.pending is None:
         if s.ext is None:  # no expansion adds moves to phase 2
-            return EndPhase(s.to_move)
+            p = s.to_move
+            return _ENDS[p] if p < len(_ENDS) else EndPhase(p)
         acts = legal_actions(s, proposals=False)  # I3: ship moves, raids, planting, sales
         return acts[int(rng.random() * len(acts))]
     acts = legal_actions(s)

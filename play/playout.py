@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from model import Accept, Action, GameState, Phase, Ruleset, apply, chance_outcome, new_game, scores, winners
 from model.actions import Reshuffle
 from model.isla.actions import Attack, Sell, Yield
+from model.steps import STEPS
 from play.bots import Bot, random_bot
 
 ISLA_COUNTED = (Sell, Attack, Yield)
@@ -48,15 +49,16 @@ def playout(s: GameState, bots: Bots, rng: random.Random) -> Iterator[tuple[Game
     seats = list(bots) if isinstance(bots, Sequence) else [bots] * len(s.players)
     trusted = [b is random_bot for b in seats]
     over = Phase.OVER
+    steps = STEPS  # a trusted action goes to its handler unchecked, as ``apply(s, a, False)`` sends it
     yield s, None
     while s.phase != over:
         p = s.to_move
         if p < 0:
             a: Action = chance_outcome(s, rng)
-            s = apply(s, a, False)
+            s = steps.handlers[type(a)](s, a, False)
         else:
             a = seats[p](s, rng)
-            s = apply(s, a, not trusted[p])
+            s = steps.handlers[type(a)](s, a, False) if trusted[p] else apply(s, a, True)
         yield s, a
 
 
