@@ -40,6 +40,7 @@ from model.core import harvestable as _harvestable
 from model.core import pay as _pay
 from model.core import singles_harvestable as _SINGLES
 from model.core import with_player as _with_player
+from model.core import with_seat as _with_seat
 from model.dealing import Deal, Resume
 from model.errors import IllegalAction as IllegalAction
 from model.errors import InputError
@@ -140,7 +141,7 @@ def _harvest(s: GameState, p: int, i: int) -> GameState:
         if len(fields) < 3:
             fields = fields + (EMPTY,)
         new = _new(PlayerState, (pl.hand, fields, pl.coins, pl.aside))
-        return _evolve(s, players=_with_player(s, p, new), discard=s.discard + (b,) * n)
+        return _with_seat(s, p, new, s.discard + (b,) * n)
     return _S.cash_in(s, p, fields, b, n)
 
 
@@ -631,7 +632,7 @@ def _do_plant_aside(s: GameState, a: PlantAside, check: bool) -> GameState:
         _check_field(s, p, i, b, "T6")
     k = pl.aside.index(b)
     new = _new(PlayerState, (pl.hand, _S.plant_on(pl, i, b), pl.coins, pl.aside[:k] + pl.aside[k + 1:]))
-    s = _evolve(s, players=_with_player(s, p, new))
+    s = _with_seat(s, p, new)
     if new.aside or s.phase == TRADE:
         return s
     return _S.next_planter(s, p + 1)
