@@ -364,7 +364,7 @@ def legal_actions(s: GameState, proposals: bool = True) -> list[Action]:
 
 # The move generator's lists of phase 3 by key (``legal_actions``), emptied when this full
 _MADE: dict[tuple[object, ...], tuple[Action, ...]] = {}
-_MADE_MOST = 1 << 16
+_MADE_MOST = 1 << 13  # about 2.5 MiB at most; 600 four-player games make about 13,000 keys
 
 
 def _listed(s: GameState, phase: Phase, p: int, pl: PlayerState, su: Setup, x: Expansion, moves: bool,
