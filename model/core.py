@@ -21,6 +21,20 @@ def evolve(s: GameState, **changes: object) -> GameState:
     return _new_state(GameState, values)
 
 
+_PLAYERS, _DISCARD = _FIELD_INDEX["players"], _FIELD_INDEX["discard"]
+
+
+def with_seat(s: GameState, p: int, pl: PlayerState, discard: tuple[int, ...] | None = None) -> GameState:
+    """``evolve(s, players=with_player(s, p, pl))``, and the discard pile ``discard`` if given,
+    without keywords: the rebuild of the steps that change one seat at most actions (H5, T6)."""
+    values: list[Any] = list(s)
+    players = s.players
+    values[_PLAYERS] = players[:p] + (pl,) + players[p + 1:]
+    if discard is not None:
+        values[_DISCARD] = discard
+    return _new_state(GameState, values)
+
+
 def with_player(s: GameState, p: int, pl: PlayerState) -> tuple[PlayerState, ...]:
     """The seats with seat ``p`` replaced by ``pl``."""
     return s.players[:p] + (pl,) + s.players[p + 1:]
@@ -35,8 +49,14 @@ def singles_harvestable(fields: tuple[Field, ...], strict: bool) -> bool:
     """H4: may a one-card field be harvested now? Lenient: no field holds more than one card;
     strict: every field holds exactly one."""
     if strict:
-        return all(f.count == 1 for f in fields)
-    return all(f.count <= 1 for f in fields)
+        for f in fields:
+            if f.count != 1:
+                return False
+        return True
+    for f in fields:  # a loop, not all(): this is asked at most moves
+        if f.count > 1:
+            return False
+    return True
 
 
 def harvestable(fields: tuple[Field, ...], i: int, strict: bool) -> bool:
@@ -63,9 +83,8 @@ def cash_in(s: GameState, p: int, fields: tuple[Field, ...], b: int, n: int) -> 
     (the harvested one emptied, or unchanged for a cargo)."""
     k = s.setup.payout[b][n]
     pl = s.players[p]
-    new = PlayerState(pl.hand, fields, pl.coins + (b,) * k if k else pl.coins, pl.aside)
-    return evolve(s, players=s.players[:p] + (new,) + s.players[p + 1:],
-                  discard=s.discard + (b,) * (n - k) if n > k else s.discard)
+    new = _new_state(PlayerState, (pl.hand, fields, pl.coins + (b,) * k if k else pl.coins, pl.aside))
+    return with_seat(s, p, new, s.discard + (b,) * (n - k) if n > k else None)
 
 
 # F1 leaves open which coin cards pay; an engine that pays with the oldest declares it

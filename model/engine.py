@@ -35,15 +35,18 @@ from model.actions import (
 )
 from model.cards import BEAN_NAMES, Bean, difference
 from model.core import evolve as _evolve
+from model.core import fits as _FITS
 from model.core import harvestable as _harvestable
 from model.core import pay as _pay
+from model.core import singles_harvestable as _SINGLES
 from model.core import with_player as _with_player
+from model.core import with_seat as _with_seat
 from model.dealing import Deal, Resume
 from model.errors import IllegalAction as IllegalAction
 from model.errors import InputError
-from model.expansion import Handler
+from model.expansion import Expansion, Handler
 from model.expansions import EXPANSIONS  # by Setup.expansion (model.expansions.hooks, inlined: hot)
-from model.rules import Ruleset, setup
+from model.rules import Ruleset, Setup, setup
 from model.rules import ruleset as _ruleset
 from model.state import EMPTY, Field, GameState, Phase, PlayerState
 from model.steps import STEPS as _S
@@ -52,6 +55,10 @@ PLANT, TRADE, PLANT_ASIDE, CHANCE, OVER = (
     Phase.PLANT, Phase.TRADE, Phase.PLANT_ASIDE, Phase.CHANCE, Phase.OVER)
 OFFER, DISCARD, TURNED = Phase.OFFER, Phase.DISCARD, Phase.TURNED
 FIELD_BEAN = int(Bean.FIELD)
+# Enum members read once: ``Resume.NONE`` is a class attribute lookup (about 0.2 us) on the hot path
+_FACE_UP = Deal.FACE_UP
+_NO_RESUME, _TURNING_UP, _DRAWING = Resume.NONE, Resume.TURNING_UP, Resume.DRAWING
+_new = tuple.__new__  # a NamedTuple built without its Python-level ``__new__`` (hot)
 
 # Interned actions for the move generator: legal_actions builds no new objects for these.
 _MAX_SEATS, _MAX_FIELDS = 8, 4
@@ -60,6 +67,8 @@ _HARVEST = [[Harvest(p, f) for f in range(_MAX_FIELDS)] for p in range(_MAX_SEAT
 _END = [EndPhase(p) for p in range(_MAX_SEATS)]
 _BUY = [BuyField(p) for p in range(_MAX_SEATS)]
 _DECLINE = [Decline(p) for p in range(_MAX_SEATS)]
+_PLANT_ASIDE = [[[PlantAside(p, b, f) for f in range(_MAX_FIELDS)] for b in range(len(BEAN_NAMES))]
+                for p in range(_MAX_SEATS)]
 
 
 # ---------------------------------------------------------------- setup
@@ -89,16 +98,17 @@ def new_game(
     x = EXPANSIONS[su.expansion]
     hands: list[list[int]] = [[] for _ in range(players)]
     first = pos = x.reserved(su)  # cards the expansion is dealt before the hands
-    while any(len(h) < n for h, n in zip(hands, su.hands, strict=True)):  # S2: one at a time, in seat order
-        for seat in range(players):
-            if len(hands[seat]) < su.hands[seat]:
+    sizes = su.hands
+    for turn in range(max(sizes, default=0)):  # S2: one card at a time, in seat order
+        for seat, size in enumerate(sizes):
+            if turn < size:
                 hands[seat].append(cards[pos])
                 pos += 1
     ps = tuple(PlayerState(tuple(h), (EMPTY,) * su.fields, (), ()) for h in hands)
     s = GameState(
         setup=su, players=ps, draw=tuple(cards[pos:]), discard=(), face_up=(), out=(),
         active=0, phase=PLANT, to_move=0, planted=0, first_field=-1, offers=0, pending=None,
-        exhaustions=0, final=False, todo=(), resume=Resume.NONE, turn=0,
+        exhaustions=0, final=False, todo=(), resume=_NO_RESUME, turn=0,
     )
     return _start_turn(x.on_deal(s, cards[:first]))
 
@@ -125,14 +135,13 @@ def _harvest(s: GameState, p: int, i: int) -> GameState:
     V5: exactly two field beans give a third field (if not yet owned) and no coins.
     """
     pl = s.players[p]
-    f = pl.fields[i]
-    b, n = f.bean, f.count
+    b, n = pl.fields[i]
     fields = pl.fields[:i] + (EMPTY,) + pl.fields[i + 1:]
     if b == FIELD_BEAN and n == 2 and s.setup.rules.field_beans:
         if len(fields) < 3:
             fields = fields + (EMPTY,)
-        new = PlayerState(pl.hand, fields, pl.coins, pl.aside)
-        return _evolve(s, players=_with_player(s, p, new), discard=s.discard + (b,) * n)
+        new = _new(PlayerState, (pl.hand, fields, pl.coins, pl.aside))
+        return _with_seat(s, p, new, s.discard + (b,) * n)
     return _S.cash_in(s, p, fields, b, n)
 
 
@@ -155,7 +164,7 @@ def _buy(s: GameState, p: int) -> GameState:
 
 def _plant_on(pl: PlayerState, i: int, b: int) -> tuple[Field, ...]:
     f = pl.fields[i]
-    return pl.fields[:i] + (Field(b, f.count + 1),) + pl.fields[i + 1:]
+    return pl.fields[:i] + (_new(Field, (b, f.count + 1)),) + pl.fields[i + 1:]
 
 
 # ---------------------------------------------------------------- automatic steps
@@ -181,7 +190,7 @@ def _end_planting(s: GameState) -> GameState:
 
 def _turn_up(s: GameState) -> GameState:
     """T2 / D2 step 3: turn up cards from the draw pile into the trade area."""
-    return _S.take_cards(_evolve(s, todo=(Deal.FACE_UP,) * s.setup.face_up, resume=Resume.TURNING_UP))
+    return _S.take_cards(_evolve(s, todo=(_FACE_UP,) * s.setup.face_up, resume=_TURNING_UP))
 
 
 def _take_cards(s: GameState) -> GameState:
@@ -196,6 +205,17 @@ def _take_cards(s: GameState) -> GameState:
     draw, todo = s.draw, s.todo
     face_up = s.face_up
     players = s.players
+    n = len(todo)
+    if n < len(draw) and n:  # E1 cannot come on the way: the cards are dealt at once
+        dest = todo[0]
+        if todo.count(dest) == n and dest >= _FACE_UP:  # one place: the trade area or one hand
+            after = _after_turn_up if s.resume == _TURNING_UP else _next_turn
+            if dest == _FACE_UP:
+                return after(s, draw=draw[n:], face_up=tuple(sorted(face_up + draw[:n])), todo=())
+            pl = players[dest]
+            drawn = _new(PlayerState, (pl.hand + draw[:n], pl.fields, pl.coins, pl.aside))  # H1: to the back
+            return after(s, draw=draw[n:], face_up=tuple(sorted(face_up)) if face_up else face_up,
+                         players=players[:dest] + (drawn,) + players[dest + 1:], todo=())
     exhaustions, final = s.exhaustions, s.final
     x = EXPANSIONS[s.setup.expansion]
     on_demand = s.setup.on_demand
@@ -208,7 +228,7 @@ def _take_cards(s: GameState) -> GameState:
             card = draw[taken]
             taken += 1
             k += 1
-            if dest == Deal.FACE_UP:
+            if dest == _FACE_UP:
                 face_up = face_up + (card,)
             elif dest >= 0:
                 pl = players[dest]
@@ -221,7 +241,7 @@ def _take_cards(s: GameState) -> GameState:
         exhaustions += 1  # E1: at the last card taken, or (on-demand) at the card needed now
         s = x.exhausted(s)
         if exhaustions >= s.setup.final_exhaustion or not s.discard:
-            if dest == Deal.FACE_UP:
+            if dest == _FACE_UP:
                 final = True  # E2: finish trading and planting, then end
             else:
                 over = True  # E2: drawing (or an expansion's dealing) ends the game at once
@@ -232,22 +252,24 @@ def _take_cards(s: GameState) -> GameState:
                    exhaustions=exhaustions, final=final, todo=())
     if over:
         return _S.finish(s)
-    if s.resume == Resume.TURNING_UP:
+    if s.resume == _TURNING_UP:
         return _after_turn_up(s)
     return _next_turn(s)
 
 
-def _after_turn_up(s: GameState) -> GameState:
+def _after_turn_up(s: GameState, **dealt: object) -> GameState:
+    """T2 / D2 step 3: the cards are turned up (``dealt``: the state's changes from dealing them)."""
     a = s.active
     if s.setup.duel:
+        s = _evolve(s, **dealt)
         # D2 step 3: while the top discard matches a turned-up type, it joins them.
         face_up, discard = s.face_up, s.discard
         while discard and discard[-1] in face_up:
             face_up, discard = face_up + (discard[-1],), discard[:-1]
         return _evolve(s, face_up=tuple(sorted(face_up)), discard=discard,
                           phase=EXPANSIONS[s.setup.expansion].turned_up_phase(s), to_move=a,
-                          pending=None, resume=Resume.NONE)
-    return _evolve(s, phase=TRADE, to_move=a, pending=None, resume=Resume.NONE)
+                          pending=None, resume=_NO_RESUME)
+    return _evolve(s, **dealt, phase=TRADE, to_move=a, pending=None, resume=_NO_RESUME)
 
 
 def _end_trading(s: GameState) -> GameState:
@@ -255,9 +277,11 @@ def _end_trading(s: GameState) -> GameState:
     a = s.active
     pl = s.players[a]
     if s.face_up:
-        pl = PlayerState(pl.hand, pl.fields, pl.coins, tuple(sorted(pl.aside + s.face_up)))
-        s = _evolve(s, players=_with_player(s, a, pl), face_up=())
-    return _S.next_planter(_evolve(s, phase=PLANT_ASIDE, pending=None), a)
+        pl = _new(PlayerState, (pl.hand, pl.fields, pl.coins, tuple(sorted(pl.aside + s.face_up))))
+        s = _evolve(s, players=_with_player(s, a, pl), face_up=(), phase=PLANT_ASIDE, pending=None)
+    else:
+        s = _evolve(s, phase=PLANT_ASIDE, pending=None)
+    return _S.next_planter(s, a)
 
 
 def _next_planter(s: GameState, start: int) -> GameState:
@@ -283,12 +307,13 @@ def _end_turn(s: GameState) -> GameState:
     else:
         todo = (a,) * s.setup.draw
     todo += EXPANSIONS[s.setup.expansion].refill(s)
-    return _S.take_cards(_evolve(s, todo=todo, resume=Resume.DRAWING, phase=PLANT, to_move=a))
+    return _S.take_cards(_evolve(s, todo=todo, resume=_DRAWING, phase=PLANT, to_move=a))
 
 
-def _next_turn(s: GameState) -> GameState:
+def _next_turn(s: GameState, **dealt: object) -> GameState:
+    """T7: the next seat's turn (``dealt``: the state's changes from the draw that ended this one)."""
     n = len(s.players)
-    return _start_turn(_evolve(s, active=(s.active + 1) % n, turn=s.turn + 1, resume=Resume.NONE))
+    return _start_turn(_evolve(s, **dealt, active=(s.active + 1) % n, turn=s.turn + 1, resume=_NO_RESUME))
 
 
 def _finish(s: GameState) -> GameState:
@@ -299,7 +324,7 @@ def _finish(s: GameState) -> GameState:
             if f.count:
                 s = harvest(s, p, i)
     s = EXPANSIONS[s.setup.expansion].final_scoring(s)
-    return _evolve(s, phase=OVER, to_move=-1, pending=None, todo=(), resume=Resume.NONE)
+    return _evolve(s, phase=OVER, to_move=-1, pending=None, todo=(), resume=_NO_RESUME)
 
 
 # ---------------------------------------------------------------- the move generator
@@ -321,47 +346,77 @@ def legal_actions(s: GameState, proposals: bool = True) -> list[Action]:
     if moves and x.blocked(s):
         return x.forced(s)
     pl = s.players[p]
+    if phase == PLANT_ASIDE and not moves and _S.fits is _FITS and _S.singles_harvestable is _SINGLES:
+        # Phase 3 with the rules' own steps (no mutant, no tracer): the list but the purchase is a
+        # function of the key, so it is made once per key (most calls find it made)
+        key = (p, pl.aside, pl.fields, su.strict_harvest)
+        made = _MADE.get(key)
+        if made is None:
+            if len(_MADE) >= _MADE_MOST:
+                _MADE.clear()
+            made = _MADE[key] = tuple(_listed(s, phase, p, pl, su, x, False, False, False))
+        out = list(made)
+        if su.third_cost is not None and _can_buy(s, p):
+            out.append(_BUY[p])
+        return out
+    return _listed(s, phase, p, pl, su, x, moves, proposals, True)
+
+
+# The move generator's lists of phase 3 by key (``legal_actions``), emptied when this full
+_MADE: dict[tuple[object, ...], tuple[Action, ...]] = {}
+_MADE_MOST = 1 << 13  # about 2.5 MiB at most; 600 four-player games make about 13,000 keys
+
+
+def _listed(s: GameState, phase: Phase, p: int, pl: PlayerState, su: Setup, x: Expansion, moves: bool,
+            proposals: bool, buy: bool) -> list[Action]:
+    """``legal_actions(s)``: the phase's moves, the harvests (H4-H6), the purchase (F1) if ``buy``,
+    the expansion's moves if ``moves``."""
     fields = pl.fields
     fits = _S.fits
-    out: list[Action] = []
+    out: list[Action]
     if phase == PLANT:
         b = pl.hand[0]
         row = _PLANT[p]
-        skip = s.first_field if su.rules.distinct_fields and s.planted == 1 else -1
+        out = []
+        skip = s.first_field if s.planted == 1 and su.rules.distinct_fields else -1
         for i, f in enumerate(fields):
             if fits(f, b) and i != skip:
                 out.append(row[i])
         if s.planted:
             out.append(_END[p])
+    elif phase == PLANT_ASIDE:
+        out = []
+        arow = _PLANT_ASIDE[p]
+        for b in sorted(set(pl.aside)):
+            for i, f in enumerate(fields):
+                if fits(f, b):
+                    out.append(arow[b][i])
     elif phase == TRADE:
+        out = [_END[p]]
         if s.pending is None:
-            out.append(_END[p])
             if proposals:
                 for o in _S.proposals(s):
                     out.extend(o.actions())
         else:
-            out.extend(_answers(s))
-    elif phase == PLANT_ASIDE:
-        for b in sorted(set(pl.aside)):
-            for i, f in enumerate(fields):
-                if fits(f, b):
-                    out.append(PlantAside(p, b, i))
-    elif phase == OFFER or phase == TURNED:
-        seen = -1
-        for u, b in enumerate(s.face_up):
-            if b == seen:
-                continue  # identical cards: one canonical index (face_up is sorted)
-            seen = b
-            for i, f in enumerate(fields):
-                if fits(f, b):
-                    out.append(PlantUp(p, u, i))
-            if phase == OFFER:
-                out.append(DiscardUp(p, u))
-        if phase == TURNED:
+            out = _answers(s)
+    else:
+        out = []
+        if phase == OFFER or phase == TURNED:
+            seen = -1
+            for u, b in enumerate(s.face_up):
+                if b == seen:
+                    continue  # identical cards: one canonical index (face_up is sorted)
+                seen = b
+                for i, f in enumerate(fields):
+                    if fits(f, b):
+                        out.append(PlantUp(p, u, i))
+                if phase == OFFER:
+                    out.append(DiscardUp(p, u))
+            if phase == TURNED:
+                out.append(_END[p])
+        elif phase == DISCARD:
+            out.extend(Discard(p, h) for h in range(len(pl.hand)))
             out.append(_END[p])
-    elif phase == DISCARD:
-        out.extend(Discard(p, h) for h in range(len(pl.hand)))
-        out.append(_END[p])
     if moves:
         out.extend(x.phase_actions(s, p))
     singles = None  # H4 for one-card fields, decided once, when one is there
@@ -375,7 +430,7 @@ def legal_actions(s: GameState, proposals: bool = True) -> list[Action]:
                 singles = _S.singles_harvestable(fields, su.strict_harvest)
             if singles:
                 out.append(hrow[i])
-    if su.third_cost is not None and _can_buy(s, p):
+    if buy and su.third_cost is not None and _can_buy(s, p):
         out.append(_BUY[p])
     if moves:
         out.extend(x.anytime_actions(s, p))
@@ -557,7 +612,7 @@ def _do_plant(s: GameState, a: Plant, check: bool) -> GameState:
         _check_field(s, p, i, pl.hand[0], "H3")
         if s.setup.rules.distinct_fields and s.planted == 1 and i == s.first_field:
             raise IllegalAction(f"p{p} planted on field {i} already; the second card goes elsewhere", "V2")
-    new = PlayerState(pl.hand[1:], _S.plant_on(pl, i, pl.hand[0]), pl.coins, pl.aside)
+    new = _new(PlayerState, (pl.hand[1:], _S.plant_on(pl, i, pl.hand[0]), pl.coins, pl.aside))
     planted = s.planted + 1
     s = _evolve(s, players=_with_player(s, p, new), planted=planted,
                    first_field=i if planted == 1 else s.first_field)
@@ -576,8 +631,8 @@ def _do_plant_aside(s: GameState, a: PlantAside, check: bool) -> GameState:
             raise IllegalAction(f"p{p} has no {BEAN_NAMES[b] if 0 <= b < 12 else b} set aside", "T6")
         _check_field(s, p, i, b, "T6")
     k = pl.aside.index(b)
-    new = PlayerState(pl.hand, _S.plant_on(pl, i, b), pl.coins, pl.aside[:k] + pl.aside[k + 1:])
-    s = _evolve(s, players=_with_player(s, p, new))
+    new = _new(PlayerState, (pl.hand, _S.plant_on(pl, i, b), pl.coins, pl.aside[:k] + pl.aside[k + 1:]))
+    s = _with_seat(s, p, new)
     if new.aside or s.phase == TRADE:
         return s
     return _S.next_planter(s, p + 1)
@@ -782,7 +837,7 @@ def _do_reshuffle(s: GameState, a: Reshuffle, check: bool) -> GameState:
     if check and sorted(a.order) != sorted(s.discard):
         raise IllegalAction(f"the order has {difference(a.order, s.discard)} against the discard pile "
                             f"({len(a.order)} cards for {len(s.discard)})", "E1")
-    s = _evolve(s, draw=tuple(a.order), discard=(), phase=PLANT if s.resume == Resume.DRAWING else TRADE)
+    s = _evolve(s, draw=tuple(a.order), discard=(), phase=PLANT if s.resume == _DRAWING else TRADE)
     return _S.take_cards(s)
 
 

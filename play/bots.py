@@ -33,14 +33,17 @@ from model.state import Field, PlayerState
 from play.isla_bots import greedy_harvest, greedy_isla
 
 Bot = Callable[[GameState, random.Random], Action]
+_TRADE = Phase.TRADE  # read once: an enum member is a slow class attribute on the bots' hot path
+_ENDS = tuple(EndPhase(p) for p in range(8))  # made once: actions are values
 
 
 def random_bot(s: GameState, rng: random.Random) -> Action:
     """Uniform over the legal actions, except that it ends each trading phase at once
     (with La Isla Bohnita: uniform over phase 2's moves other than proposals)."""
-    if s.phase == Phase.TRADE and s.pending is None:
+    if s.phase == _TRADE and s.pending is None:
         if s.ext is None:  # no expansion adds moves to phase 2
-            return EndPhase(s.to_move)
+            p = s.to_move
+            return _ENDS[p] if p < len(_ENDS) else EndPhase(p)
         acts = legal_actions(s, proposals=False)  # I3: ship moves, raids, planting, sales
         return acts[int(rng.random() * len(acts))]
     acts = legal_actions(s)
@@ -49,7 +52,7 @@ def random_bot(s: GameState, rng: random.Random) -> Action:
 
 def random_trader_bot(s: GameState, rng: random.Random) -> Action:
     """As ``random_bot``, but while trading it makes uniformly random proposals half of the time."""
-    if s.phase == Phase.TRADE and s.pending is None and s.to_move == s.active:
+    if s.phase == _TRADE and s.pending is None and s.to_move == s.active:
         rules = s.setup.rules
         if s.offers < rules.max_offers and not s.setup.duel and rng.random() < 0.5:
             offer = _random_proposal(s, rng)

@@ -11,9 +11,11 @@ from dataclasses import dataclass
 from model import Accept, Action, GameState, Phase, Ruleset, apply, chance_outcome, new_game, scores, winners
 from model.actions import Reshuffle
 from model.isla.actions import Attack, Sell, Yield
+from model.steps import STEPS
 from play.bots import Bot, random_bot
 
 ISLA_COUNTED = (Sell, Attack, Yield)
+COUNTED = frozenset((Accept, Reshuffle, *ISLA_COUNTED))  # the actions play_game counts
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,15 +48,17 @@ def playout(s: GameState, bots: Bots, rng: random.Random) -> Iterator[tuple[Game
     bot come from ``legal_actions`` and skip the legality checks; every other bot's are checked."""
     seats = list(bots) if isinstance(bots, Sequence) else [bots] * len(s.players)
     trusted = [b is random_bot for b in seats]
+    over = Phase.OVER
+    steps = STEPS  # a trusted action goes to its handler unchecked, as ``apply(s, a, False)`` sends it
     yield s, None
-    while s.phase != Phase.OVER:
+    while s.phase != over:
         p = s.to_move
         if p < 0:
             a: Action = chance_outcome(s, rng)
-            s = apply(s, a, False)
+            s = steps.handlers[type(a)](s, a, False)
         else:
             a = seats[p](s, rng)
-            s = apply(s, a, not trusted[p])
+            s = steps.handlers[type(a)](s, a, False) if trusted[p] else apply(s, a, True)
         yield s, a
 
 
@@ -80,14 +84,15 @@ def play_game(
         if a is None:
             continue
         kind = type(a)
-        if kind is Accept:
-            deals += 1
-            if on_accept is not None and isinstance(a, Accept):
-                on_accept(before, a)
-        elif kind is Reshuffle:
-            reshuffles += 1
-        elif kind in ISLA_COUNTED:
-            isla_moves[kind] += 1
+        if kind in COUNTED:  # one lookup for the common case, an action nobody counts
+            if kind is Accept:
+                deals += 1
+                if on_accept is not None and isinstance(a, Accept):
+                    on_accept(before, a)
+            elif kind is Reshuffle:
+                reshuffles += 1
+            else:
+                isla_moves[kind] += 1
         append(a)
         before = s
     result = GameResult(seed, scores(s), winners(s), s.turn + 1, len(actions), deals, reshuffles,
