@@ -148,7 +148,7 @@ def test_prove_rules_prints_the_verdicts_so_far() -> None:
 def test_prove_rules_stops_its_worker_processes_quietly() -> None:
     """Issue 43: with 2 jobs a worker printed its own traceback, the resource tracker warned of leaked
     semaphores, and the line said "the verdicts of 1 properties after 0 instances"."""
-    seconds, out, err = interrupt(["prove_rules.py", "--progress", "--jobs", "2"], "", delay=8)
+    seconds, out, err = interrupt(["prove_rules.py", "--progress", "--jobs", "2"], "", delay=3)
     assert seconds < 2
     line = last_line(err, "prove_rules.py")
     assert re.search(r"\((1 property|\d+ properties), after \d+ of \d+ tasks\)", line), line
