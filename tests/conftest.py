@@ -13,6 +13,7 @@ time, so they scale with the profile.
 
 from __future__ import annotations
 
+import gc
 import os
 
 import pytest
@@ -45,6 +46,13 @@ if os.environ.get("BOHNANZA_MUTANT"):
 
 _profile = os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev")
 settings.load_profile(_profile)
+
+# The cyclic garbage collector, less often: the searches allocate millions of small objects, and
+# with the default thresholds (700, 10, 10) the collections of a worker that has run for minutes
+# took about a sixth of a search test's CPU (tests/test_isla_open.py's reference sweep after the
+# file's other tests: 12.0 s, 10.3 s with these, 9.8 s with no collector). It still runs; no test
+# depends on when.
+gc.set_threshold(10_000, 10, 10)
 
 
 # The longest files first, of either lane: ``--dist loadfile`` hands the files to the two workers

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from test_sigint import interrupt
 
 from conformance.engine_client import Engine, EngineFailure
 from conformance.engine_diff import GameSpec, claimed, plan, run_game, with_reading
@@ -168,17 +169,10 @@ def test_a_replayed_game_plays_its_actions_where_legal() -> None:
 
 
 def test_ctrl_c_reports_what_was_found() -> None:
-    import signal
-    import time
-
+    # Ctrl-C once the progress line counts a divergence (exit 130: tests/test_sigint.py's helper)
     engine = f"{SHIM} --mutant harvest-protected-single"
-    argv = [sys.executable, str(SCRIPT), "--engine", engine, "--games", "200", "--no-shrink"]
-    proc = subprocess.Popen(argv,
-                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(6)
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
-    assert proc.returncode == 130, err
+    argv = ["diff_engine.py", "--engine", engine, "--games", "200", "--no-shrink", "--progress"]
+    _, out, err = interrupt(argv, r"\([1-9]\d* divergences?\)")
     assert "H4: " in out and "(extra " in out
     assert "Traceback" not in err and "interrupted; " in err and "divergences found in" in err
 
