@@ -19,6 +19,8 @@ import os
 import pytest
 from hypothesis import HealthCheck, Phase, settings
 
+from console.cli import GC_THRESHOLDS
+
 # Game steps take variable time (a trading phase lists thousands of proposals); no deadline, and
 # the "too slow" health check would only flag the state machine's deliberate long games.
 _COMMON = settings(
@@ -47,12 +49,11 @@ if os.environ.get("BOHNANZA_MUTANT"):
 _profile = os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev")
 settings.load_profile(_profile)
 
-# The cyclic garbage collector, less often: the searches allocate millions of small objects, and
-# with the default thresholds (700, 10, 10) the collections of a worker that has run for minutes
-# took about a sixth of a search test's CPU (tests/test_isla_open.py's reference sweep after the
-# file's other tests: 12.0 s, 10.3 s with these, 9.8 s with no collector). It still runs; no test
-# depends on when.
-gc.set_threshold(10_000, 10, 10)
+# The cyclic garbage collector less often, as in the scripts (console.cli.GC_THRESHOLDS): with the
+# default thresholds (700, 10, 10) the collections of a worker that has run for minutes took about
+# a sixth of a search test's CPU (tests/test_isla_open.py's reference sweep after the file's other
+# tests: 12.0 s, 10.3 s with these, 9.8 s with no collector). It still runs; no test depends on when.
+gc.set_threshold(*GC_THRESHOLDS)
 
 
 # The longest files first, of either lane: ``--dist loadfile`` hands the files to the two workers
