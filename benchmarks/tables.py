@@ -34,6 +34,20 @@ def print_engine(res: dict[str, Any]) -> None:
           f"= {a['games_per_s']:.0f} games/s (target >= 300), median of {a['runs']} runs")
 
 
+def print_adapters(res: dict[str, Any]) -> None:
+    print(f"adapters: uniformly random ids, {res['ruleset']}, medians of {res['runs']} runs of "
+          f"{res['games']} games; a step is one id (deals take several; OpenSpiel's chance nodes "
+          "count), an engine step one action of the random bot")
+    print(f"{'players':>7}{'engine us':>11}{'steps/g':>9}{'OpenSpiel us':>14}{'steps/g':>9}{'x engine':>10}"
+          f"{'PettingZoo us':>15}{'steps/g':>9}{'x engine':>10}")
+    for r in res["rows"]:
+        e, o, z = r["engine"], r["openspiel"], r["pettingzoo"]
+        xo, xz = o["us_per_step"] / e["us_per_step"], z["us_per_step"] / e["us_per_step"]
+        print(f"{r['players']:>7}{e['us_per_step']:>11.2f}{e['steps_per_game']:>9.0f}"
+              f"{o['us_per_step']:>14.2f}{o['steps_per_game']:>9.0f}{xo:>9.1f}x"
+              f"{z['us_per_step']:>15.2f}{z['steps_per_game']:>9.0f}{xz:>9.1f}x")
+
+
 def print_solvers(res: dict[str, Any]) -> None:
     print("solvers: solo, seconds per position (median / worst), both solvers on the same positions;\n"
           "positions cut at the first turn start with at most 'cut at' cards left ('left': median)")

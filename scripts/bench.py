@@ -2,12 +2,17 @@
 the suites themselves are benchmarks/suites.py, this prints their results as tables or --json.
 
   python scripts/bench.py engine [--runs 5] [--games 100] [--json]
+  python scripts/bench.py adapters [--runs 5] [--games 10] [--json]
   python scripts/bench.py solvers [--objective solo|coop|best|duel] [--positions 10] [--json]
 
 engine: full random games per second for 3, 4 and 5 players (amigo, rio-grande) with the plain
 random bot (ends each trading phase at once; the headline) and with random proposals
 (random-trader), the cost per action, and the acceptance command of issue 2 timed end to end
 (start-up included, one process).
+
+adapters: the OpenSpiel game and the PettingZoo environment (adapters/) with uniformly random ids
+beside the engine's random bot, rio-grande, 3-5 players: microseconds a step and steps a game of
+each, and each adapter's cost a step as a multiple of the engine's (at most 10 games a run).
 
 solvers --objective solo (the default): positions by size (cards left in the final pass: 5, 10,
 15, 20, 30, 40; 3-5 players, cut from seeded greedy games, P the player to move): the median and
@@ -61,7 +66,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from benchmarks import master_mip, tables
+from benchmarks import adapters, master_mip, tables
 from benchmarks import suites as benchmarks
 from console import cli
 from solvers.api import REGISTRY
@@ -70,8 +75,8 @@ from solvers.contract import OBJECTIVES
 
 def main(argv: list[str] | None = None) -> int:
     parser = cli.parser(__doc__, progress=True)
-    parser.add_argument("suite", choices=["engine", "solvers", "seats", "master", "trades", "study"],
-                        help="which benchmark")
+    parser.add_argument("suite", help="which benchmark",
+                        choices=["engine", "adapters", "solvers", "seats", "master", "trades", "study"])
     parser.add_argument("--objective", default="solo",
                         choices=list(dict.fromkeys(o for o, _ in REGISTRY)),  # the objectives with a line
                         help="solvers: which objective")
@@ -119,6 +124,10 @@ def _run(args: argparse.Namespace, show: bool) -> tuple[dict[str, Any], Callable
     """The chosen suite's results and the function that prints them as a table."""
     if args.suite == "engine":
         return benchmarks.bench_engine(args.runs, args.games, show), tables.print_engine
+    if args.suite == "adapters":
+        with benchmarks.progress(3 * len(adapters.PLAYERS), "bench adapters", show) as bar:
+            res = adapters.bench_adapters(args.runs, min(args.games, 10), lambda: bar.update())
+        return res, tables.print_adapters
     if args.suite == "study":
         from studies.scaling import bench_study
 

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from builders import load_script
 
+from benchmarks import adapters, tables
 from benchmarks import suites as benchmarks
 from solvers.contract import SolveStats
 
@@ -86,3 +87,19 @@ def test_seats_compare_counts_problems_and_exits_1_on_a_disagreement(
     monkeypatch.setattr(seat_batch, "solve_seat", off_by_one)
     with pytest.raises(benchmarks.Disagreement, match="batch search"):
         benchmarks.compare_seats(1, show=False)
+
+
+def test_adapters_are_timed_beside_the_engine_on_real_games(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """One real game of each at 3 players (OpenSpiel, PettingZoo, the engine's random bot): steps
+    a game and microseconds a step, and the table's cost a step as a multiple of the engine's."""
+    monkeypatch.setattr(adapters, "PLAYERS", (3,))
+    assert bench.main(["adapters", "--runs", "1", "--games", "1", "--json"]) == 0
+    res = json.loads(capsys.readouterr().out)
+    (row,) = res["rows"]
+    assert row["players"] == 3 and set(row) == {"players", "engine", "openspiel", "pettingzoo"}
+    assert all(row[k]["steps_per_game"] > 100 and row[k]["us_per_step"] > 0 for k in set(row) - {"players"})
+    tables.print_adapters(res)
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].split()[:2] == ["players", "engine"] and lines[2].split()[0] == "3"
+    assert lines[2].count("x") == 2
