@@ -14,7 +14,11 @@ time, so they scale with the profile.
 from __future__ import annotations
 
 import gc
+import json
 import os
+import resource
+import time
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, Phase, settings
@@ -104,6 +108,32 @@ SLOW_TESTS = {
     "test_solo_exact.py": ("test_solo_table_search_equals_brute_force[rio-grande-5-3-5]",),
     "test_referee.py": ("test_a_search_cut_by_the_time_limit_is_undecided_exit_4",),
 }
+
+
+# Per-test CPU, to measure the suite (docs/performance.md): with BOHNANZA_TEST_CPU=DIR each process
+# (each xdist worker) writes DIR/cpu-<worker>.json, a list of [test id, CPU seconds of the process
+# and of the children it reaped, wall seconds], setup and teardown included.
+_CPU_DIR = os.environ.get("BOHNANZA_TEST_CPU")
+_cpu_rows: list[tuple[str, float, float]] = []
+
+
+def _cpu_seconds() -> float:
+    own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> object:
+    cpu, wall = _cpu_seconds(), time.perf_counter()
+    yield
+    if _CPU_DIR:
+        _cpu_rows.append((item.nodeid, _cpu_seconds() - cpu, time.perf_counter() - wall))
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    if _CPU_DIR and _cpu_rows:
+        worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+        (Path(_CPU_DIR) / f"cpu-{worker}.json").write_text(json.dumps(_cpu_rows), encoding="utf-8")
 
 
 def pytest_configure(config: pytest.Config) -> None:
