@@ -254,6 +254,16 @@ class Budget:
         if self.time_limit is not None:
             params.max_time_in_seconds = max(self.time_limit - self.elapsed(), 0.05)
 
+    def share(self, until: float) -> tuple[float, bool]:
+        """What a CP-SAT solve starting now may spend until fraction ``until`` of the run: (amount,
+        by work), in deterministic seconds with a work limit, else in seconds of wall time (the
+        units of a solution callback's ``deterministic_time`` and ``wall_time``)."""
+        if self.work_limit is not None:
+            return self.work_limit * until - self.work, True
+        if self.time_limit is not None:
+            return self.time_limit * until - self.elapsed(), False
+        return float("inf"), False
+
     def charge(self, solver: CpSolverLike) -> None:
         """Count a finished CP-SAT solve's deterministic time against the work limit."""
         self.work += solver.response_proto.deterministic_time

@@ -241,6 +241,7 @@ def test_the_best_plan_hints_every_variable_of_the_joint_model() -> None:
         _, end = no_trade_line(s)
         run.best = _Found(sum(len(p.coins) for p in end.players), [], [])
         run.decompose(until=time.perf_counter() + 20)
+        run.complete_hint(until=1.0)  # what ``joint`` does first
     assert run.best.value > sum(len(p.coins) for p in end.players) and run.hint
     fm = FlowMaster(s)
     for q in range(fm.n):
@@ -281,6 +282,29 @@ def test_a_work_limit_gives_the_same_answer_every_run() -> None:
     assert a.stats.work <= 1.0 * 1.05 + 1.0  # each solve ends at its share, give or take a step
     assert (a.value, a.stats.bound, a.line) == (b.value, b.stats.bound, b.line)
     assert a.stats.stages["rounds"] == b.stats.stages["rounds"]
+
+
+@pytest.mark.parametrize("upper", [0, 10_000])
+def test_a_first_master_solve_no_tighter_than_the_beanometer_gives_up(upper: int) -> None:
+    """The first master solve stops at its first solution past its share (here none) only while
+    its proved bound is no tighter than the beanometer's (``upper``): no master bound is tighter
+    than 0, so it stops at once; every one is tighter than 10,000, so it runs to its optimum."""
+    from ortools.sat.python import cp_model
+
+    from solvers.flow.master import FlowMaster
+    from solvers.flow.solver import _Harvest, _objective, _solver, capped_values
+
+    s = LIBRARY["rio4-8cards"].position()
+    fm = FlowMaster(s)
+    fm.m.maximize(_objective(fm, capped_values(fm), "coop", 0, None))
+    harvest = _Harvest(fm, 20, weak=(upper, 0.0, True))
+    solver = _solver(1)
+    status = solver.solve(fm.m, harvest)
+    if upper == 0:
+        assert harvest.gave_up and len(harvest.found) == 1 and status == cp_model.FEASIBLE
+        assert solver.best_objective_bound >= upper
+    else:
+        assert not harvest.gave_up and status == cp_model.OPTIMAL
 
 
 def test_a_seat_cut_caps_the_schedule_and_does_not_forbid_it() -> None:
