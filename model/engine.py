@@ -337,6 +337,13 @@ def legal_actions(s: GameState, proposals: bool = True) -> list[Action]:
     open trading phase; ``is_listed_proposal`` tells whether one would be listed). At a chance node
     this is empty: use ``chance_outcome`` (a Reshuffle) instead.
     """
+    acts = legal_moves(s, proposals)
+    return acts if type(acts) is list else list(acts)
+
+
+def legal_moves(s: GameState, proposals: bool = True) -> Sequence[Action]:
+    """``legal_actions(s, proposals)``, the same actions in the same order, as a sequence that may be
+    shared between calls: read it, never change it (the random bots' way: no copy per call)."""
     phase, p = s.phase, s.to_move
     if p < 0:
         return []
@@ -346,25 +353,30 @@ def legal_actions(s: GameState, proposals: bool = True) -> list[Action]:
     if moves and x.blocked(s):
         return x.forced(s)
     pl = s.players[p]
-    if phase == PLANT_ASIDE and not moves and _S.fits is _FITS and _S.singles_harvestable is _SINGLES:
-        # Phase 3 with the rules' own steps (no mutant, no tracer): the list but the purchase is a
-        # function of the key, so it is made once per key (most calls find it made)
-        key = (p, pl.aside, pl.fields, su.strict_harvest)
+    if (phase == PLANT or phase == PLANT_ASIDE) and not moves and _S.fits is _FITS \
+            and _S.singles_harvestable is _SINGLES:
+        # Phases 1 and 3 with the rules' own steps (no mutant, no tracer): the list but the purchase
+        # is a function of the key, so it is made once per key (most calls find it made)
+        if phase == PLANT:  # T1, V2: the front card, the fields, plantings so far, the field to skip
+            key: tuple[object, ...] = (
+                p, pl.hand[0], pl.fields, s.planted,
+                s.first_field if s.planted == 1 and su.rules.distinct_fields else -1, su.strict_harvest)
+        else:  # T6: the set-aside cards and the fields
+            key = (p, pl.aside, pl.fields, su.strict_harvest)
         made = _MADE.get(key)
         if made is None:
             if len(_MADE) >= _MADE_MOST:
                 _MADE.clear()
             made = _MADE[key] = tuple(_listed(s, phase, p, pl, su, x, False, False, False))
-        out = list(made)
         if su.third_cost is not None and _can_buy(s, p):
-            out.append(_BUY[p])
-        return out
+            return made + (_BUY[p],)
+        return made
     return _listed(s, phase, p, pl, su, x, moves, proposals, True)
 
 
-# The move generator's lists of phase 3 by key (``legal_actions``), emptied when this full
+# The move generator's lists of phases 1 and 3 by key (``legal_moves``), emptied when this full
 _MADE: dict[tuple[object, ...], tuple[Action, ...]] = {}
-_MADE_MOST = 1 << 13  # about 2.5 MiB at most; 600 four-player games make about 13,000 keys
+_MADE_MOST = 1 << 14  # about 5 MiB at most; 600 four-player amigo games make about 14,000 keys
 
 
 def _listed(s: GameState, phase: Phase, p: int, pl: PlayerState, su: Setup, x: Expansion, moves: bool,
