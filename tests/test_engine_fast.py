@@ -4,13 +4,16 @@ T1, T6, H4) against the lists made afresh, and batch play against one game at a 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
-from model import GameState, legal_actions, new_game, ruleset
+import pytest
+
+from model import Accept, GameState, legal_actions, new_game, ruleset
 from model.core import fits
 from model.engine import legal_moves
 from model.steps import STEPS
-from play.bots import greedy_bot, random_bot
-from play.playout import playout
+from play.bots import Bot, greedy_bot, random_bot, random_trader_bot
+from play.playout import play_game, play_games, playout
 
 
 def _states(name: str, players: int, games: int, **options: object) -> list[GameState]:
@@ -31,3 +34,28 @@ def test_kept_lists_are_the_lists_made_afresh() -> None:
     assert [legal_actions(s, proposals=False) for s in states] == kept
     with STEPS.replaced(fits=lambda f, b: fits(f, b)):
         assert [legal_actions(s, proposals=False) for s in states] == kept
+
+
+def _hear(into: list[tuple[int, Accept]]) -> Callable[[GameState, Accept], None]:
+    return lambda s, a: into.append((s.turn, a))
+
+
+@pytest.mark.parametrize(("name", "options", "bots"), [
+    ("amigo", {}, [random_bot] * 4),
+    ("rio-grande", {}, [random_trader_bot, greedy_bot, random_bot]),
+    ("rio-grande", {"isla": True}, [greedy_bot] * 3),
+])
+def test_batch_play_is_one_game_at_a_time(name: str, options: dict[str, object], bots: list[Bot]) -> None:
+    """``play_games`` over seeds gives ``play_game``'s games (results, first and last states, actions,
+    the deals heard, T3) and ``playout``'s, one generator reseeded per game (E1's reshuffles)."""
+    rules = ruleset(name, options)
+    players, seeds = len(bots), [5, 11]
+    heard: list[tuple[int, Accept]] = []
+    alone: list[tuple[int, Accept]] = []
+    batch = list(play_games(rules, players, seeds, bots, _hear(heard)))
+    assert batch == [play_game(rules, players, seed, bots, _hear(alone)) for seed in seeds]
+    assert heard == alone
+    assert heard or random_trader_bot not in bots
+    for (_, s0, last, actions), seed in zip(batch, seeds, strict=True):  # playout's loop, the same game
+        steps = list(playout(s0, bots, random.Random(seed ^ 0x5EED)))
+        assert [a for _, a in steps[1:]] == actions and steps[-1][0] == last
