@@ -101,11 +101,12 @@ def play_games(
             p = s.to_move
             if p < 0:
                 a: Action = chance_outcome(s, rng)  # E1
-                after = handlers[type(a)](s, a, False)
+                kind = type(a)
+                after = handlers[kind](s, a, False)
             else:
                 a = seats[p](s, rng)
-                after = handlers[type(a)](s, a, False) if trusted[p] else apply(s, a, True)
-            kind = type(a)
+                kind = type(a)
+                after = handlers[kind](s, a, False) if trusted[p] else apply(s, a, True)
             if kind in COUNTED:  # one lookup for the common case, an action nobody counts
                 if kind is Accept:
                     deals += 1
