@@ -182,10 +182,10 @@ def _start_turn(v: list[Any]) -> GameState:
     """T1 / D2: a new turn for the active seat (``v``: the values of the state it starts from); in
     the duel, first the cards left on offer."""
     su = v[_SETUP]
+    a = v[_ACTIVE]
     x = EXPANSIONS[su.expansion]
     if x is not BASE:  # the base game counts nothing per turn
         v = list(x.start_turn(_new(GameState, v)))
-    a = v[_ACTIVE]
     offer = su.duel and v[_FACE_UP_CARDS]
     v[_PHASE] = OFFER if offer else PLANT
     v[_TO_MOVE], v[_PLANTED], v[_FIRST_FIELD], v[_OFFERS] = a, 0, -1, 0
