@@ -65,7 +65,7 @@ from model.actions import (
     Propose,
 )
 from model.cards import BEAN_NAMES
-from model.engine import IllegalAction, apply, legal_actions
+from model.engine import IllegalAction, apply, legal_moves
 from model.rules import Setup
 from model.state import GameState, Phase
 
@@ -227,11 +227,11 @@ class EncodedState:
             ids = self._answer_ids()
             if not self.accept:
                 lay = self.layout
-                ids += [self._id_of(a, lay) for a in legal_actions(s, proposals=False)
+                ids += [self._id_of(a, lay) for a in legal_moves(s, proposals=False)
                         if not isinstance(a, (Accept, Decline))]
             return sorted(ids)
         lay = self.layout
-        ids = [self._id_of(a, lay) for a in legal_actions(s, proposals=False)]
+        ids = [self._id_of(a, lay) for a in legal_moves(s, proposals=False)]
         if self._may_offer():
             ids += self._building_ids()
         return sorted(ids)

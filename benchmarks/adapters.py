@@ -22,7 +22,7 @@ from adapters.openspiel_game import GAME_NAME
 from adapters.pettingzoo_env import env
 from model import ruleset
 from play.bots import BOTS
-from play.playout import game_seed, play_game
+from play.playout import game_seed, play_games
 
 RULESET = "rio-grande"  # the adapters' default ruleset
 PLAYERS = (3, 4, 5)
@@ -66,8 +66,8 @@ def _engine(players: int, games: int, run: int) -> tuple[float, int]:
     bots = [BOTS["random"]] * players
     actions = 0
     t0 = time.perf_counter()
-    for g in range(games):
-        actions += play_game(rules, players, game_seed(run + 1, g), bots)[0].actions
+    for result, _, _, _ in play_games(rules, players, (game_seed(run + 1, g) for g in range(games)), bots):
+        actions += result.actions
     return time.perf_counter() - t0, actions
 
 

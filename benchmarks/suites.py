@@ -22,7 +22,7 @@ from typing import Any, Protocol
 from benchmarks.seat_problems import random_problem
 from model import GameState, Phase, ruleset
 from play.bots import BOTS
-from play.playout import game_seed, play_game
+from play.playout import game_seed, play_games
 from solvers.api import solve
 from solvers.contract import OBJECTIVES, Limits, SearchLimitExceeded, Solution, SolveError
 from solvers.cpsat_run import interruptible
@@ -91,8 +91,8 @@ def _engine_case(rules_name: str, players: int, bot_name: str, games: int, runs:
     for run in range(runs):
         actions = 0
         t0 = time.perf_counter()
-        for g in range(games):
-            result, _, _, _ = play_game(rules, players, game_seed(run + 1, g), bots)
+        seeds = [game_seed(run + 1, g) for g in range(games)]
+        for result, _, _, _ in play_games(rules, players, seeds, bots):
             actions += result.actions
         dt = time.perf_counter() - t0
         rates.append(games / dt)

@@ -82,9 +82,14 @@ def cash_in(s: GameState, p: int, fields: tuple[Field, ...], b: int, n: int) -> 
     coin stack of seat ``p``, the rest onto the discard pile; the seat's fields become ``fields``
     (the harvested one emptied, or unchanged for a cargo)."""
     k = s.setup.payout[b][n]
-    pl = s.players[p]
+    players = s.players
+    pl = players[p]
     new = _new_state(PlayerState, (pl.hand, fields, pl.coins + (b,) * k if k else pl.coins, pl.aside))
-    return with_seat(s, p, new, s.discard + (b,) * (n - k) if n > k else None)
+    values: list[Any] = list(s)  # ``with_seat``, inlined: a harvest is a third of the actions
+    values[_PLAYERS] = players[:p] + (new,) + players[p + 1:]
+    if n > k:
+        values[_DISCARD] = s.discard + (b,) * (n - k)
+    return _new_state(GameState, values)
 
 
 # F1 leaves open which coin cards pay; an engine that pays with the oldest declares it

@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
 from itertools import combinations, combinations_with_replacement, product
+from typing import Any
 
 from model.actions import (
     Accept,
@@ -44,7 +45,7 @@ from model.core import with_seat as _with_seat
 from model.dealing import Deal, Resume
 from model.errors import IllegalAction as IllegalAction
 from model.errors import InputError
-from model.expansion import Expansion, Handler
+from model.expansion import BASE, Expansion, Handler
 from model.expansions import EXPANSIONS  # by Setup.expansion (model.expansions.hooks, inlined: hot)
 from model.rules import Ruleset, Setup, setup
 from model.rules import ruleset as _ruleset
@@ -59,6 +60,13 @@ FIELD_BEAN = int(Bean.FIELD)
 _FACE_UP = Deal.FACE_UP
 _NO_RESUME, _TURNING_UP, _DRAWING = Resume.NONE, Resume.TURNING_UP, Resume.DRAWING
 _new = tuple.__new__  # a NamedTuple built without its Python-level ``__new__`` (hot)
+# The state's fields by position: the hot steps rebuild a state from the list of its values
+# (``v = list(s); v[_PHASE] = TRADE; _new(GameState, v)``), without ``evolve``'s keywords
+(_SETUP, _PLAYERS, _DRAW, _DISCARD, _FACE_UP_CARDS, _OUT, _ACTIVE, _PHASE, _TO_MOVE, _PLANTED, _FIRST_FIELD,
+ _OFFERS, _PENDING, _EXHAUSTIONS, _FINAL, _TODO, _RESUME, _TURN, _EXT) = range(len(GameState._fields))
+assert GameState._fields == ("setup", "players", "draw", "discard", "face_up", "out", "active", "phase",
+                             "to_move", "planted", "first_field", "offers", "pending", "exhaustions", "final",
+                             "todo", "resume", "turn", "ext")
 
 # Interned actions for the move generator: legal_actions builds no new objects for these.
 _MAX_SEATS, _MAX_FIELDS = 8, 4
@@ -110,7 +118,7 @@ def new_game(
         active=0, phase=PLANT, to_move=0, planted=0, first_field=-1, offers=0, pending=None,
         exhaustions=0, final=False, todo=(), resume=_NO_RESUME, turn=0,
     )
-    return _start_turn(x.on_deal(s, cards[:first]))
+    return _start_turn(list(x.on_deal(s, cards[:first])))
 
 
 # ---------------------------------------------------------------- rules as functions
@@ -170,14 +178,19 @@ def _plant_on(pl: PlayerState, i: int, b: int) -> tuple[Field, ...]:
 # ---------------------------------------------------------------- automatic steps
 
 
-def _start_turn(s: GameState) -> GameState:
-    """T1 / D2: a new turn for ``s.active``; in the duel, first the cards left on offer."""
-    a = s.active
-    s = EXPANSIONS[s.setup.expansion].start_turn(s)
-    if s.setup.duel and s.face_up:
-        return _evolve(s, phase=OFFER, to_move=a, planted=0, first_field=-1, offers=0)
-    s = _evolve(s, phase=PLANT, to_move=a, planted=0, first_field=-1, offers=0)
-    if not s.players[a].hand:  # T1: skip planting with an empty hand
+def _start_turn(v: list[Any]) -> GameState:
+    """T1 / D2: a new turn for the active seat (``v``: the values of the state it starts from); in
+    the duel, first the cards left on offer."""
+    su = v[_SETUP]
+    a = v[_ACTIVE]
+    x = EXPANSIONS[su.expansion]
+    if x is not BASE:  # the base game counts nothing per turn
+        v = list(x.start_turn(_new(GameState, v)))
+    offer = su.duel and v[_FACE_UP_CARDS]
+    v[_PHASE] = OFFER if offer else PLANT
+    v[_TO_MOVE], v[_PLANTED], v[_FIRST_FIELD], v[_OFFERS] = a, 0, -1, 0
+    s: GameState = _new(GameState, v)
+    if not offer and not v[_PLAYERS][a].hand:  # T1: skip planting with an empty hand
         return _S.end_planting(s)
     return s
 
@@ -190,7 +203,9 @@ def _end_planting(s: GameState) -> GameState:
 
 def _turn_up(s: GameState) -> GameState:
     """T2 / D2 step 3: turn up cards from the draw pile into the trade area."""
-    return _S.take_cards(_evolve(s, todo=(_FACE_UP,) * s.setup.face_up, resume=_TURNING_UP))
+    v = list(s)
+    v[_TODO], v[_RESUME] = (_FACE_UP,) * s.setup.face_up, _TURNING_UP
+    return _S.take_cards(_new(GameState, v))
 
 
 def _take_cards(s: GameState) -> GameState:
@@ -209,13 +224,17 @@ def _take_cards(s: GameState) -> GameState:
     if n < len(draw) and n:  # E1 cannot come on the way: the cards are dealt at once
         dest = todo[0]
         if todo.count(dest) == n and dest >= _FACE_UP:  # one place: the trade area or one hand
-            after = _after_turn_up if s.resume == _TURNING_UP else _next_turn
+            v = list(s)
+            v[_DRAW], v[_TODO] = draw[n:], ()
             if dest == _FACE_UP:
-                return after(s, draw=draw[n:], face_up=tuple(sorted(face_up + draw[:n])), todo=())
-            pl = players[dest]
-            drawn = _new(PlayerState, (pl.hand + draw[:n], pl.fields, pl.coins, pl.aside))  # H1: to the back
-            return after(s, draw=draw[n:], face_up=tuple(sorted(face_up)) if face_up else face_up,
-                         players=players[:dest] + (drawn,) + players[dest + 1:], todo=())
+                v[_FACE_UP_CARDS] = tuple(sorted(face_up + draw[:n]))
+            else:
+                pl = players[dest]  # H1: to the back of the hand
+                drawn = _new(PlayerState, (pl.hand + draw[:n], pl.fields, pl.coins, pl.aside))
+                v[_PLAYERS] = players[:dest] + (drawn,) + players[dest + 1:]
+                if face_up:
+                    v[_FACE_UP_CARDS] = tuple(sorted(face_up))
+            return _after_turn_up(v) if s.resume == _TURNING_UP else _next_turn(v)
     exhaustions, final = s.exhaustions, s.final
     x = EXPANSIONS[s.setup.expansion]
     on_demand = s.setup.on_demand
@@ -253,15 +272,15 @@ def _take_cards(s: GameState) -> GameState:
     if over:
         return _S.finish(s)
     if s.resume == _TURNING_UP:
-        return _after_turn_up(s)
-    return _next_turn(s)
+        return _after_turn_up(list(s))
+    return _next_turn(list(s))
 
 
-def _after_turn_up(s: GameState, **dealt: object) -> GameState:
-    """T2 / D2 step 3: the cards are turned up (``dealt``: the state's changes from dealing them)."""
-    a = s.active
-    if s.setup.duel:
-        s = _evolve(s, **dealt)
+def _after_turn_up(v: list[Any]) -> GameState:
+    """T2 / D2 step 3: the cards are turned up (``v``: the values of the state with them dealt)."""
+    a = v[_ACTIVE]
+    if v[_SETUP].duel:
+        s: GameState = _new(GameState, v)
         # D2 step 3: while the top discard matches a turned-up type, it joins them.
         face_up, discard = s.face_up, s.discard
         while discard and discard[-1] in face_up:
@@ -269,30 +288,33 @@ def _after_turn_up(s: GameState, **dealt: object) -> GameState:
         return _evolve(s, face_up=tuple(sorted(face_up)), discard=discard,
                           phase=EXPANSIONS[s.setup.expansion].turned_up_phase(s), to_move=a,
                           pending=None, resume=_NO_RESUME)
-    return _evolve(s, **dealt, phase=TRADE, to_move=a, pending=None, resume=_NO_RESUME)
+    v[_PHASE], v[_TO_MOVE], v[_PENDING], v[_RESUME] = TRADE, a, None, _NO_RESUME
+    return _new(GameState, v)
 
 
 def _end_trading(s: GameState) -> GameState:
     """T5: face-up cards not traded away go to the active player's set-aside area; phase 3 starts."""
     a = s.active
-    pl = s.players[a]
+    v = list(s)
     if s.face_up:
+        pl = s.players[a]
         pl = _new(PlayerState, (pl.hand, pl.fields, pl.coins, tuple(sorted(pl.aside + s.face_up))))
-        s = _evolve(s, players=_with_player(s, a, pl), face_up=(), phase=PLANT_ASIDE, pending=None)
-    else:
-        s = _evolve(s, phase=PLANT_ASIDE, pending=None)
-    return _S.next_planter(s, a)
+        v[_PLAYERS], v[_FACE_UP_CARDS] = _with_player(s, a, pl), ()
+    v[_PHASE], v[_PENDING] = PLANT_ASIDE, None
+    return _S.next_planter(_new(GameState, v), a)
 
 
 def _next_planter(s: GameState, start: int) -> GameState:
     """T6: seats plant their set-aside cards in turn order from the active player."""
-    n = len(s.players)
+    players = s.players
+    n = len(players)
     a = s.active
-    k = (start - a) % n
-    for step in range(k, n):
+    for step in range((start - a) % n, n):
         seat = (a + step) % n
-        if s.players[seat].aside:
-            return _evolve(s, to_move=seat)
+        if players[seat].aside:
+            v = list(s)
+            v[_TO_MOVE] = seat
+            return _new(GameState, v)
     return _S.end_turn(s)
 
 
@@ -302,18 +324,25 @@ def _end_turn(s: GameState) -> GameState:
         return _S.finish(s)
     n = len(s.players)
     a = s.active
-    if s.setup.rules.draw_each and not s.setup.duel:
+    su = s.setup
+    if su.rules.draw_each and not su.duel:
         todo = tuple((a + i) % n for i in range(n))
     else:
-        todo = (a,) * s.setup.draw
-    todo += EXPANSIONS[s.setup.expansion].refill(s)
-    return _S.take_cards(_evolve(s, todo=todo, resume=_DRAWING, phase=PLANT, to_move=a))
+        todo = (a,) * su.draw
+    x = EXPANSIONS[su.expansion]
+    if x is not BASE:  # the base game deals nothing more
+        todo += x.refill(s)
+    v = list(s)
+    v[_TODO], v[_RESUME], v[_PHASE], v[_TO_MOVE] = todo, _DRAWING, PLANT, a
+    return _S.take_cards(_new(GameState, v))
 
 
-def _next_turn(s: GameState, **dealt: object) -> GameState:
-    """T7: the next seat's turn (``dealt``: the state's changes from the draw that ended this one)."""
-    n = len(s.players)
-    return _start_turn(_evolve(s, **dealt, active=(s.active + 1) % n, turn=s.turn + 1, resume=_NO_RESUME))
+def _next_turn(v: list[Any]) -> GameState:
+    """T7: the next seat's turn (``v``: the values of the state after the draw that ended this one)."""
+    v[_ACTIVE] = (v[_ACTIVE] + 1) % len(v[_PLAYERS])
+    v[_TURN] += 1
+    v[_RESUME] = _NO_RESUME
+    return _start_turn(v)
 
 
 def _finish(s: GameState) -> GameState:
@@ -337,6 +366,13 @@ def legal_actions(s: GameState, proposals: bool = True) -> list[Action]:
     open trading phase; ``is_listed_proposal`` tells whether one would be listed). At a chance node
     this is empty: use ``chance_outcome`` (a Reshuffle) instead.
     """
+    acts = legal_moves(s, proposals)
+    return acts if type(acts) is list else list(acts)
+
+
+def legal_moves(s: GameState, proposals: bool = True) -> Sequence[Action]:
+    """``legal_actions(s, proposals)``, the same actions in the same order, as a sequence that may be
+    shared between calls: read it, never change it (the random bots' way: no copy per call)."""
     phase, p = s.phase, s.to_move
     if p < 0:
         return []
@@ -346,25 +382,30 @@ def legal_actions(s: GameState, proposals: bool = True) -> list[Action]:
     if moves and x.blocked(s):
         return x.forced(s)
     pl = s.players[p]
-    if phase == PLANT_ASIDE and not moves and _S.fits is _FITS and _S.singles_harvestable is _SINGLES:
-        # Phase 3 with the rules' own steps (no mutant, no tracer): the list but the purchase is a
-        # function of the key, so it is made once per key (most calls find it made)
-        key = (p, pl.aside, pl.fields, su.strict_harvest)
+    if (phase == PLANT or phase == PLANT_ASIDE) and not moves and _S.fits is _FITS \
+            and _S.singles_harvestable is _SINGLES:
+        # Phases 1 and 3 with the rules' own steps (no mutant, no tracer): the list but the purchase
+        # is a function of the key, so it is made once per key (most calls find it made)
+        if phase == PLANT:  # T1, V2: the front card, the fields, plantings so far, the field to skip
+            key: tuple[object, ...] = (
+                p, pl.hand[0], pl.fields, s.planted,
+                s.first_field if s.planted == 1 and su.rules.distinct_fields else -1, su.strict_harvest)
+        else:  # T6: the set-aside cards and the fields
+            key = (p, pl.aside, pl.fields, su.strict_harvest)
         made = _MADE.get(key)
         if made is None:
             if len(_MADE) >= _MADE_MOST:
                 _MADE.clear()
             made = _MADE[key] = tuple(_listed(s, phase, p, pl, su, x, False, False, False))
-        out = list(made)
         if su.third_cost is not None and _can_buy(s, p):
-            out.append(_BUY[p])
-        return out
+            return made + (_BUY[p],)
+        return made
     return _listed(s, phase, p, pl, su, x, moves, proposals, True)
 
 
-# The move generator's lists of phase 3 by key (``legal_actions``), emptied when this full
+# The move generator's lists of phases 1 and 3 by key (``legal_moves``), emptied when this full
 _MADE: dict[tuple[object, ...], tuple[Action, ...]] = {}
-_MADE_MOST = 1 << 13  # about 2.5 MiB at most; 600 four-player games make about 13,000 keys
+_MADE_MOST = 1 << 14  # about 5 MiB at most; 600 four-player amigo games make about 14,000 keys
 
 
 def _listed(s: GameState, phase: Phase, p: int, pl: PlayerState, su: Setup, x: Expansion, moves: bool,
@@ -614,8 +655,11 @@ def _do_plant(s: GameState, a: Plant, check: bool) -> GameState:
             raise IllegalAction(f"p{p} planted on field {i} already; the second card goes elsewhere", "V2")
     new = _new(PlayerState, (pl.hand[1:], _S.plant_on(pl, i, pl.hand[0]), pl.coins, pl.aside))
     planted = s.planted + 1
-    s = _evolve(s, players=_with_player(s, p, new), planted=planted,
-                   first_field=i if planted == 1 else s.first_field)
+    v = list(s)
+    v[_PLAYERS], v[_PLANTED] = _with_player(s, p, new), planted
+    if planted == 1:
+        v[_FIRST_FIELD] = i
+    s = _new(GameState, v)
     if planted >= 2 or not new.hand:
         return _S.end_planting(s)
     return s
@@ -651,7 +695,7 @@ def _do_plant_up(s: GameState, a: PlantUp, check: bool) -> GameState:
     new = PlayerState(pl.hand, _S.plant_on(pl, i, b), pl.coins, pl.aside)
     s = _evolve(s, players=_with_player(s, p, new), face_up=s.face_up[:u] + s.face_up[u + 1:])
     if s.phase == OFFER and not s.face_up:
-        return _start_turn(s)
+        return _start_turn(list(s))
     return s
 
 
@@ -664,7 +708,7 @@ def _do_discard_up(s: GameState, a: DiscardUp, check: bool) -> GameState:
             raise IllegalAction(f"p{p} names offered card u{u} but there are {len(s.face_up)}", "D2")
     s = _evolve(s, discard=s.discard + (s.face_up[u],), face_up=s.face_up[:u] + s.face_up[u + 1:])
     if not s.face_up:
-        return _start_turn(s)
+        return _start_turn(list(s))
     return s
 
 
@@ -736,7 +780,9 @@ def _do_end(s: GameState, a: EndPhase, check: bool) -> GameState:
 def _do_propose(s: GameState, a: Propose, check: bool) -> GameState:
     if check:
         _check_proposal(s, a)
-    return _evolve(s, pending=a, to_move=a.partner, offers=s.offers + 1)
+    v = list(s)
+    v[_PENDING], v[_TO_MOVE], v[_OFFERS] = a, a.partner, s.offers + 1
+    return _new(GameState, v)
 
 
 def _check_proposal(s: GameState, a: Propose) -> None:
@@ -830,7 +876,9 @@ def _do_accept(s: GameState, a: Accept, check: bool) -> GameState:
 def _do_decline(s: GameState, a: Decline, check: bool) -> GameState:
     if check and s.pending is None:
         raise IllegalAction(f"p{a.player} has no offer to decline", "T3")
-    return _evolve(s, pending=None, to_move=s.active)
+    v = list(s)
+    v[_PENDING], v[_TO_MOVE] = None, s.active
+    return _new(GameState, v)
 
 
 def _do_reshuffle(s: GameState, a: Reshuffle, check: bool) -> GameState:

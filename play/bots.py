@@ -27,7 +27,7 @@ from model import (
     Propose,
     legal_actions,
 )
-from model.engine import is_listed_proposal
+from model.engine import is_listed_proposal, legal_moves
 from model.expansions import hooks
 from model.state import Field, PlayerState
 from play.isla_bots import greedy_harvest, greedy_isla
@@ -44,9 +44,9 @@ def random_bot(s: GameState, rng: random.Random) -> Action:
         if s.ext is None:  # no expansion adds moves to phase 2
             p = s.to_move
             return _ENDS[p] if p < len(_ENDS) else EndPhase(p)
-        acts = legal_actions(s, proposals=False)  # I3: ship moves, raids, planting, sales
+        acts = legal_moves(s, proposals=False)  # I3: ship moves, raids, planting, sales
         return acts[int(rng.random() * len(acts))]
-    acts = legal_actions(s)
+    acts = legal_moves(s)
     return acts[int(rng.random() * len(acts))]
 
 

@@ -1,11 +1,12 @@
 """Whole games with bots: ``playout``, the one seeded game loop (every generator of games and
-positions runs on it), and ``play_game``, the simulator behind scripts/simulate.py."""
+positions runs on it), and ``play_games`` (``play_game`` one seed at a time), the simulator behind
+scripts/simulate.py, the studies and the benchmarks: the same loop inline, over many seeds."""
 
 from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from model import Accept, Action, GameState, Phase, Ruleset, apply, chance_outcome, new_game, scores, winners
@@ -74,27 +75,48 @@ def play_game(
     hears each executed deal (T3) with the state it was accepted in, so a caller can read the
     deals without replaying the game.
     """
-    s0 = s = new_game(rules, players, seed)
-    actions: list[Action] = []
-    deals = reshuffles = 0
-    isla_moves: Counter[type] = Counter()
-    append = actions.append
-    s = before = s0
-    for s, a in playout(s0, bots, random.Random(seed ^ 0x5EED)):  # noqa: B007 (s: the last state)
-        if a is None:
-            continue
-        kind = type(a)
-        if kind in COUNTED:  # one lookup for the common case, an action nobody counts
-            if kind is Accept:
-                deals += 1
-                if on_accept is not None and isinstance(a, Accept):
-                    on_accept(before, a)
-            elif kind is Reshuffle:
-                reshuffles += 1
+    return next(play_games(rules, players, (seed,), bots, on_accept))
+
+
+def play_games(
+    rules: Ruleset, players: int, seeds: Iterable[int], bots: Sequence[Bot],
+    on_accept: Callable[[GameState, Accept], None] | None = None,
+) -> Iterator[tuple[GameResult, GameState, GameState, list[Action]]]:
+    """``play_game`` for each of ``seeds`` in turn (batch play): what every game shares (the seats'
+    bots, which of them are trusted, the step table, one generator reseeded per game) is set up once,
+    and the loop of ``playout`` runs inline, counting as it goes (no generator resumed per step)."""
+    seats = list(bots)
+    trusted = [b is random_bot for b in seats]
+    handlers = STEPS.handlers  # a trusted action goes to its handler unchecked, as ``apply(s, a, False)``
+    over = Phase.OVER
+    rng = random.Random()
+    for seed in seeds:
+        s0 = s = new_game(rules, players, seed)
+        rng.seed(seed ^ 0x5EED)  # the same draws as ``random.Random(seed ^ 0x5EED)``
+        actions: list[Action] = []
+        append = actions.append
+        deals = reshuffles = 0
+        isla_moves: Counter[type] = Counter()
+        while s.phase != over:
+            p = s.to_move
+            if p < 0:
+                a: Action = chance_outcome(s, rng)  # E1
+                kind = type(a)
+                after = handlers[kind](s, a, False)
             else:
-                isla_moves[kind] += 1
-        append(a)
-        before = s
-    result = GameResult(seed, scores(s), winners(s), s.turn + 1, len(actions), deals, reshuffles,
-                        isla_moves[Sell], isla_moves[Attack], isla_moves[Yield])
-    return result, s0, s, actions
+                a = seats[p](s, rng)
+                kind = type(a)
+                after = handlers[kind](s, a, False) if trusted[p] else apply(s, a, True)
+            if kind in COUNTED:  # one lookup for the common case, an action nobody counts
+                if kind is Accept:
+                    deals += 1
+                    if on_accept is not None and isinstance(a, Accept):
+                        on_accept(s, a)
+                elif kind is Reshuffle:
+                    reshuffles += 1
+                else:
+                    isla_moves[kind] += 1
+            append(a)
+            s = after
+        yield (GameResult(seed, scores(s), winners(s), s.turn + 1, len(actions), deals, reshuffles,
+                          isla_moves[Sell], isla_moves[Attack], isla_moves[Yield]), s0, s, actions)

@@ -55,16 +55,16 @@ def _simulate(frame: cli.Frame, args: argparse.Namespace) -> int:
         raise UsageError(why)
     bots = [BOTS[b] for b in names]
 
-    from play.playout import game_seed, play_game
+    from play.playout import game_seed, play_games
 
     record_dir = None
     if args.record:  # checked before the first game: a file, a clash or a read-only place is refused
         record_dir = cli.output_dir(args.record, args.force, [_record_name(g) for g in range(args.games)])
     bar = frame.progress("games", total=args.games, unit="games")
     results = []
-    for g in range(args.games):
-        seed = game_seed(args.seed, g)
-        result, s0, final, actions = play_game(rules, args.players, seed, bots)
+    seeds = (game_seed(args.seed, g) for g in range(args.games))
+    for g, (result, s0, final, actions) in enumerate(play_games(rules, args.players, seeds, bots)):
+        seed = result.seed
         results.append(result)
         if record_dir is not None:
             from model.records import header, write_record

@@ -1,4 +1,4 @@
-"""A simulation task: bots play a batch of whole games (play.playout.play_game), one seed each.
+"""A simulation task: bots play a batch of whole games (play.playout.play_games), one seed each.
 
 Per game the result keeps what the report needs and nothing that depends on the machine: the
 seed, final coins, winners (E4), turns, and every executed deal (T3) as the beans each side gave,
@@ -14,7 +14,7 @@ from model import Accept, GameState
 from model.cards import BEAN_NAMES
 from model.rules import ruleset
 from play.bots import BOTS
-from play.playout import play_game
+from play.playout import play_games
 from studies.trade_network import deal_at
 
 
@@ -25,11 +25,12 @@ def run_simulation(params: dict[str, Any]) -> dict[str, Any]:
     n = params["players"]
     bots = [BOTS[b] for b in params["bots"]]
     games = []
-    for g, seed in zip(params["games"], params["seeds"], strict=True):
-        deals: list[list[Any]] = []
-        result, _, _, _ = play_game(rules, n, seed, bots, on_accept=_recorder(deals))
-        games.append({"game": g, "seed": seed, "coins": list(result.coins), "winners": list(result.winners),
-                      "turns": result.turns, "deals": deals})
+    deals: list[list[Any]] = []  # the deals of the game being played
+    played = play_games(rules, n, params["seeds"], bots, on_accept=_recorder(deals))
+    for g, (result, _, _, _) in zip(params["games"], played, strict=True):
+        games.append({"game": g, "seed": result.seed, "coins": list(result.coins),
+                      "winners": list(result.winners), "turns": result.turns, "deals": deals[:]})
+        deals.clear()
     return {"games": games}
 
 
