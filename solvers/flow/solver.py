@@ -63,8 +63,9 @@ DECOMPOSE_UNTIL = 0.8  # the decomposition may go on to here until it has a firs
 SEAT_STATES = 50_000  # the batch seat search's guard (the largest real seat so far: 6,734 states)
 HARVEST = 20  # master solutions a round hands to the seats: its last ones, the optimum among them
 JOINT_SHARE = 0.5  # of what is left then: the optimising joint model, before the search for any better plan
-WEAK_MASTER_AT = 0.3  # a first master solve whose bound is no tighter than the beanometer's ends here
-WEAK_SEARCH_UNTIL = 0.95  # and the plan search then takes the run to here (``solve_flow``)
+WEAK_MASTER_AT = 0.3  # a first master solve whose bound is no tighter than the beanometer's ends here,
+# and the plan search takes the rest of the run (the joint model and the search for any better plan
+# bound no better than the master: on the whole final pass, 60 s, neither ever answered)
 
 
 NEIGHBOURHOOD_WORK = 1.0  # a plan-search sub-solve's most (seconds, or work units with a work limit)
@@ -499,7 +500,8 @@ class FlowSolver:
                 jb = int(solver.best_objective_bound + 1e-6)  # the cuts keep it a relaxation
                 if "master_bound" not in self.stages:
                     self.stages["master_bound"] = jb  # the counts master's own, before any cut
-                self.bound = jb if self.bound is None else min(self.bound, jb)
+                # the beanometer's bound from the first solve on: a plan reaching it ends the rounds
+                self.bound = min(jb, self.upper) if self.bound is None else min(self.bound, jb)
                 self._report()
                 if self.best is not None and self.bound is not None and self.best.value >= self.bound:
                     break
@@ -822,9 +824,10 @@ def solve_flow(s: GameState, objective: str, player: int | None = None, time_lim
             else:
                 for soft, search in STAGES:  # rounds and plan search, in turn
                     run.decompose(now + (1 - now) * DECOMPOSE_UNTIL, soft=now + (1 - now) * soft)
-                    run.search_plans(now + (1 - now) * (WEAK_SEARCH_UNTIL if run.weak else search))
-            while (not su.strict_harvest and not run.interrupted and run_clock.fraction() < 0.999
-                   and run.best is not None and (run.bound is None or run.best.value < run.bound)):
+                    run.search_plans(1.0 if run.weak else now + (1 - now) * search)
+            while (not su.strict_harvest and not run.weak and not run.interrupted
+                   and run_clock.fraction() < 0.999 and run.best is not None
+                   and (run.bound is None or run.best.value < run.bound)):
                 before = (run.best.value, run.bound)
                 now = run_clock.fraction()
                 run.joint(now + (1 - now) * JOINT_SHARE)  # improves the plan (warm-started), or proves it
@@ -840,12 +843,10 @@ def solve_flow(s: GameState, objective: str, player: int | None = None, time_lim
     if run.best is None:
         raise SolveError(f"no plan found within {time_limit:g} s")
     if run.bound is not None:  # the beanometer's bound holds too (solvers/bounds.py)
-
-        upper = OpenSearch(objective, p).upper(s)
-        if upper < run.best.value:
+        if run.upper < run.best.value:
             raise SolveError(f"internal error: a plan worth {run.best.value} beats the beanometer "
-                             f"bound {upper}")
-        run.bound = min(run.bound, upper)
+                             f"bound {run.upper}")
+        run.bound = min(run.bound, run.upper)
     status = "optimal" if run.bound is not None and run.best.value >= run.bound else "feasible"
     stopped = ("proved" if status == "optimal" else "interrupted" if run.interrupted
                else run_clock.stopped_by())
