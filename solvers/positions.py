@@ -125,7 +125,7 @@ class Entry:
 
     @property
     def isla(self) -> bool:
-        """A La Isla Bohnita position (I1-I9): read and shown, refused by every solver for now."""
+        """A La Isla Bohnita position (I1-I9): for the expansion's own solvers (``solvers/isla_*``)."""
         return bool(dict(self.options).get("isla"))
 
 
