@@ -63,9 +63,8 @@ DECOMPOSE_UNTIL = 0.8  # the decomposition may go on to here until it has a firs
 SEAT_STATES = 50_000  # the batch seat search's guard (the largest real seat so far: 6,734 states)
 HARVEST = 20  # master solutions a round hands to the seats: its last ones, the optimum among them
 JOINT_SHARE = 0.5  # of what is left then: the optimising joint model, before the search for any better plan
-WEAK_MASTER_AT = 0.3  # a first master solve whose bound is no tighter than the beanometer's ends here,
-# and the plan search takes the rest of the run (the joint model and the search for any better plan
-# bound no better than the master: on the whole final pass, 60 s, neither ever answered)
+WEAK_MASTER_AT = 0.3  # a first master solve whose bound is no tighter than the beanometer's ends here
+WEAK_SEARCH_UNTIL = 0.85  # and after a master round no tighter, the plan search takes the run to here
 
 
 NEIGHBOURHOOD_WORK = 1.0  # a plan-search sub-solve's most (seconds, or work units with a work limit)
@@ -510,7 +509,7 @@ class FlowSolver:
                 self._evaluate(fm, harvest.found, until)
                 spent["seats"] += time.perf_counter() - start
                 candidates += len(harvest.found)
-                if harvest.gave_up:
+                if harvest.gave_up or jb >= self.upper:  # a round, or the first solve so far, no tighter
                     self.weak = self.stages["master_gave_up"] = True
                     break  # more rounds would not bound better than the beanometer: the plan search's time
                 if len(cuts) == known:
@@ -824,10 +823,9 @@ def solve_flow(s: GameState, objective: str, player: int | None = None, time_lim
             else:
                 for soft, search in STAGES:  # rounds and plan search, in turn
                     run.decompose(now + (1 - now) * DECOMPOSE_UNTIL, soft=now + (1 - now) * soft)
-                    run.search_plans(1.0 if run.weak else now + (1 - now) * search)
-            while (not su.strict_harvest and not run.weak and not run.interrupted
-                   and run_clock.fraction() < 0.999 and run.best is not None
-                   and (run.bound is None or run.best.value < run.bound)):
+                    run.search_plans(now + (1 - now) * (WEAK_SEARCH_UNTIL if run.weak else search))
+            while (not su.strict_harvest and not run.interrupted and run_clock.fraction() < 0.999
+                   and run.best is not None and (run.bound is None or run.best.value < run.bound)):
                 before = (run.best.value, run.bound)
                 now = run_clock.fraction()
                 run.joint(now + (1 - now) * JOINT_SHARE)  # improves the plan (warm-started), or proves it
