@@ -400,3 +400,16 @@ def test_the_plan_search_improves_on_no_trade_and_stays_below_the_optimum(object
         improved += got.value > start
         compared += 1
     assert compared >= 4 and improved >= 1
+
+
+def test_a_round_no_tighter_than_the_beanometer_ends_the_rounds() -> None:
+    """``best p1`` on rio4-8cards: the master's first round proves 23 (the optimum) while the plan
+    is below it, and its seats give cuts, so the rounds would go on (25 of them prove it). With
+    23 as the beanometer's bound (a valid one: the optimum), that round is no tighter than it:
+    the rounds end there and the plan search gets the time."""
+    s = LIBRARY["rio4-8cards"].position()
+    with _no_trade_run(s, "best", 1) as run:
+        run.upper = 23
+        run.decompose(until=1.0)
+    assert run.weak and run.stages["rounds"] == 1 and run.stages["master_gave_up"]
+    assert run.cuts and run.bound == 23 and run.best.value < 23
