@@ -1,6 +1,6 @@
 """Whole games with bots: ``playout``, the one seeded game loop (every generator of games and
 positions runs on it), and ``play_games`` (``play_game`` one seed at a time), the simulator behind
-scripts/simulate.py, the studies and the benchmarks: the same loop inline, over many seeds."""
+scripts/simulate.py, the studies and the benchmarks, over many seeds on ``playout``."""
 
 from __future__ import annotations
 
@@ -82,41 +82,31 @@ def play_games(
     rules: Ruleset, players: int, seeds: Iterable[int], bots: Sequence[Bot],
     on_accept: Callable[[GameState, Accept], None] | None = None,
 ) -> Iterator[tuple[GameResult, GameState, GameState, list[Action]]]:
-    """``play_game`` for each of ``seeds`` in turn (batch play): what every game shares (the seats'
-    bots, which of them are trusted, the step table, one generator reseeded per game) is set up once,
-    and the loop of ``playout`` runs inline, counting as it goes (no generator resumed per step)."""
+    """``play_game`` for each of ``seeds`` in turn (batch play): one generator, reseeded per game,
+    and the one game loop, ``playout``, counting as it goes."""
     seats = list(bots)
-    trusted = [b is random_bot for b in seats]
-    handlers = STEPS.handlers  # a trusted action goes to its handler unchecked, as ``apply(s, a, False)``
-    over = Phase.OVER
     rng = random.Random()
     for seed in seeds:
-        s0 = s = new_game(rules, players, seed)
+        s0 = before = s = new_game(rules, players, seed)
         rng.seed(seed ^ 0x5EED)  # the same draws as ``random.Random(seed ^ 0x5EED)``
         actions: list[Action] = []
         append = actions.append
         deals = reshuffles = 0
         isla_moves: Counter[type] = Counter()
-        while s.phase != over:
-            p = s.to_move
-            if p < 0:
-                a: Action = chance_outcome(s, rng)  # E1
-                kind = type(a)
-                after = handlers[kind](s, a, False)
-            else:
-                a = seats[p](s, rng)
-                kind = type(a)
-                after = handlers[kind](s, a, False) if trusted[p] else apply(s, a, True)
+        for s, a in playout(s0, seats, rng):  # noqa: B007 (s: the last state)
+            if a is None:
+                continue
+            kind = type(a)
             if kind in COUNTED:  # one lookup for the common case, an action nobody counts
                 if kind is Accept:
                     deals += 1
                     if on_accept is not None and isinstance(a, Accept):
-                        on_accept(s, a)
+                        on_accept(before, a)
                 elif kind is Reshuffle:
                     reshuffles += 1
                 else:
                     isla_moves[kind] += 1
             append(a)
-            s = after
+            before = s
         yield (GameResult(seed, scores(s), winners(s), s.turn + 1, len(actions), deals, reshuffles,
                           isla_moves[Sell], isla_moves[Attack], isla_moves[Yield]), s0, s, actions)
