@@ -73,8 +73,8 @@ def _position(args: argparse.Namespace) -> tuple[Any, str]:
     return read_position(name), name
 
 
-ISLA_MARK = f"[Isla: {served('isla')} only]"  # --list: a La Isla Bohnita built-in and what solves it
-ISLA_DUEL_MARK = "[Isla duel: no solver yet]"  # the Isla duel (I9): no objective covers it yet
+ISLA_MARK = f"[Isla: {served('isla', duel=False)} only]"  # --list: a La Isla Bohnita built-in, what solves it
+ISLA_DUEL_MARK = f"[Isla duel: {served('isla', duel=True)} only]"  # the Isla duel (I9)
 
 
 def _list() -> int:

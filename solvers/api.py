@@ -22,7 +22,7 @@ from collections.abc import Callable
 
 from console.progress import ProgressFn
 from model import GameState, Phase, apply
-from solvers import cpsat, cpsat_deals, duel, exact, expected, isla_cpsat, isla_exact, isla_open
+from solvers import cpsat, cpsat_deals, duel, exact, expected, isla_cpsat, isla_duel, isla_exact, isla_open
 from solvers.contract import (
     BEST,
     COOP,
@@ -69,6 +69,7 @@ EXPANSION_REGISTRY: dict[tuple[str, str, str], Solver] = {
     ("isla", SOLO.name, "cpsat"): isla_cpsat.solve,  # its CP-SAT model, cross-checked (issue 41 item 3)
     ("isla", COOP.name, "exact"): isla_open.solve,  # and coop and best (every seat's choices, deals)
     ("isla", BEST.name, "exact"): isla_open.solve,
+    ("isla", DUEL.name, "exact"): isla_duel.solve,  # the Isla duel (I9): minimax on the margin
 }
 
 PolicySolver = Callable[[GameState, Objective, int | None, Limits, ProgressFn | None], ExpectedSolution]
@@ -97,12 +98,12 @@ def default_method(objective: str, expansion: str = "") -> str:
     return "cpsat" if OBJECTIVES[objective].trades and "cpsat" in have else have[0]
 
 
-def served(expansion: str | None) -> str:
+def served(expansion: str | None, duel: bool | None = None) -> str:
     """What serves ``expansion``'s positions, as a refusal names it ("solo by exact search or CP-SAT"),
-    or ""."""
+    or ""; ``duel`` True: only the duel objective (the expansion's duel), False: all but it."""
     ways: dict[str, list[str]] = {}
     for x, o, m in EXPANSION_REGISTRY:
-        if x == expansion:
+        if x == expansion and (duel is None or (o == DUEL.name) == duel):
             ways.setdefault(o, []).append(_title(o, m).removeprefix(f"{o} by "))
     return ", ".join(f"{o} by {' or '.join(how)}" for o, how in ways.items())
 

@@ -131,4 +131,4 @@ def test_solver_refuses_an_isla_position(tmp_path: Path) -> None:
     err = one_line_error(run_script(SOLVE, pos, "--solver", "cpsat"))  # read and validated, then refused
     assert err == ("solve_endgame.py: best by the flow solver covers the base game; La Isla Bohnita "
                    "(I1-I9) positions (isla=true) are solved only by solo by exact search or CP-SAT, "
-                   "coop by exact search, best by exact search")
+                   "coop by exact search, best by exact search, duel by exact search")

@@ -203,7 +203,7 @@ def test_what_is_not_served_is_refused_in_one_line_naming_what_is(objective: str
     msg = str(e.value)
     assert "\n" not in msg
     assert msg.endswith("positions (isla=true) are solved only by solo by exact search or CP-SAT, "
-                        "coop by exact search, best by exact search")
+                        "coop by exact search, best by exact search, duel by exact search")
 
 
 def test_the_isla_duel_is_refused_by_solo() -> None:

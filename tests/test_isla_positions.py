@@ -260,7 +260,7 @@ def _refused(call: Callable[[], Any], solver: str) -> None:
     assert msg.startswith(f"{solver} covers the base game; La Isla Bohnita (I1-I9) positions")
     assert "\n" not in msg
     assert msg.endswith(("are solved only by solo by exact search or CP-SAT, coop by exact search, "
-                         "best by exact search",
+                         "best by exact search, duel by exact search",
                          f"but {solver} does not handle them"))
 
 
@@ -371,9 +371,9 @@ def test_list_marks_the_isla_built_ins_and_solving_one_is_refused() -> None:
     duels = {name for name in ISLA_LIBRARY if "duel" in name}
     mark = "[Isla: solo by exact search or CP-SAT, coop by exact search, best by exact search only]"
     assert all((mark in line) == (name in set(ISLA_LIBRARY) - duels) for name, line in rows.items())
-    assert all("[Isla duel: no solver yet]" in rows[name] for name in duels)
-    err = one_line_error(run_script(SOLVE, "isla-duel-7cards", "--objective", "duel"))
-    assert err.startswith("solve_endgame.py: duel by exact search covers the base game; La Isla Bohnita")
+    assert all("[Isla duel: duel by exact search only]" in rows[name] for name in duels)
+    err = one_line_error(run_script(SOLVE, "isla-duel-7cards", "--objective", "solo"))
+    assert err == "solve_endgame.py: solo does not apply to the Isla duel (I9)"
 
 
 def test_show_draws_an_isla_built_in(tmp_path: Path) -> None:

@@ -1,0 +1,295 @@
+"""The ``duel`` objective on the Isla duel (I9; issue 41 item 2): exact minimax on the coin margin.
+
+value(P) = P's final coins minus the opponent's; P maximises, the opponent minimises, and each
+chooses every move of its own (I9: plantings, the once-a-turn hand discard, ship moves and loads,
+sales, purchases, attacks; the attacked seat's answer, sell or yield, I7). Open: every card's
+place is known and no reshuffle lies ahead (E2, I8), so the moves alone decide the rest.
+
+Search: alpha-beta over the engine's own actions (``apply(.., check=False)``) with a table of
+(value, bound flag, best move) keyed by the whole state but which cards the coins are (the discard
+pile stays in the key: I9's turn-up adds matching discards). Values are seat 0's margin, the
+bound flags in those terms. One reduction, the Isla searches' (``renames``): a whole cargo is never
+moved onto an empty merchant ship in the same port, which only swaps the names of its owner's
+two merchant ships (I1, I6); without it such moves form cycles. ``reference_duel`` (minimax over
+the whole state, no pruning, no bound; with or without the reduction) is what the search, its key
+and its bound are tested against. The line is replayed through ``model.apply`` with
+checking on before it is returned.
+"""
+
+from __future__ import annotations
+
+import time
+
+from console.progress import ProgressFn
+from model import Action, GameState, Phase, apply, legal_actions
+from model.isla import isla_of
+from model.isla.actions import PIRATE
+from model.isla.setup import isla_setup
+from solvers.bounds import gain_table
+from solvers.contract import (
+    DUEL,
+    RESHUFFLE_AHEAD,
+    Budget,
+    Limits,
+    Objective,
+    Solution,
+    SolveError,
+    SolveStats,
+)
+from solvers.duel import EXACT, INF, LOWER, UPPER, Key
+from solvers.isla_exact import renames
+from solvers.positions import in_final_pass
+
+
+def check_isla_duel(s: GameState, player: int | None) -> int:
+    """P (default: the seat to move) if ``s`` is an open Isla duel position (I9, E2, I8); a
+    SolveError in one line otherwise."""
+    if s.setup.expansion != "isla" or not s.setup.duel:
+        raise SolveError("the Isla duel search covers the Isla duel only (isla=true with 2 players, I9)")
+    if not in_final_pass(s):
+        raise SolveError(f"a reshuffle lies ahead (exhaustion {s.exhaustions} of "
+                         f"{s.setup.final_exhaustion}): open endgames need the final pass (E2, I8)")
+    if s.phase == Phase.OVER or s.to_move < 0:
+        raise SolveError("the position must be a decision point, not a finished game or a reshuffle")
+    p = s.to_move if player is None else player
+    if p not in (0, 1):
+        raise SolveError(f"--player {p}: the Isla duel has seats 0 and 1")
+    return p
+
+
+def margin0(s: GameState) -> int:
+    """Seat 0's coins minus seat 1's (E4 counts coins; I9's paid coins are set aside)."""
+    return len(s.players[0].coins) - len(s.players[1].coins)
+
+
+def duel_key(s: GameState) -> Key:
+    """The whole state but which cards the coins are (no future reads them: the final pass, E2),
+    with no turn-up ahead the discard pile (only I9's turn-up reads it), and the fields in canonical
+    order (H2: alike; the phase-1 planting's field by its content, V2)."""
+    seats = tuple((pl.hand, tuple(sorted(pl.fields)), len(pl.coins), pl.aside) for pl in s.players)
+    turn_up = s.phase in (Phase.PLANT, Phase.DISCARD) or len(turns_ahead(s)) > 1
+    first = s.players[s.active].fields[s.first_field] if s.first_field >= 0 else None
+    return s._replace(players=(), discard=s.discard if turn_up else (), first_field=-1), first, seats
+
+
+def turns_ahead(s: GameState) -> tuple[int, ...]:
+    """The seats of the turns still to come, the current one first: at most these (I9: a turn turns
+    up 3 cards, then draws 2; E2: the pile's last card taken ends the game, after the turn's
+    planting if it is turned up; an Isla port refill, I2, only takes more and ends it sooner)."""
+    if s.phase == Phase.OVER:
+        return ()
+    left = len(s.draw) - (3 if s.phase in (Phase.PLANT, Phase.DISCARD) else 0) - 2
+    later = (left + 4) // 5 if left > 0 else 0
+    return (s.active, *((s.active + 1 + j) % 2 for j in range(later)))
+
+
+def _split(row: tuple[int, ...], n: int) -> int:
+    return gain_table(row, [], n)[n]
+
+
+def gain_cap(s: GameState, q: int, turns: tuple[int, ...]) -> int:
+    """At most what seat ``q`` can still add to its coins (its sales and the end's harvest, E3, I6,
+    I8). With no turn of its own ahead: its fields and ships as they are (nothing reaches them off
+    turn: no trading, I9; a pirate only takes, I7). In its last turn with no turn of the other's
+    before it ends: every card it can still get (its fields, ships, set-aside cards, the hand's
+    plantable front (T1), the face-up cards, the rows (I4), the other's merchant cargo (I7) and,
+    with the turn-up to come, the pile and the discards it may add, I9) split into groups each
+    sold once (C1). Otherwise every card but the coins and the other's pirate cargo, so split."""
+    pay = s.setup.payout
+    pl = s.players[q]
+    isla = isla_of(s)
+    if q not in turns:
+        return (sum(pay[f.bean][f.count] for f in pl.fields if f.count)
+                + sum(pay[sh.bean][sh.count] for _, sh in isla.fleets[q].ships() if sh.count))
+    cards: dict[int, int] = {}
+
+    def add(b: int, n: int = 1) -> None:
+        cards[b] = cards.get(b, 0) + n
+
+    o = 1 - q
+    last = turns[-1] == q and o not in turns[1:] and s.active == q
+    for f in pl.fields:
+        if f.count:
+            add(f.bean, f.count)
+    for seat, fleet in enumerate(isla.fleets):
+        for i, sh in fleet.ships():
+            if sh.count and (seat == q or i != PIRATE):
+                add(sh.bean, sh.count)
+    turn_up = s.phase in (Phase.PLANT, Phase.DISCARD)
+    if last:
+        front = pl.hand[:max(0, 2 - s.planted)] if s.phase == Phase.PLANT else ()
+        zones = [front, pl.aside, s.face_up, *isla.rows]
+        if turn_up:
+            zones += [s.draw, tuple(b for b in s.discard if b in s.draw)]
+    else:
+        other = s.players[o]
+        zones = [pl.hand, pl.aside, other.hand, other.aside, s.face_up, s.draw, s.discard, *isla.rows,
+                 tuple(b for f in other.fields for b in (f.bean,) * f.count)]
+    for zone in zones:
+        for b in zone:
+            add(b)
+    return sum(_split(pay[b], n) for b, n in cards.items())
+
+
+def spend_cap(s: GameState, q: int) -> int:
+    """At most what seat ``q`` can still pay for what it lacks (the third field, the second merchant
+    ship, the pirate: each once, I1, I9's prices)."""
+    costs = isla_setup(s.setup)
+    fleet = isla_of(s).fleets[q]
+    return (((s.setup.third_cost or 0) if len(s.players[q].fields) < 3 else 0)
+            + (costs.ship_cost if len(fleet.merchants) < 2 else 0)
+            + (costs.pirate_cost if fleet.pirate is None else 0))
+
+
+def margin_range(s: GameState) -> tuple[int, int]:
+    """Seat 0's final margin lies in [low, high] on every line from ``s`` (``gain_cap``, ``spend_cap``)."""
+    turns = turns_ahead(s)
+    m = margin0(s)
+    return (m - spend_cap(s, 0) - gain_cap(s, 1, turns),
+            m + gain_cap(s, 0, turns) + spend_cap(s, 1))
+
+
+def _moves(s: GameState) -> list[Action]:
+    if s.phase == Phase.CHANCE:
+        raise SolveError(RESHUFFLE_AHEAD)
+    return [a for a in legal_actions(s) if not renames(s, a)]
+
+
+class IslaDuelSearch:
+    """Alpha-beta on seat 0's final margin (module docstring); ``line`` rebuilds the principal line."""
+
+    def __init__(self, budget: Budget, bound: bool = True) -> None:
+        self.budget = budget
+        self.bound = bound  # cut by ``margin_range`` (off: the reference for tests)
+        self.table: dict[Key, tuple[int, int, Action | None]] = {}
+        self.path: set[Key] = set()
+        self.nodes = 0
+
+    def value(self, s: GameState, alpha: int = -INF, beta: int = INF) -> int:
+        """Seat 0's minimax margin if inside (alpha, beta); else a bound on the far side (fail-soft)."""
+        if s.phase == Phase.OVER:
+            return margin0(s)
+        key = duel_key(s)
+        hit = self.table.get(key)
+        if hit is not None:
+            v, flag, _ = hit
+            if flag == EXACT or (flag == LOWER and v >= beta) or (flag == UPPER and v <= alpha):
+                return v
+        if key in self.path:  # the reduction leaves no cycle (tested against the reference)
+            raise SolveError("internal error: the Isla duel search met a cycle of states")
+        if self.bound:
+            low, high = margin_range(s)
+            if high <= alpha:
+                return high
+            if low >= beta:
+                return low
+        self.nodes += 1
+        self.budget.node()
+        a0, b0 = alpha, beta
+        top = s.to_move == 0
+        moves = _moves(s)
+        if hit is not None and hit[2] is not None and hit[2] in moves:
+            moves.remove(hit[2])
+            moves.insert(0, hit[2])
+        best, best_move = (-INF if top else INF), None
+        self.path.add(key)
+        try:
+            for a in moves:
+                v = self.value(apply(s, a, check=False), alpha, beta)
+                if (v > best) if top else (v < best):
+                    best, best_move = v, a
+                if top:
+                    alpha = max(alpha, v)
+                else:
+                    beta = min(beta, v)
+                if alpha >= beta:
+                    break
+        finally:
+            self.path.discard(key)
+        flag = UPPER if best <= a0 else LOWER if best >= b0 else EXACT
+        self.table[key] = (best, flag, best_move)
+        return best
+
+    def line(self, s: GameState, v: int) -> list[Action]:
+        """The principal line from ``s``, whose exact value is ``v``: at each step the first move
+        (the table's best first) whose child provably keeps it."""
+        out: list[Action] = []
+        while s.phase != Phase.OVER:
+            hit = self.table.get(duel_key(s))
+            moves = _moves(s)
+            if hit is not None and hit[2] in moves:
+                moves.insert(0, hit[2])
+            for a in moves:
+                c = apply(s, a, check=False)
+                if self.value(c, v - 1, v + 1) == v:
+                    out.append(a)
+                    s = c
+                    break
+            else:
+                raise SolveError("internal error: no move keeps the principal value")
+        return out
+
+
+def solve_isla_duel(s: GameState, player: int | None = None, budget: Budget | None = None) -> Solution:
+    """The minimax ``duel`` value for P on an Isla duel position: P's final coins minus the
+    opponent's, and the principal line of both seats' moves to the end, replayed with checks."""
+    p = check_isla_duel(s, player)
+    t0 = time.perf_counter()
+    search = IslaDuelSearch(budget or Budget("Isla duel search"))
+    v = search.value(s)
+    line = search.line(s, v)
+    value = v if p == 0 else -v
+    end = s
+    for a in line:
+        end = apply(end, a)  # checked: the line must be legal
+    coins = [len(pl.coins) for pl in end.players]
+    if not end.is_over or coins[p] - coins[1 - p] != value:
+        raise SolveError(f"internal error: the replayed line gives a margin of {coins[p] - coins[1 - p]}, "
+                         f"the search {value}")
+    stats = SolveStats("exact", time.perf_counter() - t0, nodes=search.nodes, table=len(search.table))
+    return Solution(DUEL, p, value, line, coins, stats=stats)
+
+
+def reference_duel(s: GameState, player: int | None = None, reduce: bool = True) -> int:
+    """The value by a reference search for tests: minimax with a table keyed by the whole state but
+    the coins' identities (fields in seat order, the discard pile always), no pruning, no bound;
+    ``reduce`` off: every cargo move made, a state met again on the path a dead end (its mover can
+    leave the cycle out) and no value stored that such a cut decided."""
+    p = check_isla_duel(s, player)
+    path: set[Key] = set()
+    table: dict[Key, int] = {}
+
+    def value(t: GameState) -> tuple[int | None, bool]:  # (seat 0's value, decided by a cycle cut)
+        if t.phase == Phase.OVER:
+            return margin0(t), False
+        key = (t._replace(players=()), tuple((pl.hand, pl.fields, len(pl.coins), pl.aside)
+                                            for pl in t.players))
+        if key in table:
+            return table[key], False
+        if key in path:
+            return None, True
+        path.add(key)
+        acts = _moves(t) if reduce else legal_actions(t)
+        vals, cut = [], False
+        for a in acts:
+            v, c = value(apply(t, a, check=False))
+            cut |= c
+            if v is not None:
+                vals.append(v)
+        path.discard(key)
+        best = max(vals) if t.to_move == 0 else min(vals)
+        if not cut:
+            table[key] = best
+        return best, cut
+
+    v, _ = value(s)
+    assert v is not None
+    return v if p == 0 else -v
+
+
+def solve(s: GameState, objective: Objective, player: int | None, limits: Limits,
+          progress: ProgressFn | None) -> Solution:
+    """``solve_isla_duel`` behind the one solver signature (``solvers.contract.Solver``; ``duel``)."""
+    if objective is not DUEL:
+        raise SolveError(f"{objective.name}: the Isla duel search solves duel only")
+    return solve_isla_duel(s, player, Budget("Isla duel search", limits.nodes, limits.time, progress))

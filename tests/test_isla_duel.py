@@ -1,0 +1,119 @@
+"""Exact ``duel`` on the Isla duel (I9; issue 41 item 2, ``solvers/isla_duel.py``): the search (its
+key, its bound, its one reduction) against a reference minimax over the whole state, the line
+replayed through the registry, and the refusals in one line."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from builders import isla_fleet, isla_seat, isla_ship
+
+from model import GameState, Phase, apply, state_from_json
+from model.validate import check_state
+from solvers.api import solve
+from solvers.contract import Budget, Limits, SolveError
+from solvers.isla_duel import (
+    IslaDuelSearch,
+    Key,
+    _moves,
+    duel_key,
+    margin0,
+    margin_range,
+    reference_duel,
+    solve_isla_duel,
+    turns_ahead,
+)
+from solvers.positions import ISLA_LIBRARY
+
+# rio-grande, 2 players, La Isla Bohnita: the Isla duel (I9); coffee, wax, blue, chili, stink in play.
+P0 = isla_seat(["coffee"], [["coffee", 3], None, None])  # plants its coffee: 4 coffee, 1 coin at the end
+P1 = isla_seat(["wax"], [["wax", 2], None, None])
+PIRATE_ONLY = isla_fleet([isla_ship()], isla_ship())  # p0: an empty merchant ship and a pirate
+CHILI_CARGO = isla_fleet([isla_ship("chili", 3)])  # p1: 3 chili on its merchant ship
+
+
+def _duel(rows: tuple[list[str], list[str]], draw: list[str], sails: int,
+          fleets: tuple[dict[str, Any], dict[str, Any]] = (PIRATE_ONLY, CHILI_CARGO),
+          exhaustions: int = 2) -> GameState:
+    """p0 to plant; ``exhaustions`` 2: the final pass (E2, I8)."""
+    s = state_from_json({
+        "format": "bohnanza-state", "version": 1, "ruleset": "rio-grande",
+        "options": {"isla": True, "max_sails": sails}, "players": [P0, P1], "draw": draw,
+        "discard": ["blue"], "face_up": [], "out": [], "active": 0, "phase": "plant", "to_move": 0,
+        "planted": 0, "first_field": -1, "offers": 0, "pending": None, "exhaustions": exhaustions,
+        "final": False, "todo": [], "resume": 0, "turn": 40,
+        "isla": {"fleets": list(fleets), "rows": {"bohnbay": rows[0], "bohnaco": rows[1]}, "attacked": [],
+                 "attack": None, "captured": False, "sails": 0, "discarded": False}})
+    check_state(s)
+    return s
+
+
+# p0's last turn (one card left: turned up, then the game ends after the turn, E2): a chili to
+# plant or load; in the second, two chili in Bohnbay's row and two sails, so p0 can sail out, load
+# them and attack p1's chili cargo (I4, I7), which p1 answers by selling or yielding.
+LAST_TURN = _duel((["chili"], ["blue"]), ["chili"], 1)
+RAID_TURN = _duel((["chili", "chili"], ["blue"]), ["chili"], 2)
+
+
+@pytest.mark.rule("I9")
+@pytest.mark.parametrize("s", [LAST_TURN, RAID_TURN], ids=["last-turn", "raid-turn"])
+def test_the_search_agrees_with_the_reference(s: GameState) -> None:
+    # the reference keys the whole state (fields in seat order, the discard pile) and neither cuts
+    # nor bounds; without the reduction every cargo move is made (cycles cut on the path)
+    want = reference_duel(s, 0, reduce=False)
+    assert reference_duel(s, 0) == want
+    assert IslaDuelSearch(Budget("no bound"), bound=False).value(s) == want
+    sol = solve_isla_duel(s)
+    assert (sol.value, sol.status) == (want, "optimal")
+    assert solve_isla_duel(s, 1).value == -want
+
+
+@pytest.mark.rule("I9")
+@pytest.mark.parametrize("s", [LAST_TURN, RAID_TURN], ids=["last-turn", "raid-turn"])
+def test_every_reachable_state_s_value_lies_in_its_margin_range(s: GameState) -> None:
+    # minimax by hand over every state reachable with the reduction (no cycle is left then)
+    values: dict[Key, int] = {}
+    states: list[GameState] = []
+
+    def value(t: GameState) -> int:
+        if t.phase == Phase.OVER:
+            return margin0(t)
+        key = duel_key(t)
+        if key not in values:
+            vals = [value(apply(t, a, check=False)) for a in _moves(t)]
+            values[key] = max(vals) if t.to_move == 0 else min(vals)
+            states.append(t)
+        return values[key]
+
+    value(s)
+    for t in states:
+        low, high = margin_range(t)
+        assert low <= values[duel_key(t)] <= high, t
+
+
+@pytest.mark.rule("I9")
+def test_the_registry_replays_the_line_and_reports_the_margin() -> None:
+    sol = solve(RAID_TURN, "duel", "exact", 1)
+    assert sol.per_player[1] - sol.per_player[0] == sol.value == -reference_duel(RAID_TURN, 0)
+    assert len(sol.line) > 0
+
+
+@pytest.mark.rule("I9")
+def test_turns_ahead_counts_the_pile() -> None:
+    # I9: a turn turns up 3 and draws 2; the pile's last card taken ends the game (E2)
+    assert turns_ahead(LAST_TURN) == (0,)
+    assert turns_ahead(_duel((["chili"], ["blue"]), ["chili"] * 6, 1)) == (0, 1)
+    assert turns_ahead(_duel((["chili"], ["blue"]), ["chili"] * 11, 1)) == (0, 1, 0)
+
+
+@pytest.mark.rule("I9")
+def test_refusals_are_one_line() -> None:
+    with pytest.raises(SolveError, match=r"reshuffle lies ahead \(exhaustion 1 of 3\)"):
+        solve_isla_duel(_duel((["chili"], ["blue"]), ["chili"], 1, exhaustions=1))
+    with pytest.raises(SolveError, match=r"covers the Isla duel only"):
+        solve_isla_duel(ISLA_LIBRARY["isla-rio4-5cards"].position())
+    with pytest.raises(SolveError, match=r"--player 2: the Isla duel has seats 0 and 1"):
+        solve_isla_duel(LAST_TURN, 2)
+    with pytest.raises(SolveError, match=r"passed its node limit"):
+        solve(ISLA_LIBRARY["isla-duel-7cards"].position(), "duel", "exact", None, Limits(nodes=50))
