@@ -109,6 +109,8 @@ def check(item: Item, objective: str, node_limit: int, solver: str = "cpsat",
           exact_seconds: float = EXACT_SECONDS) -> dict[str, Any]:
     """Solve one position both ways; ``too_large`` when exact search passes its node or time limit."""
     label, s, p = item
+    if s.setup.expansion and OBJECTIVES[objective].trades:
+        return check_isla_open(item, objective, node_limit, exact_seconds)
     t0 = time.perf_counter()
     try:
         a = solve(s, objective, "exact", p, Limits(time=exact_seconds, nodes=node_limit))
@@ -128,6 +130,41 @@ def check(item: Item, objective: str, node_limit: int, solver: str = "cpsat",
     t2 = time.perf_counter()
     return {"label": label, "too_large": False, "exact": a.value, "cpsat": b.value, "status": b.status,
             "exact_s": t1 - t0, "cpsat_s": t2 - t1, "nodes": a.stats.nodes or 0}
+
+
+def check_isla_open(item: Item, objective: str, node_limit: int,
+                    exact_seconds: float = EXACT_SECONDS) -> dict[str, Any]:
+    """Isla ``coop`` or ``best P`` by exact search against P's Isla ``solo`` line (no second model
+    of them yet): the solo line is a legal line, so ``coop`` is at least its total; when it leaves
+    every other seat its ``solo`` optimum, ``best P`` is at least P's coins on it; ``best``'s own
+    line meets every floor. ``unfinished`` when the open search passes its limits."""
+    label, s, p = item
+    limits = Limits(time=exact_seconds, nodes=node_limit)
+    t0 = time.perf_counter()
+    try:
+        solo_line = solve(s, "solo", "exact", p, limits)
+    except SearchLimitExceeded:
+        return {"label": label, "too_large": True}
+    t1 = time.perf_counter()
+    out: dict[str, Any] = {"label": label, "too_large": False, "solo_line": solo_line.per_player,
+                           "exact_s": t1 - t0}
+    try:
+        a = solve(s, objective, "exact", p, limits)
+    except SearchLimitExceeded:
+        return {**out, "unfinished": True, "open_s": time.perf_counter() - t1}
+    out |= {"unfinished": False, "exact": a.value, "open_s": time.perf_counter() - t1, "nodes": a.stats.nodes}
+    problems = []
+    if objective == "coop" and a.value < sum(solo_line.per_player):
+        problems.append(f"coop {a.value} below the solo line's total {sum(solo_line.per_player)}")
+    floors = a.stats.floors or []
+    others = [q for q in range(len(floors)) if q != p]
+    if any(a.per_player[q] < floors[q] for q in others):
+        problems.append(f"best's line {a.per_player} misses a floor {floors}")
+    if (objective == "best" and all(solo_line.per_player[q] >= floors[q] for q in others)
+            and a.value < solo_line.per_player[p]):
+        problems.append(f"best {a.value} below P's {solo_line.per_player[p]} on the solo line, which "
+                        "meets every floor")
+    return {**out, "problems": problems}
 
 
 def _quiet_worker() -> None:
@@ -159,10 +196,11 @@ def cross_check(objective: str, count: int, seed: int, node_limit: int, jobs: in
     (default ``REPLACED_PER_POSITION * count``) is a SolveError. ``progress(positions done, count,
     note)`` after each position.
     Ctrl-C raises KeyboardInterrupt at once (the worker processes are ended). ``expansion`` "isla":
-    La Isla Bohnita positions (``isla_positions``; ``solo`` only: its CP-SAT model, solvers/isla_cpsat/)."""
-    if expansion is not None and (expansion != "isla" or objective != "solo"):
-        raise SolveError(f"cross-check: --expansion {expansion} --objective {objective}: only --expansion "
-                         "isla --objective solo is cross-checked (I1-I9)")
+    La Isla Bohnita positions (``isla_positions``): ``solo`` against its CP-SAT model
+    (solvers/isla_cpsat/); ``coop`` and ``best`` by exact search checked against the solo lines
+    (``check_isla_open``), a position it does not finish counted ``unfinished``, not replaced."""
+    if expansion is not None and expansion != "isla":
+        raise SolveError(f"cross-check: --expansion {expansion}: only isla is cross-checked (I1-I9)")
     if count < 1 or jobs < 1 or node_limit < 1:
         raise SolveError(f"cross-check: positions, jobs and node limit must be at least 1, got "
                          f"{count}, {jobs} and {node_limit}")

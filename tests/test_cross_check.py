@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from test_isla_open import _deal
 
 import solvers.cross_check as cc
 from solvers.contract import SolveError
@@ -44,3 +45,20 @@ def test_E1_on_demand_positions_are_cut_from_on_demand_games() -> None:
     assert [s.setup.on_demand for _, s, _ in items] == [True] * 3
     assert all(" on-demand " in label for label, _, _ in items)
     assert not any(s.setup.on_demand for _, s, _ in cc.positions("solo", 2, 1))
+
+
+def test_isla_coop_and_best_are_checked_against_the_solo_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--expansion isla`` with coop (and so best): exact search against P's solo line (I3: the deal of
+    turned-up cards that makes coop 3 where the solo line totals 2), and a coop below the solo
+    line's total is reported (a stand-in search that ignores the deal)."""
+    s = _deal()
+    coop = cc.check(("deal", s, 0), "coop", 10_000)
+    assert (coop["exact"], sum(coop["solo_line"]), coop["problems"]) == (3, 2, [])
+    assert cc.check(("deal", s, 0), "coop", 100)["unfinished"] is True  # past its node limit: not replaced
+    real = cc.solve
+
+    def no_deal(t: Any, objective: str, *args: Any) -> Any:
+        return real(t, "solo" if objective == "coop" else objective, *args)
+
+    monkeypatch.setattr(cc, "solve", no_deal)  # "coop" answered by the solo search: 1 < the total 2
+    assert cc.check(("deal", s, 0), "coop", 10_000)["problems"] == ["coop 1 below the solo line's total 2"]
