@@ -43,6 +43,7 @@ SOLVERS = {
 
 ISLA_EXACT = "solvers.isla_exact.solve_isla_solo"
 ISLA_CPSAT = "solvers.isla_cpsat.solve_isla_cpsat"
+ISLA_DUEL = "solvers.isla_duel.solve_isla_duel"  # the Isla duel's duel (I9)
 ISLA_CPSAT_SECONDS = 60.0  # it proves a seat with no turn left in well under a second
 
 EXACT_SECONDS = 900.0  # exact search's time limit per value (the node limit comes first today)
@@ -64,8 +65,8 @@ def solve(s: GameState, objective: str, player: int, method: str = "exact",
     sol = api_solve(s, objective, "cpsat" if flow else "exact", player, limits, progress)
     if sol.status != "optimal":
         raise GenerationError(f"{objective} p{player}: {sol.status}, not proved optimal")
-    return {"objective": objective, "player": player, "value": sol.value,
-            "solver": FLOW if flow else SOLVERS[objective]}
+    named = ISLA_DUEL if s.setup.expansion and objective == "duel" else SOLVERS[objective]
+    return {"objective": objective, "player": player, "value": sol.value, "solver": FLOW if flow else named}
 
 
 def isla_solve(s: GameState, player: int, progress: ProgressFn | None = None) -> list[dict[str, Any]]:
@@ -175,6 +176,9 @@ ENDGAMES: list[EndgameSpec] = [
           ("isla-rio7-2cards", "rio-grande, 7 players, 2 cards left"),
           ("isla-rio4-last-turn", "rio-grande, 4 players, real hands, the last turn"),
       ]),
+    EndgameSpec("isla-duel-2cards", "built-in position isla-duel-2cards (solvers/positions.py): the Isla "
+                "duel (I9), hand-made, p0's last turn with a raid p1 answers by selling; duel for both seats",
+                _library("isla-duel-2cards"), (("duel", None),)),
     *(EndgameSpec(f"rio-grande-4p-seed{seed}-real", f"rio-grande, 4 players, real hands: cut from a seeded "
                   f"greedy-bot game (seed {seed}, the first turn of the final pass with at most 6 cards "
                   "left); coop and best by the flow solver, solo for every seat",

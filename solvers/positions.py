@@ -214,6 +214,21 @@ for _e in [
 
 DEFAULT = "rio4-last-turn"
 
+# The hand-made Isla duel (I9) of ``isla-duel-2cards``: rio-grande, 2 players, the final pass; p0 plants
+# its coffee (4 coffee: 1 coin), turns up the last two cards and may sail twice (max_sails 2).
+_ISLA_DUEL = json.dumps({
+    "format": "bohnanza-state", "version": 1, "ruleset": "rio-grande",
+    "options": {"isla": True, "max_sails": 2},
+    "players": [_seat(["coffee"], [["coffee", 3], None, None]), _seat(["wax"], [["wax", 2], None, None])],
+    "draw": ["chili", "stink"], "discard": ["blue"], "face_up": [], "out": [], "active": 0, "phase": "plant",
+    "to_move": 0, "planted": 0, "first_field": -1, "offers": 0, "pending": None, "exhaustions": 2,
+    "final": False, "todo": [], "resume": 0, "turn": 40,
+    "isla": {"fleets": [{"merchants": [{"bean": None, "count": 0, "at": "home"}],
+                         "pirate": {"bean": None, "count": 0, "at": "home"}},
+                        {"merchants": [{"bean": "chili", "count": 3, "at": "home"}], "pirate": None}],
+             "rows": {"bohnbay": ["chili", "chili"], "bohnaco": ["blue"]}, "attacked": [], "attack": None,
+             "captured": False, "sails": 0, "discarded": False}})
+
 ISLA: tuple[tuple[str, Any], ...] = (("isla", True),)
 
 # La Isla Bohnita (I1-I9), cut from seeded greedy-bot games as the base ones are and named the same
@@ -228,6 +243,9 @@ ISLA_LIBRARY: dict[str, Entry] = {e.name: e for e in [
     Entry("isla-rio7-2cards", "La Isla Bohnita, rio-grande, 7 players", "rio-grande", 7, 41, 5, options=ISLA),
     Entry("isla-duel-7cards", "the Isla duel (I9), rio-grande", "rio-grande", 2, 47, 8, options=ISLA),
     Entry("isla-amigo-duel-5cards", "the Isla duel (I9), amigo", "amigo", 2, 42, 6, options=ISLA),
+    # small enough for the Isla duel's exact search (solvers/isla_duel.py): hand-made, p0's last turn
+    Entry("isla-duel-2cards", "hand-made Isla duel (I9), rio-grande: p0's last turn, a raid that cannot pay "
+          "(p1 sells its chili first, I7); margin 1", "rio-grande", 2, 0, 2, state=_ISLA_DUEL, options=ISLA),
     # small: hands cut to a card or two, for the exact search of issue 41 item 2
     Entry("isla-amigo3-5cards", "La Isla Bohnita, amigo, 3 players, hands of 2 cards", "amigo", 3, 40, 8,
           hand=2, options=ISLA),

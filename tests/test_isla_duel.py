@@ -92,6 +92,18 @@ def test_every_reachable_state_s_value_lies_in_its_margin_range(s: GameState) ->
         assert low <= values[duel_key(t)] <= high, t
 
 
+@pytest.mark.rule("I7")
+def test_the_built_in_raid_cannot_pay() -> None:
+    # isla-duel-2cards: p0 plants its coffee (4 coffee: 1 coin) and the turned-up chili and stink,
+    # sails out for Bohnbay's two chili and loads its field's chili onto them (3 chili: 1 coin);
+    # p1's 3 chili pay 1 whether p1 keeps them or sells them when p0 attacks (a yield would leave
+    # it 2 chili, nothing), and its 2 wax nothing: margin 2 - 1 = 1
+    s = ISLA_LIBRARY["isla-duel-2cards"].position()
+    sol = solve(s, "duel", "exact", 0)
+    assert (sol.value, sol.per_player) == (1, [2, 1])
+    assert solve_isla_duel(s, 1).value == -1
+
+
 @pytest.mark.rule("I9")
 def test_the_registry_replays_the_line_and_reports_the_margin() -> None:
     sol = solve(RAID_TURN, "duel", "exact", 1)
