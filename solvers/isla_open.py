@@ -31,7 +31,7 @@ from collections.abc import Iterable, Iterator
 from console.progress import ProgressFn
 from model import Action, GameState, Phase, legal_actions
 from model.actions import Propose
-from model.isla import isla_of
+from model.isla import isla_of, isla_setup
 from model.isla.actions import PIRATE
 from solvers.bounds import gain_table
 from solvers.contract import OBJECTIVES, Budget, Limits, Objective, Solution, SolveError
@@ -88,6 +88,50 @@ class IslaOpenSearch(OpenSearch):
             if m[0].partner >= last or not self.ordered:
                 yield m, m[0].partner if self.ordered else -1
 
+    def _trading(self, s: GameState, last: int, alpha: int) -> int:
+        """A phase-2 node: the moves but the deals made, bounded and searched best bound first (as
+        ``_placing``), then the deals one at a time (tens of thousands with real hands), each cut
+        by its own bound: here a deal changes the bound, since it moves cards between seats."""
+        top = self.upper(s)
+        best = NEG
+        if top <= alpha:
+            return best
+        kids = []
+        seen: set[tuple[object, ...]] = set()
+        deals: list[tuple[Move, int]] = []
+        for m, nxt in self.moves(s, last):
+            if isinstance(m[0], Propose) and len(m) == 2:
+                deals.append((m, nxt))
+                continue
+            t = self.child(s, m)
+            k = (self.key(t), nxt)
+            if k not in seen:
+                seen.add(k)
+                kids.append((self.upper(t), t, nxt))
+        kids.sort(key=lambda kid: -kid[0])
+        for ub, t, nxt in kids:
+            floor = max(alpha, best)
+            if ub <= floor:
+                break
+            best = max(best, self.value(t, nxt, floor))
+            if best >= top:
+                return best
+        for i, (m, nxt) in enumerate(deals):
+            if i % 256 == 255:
+                self.budget.check()
+            t = self.child(s, m)
+            k = (self.key(t), nxt)
+            if k in seen:
+                continue
+            seen.add(k)
+            floor = max(alpha, best)
+            if self.upper(t) <= floor:
+                continue
+            best = max(best, self.value(t, nxt, floor))
+            if best >= top:
+                break
+        return best
+
     def upper(self, s: GameState) -> int:
         """Coins won (every seat's for ``coop``, P's for ``best``) plus, per bean, the most the
         cards that can still be a seat's could pay it as groups each sold once (C1, I6), seat by
@@ -133,6 +177,17 @@ class IslaOpenSearch(OpenSearch):
         return hit
 
 
+def _may_raid(s: GameState, a: int, cost: int) -> bool:
+    """Seat ``a`` has a pirate ship, or might buy one (I1): each coin it can still make needs a
+    card of its fields, set-aside cards or ships (C1, I6)."""
+    fleet = isla_of(s).fleets[a]
+    if fleet.pirate is not None:
+        return True
+    pl = s.players[a]
+    cards = sum(f.count for f in pl.fields) + len(pl.aside) + sum(sh.count for _, sh in fleet.ships())
+    return len(pl.coins) + cards + len(s.face_up) + len(s.draw) >= cost
+
+
 def turns_ahead(s: GameState) -> list[tuple[int, int]]:
     """(active seat, hand cards its phase 1 may still plant) for every turn whose phase 2 is now or
     still ahead, in the final pass: the current one (in phase 1 or 2) and each later one that
@@ -172,14 +227,14 @@ def reach(s: GameState) -> tuple[list[dict[int, int]], dict[int, int]]:
     left out. Only a phase 2 moves cards between seats (``turns_ahead``): its active seat takes
     partners' hand cards (I3, T4), face-up cards go to it or a partner, its pirate takes merchant
     cargo (I7), its ships load the rows (I4). So pirate cargo is the holder's (I7), and so are
-    fields, set-aside cards and merchant cargo (T6), but what raids may take: one card of each
-    merchant ship raided in this turn (the only decisions of its owner before then answer the
+    fields, set-aside cards and merchant cargo (T6), but what raids may take (shared): one card of
+    each merchant ship raided in this turn (the only decisions of its owner before then answer the
     attacks), and from a later turn on up to two cards (two ships) a raid of any bean the seat
-    holds, counted per bean; the hand cards phase 1 can still plant (T1) too when no
-    other seat trades ahead; a hand card no phase 1 reaches can only be given to a seat that
-    trades ahead (one such seat: that seat's own); the rows are those seats' (one: its own); the
-    face-up cards are shared, and so is the draw pile while a later turn lies ahead; otherwise only
-    the cards this turn turns up (T2)."""
+    holds, counted per bean; only a seat that has a pirate ship or may buy one raids. The hand cards
+    phase 1 can still plant (T1) are the holder's when no other seat trades ahead, else shared; a
+    hand card no phase 1 reaches can only be given to a seat that trades ahead (one: its own); the
+    rows are those seats' (one: its own); the face-up cards are shared, and so is the draw pile
+    while a later turn lies ahead; otherwise only the cards this turn turns up (T2)."""
     turns = turns_ahead(s)
     traders = {a for a, _ in turns}
     n = len(s.players)
@@ -194,6 +249,8 @@ def reach(s: GameState) -> tuple[list[dict[int, int]], dict[int, int]]:
 
     isla = isla_of(s)
     now = s.phase in (Phase.PLANT, Phase.TRADE)  # the current turn is turns[0]
+    cost = isla_setup(s.setup).pirate_cost
+    raiders = now and _may_raid(s, turns[0][0], cost)
     for q, pl in enumerate(s.players):
         mine = own[q]
         others = traders - {q}
@@ -204,7 +261,7 @@ def reach(s: GameState) -> tuple[list[dict[int, int]], dict[int, int]]:
                 add(held, f.bean, f.count)
         for b in pl.aside:
             add(held, b)
-        raids = sum(1 for a, _ in turns[now:] if a != q)
+        raids = sum(1 for a, _ in turns[now:] if a != q and _may_raid(s, a, cost))
         for i, ship in isla.fleets[q].ships():
             if not ship.count:
                 continue
@@ -212,9 +269,11 @@ def reach(s: GameState) -> tuple[list[dict[int, int]], dict[int, int]]:
                 add(mine, ship.bean, ship.count)
             elif raids or s.pending is not None or not now or turns[0][0] == q:
                 add(held, ship.bean, ship.count)
-            else:  # raided now only: this ship gives at most one card (I7), none it gets before
+            elif raiders:  # raided now only: this ship gives at most one card (I7), none it gets before
                 add(mine, ship.bean, ship.count - 1)
                 add(shared, ship.bean, 1)
+            else:
+                add(mine, ship.bean, ship.count)
         for b, c in held.items():
             k = min(c, 2 * (raids + now)) if raids or s.pending is not None else 0
             add(mine, b, c - k)
