@@ -61,6 +61,7 @@ class IslaOpenSearch(OpenSearch):
         self.bound = bound  # ``upper`` (off: no cut, no order by it: the reference for tests)
         self._splits: dict[tuple[int, int], int] = {}
         self._spreads: dict[tuple[int, tuple[int, ...], int], int] = {}
+        self._ups: dict[tuple[object, ...], int] = {}  # ``upper`` by ``key``
 
     def key(self, s: GameState) -> tuple[object, ...]:
         """The base game's key (fields in canonical order, H2; the draw pile by its size, which
@@ -138,6 +139,13 @@ class IslaOpenSearch(OpenSearch):
         seat (``reach``); ``best`` below NEG when a seat other than P cannot reach its floor."""
         if not self.bound:
             return 10**9
+        key = self.key(s)
+        hit = self._ups.get(key)
+        if hit is None:
+            hit = self._ups[key] = self._upper(s)
+        return hit
+
+    def _upper(self, s: GameState) -> int:
         own, shared = reach(s)
         n = len(s.players)
         if self.goal.needs_player:
@@ -233,8 +241,9 @@ def reach(s: GameState) -> tuple[list[dict[int, int]], dict[int, int]]:
     holds, counted per bean; only a seat that has a pirate ship or may buy one raids. The hand cards
     phase 1 can still plant (T1) are the holder's when no other seat trades ahead, else shared; a
     hand card no phase 1 reaches can only be given to a seat that trades ahead (one: its own); the
-    rows are those seats' (one: its own); the face-up cards are shared, and so is the draw pile
-    while a later turn lies ahead; otherwise only the cards this turn turns up (T2)."""
+    rows are those seats' (one: its own) while a ship may still sail (I4); the face-up cards are
+    shared, and so is the draw pile while a later turn lies ahead; otherwise only the cards this
+    turn turns up (T2)."""
     turns = turns_ahead(s)
     traders = {a for a, _ in turns}
     n = len(s.players)
@@ -286,7 +295,7 @@ def reach(s: GameState) -> tuple[list[dict[int, int]], dict[int, int]]:
                 add(to_others, b)
     for b in s.face_up:
         add(shared, b)
-    if traders:
+    if traders and (len(turns) > now or isla.sails < isla_setup(s.setup).max_sails):  # sails left (I4)
         rows = own[next(iter(traders))] if len(traders) == 1 else shared
         for row in isla.rows:
             for b in row:
