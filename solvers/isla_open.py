@@ -17,10 +17,15 @@ The table is keyed by the whole state but the discard pile and which cards the c
 future depends on them in the final pass, E2), the fields in their own order: no reduction but
 the base game's canonical order of deals and the Isla solo search's one (a whole cargo never moves
 onto an empty merchant ship in the same port: it only renames the two ships, and such moves form
-cycles, I6). The bound counts every card on the table per bean as
-groups each sold once (C1 for a field, I6 for a cargo: both pay by the beanometer), any card able
-to reach any group: a harvest can join a field to a cargo (I5), a pirate takes cargo (I7) and a
-deal moves hand cards (I3). Coins come from nothing else; purchases only spend them.
+cycles, I6). A phase-2 node searches its moves but the deals best bound first, then the deals
+one at a time, each cut by its own bound (a deal moves cards between seats, so it changes the
+bound). The bound (``upper``, ``reach``) goes seat by seat: only a phase 2 moves cards between
+seats (I3, I7; ``turns_ahead`` counts the turns that still have one, E2), so most cards can end in
+one seat's groups only and count there; the rest (face-up cards, the draw pile, what a raid may
+take) are shared out among the seats at best. Per seat and bean, the cards split into groups each
+sold once (C1 for a field, I6 for a cargo: both by the beanometer; a harvest can join a field to a
+cargo, I5, so fields are not fixed groups). Coins come from nothing else; purchases only spend
+them. ``best`` is cut where a seat other than P cannot reach its floor.
 """
 
 from __future__ import annotations
