@@ -239,16 +239,16 @@ def reach(s: GameState) -> tuple[list[dict[int, int]], dict[int, int]]:
     seat) and those that can reach more than one (shared); cards that can score for nobody are
     left out. Only a phase 2 moves cards between seats (``turns_ahead``): its active seat takes
     partners' hand cards (I3, T4), face-up cards go to it or a partner, its pirate takes merchant
-    cargo (I7), its ships load the rows (I4). So pirate cargo is the holder's (I7), and so are
-    fields, set-aside cards and merchant cargo (T6), but what raids may take (shared): one card of
-    each merchant ship raided in this turn (the only decisions of its owner before then answer the
-    attacks), and from a later turn on up to two cards (two ships) a raid of any bean the seat
-    holds, counted per bean; only a seat that has a pirate ship or may buy one raids. The hand cards
-    phase 1 can still plant (T1) are the holder's when no other seat trades ahead, else shared; a
-    hand card no phase 1 reaches can only be given to a seat that trades ahead (one: its own); the
-    rows are those seats' (one: its own) while a ship may still sail (I4); the face-up cards are
-    shared, and so is the draw pile while a later turn lies ahead; otherwise only the cards this
-    turn turns up (T2)."""
+    cargo (I7), its ships load the rows (I4). So fields, set-aside cards and ship cargo are the
+    holder's (T6, I7), but what raids may take (shared): one card of each merchant ship raided in
+    this turn (the only decisions of its owner before then answer the attacks), and from a later
+    turn on up to two cards (two ships) a raid of any bean the seat holds (pirate cargo too, which
+    may move onto a merchant ship, I6), counted per bean; only a seat that has a pirate ship or
+    may buy one raids. The hand cards phase 1 can still plant (T1) are the holder's when no other
+    seat trades ahead, else shared; a hand card no phase 1 reaches can only be given to a seat
+    that trades ahead (one: its own); the rows are those seats' (one: its own) while a ship may
+    still sail (I4); the face-up cards are shared, and so is the draw pile while a later turn lies
+    ahead; otherwise only the cards this turn turns up (T2)."""
     turns = turns_ahead(s)
     traders = {a for a, _ in turns}
     n = len(s.players)
@@ -279,8 +279,8 @@ def reach(s: GameState) -> tuple[list[dict[int, int]], dict[int, int]]:
         for i, ship in isla.fleets[q].ships():
             if not ship.count:
                 continue
-            if i == PIRATE:
-                add(mine, ship.bean, ship.count)
+            if i == PIRATE:  # never raided, but in a later turn it may move onto a merchant ship (I6)
+                add(held if raids else mine, ship.bean, ship.count)
             elif raids or s.pending is not None or not now or turns[0][0] == q:
                 add(held, ship.bean, ship.count)
             elif raiders:  # raided now only: this ship gives at most one card (I7), none it gets before
