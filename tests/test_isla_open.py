@@ -122,6 +122,17 @@ def test_the_bound_holds_along_the_lines_and_sees_the_last_turn() -> None:
     assert IslaOpenSearch("coop", 0, None, Budget("the bound")).upper(rio4) <= 20  # every card pooled: 25
 
 
+def test_with_two_turns_left_the_search_agrees_with_the_reference() -> None:
+    """7 cards: p0's turn takes 5 (T2, T7), p1's turns up the last 2 and is finished (E2), so p1
+    trades ahead too, and the bound must count what it may still take (I3, I7)."""
+    s = _small(["soy", "soy", "green", "coffee", "coffee", "coffee", "green"], ["green", 2], ([], []),
+               "soy", None)
+    assert turns_ahead(s) == [(0, 2), (1, 2)]
+    assert solve_isla_open(s, "coop", 0).value == reference_open(s, "coop", 0) == 2
+    floors = [solve_isla_solo(s, q).value for q in range(4)]
+    assert solve_isla_open(s, "best", 1).value == reference_open(s, "best", 1, floors)
+
+
 def test_what_it_does_not_serve_is_refused_in_one_line() -> None:
     with pytest.raises(SolveError, match=r"^the Isla coop search covers La Isla Bohnita positions"):
         solve_isla_open(LIBRARY["rio4-8cards"].position(), "coop", 0)
