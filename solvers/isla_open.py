@@ -17,10 +17,15 @@ The table is keyed by the whole state but the discard pile and which cards the c
 future depends on them in the final pass, E2), the fields in their own order: no reduction but
 the base game's canonical order of deals and the Isla solo search's one (a whole cargo never moves
 onto an empty merchant ship in the same port: it only renames the two ships, and such moves form
-cycles, I6). The bound counts every card on the table per bean as
-groups each sold once (C1 for a field, I6 for a cargo: both pay by the beanometer), any card able
-to reach any group: a harvest can join a field to a cargo (I5), a pirate takes cargo (I7) and a
-deal moves hand cards (I3). Coins come from nothing else; purchases only spend them.
+cycles, I6). A phase-2 node searches its moves but the deals best bound first, then the deals
+one at a time, each cut by its own bound (a deal moves cards between seats, so it changes the
+bound). The bound (``upper``, ``reach``) goes seat by seat: only a phase 2 moves cards between
+seats (I3, I7; ``turns_ahead`` counts the turns that still have one, E2), so most cards can end in
+one seat's groups only and count there; the rest (face-up cards, the draw pile, what a raid may
+take) are shared out among the seats at best. Per seat and bean, the cards split into groups each
+sold once (C1 for a field, I6 for a cargo: both by the beanometer; a harvest can join a field to a
+cargo, I5, so fields are not fixed groups). Coins come from nothing else; purchases only spend
+them. ``best`` is cut where a seat other than P cannot reach its floor.
 """
 
 from __future__ import annotations
@@ -31,10 +36,11 @@ from collections.abc import Iterable, Iterator
 from console.progress import ProgressFn
 from model import Action, GameState, Phase, legal_actions
 from model.actions import Propose
-from model.isla import isla_of
+from model.isla import isla_of, isla_setup
+from model.isla.actions import PIRATE
 from solvers.bounds import gain_table
 from solvers.contract import OBJECTIVES, Budget, Limits, Objective, Solution, SolveError
-from solvers.exact import Move, OpenSearch, _full_key, final_pass_player, iter_deals, open_solution
+from solvers.exact import NEG, Move, OpenSearch, _full_key, final_pass_player, iter_deals, open_solution
 from solvers.isla_exact import renames, solve_isla_solo
 
 
@@ -59,6 +65,8 @@ class IslaOpenSearch(OpenSearch):
         self.ordered = ordered  # the deals of a run in partner order (off: the reference for tests)
         self.bound = bound  # ``upper`` (off: no cut, no order by it: the reference for tests)
         self._splits: dict[tuple[int, int], int] = {}
+        self._spreads: dict[tuple[int, tuple[int, ...], int], int] = {}
+        self._ups: dict[tuple[object, ...], int] = {}  # ``upper`` by ``key``
 
     def key(self, s: GameState) -> tuple[object, ...]:
         """The base game's key (fields in canonical order, H2; the draw pile by its size, which
@@ -86,39 +94,221 @@ class IslaOpenSearch(OpenSearch):
             if m[0].partner >= last or not self.ordered:
                 yield m, m[0].partner if self.ordered else -1
 
+    def _trading(self, s: GameState, last: int, alpha: int) -> int:
+        """A phase-2 node: the moves but the deals made, bounded and searched best bound first (as
+        ``_placing``), then the deals one at a time (tens of thousands with real hands), each cut
+        by its own bound: here a deal changes the bound, since it moves cards between seats."""
+        top = self.upper(s)
+        best = NEG
+        if top <= alpha:
+            return best
+        kids = []
+        seen: set[tuple[object, ...]] = set()
+        deals: list[tuple[Move, int]] = []
+        for m, nxt in self.moves(s, last):
+            if isinstance(m[0], Propose) and len(m) == 2:
+                deals.append((m, nxt))
+                continue
+            t = self.child(s, m)
+            k = (self.key(t), nxt)
+            if k not in seen:
+                seen.add(k)
+                kids.append((self.upper(t), t, nxt))
+        kids.sort(key=lambda kid: -kid[0])
+        for ub, t, nxt in kids:
+            floor = max(alpha, best)
+            if ub <= floor:
+                break
+            best = max(best, self.value(t, nxt, floor))
+            if best >= top:
+                return best
+        for i, (m, nxt) in enumerate(deals):
+            if i % 256 == 255:
+                self.budget.check()
+            t = self.child(s, m)
+            k = (self.key(t), nxt)
+            if k in seen:
+                continue
+            seen.add(k)
+            floor = max(alpha, best)
+            if self.upper(t) <= floor:
+                continue
+            best = max(best, self.value(t, nxt, floor))
+            if best >= top:
+                break
+        return best
+
     def upper(self, s: GameState) -> int:
-        """Coins won (every seat's for ``coop``, P's for ``best``) plus, per bean, the most all its
-        cards on the table (fields, ships, hands, set aside, face up, the draw pile, the rows) could
-        pay as groups each sold once (C1, I6; module docstring)."""
+        """Coins won (every seat's for ``coop``, P's for ``best``) plus, per bean, the most the
+        cards that can still be a seat's could pay it as groups each sold once (C1, I6), seat by
+        seat (``reach``); ``best`` below NEG when a seat other than P cannot reach its floor."""
         if not self.bound:
             return 10**9
-        cards: dict[int, int] = {}
+        key = self.key(s)
+        hit = self._ups.get(key)
+        if hit is None:
+            hit = self._ups[key] = self._upper(s)
+        return hit
 
-        def add(b: int, n: int = 1) -> None:
-            cards[b] = cards.get(b, 0) + n
+    def _upper(self, s: GameState) -> int:
+        own, shared = reach(s)
+        n = len(s.players)
+        if self.goal.needs_player:
+            p = self.player
+            if self.floors is not None:
+                for q in range(n):
+                    if q != p and self._seat(s, own[q], shared, q) < self.floors[q]:
+                        return NEG
+            return self._seat(s, own[p], shared, p)
+        total = sum(len(pl.coins) for pl in s.players)
+        for b in set(shared).union(*own):
+            total += self._spread(s, b, tuple(own[q].get(b, 0) for q in range(n)), shared.get(b, 0))
+        return total
 
-        for pl in s.players:
-            for f in pl.fields:
-                if f.count:
-                    add(f.bean, f.count)
-            for b in pl.hand + pl.aside:
-                add(b)
-        isla = isla_of(s)
-        for fleet in isla.fleets:
-            for _, ship in fleet.ships():
-                if ship.count:
-                    add(ship.bean, ship.count)
-        for zone in (s.face_up, s.draw, *isla.rows):
-            for b in zone:
-                add(b)
-        seats = s.players if not self.goal.needs_player else (s.players[self.player],)
-        return sum(len(pl.coins) for pl in seats) + sum(self._split(s, b, n) for b, n in cards.items())
+    def _seat(self, s: GameState, own: dict[int, int], shared: dict[int, int], q: int) -> int:
+        """Seat ``q``'s coins plus its own cards and every shared one, per bean split at best (C1)."""
+        return len(s.players[q].coins) + sum(self._split(s, b, own.get(b, 0) + shared.get(b, 0))
+                                             for b in own.keys() | shared.keys())
+
+    def _spread(self, s: GameState, b: int, own: tuple[int, ...], m: int) -> int:
+        """The most bean ``b`` pays all seats together: each seat's own cards and a share of the
+        ``m`` shared ones, split at best (a small knapsack over the seats, cached)."""
+        key = (b, own, m)
+        hit = self._spreads.get(key)
+        if hit is None:
+            best = [0] * (m + 1)  # best[j]: the seats so far with j shared cards
+            for c in own:
+                best = [max(best[j - k] + self._split(s, b, c + k) for k in range(j + 1))
+                        for j in range(m + 1)]
+            hit = self._spreads[key] = best[m]
+        return hit
 
     def _split(self, s: GameState, b: int, n: int) -> int:
         hit = self._splits.get((b, n))
         if hit is None:
             hit = self._splits[(b, n)] = gain_table(s.setup.payout[b], [], n)[n]
         return hit
+
+
+def _may_raid(s: GameState, a: int, cost: int) -> bool:
+    """Seat ``a`` has a pirate ship, or might buy one (I1): each coin it can still make needs a
+    card of its fields, set-aside cards or ships (C1, I6)."""
+    fleet = isla_of(s).fleets[a]
+    if fleet.pirate is not None:
+        return True
+    pl = s.players[a]
+    cards = sum(f.count for f in pl.fields) + len(pl.aside) + sum(sh.count for _, sh in fleet.ships())
+    return len(pl.coins) + cards + len(s.face_up) + len(s.draw) >= cost
+
+
+def turns_ahead(s: GameState) -> list[tuple[int, int]]:
+    """(active seat, hand cards its phase 1 may still plant) for every turn whose phase 2 is now or
+    still ahead, in the final pass: the current one (in phase 1 or 2) and each later one that
+    starts (T7: a turn-up that exhausts the pile finishes its turn, a draw that does ends the game,
+    E2; with E1 on-demand a pile emptied exactly by a draw gives one more turn, E1). Row refills
+    (I2) take cards from the same pile, so they only end the game sooner: never more turns."""
+    su = s.setup
+    n = len(s.players)
+    ups, draws = su.face_up, (n if su.rules.draw_each else su.draw)
+    a = s.active
+    out: list[tuple[int, int]] = []
+    if s.phase == Phase.PLANT:
+        out.append((a, 2 - s.planted))
+    elif s.phase == Phase.TRADE:
+        out.append((a, 0))
+    if s.final or s.phase not in (Phase.PLANT, Phase.TRADE, Phase.PLANT_ASIDE):
+        return out
+    left = len(s.draw)
+    if s.phase == Phase.PLANT:
+        if left <= ups:
+            return out
+        left -= ups
+    while True:
+        left -= draws
+        if left < 0 or (left == 0 and not su.on_demand):
+            return out
+        a = (a + 1) % n
+        out.append((a, 2))
+        if left <= ups:
+            return out
+        left -= ups
+
+
+def reach(s: GameState) -> tuple[list[dict[int, int]], dict[int, int]]:
+    """Per bean, the cards that can still end in a scoring group of one seat only (its own, by
+    seat) and those that can reach more than one (shared); cards that can score for nobody are
+    left out. Only a phase 2 moves cards between seats (``turns_ahead``): its active seat takes
+    partners' hand cards (I3, T4), face-up cards go to it or a partner, its pirate takes merchant
+    cargo (I7), its ships load the rows (I4). So fields, set-aside cards and ship cargo are the
+    holder's (T6, I7), but what raids may take (shared): one card of each merchant ship raided in
+    this turn (the only decisions of its owner before then answer the attacks), and from a later
+    turn on up to two cards (two ships) a raid of any bean the seat holds (pirate cargo too, which
+    may move onto a merchant ship, I6), counted per bean; only a seat that has a pirate ship or
+    may buy one raids. The hand cards phase 1 can still plant (T1) are the holder's when no other
+    seat trades ahead, else shared; a hand card no phase 1 reaches can only be given to a seat
+    that trades ahead (one: its own); the rows are those seats' (one: its own) while a ship may
+    still sail (I4); the face-up cards are shared, and so is the draw pile while a later turn lies
+    ahead; otherwise only the cards this turn turns up (T2)."""
+    turns = turns_ahead(s)
+    traders = {a for a, _ in turns}
+    n = len(s.players)
+    plant = [0] * n
+    for a, k in turns:
+        plant[a] += k
+    own: list[dict[int, int]] = [{} for _ in range(n)]
+    shared: dict[int, int] = {}
+
+    def add(zone: dict[int, int], b: int, k: int = 1) -> None:
+        zone[b] = zone.get(b, 0) + k
+
+    isla = isla_of(s)
+    now = s.phase in (Phase.PLANT, Phase.TRADE)  # the current turn is turns[0]
+    cost = isla_setup(s.setup).pirate_cost
+    raiders = now and _may_raid(s, turns[0][0], cost)
+    for q, pl in enumerate(s.players):
+        mine = own[q]
+        others = traders - {q}
+        to_others = own[next(iter(others))] if len(others) == 1 else shared
+        held: dict[int, int] = {}  # what a later raid may take: fields, set aside, merchant cargo
+        for f in pl.fields:
+            if f.count:
+                add(held, f.bean, f.count)
+        for b in pl.aside:
+            add(held, b)
+        raids = sum(1 for a, _ in turns[now:] if a != q and _may_raid(s, a, cost))
+        for i, ship in isla.fleets[q].ships():
+            if not ship.count:
+                continue
+            if i == PIRATE:  # never raided, but in a later turn it may move onto a merchant ship (I6)
+                add(held if raids else mine, ship.bean, ship.count)
+            elif raids or s.pending is not None or not now or turns[0][0] == q:
+                add(held, ship.bean, ship.count)
+            elif raiders:  # raided now only: this ship gives at most one card (I7), none it gets before
+                add(mine, ship.bean, ship.count - 1)
+                add(shared, ship.bean, 1)
+            else:
+                add(mine, ship.bean, ship.count)
+        for b, c in held.items():
+            k = min(c, 2 * (raids + now)) if raids or s.pending is not None else 0
+            add(mine, b, c - k)
+            add(shared, b, k)
+        k = min(plant[q], len(pl.hand))
+        for j, b in enumerate(pl.hand):
+            if j < k:
+                add(shared if others else mine, b)
+            elif others:
+                add(to_others, b)
+    for b in s.face_up:
+        add(shared, b)
+    if traders and (len(turns) > now or isla.sails < isla_setup(s.setup).max_sails):  # sails left (I4)
+        rows = own[next(iter(traders))] if len(traders) == 1 else shared
+        for row in isla.rows:
+            for b in row:
+                add(rows, b)
+    later = s.draw if len(turns) > now else s.draw[:s.setup.face_up] if s.phase == Phase.PLANT else ()
+    for b in later:
+        add(shared, b)
+    return own, shared
 
 
 def solve_isla_open(s: GameState, objective: str, player: int | None = None,

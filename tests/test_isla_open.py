@@ -15,12 +15,12 @@ from builders import isla_ship as _ship
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from model import GameState
+from model import GameState, apply
 from solvers.api import solve
 from solvers.contract import Budget, SolveError
 from solvers.isla_exact import solve_isla_solo
-from solvers.isla_open import IslaOpenSearch, reference_open, solve_isla_open
-from solvers.positions import LIBRARY
+from solvers.isla_open import IslaOpenSearch, reference_open, solve_isla_open, turns_ahead
+from solvers.positions import ISLA_LIBRARY, LIBRARY
 
 # rio-grande, 4 players, Isla: coffee 4 cards 1 coin; green 3:1 5:2 6:3; soy 2:1 4:2 (I2).
 # P0 (tests/test_isla_exact.py) plants its coffee in phase 1: 4 coffee, 1 coin at the end.
@@ -96,6 +96,41 @@ def test_the_bound_is_above_every_value_on_the_hand_made_positions() -> None:
     for s in (_deal(), _raid()):
         search = IslaOpenSearch("coop", 0, None, Budget("the bound"))
         assert search.upper(s) >= solve_isla_open(s, "coop", 0).value
+
+
+def test_a_merchant_cargo_a_pirate_could_raid_still_counts_for_its_owner() -> None:
+    """p1's green field of 3 and green cargo of 1 take the two turned-up cards (I3: soy and green)
+    and the harvest onto the ship (I5): 5 green, 2 coins, and p0's coffee 1. p0 has no pirate, and
+    its raid could take one card at most (I7): the bound must leave the cargo to p1."""
+    s = _small(["soy", "green"], ["green", 3], ([], []), "green", None)
+    assert solve_isla_open(s, "coop", 0).value == 3 == reference_open(s, "coop", 0)
+
+
+def test_the_bound_holds_along_the_lines_and_sees_the_last_turn() -> None:
+    """``upper`` is at least the value at every state of the principal lines of the hand-made
+    positions; with one turn left (E2: its draw empties the pile) only the active seat trades, so
+    a hand card no phase 1 reaches counts for nobody else (I3)."""
+    for s in (_deal(), _raid()):
+        search = IslaOpenSearch("coop", 0, None, Budget("the bound"))
+        line, _ = search.line(s)
+        for a in line:
+            assert search.upper(s) >= search.value(s)
+            s = apply(s, a)
+    rio4 = ISLA_LIBRARY["isla-rio4-5cards"].position()
+    assert turns_ahead(rio4) == [(0, 2)]  # 5 cards: 2 turned up, 3 drawn, no later turn
+    assert turns_ahead(rio4._replace(draw=rio4.draw * 2)) == [(0, 2), (1, 2)]
+    assert IslaOpenSearch("coop", 0, None, Budget("the bound")).upper(rio4) <= 20  # every card pooled: 25
+
+
+def test_with_two_turns_left_the_search_agrees_with_the_reference() -> None:
+    """7 cards: p0's turn takes 5 (T2, T7), p1's turns up the last 2 and is finished (E2), so p1
+    trades ahead too, and the bound must count what it may still take (I3, I7)."""
+    s = _small(["soy", "soy", "green", "coffee", "coffee", "coffee", "green"], ["green", 2], ([], []),
+               "soy", None)
+    assert turns_ahead(s) == [(0, 2), (1, 2)]
+    assert solve_isla_open(s, "coop", 0).value == reference_open(s, "coop", 0) == 2
+    floors = [solve_isla_solo(s, q).value for q in range(4)]
+    assert solve_isla_open(s, "best", 1).value == reference_open(s, "best", 1, floors)
 
 
 def test_what_it_does_not_serve_is_refused_in_one_line() -> None:
