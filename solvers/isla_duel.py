@@ -93,9 +93,9 @@ def gain_cap(s: GameState, q: int, turns: tuple[int, ...]) -> int:
     turn: no trading, I9; a pirate only takes, I7). In its last turn with no turn of the other's
     before it ends: every card it can still get (its fields, ships, set-aside cards, the hand's
     plantable front (T1; a card deeper while I9's discard is unused), the face-up cards, the rows
-    (I4), the other's merchant cargo (I7) and, with the turn-up to come, the pile and the discards
-    it may add, I9) split into groups each sold once (C1). Otherwise every card but the coins and
-    the other's pirate cargo, so split."""
+    while it may still sail (I4), the other's merchant cargo (I7) and, with the turn-up to come,
+    the pile and the discards it may add, I9) split into groups each sold once (C1). Otherwise
+    every card but the coins and the other's pirate cargo, so split."""
     pay = s.setup.payout
     pl = s.players[q]
     isla = isla_of(s)
@@ -120,7 +120,8 @@ def gain_cap(s: GameState, q: int, turns: tuple[int, ...]) -> int:
     if last:
         reach = 2 - s.planted + (0 if isla.discarded else 1)  # a discard first lets a deeper card up (I9)
         front = pl.hand[:max(0, reach)] if s.phase == Phase.PLANT else ()
-        zones = [front, pl.aside, s.face_up, *isla.rows]
+        sailing = isla.sails < isla_setup(s.setup).max_sails  # a row is loaded only by a sail (I4)
+        zones = [front, pl.aside, s.face_up, *(isla.rows if sailing else ())]
         if turn_up:
             zones += [s.draw, tuple(b for b in s.discard if b in s.draw)]
     else:
