@@ -41,11 +41,12 @@ from solvers.isla_cpsat.base import PHASE1_STEPS, PHASE2_EXTRA, ModelBase
 from solvers.isla_cpsat.bounds import PhaseSteps, sound_steps
 from solvers.isla_cpsat.entry import FIRST_STEPS, LADDER, check_isla_cpsat, replay, solve, solve_isla_cpsat
 from solvers.isla_cpsat.raids import RaidModel
+from solvers.isla_cpsat.relax import RelaxedModel, prove, relaxed_steps
 from solvers.isla_cpsat.state import RATE, ROW_CARDS, LInt, Segment, ShipVars, State, Step, hi
 from solvers.isla_cpsat.timeline import NO_BEAN, TurnInfo, read_timeline, row_states
 from solvers.isla_cpsat.turns import IslaModel
 
 __all__ = ["FIRST_STEPS", "LADDER", "NO_BEAN", "PHASE1_STEPS", "PHASE2_EXTRA", "RATE", "ROW_CARDS",
-           "IslaModel", "LInt", "ModelBase", "PhaseSteps", "RaidModel", "Segment", "ShipVars", "State",
-           "Step", "TurnInfo", "check_isla_cpsat", "hi", "read_timeline", "replay", "row_states", "solve",
-           "solve_isla_cpsat", "sound_steps"]
+           "IslaModel", "LInt", "ModelBase", "PhaseSteps", "RaidModel", "RelaxedModel", "Segment", "ShipVars",
+           "State", "Step", "TurnInfo", "check_isla_cpsat", "hi", "prove", "read_timeline", "relaxed_steps",
+           "replay", "row_states", "solve", "solve_isla_cpsat", "sound_steps"]
