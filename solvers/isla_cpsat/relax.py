@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from ortools.sat.python import cp_model
 
-from model import GameState
+from model import GameState, Phase
 from model.isla import isla_of
 from solvers.cpsat_run import interruptible
 from solvers.isla_cpsat.state import ShipVars, State, hi
@@ -37,6 +37,7 @@ from solvers.isla_cpsat.turns import IslaModel
 
 MERCHANTS = (3, 4)  # the containers: fields 0-2, merchant ships 3-4, the pirate 5
 PIRATE_AT = 5
+Lit = cp_model.IntVar
 CASH = ("harvest", "onto", "sell", "move", "buy")  # the labels of the exact model's cash actions
 
 
@@ -59,18 +60,43 @@ class RelaxedModel(IslaModel):
 
     bean_cuts = True
 
+    def __init__(self, s: GameState, p: int) -> None:
+        super().__init__(s, p)
+        # per step: its run is nothing; it touches a field, merchant ship 0 or 1, the pirate
+        self.runs: dict[str, tuple[Lit, Lit, list[Lit], Lit]] = {}
+
     def turn_steps(self, k: int, info: TurnInfo) -> tuple[int, int]:
         return relaxed_steps(self.s, self.p, info, self.max_sails)
 
+    def any_of(self, lits: list[cp_model.IntVar], name: str) -> cp_model.IntVar:
+        """A literal: one of ``lits`` holds."""
+        lit = self.m.new_bool_var(name)
+        self.m.add_max_equality(lit, lits)
+        return lit
+
     def p_turn(self, st: State, k: int, info: TurnInfo) -> State:
         """The exact model's turn, each step's one action a move (the runs do the cash actions)."""
+        m = self.m
         done = len(self.segments)
         st = super().p_turn(st, k, info)
         for seg in self.segments[done:]:
+            before: list[cp_model.IntVar] = []
             for step in seg.steps:
+                prefix = step[0].lit.name.split("_", 1)[0]
+                quiet, fields, ships, pirate = self.runs[prefix]
+                moves = []
                 for act in step:
-                    if act.lit.name.split("_", 1)[1].startswith(CASH):
-                        self.m.add(act.lit == 0)
+                    label = act.lit.name.split("_", 1)[1]
+                    if label.startswith(CASH):
+                        m.add(act.lit == 0)
+                        continue
+                    moves.append(act.lit)
+                    touched = pirate if label.startswith("attack") else fields if not label.startswith(
+                        "sail") else ships[int(label[4])]
+                    m.add_bool_or([act.lit.negated(), quiet, touched])  # a run touches its move's state
+                # a step with no move holds the last run, or nothing after it
+                m.add_bool_or([quiet, *moves, *before])
+                before = moves if seg.phase == Phase.TRADE else []
         return st
 
     def before_step(self, st: State, name: str) -> tuple[State, cp_model.IntVar | None]:
@@ -171,9 +197,12 @@ class RelaxedModel(IslaModel):
         m.add(nb == NO_BEAN).only_enforce_if(keep[PIRATE_AT].negated())
         m.add(nc == 0).only_enforce_if(keep[PIRATE_AT].negated())
         ships.append(ShipVars(nb, nc, pr.at, owned[2]))
-        quiet = m.new_bool_var(f"{name}_quiet")  # nothing moves, nothing is bought
-        m.add_bool_and([*keep, buy3.negated(), *(b.negated() for b in buys)]).only_enforce_if(quiet)
-        m.add_bool_or([quiet, *(k.negated() for k in keep), buy3, *buys])
+        quiet = self.any_of([*(k.negated() for k in keep), buy3, *buys], f"{name}_busy").negated()
+        fields = self.any_of([*(keep[f].negated() for f in range(3)), buy3], f"{name}_fields")
+        touch = [self.any_of([keep[MERCHANTS[i]].negated(), *(onto[j][i] for j in range(6) if i in onto[j]),
+                              *([buys[0]] if i == 1 else [])], f"{name}_ship{i}") for i in range(2)]
+        pirate = self.any_of([keep[PIRATE_AT].negated(), buys[1]], f"{name}_pirate")
+        self.runs[name.rsplit("_", 1)[0]] = (quiet, fields, touch, pirate)
         return State(fb, fc, own3, coins, ships, st.rows, st.pos, st.others, st.alive), quiet
 
 

@@ -460,6 +460,7 @@ class IslaModel(RaidModel):
             for _, ship in fleet.ships():
                 if ship.count:
                     cards[ship.bean] = cards.get(ship.bean, 0) + ship.count
+        split: list[tuple[list[cp_model.IntVar], list[cp_model.IntVar]]] = [([], []) for _ in self.groups]
         for b in self.beans:
             n = cards.get(b, 0)
             pays, sizes = [], []
@@ -467,10 +468,15 @@ class IslaModel(RaidModel):
                 lit = self.eq(bean, b, f"pb{b}_{k}")
                 pays.append(self.part(g, lit, f"pbp{b}_{k}"))
                 sizes.append(self.part(c, lit, f"pbs{b}_{k}"))
+                split[k][0].append(pays[-1])
+                split[k][1].append(sizes[-1])
             m.add(sum(sizes) <= n)
             for slope, icpt in hull(gain_table(self.su.payout[b], [], n)):
                 den = slope.denominator * icpt.denominator
                 m.add(den * sum(pays) <= int(slope * den) * sum(sizes) + int(icpt * den))
+        for (g, c, _), (pays, sizes) in zip(self.groups, split, strict=True):  # a group's bean is one of them
+            m.add(sum(pays) == g)
+            m.add(sum(sizes) == c)
 
     def part(self, x: cp_model.IntVar, lit: cp_model.IntVar, name: str) -> cp_model.IntVar:
         """``x`` if ``lit``, else 0."""
