@@ -68,7 +68,7 @@ class RelaxedModel(IslaModel):
     def turn_steps(self, k: int, info: TurnInfo) -> tuple[int, int]:
         return relaxed_steps(self.s, self.p, info, self.max_sails)
 
-    def any_of(self, lits: list[cp_model.IntVar], name: str) -> cp_model.IntVar:
+    def any_of(self, lits: list[cp_model.LinearExprT], name: str) -> cp_model.IntVar:
         """A literal: one of ``lits`` holds."""
         lit = self.m.new_bool_var(name)
         self.m.add_max_equality(lit, lits)
@@ -197,7 +197,8 @@ class RelaxedModel(IslaModel):
         m.add(nb == NO_BEAN).only_enforce_if(keep[PIRATE_AT].negated())
         m.add(nc == 0).only_enforce_if(keep[PIRATE_AT].negated())
         ships.append(ShipVars(nb, nc, pr.at, owned[2]))
-        quiet = self.any_of([*(k.negated() for k in keep), buy3, *buys], f"{name}_busy").negated()
+        quiet = m.new_bool_var(f"{name}_quiet")
+        m.add(quiet + self.any_of([*(k.negated() for k in keep), buy3, *buys], f"{name}_busy") == 1)
         fields = self.any_of([*(keep[f].negated() for f in range(3)), buy3], f"{name}_fields")
         touch = [self.any_of([keep[MERCHANTS[i]].negated(), *(onto[j][i] for j in range(6) if i in onto[j]),
                               *([buys[0]] if i == 1 else [])], f"{name}_ship{i}") for i in range(2)]
