@@ -18,11 +18,10 @@ from model import (
     apply,
 )
 from model.isla import isla_of
-from model.isla.setup import isla_setup
 from solvers.contract import SOLO, Limits, Objective, Solution, SolveError
 from solvers.cpsat_run import Tick, reporting, run_model
 from solvers.isla_cpsat.base import PHASE1_STEPS, PHASE2_EXTRA
-from solvers.isla_cpsat.relax import proof_steps, prove
+from solvers.isla_cpsat.relax import prove
 from solvers.isla_cpsat.timeline import read_timeline
 from solvers.isla_cpsat.turns import IslaModel
 from solvers.isla_exact import check_isla_solo, isla_policy
@@ -68,14 +67,13 @@ def _with_turn(s: GameState, p: int, time_limit: float, workers: int, tick: Tick
     """A turn of P's ahead: the models of ``LADDER`` smaller than the full one, then the full one,
     each starting from the best line so far (a hint, and only lines worth as much) with its share
     of the time left; the best line found. An exact model proved optimal ends the ladder, and so
-    does a line the relaxation proves (``relax.prove``: tried on each better line when the relaxation
-    is small, ``PROOF_STEPS``); a model that finds no line while none is known hands the time left
-    to the smallest one."""
+    does a line the relaxation proves (``relax.prove``, tried on each better line with
+    ``PROOF_SHARE`` of the time left); a model that finds no line while none is known hands the
+    time left to the smallest one."""
     t0 = time.perf_counter()
     best: Solution | None = None
     hint: dict[str, int] | None = None
     steps = [(a, b, share) for a, b, share in LADDER if (a, b) < (phase1_steps, phase2_extra)]
-    small = proof_steps(s, p, isla_setup(s.setup).max_sails) <= PROOF_STEPS
     for a, b, share in [*steps, (phase1_steps, phase2_extra, 1.0)]:
         left = time_limit - (time.perf_counter() - t0)
         try:
@@ -95,7 +93,7 @@ def _with_turn(s: GameState, p: int, time_limit: float, workers: int, tick: Tick
         if best is None or sol.value > best.value:
             best, hint = sol, values
             left = time_limit - (time.perf_counter() - t0)
-            if small and prove(s, p, sol.value, max(left * PROOF_SHARE, 1.0), workers):  # none better
+            if prove(s, p, sol.value, max(left * PROOF_SHARE, 1.0), workers):  # none better: proved
                 stats = replace(sol.stats, seconds=time.perf_counter() - t0, bound=float(sol.value))
                 best = replace(sol, status="optimal", stats=stats)
                 break
@@ -106,11 +104,7 @@ def _with_turn(s: GameState, p: int, time_limit: float, workers: int, tick: Tick
 # The smaller models solved first (phase-1 steps, phase-2 steps beyond plantings and sails, the share
 # of the time left): each finds a line fast and hands it to the next as its start.
 LADDER = ((2, 0, 0.1), (3, 4, 0.2))
-# The relaxation (relax.py) tries to prove each better line, with this share of the time left, when
-# it has at most PROOF_STEPS steps: CP-SAT proved none of the cross-check's turns (6 sails, 11 to 15
-# steps) in 20 s, and hand-made turns with one sail (5 steps) in about half a second.
-PROOF_SHARE = 0.25
-PROOF_STEPS = 8
+PROOF_SHARE = 0.4  # of the time left: the relaxation's try to prove each better line (relax.py)
 FIRST_STEPS = LADDER[0][:2]
 
 

@@ -32,7 +32,7 @@ from model import GameState, Phase
 from model.isla import isla_of
 from solvers.cpsat_run import interruptible
 from solvers.isla_cpsat.state import ShipVars, State, hi
-from solvers.isla_cpsat.timeline import NO_BEAN, TurnInfo, read_timeline
+from solvers.isla_cpsat.timeline import NO_BEAN, TurnInfo
 from solvers.isla_cpsat.turns import IslaModel
 
 MERCHANTS = (3, 4)  # the containers: fields 0-2, merchant ships 3-4, the pirate 5
@@ -47,11 +47,6 @@ def relaxed_steps(s: GameState, p: int, info: TurnInfo, max_sails: int) -> tuple
     an attack per enemy merchant ship (I7), and the last run."""
     enemies = sum(len(fl.merchants) for q, fl in enumerate(isla_of(s).fleets) if q != p)
     return min(2, info.hand_available), len(info.face_up) + max_sails + enemies + 1
-
-
-def proof_steps(s: GameState, p: int, max_sails: int) -> int:
-    """The relaxation's steps over all of P's turns ahead (``relaxed_steps``): its size."""
-    return sum(sum(relaxed_steps(s, p, t, max_sails)) for t in read_timeline(s, p)[1] if t.active == p)
 
 
 class RelaxedModel(IslaModel):

@@ -22,6 +22,7 @@ from model import (
     Sail,
     Sell,
 )
+from model.isla.actions import PIRATE
 from solvers.bounds import gain_table, hull
 from solvers.contract import SolveError
 from solvers.isla_cpsat.bounds import sound_steps
@@ -445,21 +446,26 @@ class IslaModel(RaidModel):
 
     def per_bean(self) -> None:
         """Redundant, per bean: the groups of one bean hold at most its cards that can ever be P's
-        (P's fields and hand, the face-up cards of P's turns, the rows, every ship), and pay at most
-        the best split of their cards into groups (C1; its concave majorant, for the LP)."""
+        (P's fields and ships, the hand cards phase 1 can reach, 2 a turn of P's, T1; the face-up
+        cards of P's turns, the rows, and a card per turn of P's from each enemy merchant ship, I7:
+        one attack a ship a turn), and pay at most the best split of their cards into groups (C1; its
+        concave majorant, for the LP); each group's coins and cards are split by its bean."""
         m, s = self.m, self.s
         cards: dict[int, int] = {}
-        zones = [self.hand, *(t.face_up for t in self.turns if t.active == self.p), *self.isla.rows]
+        mine = [t for t in self.turns if t.active == self.p]
+        turns = len(mine)
+        zones = [self.hand[:2 * turns], *(t.face_up for t in mine), *self.isla.rows]
         for zone in zones:
             for b in zone:
                 cards[b] = cards.get(b, 0) + 1
         for f in s.players[self.p].fields:
             if f.count:
                 cards[f.bean] = cards.get(f.bean, 0) + f.count
-        for fleet in self.isla.fleets:
-            for _, ship in fleet.ships():
-                if ship.count:
-                    cards[ship.bean] = cards.get(ship.bean, 0) + ship.count
+        for q, fleet in enumerate(self.isla.fleets):
+            for i, ship in fleet.ships():
+                n = ship.count if q == self.p else 0 if i == PIRATE else min(ship.count, turns)
+                if n:
+                    cards[ship.bean] = cards.get(ship.bean, 0) + n
         split: list[tuple[list[cp_model.IntVar], list[cp_model.IntVar]]] = [([], []) for _ in self.groups]
         for b in self.beans:
             n = cards.get(b, 0)
