@@ -35,7 +35,9 @@ phase 2), too large for CP-SAT to search within seconds, so by default the caps 
 turn of P's is answered by a real line, ``feasible``, checked against exact search by
 ``scripts/cross_check.py --expansion isla``. A turn of P's is hard for CP-SAT (a loose LP bound,
 the orders of the same actions left to the search): a ladder of models (``LADDER``: 2/0, 3/4
-steps, then the full model), each starting from the best line so far, finds it."""
+steps, then the full model), each starting from the best line so far, finds it. A relaxation
+(``relax.py``: each planting, sail or attack preceded by a run of cash actions as a regrouping)
+bounds every legal line from above; when it has no line worth more, the line is proved."""
 
 from solvers.isla_cpsat.base import PHASE1_STEPS, PHASE2_EXTRA, ModelBase
 from solvers.isla_cpsat.bounds import PhaseSteps, sound_steps

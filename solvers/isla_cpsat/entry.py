@@ -51,14 +51,15 @@ def solve_isla_cpsat(s: GameState, player: int | None = None, time_limit: float 
                      phase2_extra: int = PHASE2_EXTRA) -> Solution:
     """The Isla ``solo`` value by CP-SAT, with the line replayed through the engine: proved optimal
     when the model is exact (P has no turn left, or the step caps reach ``sound_steps`` in every
-    turn of P's) and CP-SAT proves it; otherwise a line, ``feasible``, with no bound (CP-SAT's
-    holds only within the caps). With a turn of P's ahead, a first model with the fewest steps
-    (``FIRST_STEPS``; a third of the time) finds a line fast, and the full model starts from it
-    (a hint, and only lines worth as much) to look for a better one."""
+    turn of P's) and CP-SAT proves it, or when the relaxation (``relax.prove``) has no better
+    line; otherwise a line, ``feasible``, with no bound (CP-SAT's holds only within the caps).
+    With a turn of P's ahead, the models of ``LADDER`` find a line fast, and the full model starts
+    from it (a hint, and only lines worth as much) to look for a better one."""
     p = check_isla_cpsat(s, player)
     if any(t.active == p for t in read_timeline(s, p)[1]):
         return _with_turn(s, p, time_limit, workers, tick, phase1_steps, phase2_extra)
-    sol, _ = _solve_model(s, p, time_limit, workers, tick, phase1_steps, phase2_extra, t0=time.perf_counter())
+    t0 = time.perf_counter()
+    sol, _, _ = _solve_model(s, p, time_limit, workers, tick, phase1_steps, phase2_extra, t0=t0)
     return sol
 
 
@@ -67,9 +68,9 @@ def _with_turn(s: GameState, p: int, time_limit: float, workers: int, tick: Tick
     """A turn of P's ahead: the models of ``LADDER`` smaller than the full one, then the full one,
     each starting from the best line so far (a hint, and only lines worth as much) with its share
     of the time left; the best line found. An exact model proved optimal ends the ladder, and so
-    does a line the relaxation proves (``relax.prove``, tried on each better line with
-    ``PROOF_SHARE`` of the time left); a model that finds no line while none is known hands the
-    time left to the smallest one."""
+    does a line the relaxation proves (``relax.prove``, tried with ``PROOF_SHARE`` of the time left
+    on the first model's line when that model proved it the best within its caps); a model that
+    finds no line while none is known hands the time left to the smallest one."""
     t0 = time.perf_counter()
     best: Solution | None = None
     hint: dict[str, int] | None = None
@@ -77,7 +78,7 @@ def _with_turn(s: GameState, p: int, time_limit: float, workers: int, tick: Tick
     for a, b, share in [*steps, (phase1_steps, phase2_extra, 1.0)]:
         left = time_limit - (time.perf_counter() - t0)
         try:
-            sol, values = _solve_model(s, p, max(left * share, 1.0), workers, tick, a, b, t0=t0,
+            sol, values, capped = _solve_model(s, p, max(left * share, 1.0), workers, tick, a, b, t0=t0,
                                        at_least=best.value if best is not None else None, hint=hint)
         except SolveError as e:
             if str(e).startswith("internal error"):
@@ -90,10 +91,12 @@ def _with_turn(s: GameState, p: int, time_limit: float, workers: int, tick: Tick
         if sol.status == "optimal":  # an exact model (``sound_steps``), proved
             best = sol
             break
+        first = best is None
         if best is None or sol.value > best.value:
             best, hint = sol, values
             left = time_limit - (time.perf_counter() - t0)
-            if prove(s, p, sol.value, max(left * PROOF_SHARE, 1.0), workers):  # none better: proved
+            # the first model's line, when it is the best within its caps: the relaxation may prove it
+            if first and capped and prove(s, p, sol.value, max(left * PROOF_SHARE, 1.0), workers):
                 stats = replace(sol.stats, seconds=time.perf_counter() - t0, bound=float(sol.value))
                 best = replace(sol, status="optimal", stats=stats)
                 break
@@ -104,17 +107,17 @@ def _with_turn(s: GameState, p: int, time_limit: float, workers: int, tick: Tick
 # The smaller models solved first (phase-1 steps, phase-2 steps beyond plantings and sails, the share
 # of the time left): each finds a line fast and hands it to the next as its start.
 LADDER = ((2, 0, 0.1), (3, 4, 0.2))
-PROOF_SHARE = 0.4  # of the time left: the relaxation's try to prove each better line (relax.py)
+PROOF_SHARE = 0.3  # of the time left: the relaxation's try to prove the first line (relax.py)
 FIRST_STEPS = LADDER[0][:2]
 
 
 def _solve_model(s: GameState, p: int, time_limit: float, workers: int, tick: Tick | None,
                  phase1_steps: int, phase2_extra: int, t0: float, at_least: int | None = None,
-                 hint: dict[str, int] | None = None) -> tuple[Solution, dict[str, int]]:
+                 hint: dict[str, int] | None = None) -> tuple[Solution, dict[str, int], bool]:
     """One model solved and its line replayed, and the values of its named variables (a hint for a
     larger model: the same names mean the same things, its extra steps do nothing). ``at_least``:
     only lines worth that much or more. ``optimal`` only when the model is exact (``sound_steps``);
-    otherwise ``feasible`` and no bound."""
+    otherwise ``feasible`` and no bound. Also whether CP-SAT proved it the best within the caps."""
     model = IslaModel(s, p, phase1_steps, phase2_extra)
     objective = model.build()
     if at_least is not None:
@@ -139,7 +142,7 @@ def _solve_model(s: GameState, p: int, time_limit: float, workers: int, tick: Ti
     sol = Solution(SOLO, p, value, line, coins, status=run.status, stats=run.stats(t0))
     if not model.exact:  # the step caps fall short of ``sound_steps``: a real line, its optimum unproved
         sol = replace(sol, status="feasible", stats=replace(sol.stats, bound=None))
-    return sol, {name: int(run.solver.value(var)) for name, var in names}
+    return sol, {name: int(run.solver.value(var)) for name, var in names}, run.status == "optimal"
 
 
 def replay(s: GameState, p: int, model: IslaModel) -> tuple[list[Action], GameState]:

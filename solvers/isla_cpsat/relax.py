@@ -19,10 +19,19 @@ The step bound (``relaxed_steps``): a legal line of P's turn is run, move, run, 
 run; one step per move, and one more for the last run (in phase 2). Phase 1's moves are its at most
 two plantings (T1), and its last run moves unchanged to phase 2 (``bounds.py``); phase 2's are the
 face-up plantings (T5), at most ``max_sails`` sails (I4) and one attack per enemy merchant ship
-(I7). With that many steps the relaxation holds a copy of every legal line (the adjacent-step
-order of the exact model is not imposed: its swaps do not hold across a run), so its optimum is an
+(I7). With that many steps the relaxation holds a copy of every legal line, so its optimum is an
 upper bound on the optimum, and ``prove`` reports a line proved only when the relaxation has no
-line worth more (CP-SAT: infeasible)."""
+line worth more (CP-SAT: infeasible).
+
+Canonical forms, each keeping an optimal relaxed line: a run that touches nothing its move reads
+or writes (a planting: the fields and the third field; a sail: that ship; an attack: the pirate)
+commutes with it, so it can follow the move and join the next run (two regroupings in a row make
+one: each container still ends in one place, H4's batch rule holds for the union); so a run before
+a move touches that move's state, a phase-1 step with no move has no run (its run waits for phase
+2's first), and in phase 2 only the first step with no move (the last run) has one. Two adjacent
+moves that commute, with no run between them, come in a fixed order (the exact model's rule). Each
+rewrite moves a run later or removes an inversion, so they end. ``bean_cuts``: the per-bean
+redundant cuts (``IslaModel.per_bean``)."""
 
 from __future__ import annotations
 
@@ -75,7 +84,7 @@ class RelaxedModel(IslaModel):
         done = len(self.segments)
         st = super().p_turn(st, k, info)
         for seg in self.segments[done:]:
-            before: list[cp_model.IntVar] = []
+            before: list[cp_model.IntVar] | None = [] if seg.phase == Phase.PLANT else None
             for step in seg.steps:
                 prefix = step[0].lit.name.split("_", 1)[0]
                 quiet, fields, ships, pirate = self.runs[prefix]
@@ -89,8 +98,10 @@ class RelaxedModel(IslaModel):
                     touched = pirate if label.startswith("attack") else fields if not label.startswith(
                         "sail") else ships[int(label[4])]
                     m.add_bool_or([act.lit.negated(), quiet, touched])  # a run touches its move's state
-                # a step with no move holds the last run, or nothing after it
-                m.add_bool_or([quiet, *moves, *before])
+                # a step with no move: in phase 1 its run waits (for phase 2's first); in phase 2 the
+                # first such step holds the last run, and the others nothing
+                if before is not None:
+                    m.add_bool_or([quiet, *moves, *before])
                 before = moves if seg.phase == Phase.TRADE else []
         return st
 
