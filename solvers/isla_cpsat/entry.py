@@ -67,47 +67,47 @@ def _with_turn(s: GameState, p: int, time_limit: float, workers: int, tick: Tick
                phase2_extra: int) -> Solution:
     """A turn of P's ahead: the models of ``LADDER`` smaller than the full one, then the full one,
     each starting from the best line so far (a hint, and only lines worth as much) with its share
-    of the time left; the best line found. An exact model proved optimal ends the ladder, and so
-    does a line the relaxation proves (``relax.prove``, tried with ``PROOF_SHARE`` of the time left
-    on the first model's line when that model proved it the best within its caps); a model that
-    finds no line while none is known hands the time left to the smallest one."""
+    of the time left; the best line found. An exact model proved optimal ends the ladder. The
+    ladder has all but ``PROOF_SHARE`` of the time; the rest goes to the relaxation (``relax.prove``),
+    which proves the best line when it has no better one. A model that finds no line while none is
+    known hands the ladder's time left to the smallest one."""
     t0 = time.perf_counter()
+    ladder = time_limit * (1 - PROOF_SHARE)  # the rest: the relaxation's try to prove the best line
     best: Solution | None = None
     hint: dict[str, int] | None = None
     steps = [(a, b, share) for a, b, share in LADDER if (a, b) < (phase1_steps, phase2_extra)]
     for a, b, share in [*steps, (phase1_steps, phase2_extra, 1.0)]:
-        left = time_limit - (time.perf_counter() - t0)
+        left = ladder - (time.perf_counter() - t0)
         try:
-            sol, values, capped = _solve_model(s, p, max(left * share, 1.0), workers, tick, a, b, t0=t0,
-                                       at_least=best.value if best is not None else None, hint=hint)
+            sol, values, _ = _solve_model(s, p, max(left * share, 1.0), workers, tick, a, b, t0=t0,
+                                          at_least=best.value if best is not None else None, hint=hint)
         except SolveError as e:
             if str(e).startswith("internal error"):
                 raise
             if best is None:  # no line yet: the smallest model, the likeliest to find one, gets the time left
-                left = time_limit - (time.perf_counter() - t0)
+                left = ladder - (time.perf_counter() - t0)
                 a, b, _ = steps[0] if steps else (phase1_steps, phase2_extra, 1.0)
-                return _solve_model(s, p, max(left, 1.0), workers, tick, a, b, t0=t0)[0]
+                best = _solve_model(s, p, max(left, 1.0), workers, tick, a, b, t0=t0)[0]
+                break
             continue  # nothing better in time: the best line so far stands
         if sol.status == "optimal":  # an exact model (``sound_steps``), proved
             best = sol
             break
-        first = best is None
         if best is None or sol.value > best.value:
             best, hint = sol, values
-            left = time_limit - (time.perf_counter() - t0)
-            # the first model's line, when it is the best within its caps: the relaxation may prove it
-            if first and capped and prove(s, p, sol.value, max(left * PROOF_SHARE, 1.0), workers):
-                stats = replace(sol.stats, seconds=time.perf_counter() - t0, bound=float(sol.value))
-                best = replace(sol, status="optimal", stats=stats)
-                break
     assert best is not None
+    if best.status != "optimal":
+        left = time_limit - (time.perf_counter() - t0)
+        if prove(s, p, best.value, max(left, 1.0), workers):  # the relaxation has no better line
+            stats = replace(best.stats, seconds=time.perf_counter() - t0, bound=float(best.value))
+            best = replace(best, status="optimal", stats=stats)
     return best
 
 
 # The smaller models solved first (phase-1 steps, phase-2 steps beyond plantings and sails, the share
 # of the time left): each finds a line fast and hands it to the next as its start.
 LADDER = ((2, 0, 0.1), (3, 4, 0.2))
-PROOF_SHARE = 0.3  # of the time left: the relaxation's try to prove the first line (relax.py)
+PROOF_SHARE = 1 / 3  # of the time limit: the relaxation's try to prove the ladder's line (relax.py)
 FIRST_STEPS = LADDER[0][:2]
 
 
