@@ -32,7 +32,7 @@ SMALL = [("rio-grande", 3), ("amigo", 3), ("rio-grande", 4), ("amigo", 4)]
 TRIES_PER_POSITION = 100  # games cut per position asked, at most (a cut fails when its game ends early)
 REPLACED_PER_POSITION = 100  # positions too large for exact search per position asked, at most
 CPSAT_SECONDS = 60.0  # CP-SAT's time limit per position (one worker)
-ISLA_CPSAT_SECONDS = 20.0  # the Isla model's: it rarely proves a turn of P's faster than exact search
+ISLA_CPSAT_SECONDS = 30.0  # the Isla model's: 20 s for the ladder (a turn of P's line), 10 to prove it
 EXACT_SECONDS = 60.0  # exact search's time limit per position: past it the position is too large
 
 Item = tuple[str, Any, int]  # (label, position, P)

@@ -21,7 +21,8 @@ from model.isla.setup import isla_setup
 from solvers.api import solve
 from solvers.contract import Limits, SolveError
 from solvers.cross_check import isla_positions
-from solvers.isla_cpsat import read_timeline, row_states, solve_isla_cpsat, sound_steps
+from solvers.isla_cpsat import IslaModel, read_timeline, relax, row_states, solve_isla_cpsat, sound_steps
+from solvers.isla_cpsat.relax import prove
 from solvers.isla_exact import solve_isla_solo
 from solvers.positions import ISLA_LIBRARY
 
@@ -35,9 +36,8 @@ def _isla(players: list[dict[str, Any]], fleets: list[dict[str, Any]], rows: tup
 
 def _cpsat(s: GameState, p: int = 0) -> int:
     sol = solve_isla_cpsat(s, p, time_limit=30, phase1_steps=2, phase2_extra=2)
-    # proved when P has no turn left; a turn of P's is never claimed optimal (the step bounds)
-    turn = any(t.active == p for t in read_timeline(s, p)[1])
-    assert sol.status == ("feasible" if turn else "optimal") and sol.per_player[p] == sol.value
+    # proved: with no turn of P's left by the model, with one (one sail) by the relaxation (relax.py)
+    assert sol.status == "optimal" and sol.per_player[p] == sol.value
     return sol.value
 
 
@@ -213,3 +213,29 @@ def test_I4_I5_the_caps_fall_short_where_the_sound_bound_is_exact() -> None:
     assert (short.value, short.status) == (3, "feasible")
     sol = solve_isla_cpsat(s, 0, time_limit=60, phase1_steps=99, phase2_extra=99)  # proved in 3-6 s: a cap
     assert (sol.value, sol.status) == (5, "optimal") == (solve_isla_solo(s, 0).value, "optimal")
+
+
+# ---------------------------------------------------------------- the relaxation (relax.py)
+
+
+def test_I4_I5_the_relaxation_proves_a_turn_the_caps_fall_short_of() -> None:
+    # The default caps fall short of sound_steps here, so only the relaxation (a run of sales,
+    # harvests, loads, moves and purchases before each planting, sail or attack) proves the 5.
+    s = _harvest_then_sail()
+    model = IslaModel(s, 0)
+    model.build()
+    assert not model.exact
+    sol = solve_isla_cpsat(s, 0, time_limit=20)
+    assert (sol.value, sol.status, sol.stats.bound) == (5, "optimal", 5)
+    assert not prove(s, 0, 4, 20, 1)  # the relaxation holds the line worth 5
+
+
+def test_a_relaxation_with_a_step_too_few_proves_a_wrong_value(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Phase 2 needs a step per move (two face-up plantings, one sail, an attack on each of the three
+    # enemy ships) and one for the last run: with two, the sail does not fit and the relaxation
+    # "proves" 4, a coin below the optimum.
+    s = _harvest_then_sail()
+    assert relax.relaxed_steps(s, 0, read_timeline(s, 0)[1][0], 1)[1] == 2 + 1 + 3 + 1
+    assert not prove(s, 0, 4, 20, 1)
+    monkeypatch.setattr(relax, "relaxed_steps", lambda *a: (1, 2))
+    assert prove(s, 0, 4, 20, 1)

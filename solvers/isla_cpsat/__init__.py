@@ -35,17 +35,20 @@ phase 2), too large for CP-SAT to search within seconds, so by default the caps 
 turn of P's is answered by a real line, ``feasible``, checked against exact search by
 ``scripts/cross_check.py --expansion isla``. A turn of P's is hard for CP-SAT (a loose LP bound,
 the orders of the same actions left to the search): a ladder of models (``LADDER``: 2/0, 3/4
-steps, then the full model), each starting from the best line so far, finds it."""
+steps, then the full model), each starting from the best line so far, finds it. A relaxation
+(``relax.py``: each planting, sail or attack preceded by a run of cash actions as a regrouping)
+bounds every legal line from above; when it has no line worth more, the line is proved."""
 
 from solvers.isla_cpsat.base import PHASE1_STEPS, PHASE2_EXTRA, ModelBase
 from solvers.isla_cpsat.bounds import PhaseSteps, sound_steps
 from solvers.isla_cpsat.entry import FIRST_STEPS, LADDER, check_isla_cpsat, replay, solve, solve_isla_cpsat
 from solvers.isla_cpsat.raids import RaidModel
+from solvers.isla_cpsat.relax import RelaxedModel, prove, relaxed_steps
 from solvers.isla_cpsat.state import RATE, ROW_CARDS, LInt, Segment, ShipVars, State, Step, hi
 from solvers.isla_cpsat.timeline import NO_BEAN, TurnInfo, read_timeline, row_states
 from solvers.isla_cpsat.turns import IslaModel
 
 __all__ = ["FIRST_STEPS", "LADDER", "NO_BEAN", "PHASE1_STEPS", "PHASE2_EXTRA", "RATE", "ROW_CARDS",
-           "IslaModel", "LInt", "ModelBase", "PhaseSteps", "RaidModel", "Segment", "ShipVars", "State",
-           "Step", "TurnInfo", "check_isla_cpsat", "hi", "read_timeline", "replay", "row_states", "solve",
-           "solve_isla_cpsat", "sound_steps"]
+           "IslaModel", "LInt", "ModelBase", "PhaseSteps", "RaidModel", "RelaxedModel", "Segment", "ShipVars",
+           "State", "Step", "TurnInfo", "check_isla_cpsat", "hi", "prove", "read_timeline", "relaxed_steps",
+           "replay", "row_states", "solve", "solve_isla_cpsat", "sound_steps"]

@@ -48,7 +48,7 @@ class ModelBase:
         self.segments: list[Segment] = []
         self.answers: list[tuple[cp_model.IntVar, cp_model.IntVar]] = []  # (P attacked, P sells)
         # redundant, for the bound: every group P sells (coins, cards), the cards P gains and loses
-        self.groups: list[tuple[LInt, LInt]] = []
+        self.groups: list[tuple[cp_model.IntVar, cp_model.IntVar, cp_model.IntVar]] = []  # coins, cards, bean
         self.ins: list[LInt] = []
         self.lost: list[LInt] = []
         self.taken: list[list[cp_model.IntVar]] = [[], []]  # the cards loaded from each row (I4)

@@ -21,6 +21,7 @@ from model.isla import isla_of
 from solvers.contract import SOLO, Limits, Objective, Solution, SolveError
 from solvers.cpsat_run import Tick, reporting, run_model
 from solvers.isla_cpsat.base import PHASE1_STEPS, PHASE2_EXTRA
+from solvers.isla_cpsat.relax import prove
 from solvers.isla_cpsat.timeline import read_timeline
 from solvers.isla_cpsat.turns import IslaModel
 from solvers.isla_exact import check_isla_solo, isla_policy
@@ -50,14 +51,15 @@ def solve_isla_cpsat(s: GameState, player: int | None = None, time_limit: float 
                      phase2_extra: int = PHASE2_EXTRA) -> Solution:
     """The Isla ``solo`` value by CP-SAT, with the line replayed through the engine: proved optimal
     when the model is exact (P has no turn left, or the step caps reach ``sound_steps`` in every
-    turn of P's) and CP-SAT proves it; otherwise a line, ``feasible``, with no bound (CP-SAT's
-    holds only within the caps). With a turn of P's ahead, a first model with the fewest steps
-    (``FIRST_STEPS``; a third of the time) finds a line fast, and the full model starts from it
-    (a hint, and only lines worth as much) to look for a better one."""
+    turn of P's) and CP-SAT proves it, or when the relaxation (``relax.prove``) has no better
+    line; otherwise a line, ``feasible``, with no bound (CP-SAT's holds only within the caps).
+    With a turn of P's ahead, the models of ``LADDER`` find a line fast, and the full model starts
+    from it (a hint, and only lines worth as much) to look for a better one."""
     p = check_isla_cpsat(s, player)
     if any(t.active == p for t in read_timeline(s, p)[1]):
         return _with_turn(s, p, time_limit, workers, tick, phase1_steps, phase2_extra)
-    sol, _ = _solve_model(s, p, time_limit, workers, tick, phase1_steps, phase2_extra, t0=time.perf_counter())
+    t0 = time.perf_counter()
+    sol, _, _ = _solve_model(s, p, time_limit, workers, tick, phase1_steps, phase2_extra, t0=t0)
     return sol
 
 
@@ -65,46 +67,57 @@ def _with_turn(s: GameState, p: int, time_limit: float, workers: int, tick: Tick
                phase2_extra: int) -> Solution:
     """A turn of P's ahead: the models of ``LADDER`` smaller than the full one, then the full one,
     each starting from the best line so far (a hint, and only lines worth as much) with its share
-    of the time left; the best line found. An exact model proved optimal ends the ladder; a model
-    that finds no line while none is known hands the time left to the smallest one."""
+    of the time left; the best line found. An exact model proved optimal ends the ladder. The
+    ladder has all but ``PROOF_SHARE`` of the time; the rest goes to the relaxation (``relax.prove``),
+    which proves the best line when it has no better one. A model that finds no line while none is
+    known hands the ladder's time left to the smallest one."""
     t0 = time.perf_counter()
+    ladder = time_limit * (1 - PROOF_SHARE)  # the rest: the relaxation's try to prove the best line
     best: Solution | None = None
     hint: dict[str, int] | None = None
     steps = [(a, b, share) for a, b, share in LADDER if (a, b) < (phase1_steps, phase2_extra)]
     for a, b, share in [*steps, (phase1_steps, phase2_extra, 1.0)]:
-        left = time_limit - (time.perf_counter() - t0)
+        left = ladder - (time.perf_counter() - t0)
         try:
-            sol, values = _solve_model(s, p, max(left * share, 1.0), workers, tick, a, b, t0=t0,
-                                       at_least=best.value if best is not None else None, hint=hint)
+            sol, values, _ = _solve_model(s, p, max(left * share, 1.0), workers, tick, a, b, t0=t0,
+                                          at_least=best.value if best is not None else None, hint=hint)
         except SolveError as e:
             if str(e).startswith("internal error"):
                 raise
             if best is None:  # no line yet: the smallest model, the likeliest to find one, gets the time left
-                left = time_limit - (time.perf_counter() - t0)
+                left = ladder - (time.perf_counter() - t0)
                 a, b, _ = steps[0] if steps else (phase1_steps, phase2_extra, 1.0)
-                return _solve_model(s, p, max(left, 1.0), workers, tick, a, b, t0=t0)[0]
+                best = _solve_model(s, p, max(left, 1.0), workers, tick, a, b, t0=t0)[0]
+                break
             continue  # nothing better in time: the best line so far stands
-        if best is None or sol.value > best.value or sol.status == "optimal":
-            best, hint = sol, values
         if sol.status == "optimal":  # an exact model (``sound_steps``), proved
+            best = sol
             break
+        if best is None or sol.value > best.value:
+            best, hint = sol, values
     assert best is not None
+    if best.status != "optimal":
+        left = time_limit - (time.perf_counter() - t0)
+        if prove(s, p, best.value, max(left, 1.0), workers):  # the relaxation has no better line
+            stats = replace(best.stats, seconds=time.perf_counter() - t0, bound=float(best.value))
+            best = replace(best, status="optimal", stats=stats)
     return best
 
 
 # The smaller models solved first (phase-1 steps, phase-2 steps beyond plantings and sails, the share
 # of the time left): each finds a line fast and hands it to the next as its start.
 LADDER = ((2, 0, 0.1), (3, 4, 0.2))
+PROOF_SHARE = 1 / 3  # of the time limit: the relaxation's try to prove the ladder's line (relax.py)
 FIRST_STEPS = LADDER[0][:2]
 
 
 def _solve_model(s: GameState, p: int, time_limit: float, workers: int, tick: Tick | None,
                  phase1_steps: int, phase2_extra: int, t0: float, at_least: int | None = None,
-                 hint: dict[str, int] | None = None) -> tuple[Solution, dict[str, int]]:
+                 hint: dict[str, int] | None = None) -> tuple[Solution, dict[str, int], bool]:
     """One model solved and its line replayed, and the values of its named variables (a hint for a
     larger model: the same names mean the same things, its extra steps do nothing). ``at_least``:
     only lines worth that much or more. ``optimal`` only when the model is exact (``sound_steps``);
-    otherwise ``feasible`` and no bound."""
+    otherwise ``feasible`` and no bound. Also whether CP-SAT proved it the best within the caps."""
     model = IslaModel(s, p, phase1_steps, phase2_extra)
     objective = model.build()
     if at_least is not None:
@@ -129,7 +142,7 @@ def _solve_model(s: GameState, p: int, time_limit: float, workers: int, tick: Ti
     sol = Solution(SOLO, p, value, line, coins, status=run.status, stats=run.stats(t0))
     if not model.exact:  # the step caps fall short of ``sound_steps``: a real line, its optimum unproved
         sol = replace(sol, status="feasible", stats=replace(sol.stats, bound=None))
-    return sol, {name: int(run.solver.value(var)) for name, var in names}
+    return sol, {name: int(run.solver.value(var)) for name, var in names}, run.status == "optimal"
 
 
 def replay(s: GameState, p: int, model: IslaModel) -> tuple[list[Action], GameState]:

@@ -85,7 +85,7 @@ class RaidModel(ModelBase):
                     cs = self.var(0, hi(c), f"{name}_cs{i}")
                     m.add(cs == c).only_enforce_if(sold)
                     m.add(cs == 0).only_enforce_if(sold.negated())
-                    self.groups.append((g, cs))
+                    self.groups.append((g, cs, b))
                 y = m.new_bool_var(f"{name}_y{r}_{i}")
                 m.add_bool_and([lit, sold.negated()]).only_enforce_if(y)
                 m.add_bool_or([lit.negated(), sold, y])

@@ -22,6 +22,8 @@ from model import (
     Sail,
     Sell,
 )
+from model.isla.actions import PIRATE
+from solvers.bounds import gain_table, hull
 from solvers.contract import SolveError
 from solvers.isla_cpsat.bounds import sound_steps
 from solvers.isla_cpsat.raids import RaidModel
@@ -152,7 +154,7 @@ class IslaModel(RaidModel):
         m.add(sold_b == NO_BEAN).only_enforce_if(selling.negated())
         m.add(sold_c == 0).only_enforce_if(selling.negated())
         gain = self.pay(sold_b, sold_c, f"{name}_gain")
-        self.groups.append((gain, sold_c))
+        self.groups.append((gain, sold_c, sold_b))
         for i in range(3):
             m.add(st.ships[i].count >= 1).only_enforce_if(sell[i])
             m.add(gain >= 1).only_enforce_if(sell[i])  # I6: only for at least one coin
@@ -320,6 +322,21 @@ class IslaModel(RaidModel):
 
     # ------------------------------------------------------------ P's turn
 
+    def turn_steps(self, k: int, info: TurnInfo) -> tuple[int, int]:
+        """The steps of P's turn ``info`` (the ``k``-th of the timeline) in phase 1 and phase 2: the
+        caps, at most ``sound_steps``; ``exact`` stays true only where the caps reach it."""
+        sound = sound_steps(self.s, self.p, info, not any(t.active == self.p for t in self.turns[:k]),
+                            self.max_sails)
+        cap2 = len(info.face_up) + self.max_sails + self.phase2_extra
+        self.exact = self.exact and self.phase1_steps >= sound.phase1 and cap2 >= sound.phase2
+        return min(self.phase1_steps, sound.phase1), min(cap2, sound.phase2)
+
+    def before_step(self, st: State, name: str) -> tuple[State, cp_model.IntVar | None]:
+        """What happens before each of P's steps, and a literal true when that is nothing (None:
+        always): nothing here (``RelaxedModel``: a run of sales, harvests, loads, moves and
+        purchases)."""
+        return st, None
+
     def p_turn(self, st: State, k: int, info: TurnInfo) -> State:
         m = self.m
         captured = m.new_constant(0)
@@ -328,12 +345,12 @@ class IslaModel(RaidModel):
         seg1 = Segment(info.turn, Phase.PLANT)
         prev_noop: cp_model.IntVar | None = None
         plants = []
-        sound = sound_steps(self.s, self.p, info, not any(t.active == self.p for t in self.turns[:k]),
-                            self.max_sails)
-        cap2 = len(info.face_up) + self.max_sails + self.phase2_extra
-        self.exact = self.exact and self.phase1_steps >= sound.phase1 and cap2 >= sound.phase2
-        for j in range(min(self.phase1_steps, sound.phase1)):
+        steps1, steps2 = self.turn_steps(k, info)
+        quiet: dict[int, list[cp_model.IntVar | None]] = {1: [], 2: []}
+        for j in range(steps1):
             seg1.steps.append([])
+            st, q = self.before_step(st, f"t{k}a{j}")
+            quiet[1].append(q)
             st, noop, hand, _, captured = self.p_step(st, f"t{k}a{j}", Phase.PLANT, None, (), attacked,
                                                       captured,
                                                       seg1.steps[-1])
@@ -350,12 +367,13 @@ class IslaModel(RaidModel):
         ups = [m.new_bool_var(f"t{k}_u{j}") for j in range(len(info.face_up))]
         planted = [m.new_int_var(0, 1, f"t{k}_upsum{j}") for j in range(len(info.face_up))]
         seg2 = Segment(info.turn, Phase.TRADE)
-        steps2 = min(cap2, sound.phase2)
         prev_noop = None
         sails = []
         up_lits: list[list[cp_model.IntVar]] = [[] for _ in info.face_up]
         for j in range(steps2):
             seg2.steps.append([])
+            st, q = self.before_step(st, f"t{k}b{j}")
+            quiet[2].append(q)
             now = [m.new_bool_var(f"t{k}b{j}_u{x}") for x in range(len(info.face_up))]
             st, noop, _, sail, captured = self.p_step(st, f"t{k}b{j}", Phase.TRADE, now, info.face_up,
                                                       attacked,
@@ -372,12 +390,13 @@ class IslaModel(RaidModel):
             m.add(ups[x] == planted[x])
         m.add(sum(sails) <= self.max_sails)  # the ship moves a turn (I4 reading, max_sails)
         self.segments += [seg1, seg2]
-        for seg in (seg1, seg2):  # adjacent actions that commute come in a fixed order
-            for cur, nxt in zip(seg.steps, seg.steps[1:], strict=False):
-                for a_i, a in enumerate(cur):
+        for seg, qs in ((seg1, quiet[1]), (seg2, quiet[2])):  # adjacent actions that commute, with
+            for cur, nxt, q in zip(seg.steps, seg.steps[1:], qs[1:], strict=False):  # nothing between:
+                for a_i, a in enumerate(cur):  # a fixed order
                     for b in nxt[:a_i]:
                         if a.commutes(b):
-                            m.add_bool_or([a.lit.negated(), b.lit.negated()])
+                            m.add_bool_or([a.lit.negated(), b.lit.negated()] + ([q.negated()] if q is not None
+                                                                                 else []))
         # I2, E2: a row empty after the draw is refilled; from a pile of 1-5 cards the game ends
         if info.left >= 1:
             empty = [self.eq(st.rows[r], self.row_order[r].index(()), f"t{k}_empty{r}")
@@ -406,20 +425,71 @@ class IslaModel(RaidModel):
         final += [self.pay(st.ships[i].bean, st.ships[i].count, f"end_s{i}") for i in range(3)]
         out = self.var(0, self.coin_max + 100, "final")
         m.add(out == st.coins + sum(final))  # E3, I8: every field and cargo sold at the end
-        self.groups += [(final[f], st.fc[f]) for f in range(3)]
-        self.groups += [(final[3 + i], st.ships[i].count) for i in range(3)]
+        self.groups += [(final[f], st.fc[f], st.fb[f]) for f in range(3)]
+        self.groups += [(final[3 + i], st.ships[i].count, st.ships[i].bean) for i in range(3)]
         # Redundant (the bound CP-SAT proves with): P's cards are conserved, sold group by group,
         # and no group pays more than its cards times the beanometer's best rate (C1).
         pl = self.s.players[self.p]
         start = sum(f.count for f in pl.fields) + sum(sh.count for _, sh in self.isla.fleets[self.p].ships())
-        m.add(cp_model.LinearExpr.sum([c for _, c in self.groups] + self.lost) == start + sum(self.ins))
+        m.add(cp_model.LinearExpr.sum([c for _, c, _ in self.groups] + self.lost) == start + sum(self.ins))
         num = max((self.su.payout[b][min(c, len(self.su.payout[b]) - 1)] * RATE + c - 1) // c
                   for b in self.beans for c in range(1, self.cmax + 1))
-        for g, c in self.groups:
+        for g, c, _ in self.groups:
             m.add(RATE * g <= num * c)
         for r in range(2):  # a row's cards are loaded once (no refill before the end, I2)
             m.add(sum(self.taken[r]) <= len(self.isla.rows[r]))
+        if self.bean_cuts:
+            self.per_bean()
         return out
+
+    bean_cuts = False  # ``per_bean``'s redundant cuts
+
+    def per_bean(self) -> None:
+        """Redundant, per bean: the groups of one bean hold at most its cards that can ever be P's
+        (P's fields and ships, the hand cards phase 1 can reach, 2 a turn of P's, T1; the face-up
+        cards of P's turns, the rows, and a card per turn of P's from each enemy merchant ship, I7:
+        one attack a ship a turn), and pay at most the best split of their cards into groups (C1; its
+        concave majorant, for the LP); each group's coins and cards are split by its bean."""
+        m, s = self.m, self.s
+        cards: dict[int, int] = {}
+        mine = [t for t in self.turns if t.active == self.p]
+        turns = len(mine)
+        zones = [self.hand[:2 * turns], *(t.face_up for t in mine), *self.isla.rows]
+        for zone in zones:
+            for b in zone:
+                cards[b] = cards.get(b, 0) + 1
+        for f in s.players[self.p].fields:
+            if f.count:
+                cards[f.bean] = cards.get(f.bean, 0) + f.count
+        for q, fleet in enumerate(self.isla.fleets):
+            for i, ship in fleet.ships():
+                n = ship.count if q == self.p else 0 if i == PIRATE else min(ship.count, turns)
+                if n:
+                    cards[ship.bean] = cards.get(ship.bean, 0) + n
+        split: list[tuple[list[cp_model.IntVar], list[cp_model.IntVar]]] = [([], []) for _ in self.groups]
+        for b in self.beans:
+            n = cards.get(b, 0)
+            pays, sizes = [], []
+            for k, (g, c, bean) in enumerate(self.groups):
+                lit = self.eq(bean, b, f"pb{b}_{k}")
+                pays.append(self.part(g, lit, f"pbp{b}_{k}"))
+                sizes.append(self.part(c, lit, f"pbs{b}_{k}"))
+                split[k][0].append(pays[-1])
+                split[k][1].append(sizes[-1])
+            m.add(sum(sizes) <= n)
+            for slope, icpt in hull(gain_table(self.su.payout[b], [], n)):
+                den = slope.denominator * icpt.denominator
+                m.add(den * sum(pays) <= int(slope * den) * sum(sizes) + int(icpt * den))
+        for (g, c, _), (pays, sizes) in zip(self.groups, split, strict=True):  # a group's bean is one of them
+            m.add(sum(pays) == g)
+            m.add(sum(sizes) == c)
+
+    def part(self, x: cp_model.IntVar, lit: cp_model.IntVar, name: str) -> cp_model.IntVar:
+        """``x`` if ``lit``, else 0."""
+        y = self.var(0, hi(x), name)
+        self.m.add(y == x).only_enforce_if(lit)
+        self.m.add(y == 0).only_enforce_if(lit.negated())
+        return y
 
 
 def _now(a: Action) -> Callable[[GameState], Action]:

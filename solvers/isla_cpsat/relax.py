@@ -1,0 +1,227 @@
+"""La Isla Bohnita CP-SAT ``solo``: a relaxation of P's turns whose optimum bounds every legal line
+from above, so a replayed line worth that bound is proved optimal.
+
+P's actions in a turn split into *moves* (plant a hand or face-up card, T1, T5; sail, I4; attack,
+I7) and *cash actions* (harvest for coins, H5; harvest onto a merchant ship, I5; sell a cargo, move
+a cargo, I6; buy, I1). A cash action touches no row, no other seat and no hand or face-up card,
+and it fills no field; ships stay in their ports. So in a run of cash actions between two moves
+the cards of each container (field, merchant ship, pirate) stay together (a harvest and a sale
+take them whole, a move carries a whole cargo) and end in one place: still there, in one sold
+group, or in a merchant ship's cargo; every group and cargo holds one bean and lies in one port
+(a field counts as home: I5 loads only a ship at home, I6 moves only in one port), and the coins
+end at least 0 (each purchase is paid when made). ``RelaxedModel`` lets a step begin with any
+such regrouping (``before_step``), then its one action (the model's own step, which may be a cash
+action too). It drops H4 (the lenient reading's single-bean protection), I6's "only for at least
+one coin" and the rule that captured cargo waits a turn, and pays for purchases from the run's
+end: every legal run is one of its regroupings, and no regrouping pays more than it sells.
+
+The step bound (``relaxed_steps``): a legal line of P's turn is run, move, run, move, ..., move,
+run; one step per move, and one more for the last run (in phase 2). Phase 1's moves are its at most
+two plantings (T1), and its last run moves unchanged to phase 2 (``bounds.py``); phase 2's are the
+face-up plantings (T5), at most ``max_sails`` sails (I4) and one attack per enemy merchant ship
+(I7). With that many steps the relaxation holds a copy of every legal line, so its optimum is an
+upper bound on the optimum, and ``prove`` reports a line proved only when the relaxation has no
+line worth more (CP-SAT: infeasible).
+
+Canonical forms, each keeping an optimal relaxed line: a run that touches nothing its move reads
+or writes (a planting: the fields and the third field; a sail: that ship; an attack: the pirate)
+commutes with it, so it can follow the move and join the next run (two regroupings in a row make
+one: each container still ends in one place, H4's batch rule holds for the union); so a run before
+a move touches that move's state, a phase-1 step with no move has no run (its run waits for phase
+2's first), and in phase 2 only the first step with no move (the last run) has one. Two adjacent
+moves that commute, with no run between them, come in a fixed order (the exact model's rule). Each
+rewrite moves a run later or removes an inversion, so they end. ``bean_cuts``: the per-bean
+redundant cuts (``IslaModel.per_bean``)."""
+
+from __future__ import annotations
+
+from ortools.sat.python import cp_model
+
+from model import GameState, Phase
+from model.isla import isla_of
+from solvers.cpsat_run import interruptible
+from solvers.isla_cpsat.state import ShipVars, State, hi
+from solvers.isla_cpsat.timeline import NO_BEAN, TurnInfo
+from solvers.isla_cpsat.turns import IslaModel
+
+MERCHANTS = (3, 4)  # the containers: fields 0-2, merchant ships 3-4, the pirate 5
+PIRATE_AT = 5
+Lit = cp_model.IntVar
+CASH = ("harvest", "onto", "sell", "move", "buy")  # the labels of the exact model's cash actions
+
+
+def relaxed_steps(s: GameState, p: int, info: TurnInfo, max_sails: int) -> tuple[int, int]:
+    """The relaxation's steps in each phase of P's turn ``info`` (the module's argument): phase 1
+    one per planting (at most 2 and the hand's cards, T1), phase 2 the face-up cards, the sails and
+    an attack per enemy merchant ship (I7), and the last run."""
+    enemies = sum(len(fl.merchants) for q, fl in enumerate(isla_of(s).fleets) if q != p)
+    return min(2, info.hand_available), len(info.face_up) + max_sails + enemies + 1
+
+
+class RelaxedModel(IslaModel):
+    """The model of Isla ``solo P`` with every step of P's preceded by a run of cash actions,
+    relaxed (the module's docstring): its optimum is at least the optimum."""
+
+    bean_cuts = True
+
+    def __init__(self, s: GameState, p: int) -> None:
+        super().__init__(s, p)
+        # per step: its run is nothing; it touches a field, merchant ship 0 or 1, the pirate
+        self.runs: dict[str, tuple[Lit, Lit, list[Lit], Lit]] = {}
+
+    def turn_steps(self, k: int, info: TurnInfo) -> tuple[int, int]:
+        return relaxed_steps(self.s, self.p, info, self.max_sails)
+
+    def any_of(self, lits: list[cp_model.LinearExprT], name: str) -> cp_model.IntVar:
+        """A literal: one of ``lits`` holds."""
+        lit = self.m.new_bool_var(name)
+        self.m.add_max_equality(lit, lits)
+        return lit
+
+    def p_turn(self, st: State, k: int, info: TurnInfo) -> State:
+        """The exact model's turn, each step's one action a move (the runs do the cash actions)."""
+        m = self.m
+        done = len(self.segments)
+        st = super().p_turn(st, k, info)
+        for seg in self.segments[done:]:
+            before: list[cp_model.IntVar] | None = [] if seg.phase == Phase.PLANT else None
+            for step in seg.steps:
+                prefix = step[0].lit.name.split("_", 1)[0]
+                quiet, fields, ships, pirate = self.runs[prefix]
+                moves = []
+                for act in step:
+                    label = act.lit.name.split("_", 1)[1]
+                    if label.startswith(CASH):
+                        m.add(act.lit == 0)
+                        continue
+                    moves.append(act.lit)
+                    touched = pirate if label.startswith("attack") else fields if not label.startswith(
+                        "sail") else ships[int(label[4])]
+                    m.add_bool_or([act.lit.negated(), quiet, touched])  # a run touches its move's state
+                # a step with no move: in phase 1 its run waits (for phase 2's first); in phase 2 the
+                # first such step holds the last run, and the others nothing
+                if before is not None:
+                    m.add_bool_or([quiet, *moves, *before])
+                before = moves if seg.phase == Phase.TRADE else []
+        return st
+
+    def before_step(self, st: State, name: str) -> tuple[State, cp_model.IntVar | None]:
+        """A run of cash actions as a regrouping: each container stays, joins a sold group (anchored
+        at its lowest container) or a merchant ship's cargo (one bean, one port, the ship owned);
+        purchases paid from the coins at the run's end (I1, I5, I6; H4 dropped)."""
+        m = self.m
+        name = f"{name}_run"
+        home = m.new_constant(0)
+        cont = [(st.fb[f], st.fc[f], home) for f in range(3)]
+        cont += [(sh.bean, sh.count, sh.at) for sh in st.ships]
+        full = [self.ge(c, 1, f"{name}_full{j}") for j, (_, c, _) in enumerate(cont)]
+        # -- purchases (I1)
+        buy3 = m.new_bool_var(f"{name}_buy3")
+        if self.third_cost is None or self.nf0 == 3:
+            m.add(buy3 == 0)
+        m.add_implication(buy3, st.own3.negated())
+        own3 = m.new_bool_var(f"{name}_own3")
+        m.add(own3 == st.own3 + buy3)
+        buys = [m.new_bool_var(f"{name}_buyship"), m.new_bool_var(f"{name}_buypirate")]
+        owned = [st.ships[0].owned]
+        for i, lit in ((1, buys[0]), (2, buys[1])):
+            m.add_implication(lit, st.ships[i].owned.negated())
+            own = m.new_bool_var(f"{name}_own{i}")
+            m.add(own == st.ships[i].owned + lit)
+            owned.append(own)
+        # -- where each container's cards go
+        keep = [m.new_bool_var(f"{name}_keep{j}") for j in range(6)]
+        group = [{g: m.new_bool_var(f"{name}_g{j}_{g}") for g in range(j + 1)} for j in range(6)]
+        onto = [{i: m.new_bool_var(f"{name}_to{j}_{i}") for i in range(2) if MERCHANTS[i] != j}
+                for j in range(6)]
+        for j, (b, _, at) in enumerate(cont):
+            m.add_exactly_one([keep[j], *group[j].values(), *onto[j].values()])
+            m.add_implication(full[j].negated(), keep[j])
+            for g, lit in group[j].items():
+                if g < j:
+                    m.add_implication(lit, group[g][g])
+                    m.add(b == cont[g][0]).only_enforce_if(lit)
+                    m.add(at == cont[g][2]).only_enforce_if(lit)
+        # -- H4 (lenient): a one-card field goes only once no field of more stays (none is filled in a run)
+        for f in range(3):
+            single = self.eq(st.fc[f], 1, f"{name}_single{f}")
+            for g in range(3):
+                if g != f:
+                    big = self.ge(st.fc[g], 2, f"{name}_big{f}_{g}")
+                    m.add_bool_or([keep[f], single.negated(), big.negated(), keep[g].negated()])
+        # -- the sold groups (C1)
+        gain = []
+        for g in range(6):
+            members = [(j, group[j][g]) for j in range(g, 6)]
+            size = self.var(0, sum(hi(cont[j][1]) for j, _ in members), f"{name}_size{g}")
+            m.add(size == sum(self.part(cont[j][1], lit, f"{name}_y{j}_{g}") for j, lit in members))
+            bean = self.bean_var(f"{name}_bean{g}")
+            m.add(bean == cont[g][0]).only_enforce_if(group[g][g])
+            m.add(bean == NO_BEAN).only_enforce_if(group[g][g].negated())
+            pay = self.pay(bean, size, f"{name}_pay{g}")
+            if g >= 3:  # a ship's cargo is sold only for at least one coin (I6)
+                m.add(pay >= 1).only_enforce_if(group[g][g])
+            else:  # so is a field's joined to others on a ship; a field alone may be harvested (H5)
+                for _, lit in members[1:]:
+                    m.add(pay >= 1).only_enforce_if(lit)
+            self.groups.append((pay, size, bean))
+            gain.append(pay)
+        coins = self.var(0, self.coin_max, f"{name}_coins")
+        m.add(coins == st.coins + sum(gain) - (self.third_cost or 0) * buy3 - self.ship_cost * buys[0]
+              - self.pirate_cost * buys[1])
+        # -- the fields: kept or emptied
+        fb, fc = [], []
+        for f in range(3):
+            nb, nc = self.bean_var(f"{name}_fb{f}"), self.var(0, hi(st.fc[f]), f"{name}_fc{f}")
+            m.add(nb == st.fb[f]).only_enforce_if(keep[f])
+            m.add(nc == st.fc[f]).only_enforce_if(keep[f])
+            m.add(nb == NO_BEAN).only_enforce_if(keep[f].negated())
+            m.add(nc == 0).only_enforce_if(keep[f].negated())
+            fb.append(nb)
+            fc.append(nc)
+        # -- the ships: a merchant's cargo is what joins it (its own if kept), one bean, its port
+        total = sum(hi(c) for _, c, _ in cont)
+        ships = []
+        for i in range(2):
+            sh = st.ships[i]
+            joins = [(j, onto[j][i]) for j in range(6) if i in onto[j]] + [(MERCHANTS[i], keep[MERCHANTS[i]])]
+            nb, nc = self.bean_var(f"{name}_b{i}"), self.var(0, min(total, self.cmax), f"{name}_c{i}")
+            m.add(nc == sum(self.part(cont[j][1], lit, f"{name}_z{j}_{i}") for j, lit in joins))
+            for j, lit in joins:
+                b, _, at = cont[j]
+                m.add(b == nb).only_enforce_if([lit, full[j]])
+                if j != MERCHANTS[i]:
+                    m.add_implication(lit, owned[i])
+                    m.add(at == sh.at).only_enforce_if(lit)
+            empty = self.eq(nc, 0, f"{name}_e{i}")
+            m.add(nb == NO_BEAN).only_enforce_if(empty)
+            ships.append(ShipVars(nb, nc, sh.at, owned[i]))
+        pr = st.ships[2]
+        nb, nc = self.bean_var(f"{name}_b2"), self.var(0, hi(pr.count), f"{name}_c2")
+        m.add(nb == pr.bean).only_enforce_if(keep[PIRATE_AT])
+        m.add(nc == pr.count).only_enforce_if(keep[PIRATE_AT])
+        m.add(nb == NO_BEAN).only_enforce_if(keep[PIRATE_AT].negated())
+        m.add(nc == 0).only_enforce_if(keep[PIRATE_AT].negated())
+        ships.append(ShipVars(nb, nc, pr.at, owned[2]))
+        quiet = m.new_bool_var(f"{name}_quiet")
+        m.add(quiet + self.any_of([*(k.negated() for k in keep), buy3, *buys], f"{name}_busy") == 1)
+        fields = self.any_of([*(keep[f].negated() for f in range(3)), buy3], f"{name}_fields")
+        touch = [self.any_of([keep[MERCHANTS[i]].negated(), *(onto[j][i] for j in range(6) if i in onto[j]),
+                              *([buys[0]] if i == 1 else [])], f"{name}_ship{i}") for i in range(2)]
+        pirate = self.any_of([keep[PIRATE_AT].negated(), buys[1]], f"{name}_pirate")
+        self.runs[name.rsplit("_", 1)[0]] = (quiet, fields, touch, pirate)
+        return State(fb, fc, own3, coins, ships, st.rows, st.pos, st.others, st.alive), quiet
+
+
+def prove(s: GameState, p: int, value: int, time_limit: float, workers: int) -> bool:
+    """True when the relaxation has no line worth more than ``value`` (CP-SAT proves it infeasible
+    within ``time_limit``): then no legal line does, and a line worth ``value`` is optimal."""
+    model = RelaxedModel(s, p)
+    objective = model.build()
+    model.m.add(objective >= value + 1)
+    solver = cp_model.CpSolver()
+    solver.parameters.max_time_in_seconds = time_limit
+    solver.parameters.num_workers = workers
+    with interruptible() as stop:
+        status = stop.solve(solver, model.m)
+    return bool(status == cp_model.INFEASIBLE)
