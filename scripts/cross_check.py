@@ -68,10 +68,13 @@ def _cross_check(frame: cli.Frame, args: argparse.Namespace) -> int:
     done, skipped, refused = run["done"], run["replaced"], run["refused"]
     if args.expansion and args.objective != "solo":
         return _isla_open_summary(args, done, skipped)
-    bad = [f"{r['label']}: exact {r['exact']}, CP-SAT {r['cpsat']} ({r['status']})" for r in done
-           if r["cpsat"] is not None and r["exact"] != r["cpsat"]]
-    unproved = [f"{r['label']}: CP-SAT {r['cpsat']} not proved optimal ({r['status']})" for r in done
-                if r["status"] != "optimal" and r["exact"] == r["cpsat"] or r["cpsat"] is None]
+    # a disagreement: both claim an optimum and the claims differ (CP-SAT's line above exact search's
+    # optimum, or a CP-SAT optimum other than it); a line below it with no proof is only not proved
+    differ = [r for r in done if r["cpsat"] is not None and r["exact"] != r["cpsat"]
+              and (r["status"] == "optimal" or r["cpsat"] > r["exact"])]
+    bad = [f"{r['label']}: exact {r['exact']}, CP-SAT {r['cpsat']} ({r['status']})" for r in differ]
+    unproved = [f"{r['label']}: CP-SAT {r['cpsat']} not proved optimal ({r['status']}; exact {r['exact']})"
+                for r in done if (r["status"] != "optimal" or r["cpsat"] is None) and r not in differ]
     ex = [r["exact_s"] for r in done]
     cp = [r["cpsat_s"] for r in done]
     summary = {

@@ -4,9 +4,11 @@ search) stops after its cap of replacements with one line, instead of sampling f
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
+from builders import load_script
 from test_isla_open import _deal
 
 import solvers.cross_check as cc
@@ -62,3 +64,22 @@ def test_isla_coop_and_best_are_checked_against_the_solo_line(monkeypatch: pytes
 
     monkeypatch.setattr(cc, "solve", no_deal)  # "coop" answered by the solo search: 1 < the total 2
     assert cc.check(("deal", s, 0), "coop", 10_000)["problems"] == ["coop 1 below the solo line's total 2"]
+
+
+def test_a_line_below_with_no_proof_is_unproved_not_a_disagreement(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """scripts/cross_check.py: a disagreement is two claims of an optimum that differ (a CP-SAT
+    optimum other than exact search's, or a line above it); a feasible line below is not proved."""
+    script = load_script("cross_check")
+
+    def row(label: str, exact: int, cpsat: int | None, status: str) -> dict[str, Any]:
+        return {"label": label, "too_large": False, "exact": exact, "cpsat": cpsat, "status": status,
+                "exact_s": 0.1, "cpsat_s": 0.2, "nodes": 5}
+
+    done = [row("same", 4, 4, "optimal"), row("below", 5, 2, "feasible"), row("other", 3, 2, "optimal"),
+            row("above", 3, 4, "feasible"), row("none", 3, None, "none")]
+    monkeypatch.setattr(script, "cross_check", lambda *a, **kw: {"done": done, "replaced": [], "refused": []})
+    assert script.main(["--objective", "solo", "--positions", "5", "--json"]) == 1
+    out = json.loads(capsys.readouterr().out)
+    assert (out["disagreements"], out["cpsat_not_proved"]) == (2, 2)
+    assert [p.split(":")[0] for p in out["problems"]] == ["other", "above", "below", "none"]
