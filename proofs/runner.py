@@ -15,10 +15,13 @@ Budgets: every query has a deterministic resource limit (``RLIMIT``, Z3's ``rlim
 answer on a loaded machine as on an idle one) and a generous wall-clock timeout as a backstop.
 Ctrl-C: a query runs in a helper thread (``checked``) while the caller waits in short slices, so
 a Ctrl-C interrupts Z3 and raises within a second (Z3's own handler would answer "unknown" and
-the run would go on); ``run`` then raises ``ProofsInterrupted`` with the verdicts so far. Python
-ignores a KeyboardInterrupt raised inside a ``__del__``, and Z3 frees its terms in ``__del__``
-all the time: ``catching_ctrl_c`` also records the Ctrl-C, and ``stop_if_interrupted`` (called
-before and during every query) raises it again.
+the run would go on); ``run`` then raises ``ProofsInterrupted`` with the verdicts so far.
+``catching_ctrl_c`` only records the Ctrl-C, and ``stop_if_interrupted`` (called before and during
+every query, at each instance and at each state of the differential checks) raises it: a
+KeyboardInterrupt raised wherever the signal lands could hit a Z3 call or a term's ``__del__``
+(where Python ignores it) in the main thread, and one raised inside Z3's Python wrappers left its
+reference counts broken (the process crashed with SIGSEGV, or the interrupt escaped ``run``
+unreported, about one Ctrl-C in eight).
 """
 
 from __future__ import annotations
@@ -131,9 +134,8 @@ _catching = False
 
 @contextmanager
 def catching_ctrl_c() -> Iterator[None]:
-    """While the block runs, Ctrl-C raises KeyboardInterrupt and is recorded for
-    ``stop_if_interrupted`` (the module docstring: a KeyboardInterrupt raised in a ``__del__`` is
-    lost; a Ctrl-C during the proofs was, one run in three). Nested blocks share the outer one; off
+    """While the block runs, Ctrl-C is recorded, and ``stop_if_interrupted`` raises it as a
+    KeyboardInterrupt at a safe point (the module docstring). Nested blocks share the outer one; off
     the main thread it does nothing."""
     global _catching
     if _catching or threading.current_thread() is not threading.main_thread():
@@ -141,8 +143,7 @@ def catching_ctrl_c() -> Iterator[None]:
         return
 
     def handler(signum: int, frame: Any) -> None:
-        _ctrl_c.set()
-        raise KeyboardInterrupt
+        _ctrl_c.set()  # raised at the next ``stop_if_interrupted``, never inside a Z3 call (see above)
 
     _ctrl_c.clear()
     old = signal.signal(signal.SIGINT, handler)
