@@ -6,11 +6,13 @@ sales, purchases, attacks; the attacked seat's answer, sell or yield, I7). Open:
 place is known and no reshuffle lies ahead (E2, I8), so the moves alone decide the rest.
 
 Search: alpha-beta over the engine's own actions (``apply(.., check=False)``) with a table of
-(value, bound flag, best move) keyed by the whole state but which cards the coins are (the discard
-pile stays in the key: I9's turn-up adds matching discards). Values are seat 0's margin, the
-bound flags in those terms. One reduction, the Isla searches' (``renames``): a whole cargo is never
-moved onto an empty merchant ship in the same port, which only swaps the names of its owner's
-two merchant ships (I1, I6); without it such moves form cycles. ``reference_duel`` (minimax over
+(value, bound flag, best move) keyed by the whole state but which cards the coins are, the fields
+in canonical order (H2) and the discard pile only while a turn-up is ahead (I9's turn-up adds
+matching discards): ``duel_key``. Values are seat 0's margin, the bound flags in those terms;
+cut-offs by ``margin_range`` (each seat's turns left, ``turns_ahead``). One reduction, the Isla
+searches' (``renames``): a whole cargo is never moved onto an empty merchant ship in the same port,
+which only swaps the names of its owner's two merchant ships (I1, I6); without it such moves form
+cycles. ``reference_duel`` (minimax over
 the whole state, no pruning, no bound; with or without the reduction) is what the search, its key
 and its bound are tested against. The line is replayed through ``model.apply`` with
 checking on before it is returned.
