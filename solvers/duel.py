@@ -421,6 +421,13 @@ def solve_duel(s: GameState, player: int | None = None, node_limit: int | None =
     value = margin(s, s.to_move) + g
     if p != s.to_move:
         value = -value
+    stats = SolveStats("exact", time.perf_counter() - t0, nodes=search.nodes, table=len(search.table))
+    return replayed_duel(s, p, value, line, stats)
+
+
+def replayed_duel(s: GameState, p: int, value: int, line: list[Action], stats: SolveStats) -> Solution:
+    """The ``duel`` Solution of ``line``, replayed through ``model.apply`` with checks: it must end
+    the game with P's margin ``value`` (an internal error otherwise)."""
     end = s
     for a in line:
         end = apply(end, a)  # checked: the line must be legal
@@ -428,7 +435,6 @@ def solve_duel(s: GameState, player: int | None = None, node_limit: int | None =
     if not end.is_over or coins[p] - coins[1 - p] != value:
         raise SolveError(f"internal error: the replayed line gives a margin of {coins[p] - coins[1 - p]}, "
                          f"the search {value}")
-    stats = SolveStats("exact", time.perf_counter() - t0, nodes=search.nodes, table=len(search.table))
     return Solution(DUEL, p, value, line, coins, stats=stats)
 
 

@@ -38,7 +38,7 @@ from solvers.contract import (
     SolveError,
     SolveStats,
 )
-from solvers.duel import EXACT, INF, LOWER, UPPER, Key
+from solvers.duel import EXACT, INF, LOWER, UPPER, Key, replayed_duel
 from solvers.isla_exact import renames
 from solvers.positions import in_final_pass
 
@@ -243,16 +243,8 @@ def solve_isla_duel(s: GameState, player: int | None = None, budget: Budget | No
     search = IslaDuelSearch(budget or Budget("Isla duel search"))
     v = search.value(s)
     line = search.line(s, v)
-    value = v if p == 0 else -v
-    end = s
-    for a in line:
-        end = apply(end, a)  # checked: the line must be legal
-    coins = [len(pl.coins) for pl in end.players]
-    if not end.is_over or coins[p] - coins[1 - p] != value:
-        raise SolveError(f"internal error: the replayed line gives a margin of {coins[p] - coins[1 - p]}, "
-                         f"the search {value}")
     stats = SolveStats("exact", time.perf_counter() - t0, nodes=search.nodes, table=len(search.table))
-    return Solution(DUEL, p, value, line, coins, stats=stats)
+    return replayed_duel(s, p, v if p == 0 else -v, line, stats)
 
 
 def reference_duel(s: GameState, player: int | None = None, reduce: bool = True) -> int:
