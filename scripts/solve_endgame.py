@@ -16,7 +16,9 @@ duel, minimax on P's coin margin), expected (solo P with the unseen cards in a r
 expected value and the best next action, not a line; per_player is null in --json).
 
 Solvers: exact search (all objectives; coop, best, duel and expected only on small positions: past
---node-limit or --time-limit it stops with "too large", exit 2; Ctrl-C gives no line, exit 130) and
+--node-limit or --time-limit coop and best print the best line found so far (status "feasible",
+the position's proved bound and the gap; exit 0, or 1 with --require-proved), and without one, or
+with --solver both, it stops with "too large", exit 2; Ctrl-C gives no line, exit 130) and
 CP-SAT (solo, coop, best, from the start of a turn; coop and best by the flow solver: a counts
 master that proves the bound, exact seat models, a joint model; docs/endgames.md). CP-SAT stops at
 --time-limit with its best replayed line so far (status "feasible", with its proved bound and the
@@ -47,7 +49,14 @@ from model.display import describe
 from model.errors import UsageError
 from model.rules import parse_option_args
 from solvers.api import METHODS, default_method, methods, served, solve, solve_policy
-from solvers.contract import DEFAULT_LIMITS, DEFAULT_NODES, DEFAULT_SECONDS, OBJECTIVES, Limits
+from solvers.contract import (
+    DEFAULT_LIMITS,
+    DEFAULT_NODES,
+    DEFAULT_SECONDS,
+    OBJECTIVES,
+    Limits,
+    SearchLimitExceeded,
+)
 from solvers.positions import BUILTINS, DEFAULT, cut, game_label, read_position, unknown_position
 from viewer.build import line_page
 from viewer.page import write
@@ -206,8 +215,9 @@ def _solve(frame: cli.Frame, args: argparse.Namespace) -> int:
         ans = solve_policy(s, objective.name, args.solver, args.player, limits, progress)
         progress.close()
         return _print_expected(args, where, s, ans)
+    alone = len(wanted) == 1
     sols = [("exact" if m == "exact" else "cpsat",
-             solve(s, objective.name, m, args.player, limits, progress)) for m in wanted]
+             _solved(s, objective.name, m, args.player, limits, progress, alone)) for m in wanted]
     progress.close()
     if len(sols) == 2:
         agree = sols[0][1].value == sols[1][1].value
@@ -245,8 +255,8 @@ def _solve(frame: cli.Frame, args: argparse.Namespace) -> int:
         else:
             how = f"CP-SAT, {xs.branches} branches"
         stopped = " (interrupted)" if xs.interrupted else ""
-        if xs.stopped_by in ("time", "work"):
-            stopped = f" (stopped by the {xs.stopped_by} limit)"
+        if xs.stopped_by in ("time", "work", "nodes"):
+            stopped = f" (stopped by the {xs.stopped_by.rstrip('s')} limit)"
         if x.status == "optimal":
             status = "proved optimal"
         elif xs.bound is None:
@@ -264,6 +274,19 @@ def _solve(frame: cli.Frame, args: argparse.Namespace) -> int:
     if page:
         print(page)
     return _exit(frame, sols, agree, args.require_proved)
+
+
+def _solved(s: Any, objective: str, method: str, player: int | None, limits: Limits, progress: Any,
+            alone: bool) -> Any:
+    """``solve``; with one solver, an exact search stopped by a limit answers with the best line it
+    found (status "feasible", the proved bound and the gap) where it found one (coop and best);
+    otherwise the limit stops the run ("too large", exit 2)."""
+    try:
+        return solve(s, objective, method, player, limits, progress)
+    except SearchLimitExceeded as e:
+        if e.best is None or not alone:
+            raise
+        return e.best
 
 
 def _html(path: str | None, out: dict[str, Any], s: Any, where: str) -> str:

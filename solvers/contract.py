@@ -48,7 +48,11 @@ def base_game_only(s: GameState, solver: str, served: str = "") -> None:
 
 
 class SearchLimitExceeded(SolveError):
-    """An exact search passed its node or time limit: the position is too large for it (no answer)."""
+    """An exact search passed its node or time limit: the position is too large for it (no proved
+    answer). ``best``: the best line it found, as a feasible Solution with a proved bound, where the
+    search keeps one (``solvers.exact.OpenSearch``); None otherwise."""
+
+    best: Solution | None = None
 
 
 class NodeLimitExceeded(SearchLimitExceeded):
@@ -302,7 +306,7 @@ Stage = float | int | str  # one of the flow solver's stage figures (counts, sec
 
 # The figures each kind of run reports, in the order a --json answer lists them (scripts/solve_endgame.py).
 STATS_KEYS: dict[str, tuple[str, ...]] = {
-    "exact": ("nodes", "seconds", "table", "floors"),
+    "exact": ("nodes", "seconds", "table", "stopped_by", "bound", "floors"),
     "cpsat": ("seconds", "bound", "branches", "solutions", "interrupted", "floors"),
     "flow": ("seconds", "work", "capacity", "work_limit", "stopped_by", "bound", "interrupted", "stages",
              "floors"),

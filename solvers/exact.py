@@ -30,7 +30,9 @@ from solvers.contract import (
     SOLO,
     Budget,
     Limits,
+    NodeLimitExceeded,
     Objective,
+    SearchLimitExceeded,
     Solution,
     SolveError,
     SolveStats,
@@ -266,7 +268,11 @@ class OpenSearch:
     are choices; a deal is one move, and the deals of one trading phase are made in canonical
     order (partners in increasing seat order), which removes reorderings of the same deals.
     Branch and bound: a node is searched against the value its caller already holds, children
-    best bound first (``upper``); the table keeps exact values and upper bounds apart."""
+    best bound first (``upper``); the table keeps exact values and upper bounds apart.
+
+    Anytime: the best finished line met so far is kept (``found``, its moves from the root); a
+    search stopped by a limit hands it out as a feasible answer (``open_solution``). Every exact
+    value in the table is some finished line's, met on the way there, so nothing is missed."""
 
     def __init__(self, objective: str, player: int, floors: list[int] | None = None,
                  node_limit: int | None = None, budget: Budget | None = None) -> None:
@@ -278,6 +284,9 @@ class OpenSearch:
         self.nodes = 0
         self.budget = budget if budget is not None else Budget(f"{objective} search", node_limit)
         self._ub: dict[tuple[int, tuple[int, ...], int], int] = {}
+        self.path: list[Move] = []  # the moves from the root to the node being searched
+        self.found = NEG  # the best finished line's value so far, and its moves (``path`` then)
+        self.found_line: list[Move] = []
 
     def score(self, s: GameState) -> int:
         coins = [len(p.coins) for p in s.players]
@@ -347,7 +356,10 @@ class OpenSearch:
         """The value of ``s`` if it exceeds ``alpha``; otherwise some number <= ``alpha`` that
         bounds it from above (branch and bound: the caller has ``alpha`` already)."""
         if s.phase == Phase.OVER:
-            return self.score(s)
+            v = self.score(s)
+            if v > self.found:
+                self.found, self.found_line = v, list(self.path)
+            return v
         if s.phase == Phase.CHANCE:
             raise SolveError(RESHUFFLE_AHEAD)
         key = (self.key(s), last)
@@ -376,15 +388,22 @@ class OpenSearch:
             k = (self.key(t), nxt)
             if k not in seen:  # another move may reach the very same state
                 seen.add(k)
-                kids.append((self.upper(t), t, nxt))
+                kids.append((self.upper(t), t, nxt, m))
         kids.sort(key=lambda kid: -kid[0])  # the most promising first
         best = NEG
-        for ub, t, nxt in kids:
+        for ub, t, nxt, m in kids:
             floor = max(alpha, best)
             if ub <= floor:
                 break  # sorted: no later child can beat ``floor`` either
-            best = max(best, self.value(t, nxt, floor))
+            best = max(best, self.search(t, nxt, floor, m))
         return best
+
+    def search(self, t: GameState, nxt: int, alpha: int, m: Move) -> int:
+        """``value`` of the child ``t`` made by ``m``, with ``m`` on ``path`` meanwhile."""
+        self.path.append(m)
+        v = self.value(t, nxt, alpha)
+        self.path.pop()
+        return v
 
     def _trading(self, s: GameState, last: int, alpha: int) -> int:
         """``_placing`` at a trading node, its children made one at a time, in move order. A deal
@@ -406,7 +425,7 @@ class OpenSearch:
             if k in seen:  # another move reaches the very same state
                 continue
             seen.add(k)
-            best = max(best, self.value(t, nxt, max(alpha, best)))  # its bound is ``top``, above both
+            best = max(best, self.search(t, nxt, max(alpha, best), m))  # its bound is ``top``, above both
             if best >= top:
                 break  # no later child can beat it
         return best
@@ -444,16 +463,35 @@ def solve_open(s: GameState, objective: str, player: int | None = None,
 
 def open_solution(search: OpenSearch, s: GameState, t0: float) -> Solution:
     """Run ``search`` from ``s``: its value, and the line rebuilt and replayed (checked) to the same
-    value, or an internal error."""
-    value = search.value(s)
-    line, end = search.line(s)
-    coins = [len(pl.coins) for pl in end.players]
-    got = search.goal.value(coins, search.player)
-    if got != value:
-        raise SolveError(f"internal error: the replayed line gives {got}, the search {value}")
+    value, or an internal error. Past a limit the SearchLimitExceeded carries the best line found
+    (``best``: status "feasible", the root's bound, which limit stopped it) when there is one."""
+    try:
+        value = search.value(s)
+    except SearchLimitExceeded as e:
+        if search.found > NEG:
+            line = [a for m in search.found_line for a in m]
+            stats = SolveStats("exact", time.perf_counter() - t0, nodes=search.nodes, table=len(search.table),
+                               floors=search.floors, bound=max(search.upper(s), search.found),
+                               stopped_by="nodes" if isinstance(e, NodeLimitExceeded) else "time")
+            end = s
+            for a in line:
+                end = apply(end, a)  # checked: the line must be legal
+            e.best = _checked(search, line, end, search.found, "feasible", stats)
+        raise
+    line, end = search.line(s)  # replayed with checks
     stats = SolveStats("exact", time.perf_counter() - t0, nodes=search.nodes, table=len(search.table),
                        floors=search.floors)
-    return Solution(search.goal, search.player, value, line, coins, stats=stats)
+    return _checked(search, line, end, value, "optimal", stats)
+
+
+def _checked(search: OpenSearch, line: list[Action], end: GameState, value: int, status: str,
+             stats: SolveStats) -> Solution:
+    """``line``, which ends in ``end``, as a Solution worth ``value``, or an internal error."""
+    coins = [len(pl.coins) for pl in end.players]
+    got = search.goal.value(coins, search.player)
+    if end.phase != Phase.OVER or got != value:
+        raise SolveError(f"internal error: the replayed line gives {got}, the search {value}")
+    return Solution(search.goal, search.player, value, line, coins, status=status, stats=stats)
 
 
 def solve(s: GameState, objective: Objective, player: int | None, limits: Limits,

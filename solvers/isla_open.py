@@ -113,13 +113,13 @@ class IslaOpenSearch(OpenSearch):
             k = (self.key(t), nxt)
             if k not in seen:
                 seen.add(k)
-                kids.append((self.upper(t), t, nxt))
+                kids.append((self.upper(t), t, nxt, m))
         kids.sort(key=lambda kid: -kid[0])
-        for ub, t, nxt in kids:
+        for ub, t, nxt, m in kids:
             floor = max(alpha, best)
             if ub <= floor:
                 break
-            best = max(best, self.value(t, nxt, floor))
+            best = max(best, self.search(t, nxt, floor, m))
             if best >= top:
                 return best
         for i, (m, nxt) in enumerate(deals):
@@ -133,7 +133,7 @@ class IslaOpenSearch(OpenSearch):
             floor = max(alpha, best)
             if self.upper(t) <= floor:
                 continue
-            best = max(best, self.value(t, nxt, floor))
+            best = max(best, self.search(t, nxt, floor, m))
             if best >= top:
                 break
         return best

@@ -8,6 +8,7 @@ checked here against the engine or against a search without it.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 from pathlib import Path
 
@@ -16,7 +17,7 @@ from builders import run_script
 from hypothesis import settings
 
 from model import Accept, Decline, GameState, Phase, Propose, apply, legal_actions
-from solvers.contract import SolveError
+from solvers.contract import SearchLimitExceeded, SolveError
 from solvers.exact import OpenSearch, _full_key, deals, solve_open, solve_solo
 from solvers.positions import LIBRARY, cut, small
 
@@ -152,6 +153,31 @@ def test_exact_search_gives_up_loudly_past_its_node_limit():
         solve_open(LIBRARY["trade-map"].position(), "coop", node_limit=1000)
 
 
+@pytest.mark.parametrize("objective", ["coop", "best"])
+def test_a_search_stopped_by_its_limit_hands_out_its_best_line_with_a_proved_bound(objective):
+    """Anytime: past the node limit the search gives the best finished line met so far (replayed
+    with checks, status "feasible"), never above the optimum, under the root's bound."""
+    s = LIBRARY["trade-ask"].position()
+    full = solve_open(s, objective)
+    seen = 0
+    for limit in range(1, 1000):  # best's floors count against the limit too
+        try:
+            solve_open(s, objective, node_limit=limit)
+            break
+        except SearchLimitExceeded as stop:
+            best = stop.best
+        if best is None:
+            continue
+        seen += 1
+        assert best.status == "feasible" and best.stats.stopped_by == "nodes"
+        assert best.value <= full.value <= (best.bound or 0)
+        end = s
+        for a in best.line:
+            end = apply(end, a)  # checked
+        assert end.phase == Phase.OVER and [len(p.coins) for p in end.players] == best.per_player
+    assert seen > 0
+
+
 def test_canonical_key_ignores_field_order():
     s = LIBRARY["trade-ask"].position()
     p = s.players[0]
@@ -181,6 +207,21 @@ def test_command_json_has_the_documented_keys():
     assert keys <= set(out)
     assert out["status"] == "optimal" and out["value"] == sum(out["per_player"])
     assert {"nodes", "seconds"} <= set(out["stats"])
+
+
+def test_command_prints_the_best_line_found_when_a_limit_stops_exact_search():
+    """coop by exact search past --node-limit: the best line so far, "feasible", with the bound
+    and the gap (exit 0; --require-proved: 1); with none yet, "too large" (exit 2)."""
+    r = run("isla-rio4-5cards", "--objective", "coop", "--node-limit", "300")
+    assert r.returncode == 0, r.stderr
+    m = re.search(r"value: (\d+) \(feasible \(stopped by the node limit\), proved bound (\d+), gap (\d+)",
+                  r.stdout)
+    assert m is not None, r.stdout
+    assert int(m[2]) - int(m[1]) == int(m[3]) >= 0 and "line:" in r.stdout
+    r = run("isla-rio4-5cards", "--objective", "coop", "--node-limit", "300", "--require-proved", "--json")
+    assert r.returncode == 1 and json.loads(r.stdout)["status"] == "feasible"
+    r = run("isla-rio4-5cards", "--objective", "coop", "--node-limit", "2")
+    assert r.returncode == 2 and "too large for exact search" in r.stderr
 
 
 @pytest.mark.parametrize(("args", "message"), [
