@@ -34,10 +34,12 @@ import time
 from collections.abc import Iterable, Iterator
 
 from console.progress import ProgressFn
-from model import Action, GameState, Phase, legal_actions
-from model.actions import Propose
+from model import Action, GameState, Phase, apply, legal_actions
+from model.actions import Accept, BuyField, Decline, Harvest, Propose
+from model.engine import is_listed_proposal
 from model.isla import isla_of, isla_setup
-from model.isla.actions import PIRATE
+from model.isla.actions import PIRATE, BuyShip
+from model.isla.state import HOME
 from solvers.bounds import gain_table
 from solvers.contract import OBJECTIVES, Budget, Limits, Objective, Solution, SolveError
 from solvers.exact import NEG, Move, OpenSearch, _full_key, final_pass_player, iter_deals, open_solution
@@ -70,8 +72,9 @@ class IslaOpenSearch(OpenSearch):
 
     def key(self, s: GameState) -> tuple[object, ...]:
         """The base game's key (fields in canonical order, H2; the draw pile by its size, which
-        only shrinks from the top, also into the rows: I2) and the expansion's whole state."""
-        return _full_key(s), s.ext
+        only shrinks from the top, also into the rows: I2), the offer being answered (T3) and the
+        expansion's whole state."""
+        return _full_key(s), s.pending, s.ext
 
     def trading(self, s: GameState) -> bool:
         """Every phase-2 node searched child by child (``_trading``); a pending offer or attack is
@@ -80,19 +83,42 @@ class IslaOpenSearch(OpenSearch):
 
     def moves(self, s: GameState, last: int) -> Iterable[tuple[Move, int]]:
         if not self.trading(s):
-            return [((a,), -1) for a in legal_actions(s) if not renames(s, a)]
+            return [((a,), -1) for a in legal_actions(s) if not renames(s, a) and not waits(s, a)]
         return self._phase2(s, last)
 
     def _phase2(self, s: GameState, last: int) -> Iterator[tuple[Move, int]]:
-        """The moves of a phase-2 node: every legal action but a bare proposal (the order starts
-        again after it), then the deals with partners from ``last`` on (I3, T3)."""
+        """The moves of a phase-2 node: every legal action but a proposal (the order starts again
+        after it); the deals with partners from ``last`` on (I3, T3); and to each seat in
+        ``windows``, every deal in any order and each proposal with its first window action (a
+        proposal it may decline, asking for the first bean, and every one it may accept): it
+        answers at its own node, after more of them or none (declining at once only spends an
+        offer, T3)."""
         acts: list[Action] = [a for a in legal_actions(s, proposals=False)
                               if not isinstance(a, Propose) and not renames(s, a)]
         for a in acts:
             yield (a,), -1
+        open_to = windows(s)
+        for q in open_to:
+            w = Propose(s.active, q, (), (), (s.setup.beans[0],))
+            if is_listed_proposal(s, w):
+                yield from self._window(s, w)
+        asked: set[Propose] = set()
         for m in iter_deals(s, self.budget.check):
-            if m[0].partner >= last or not self.ordered:
-                yield m, m[0].partner if self.ordered else -1
+            offer = m[0]
+            if offer.partner in open_to:
+                yield m, -1
+                if offer not in asked:
+                    asked.add(offer)
+                    yield from self._window(s, offer)
+            elif offer.partner >= last or not self.ordered:
+                yield m, offer.partner if self.ordered else -1
+
+    def _window(self, s: GameState, offer: Propose) -> Iterator[tuple[Move, int]]:
+        """``offer`` and each action its partner may take before it answers (``windows``)."""
+        t = apply(s, offer, check=False)
+        for x in legal_actions(t):
+            if not isinstance(x, (Accept, Decline)) and not renames(t, x) and not waits(t, x):
+                yield (offer, x), -1
 
     def _trading(self, s: GameState, last: int, alpha: int) -> int:
         """A phase-2 node: the moves but the deals made, bounded and searched best bound first (as
@@ -190,6 +216,76 @@ class IslaOpenSearch(OpenSearch):
         return hit
 
 
+def windows(s: GameState) -> list[int]:
+    """The seats but the active one whose answer to a proposal is a window that cannot wait: while
+    it answers, a seat may harvest (H5), load a harvest onto a merchant ship in its harbour (I5),
+    sell or move a cargo (I6) and buy (I1); in the active seat's phase 2 an attack reads its ships
+    (I7), and in the last turn it may never move again. A seat with no cargo, no merchant ship in
+    its harbour beside a planted field and no way to pay for a second merchant ship (its coins and
+    at most a coin a field card) can only harvest and buy a field there, which can wait for its next
+    decision or the final harvest (E3) for the same coins (the base game's argument). Empty once
+    the active seat has made its ``max_offers`` proposals (T3) and in the duel (no trading, I9)."""
+    su = s.setup
+    if su.duel or s.offers >= su.rules.max_offers:
+        return []
+    isla = isla_of(s)
+    cost = isla_setup(su).ship_cost
+    out = []
+    for q, pl in enumerate(s.players):
+        if q == s.active:
+            continue
+        fleet = isla.fleets[q]
+        cards = sum(f.count for f in pl.fields)
+        if (any(ship.count for _, ship in fleet.ships())
+                or (cards and any(ship.at == HOME for ship in fleet.merchants))
+                or (len(fleet.merchants) == 1 and len(pl.coins) + cards >= cost)):
+            out.append(q)
+    return out
+
+
+def waits(s: GameState, a: Action) -> bool:
+    """A partner's move while it answers a proposal (``windows``) that can wait for its next
+    decision or the end, for the same coins or more: a field or a pirate ship bought (F1, I1; only
+    a planting uses a field, and its pirate attacks only in its own turns, I7), or a harvest for
+    coins (H5: the final harvest pays the same, E3) unless it may open H4 for a one-card field or
+    pay towards a second merchant ship (I1)."""
+    if s.pending is None or s.to_move == s.active:
+        return False
+    if isinstance(a, BuyField) or (isinstance(a, BuyShip) and a.pirate):
+        return True
+    if isinstance(a, Harvest):
+        pl = s.players[a.player]
+        one_ship = len(isla_of(s).fleets[a.player].merchants) == 1
+        short = one_ship and len(pl.coins) < isla_setup(s.setup).ship_cost
+        return not short and all(f.count != 1 for f in pl.fields)
+    return False
+
+
+def _raid_beans(s: GameState) -> set[int] | None:
+    """The beans the active seat's pirate may still take this turn (I7: one type a ship): only its
+    own once it holds cargo it captured this turn (which stays, I6 reading); None: any."""
+    pirate = isla_of(s).fleets[s.active].pirate
+    if pirate is not None and pirate.count and isla_of(s).captured:
+        return {pirate.bean}
+    return None
+
+
+def _targets(s: GameState, q: int) -> int:
+    """Seat ``q``'s merchant ships the active seat may still raid this turn: under attack now, or in
+    their harbour (only the active seat sails, I4) and not attacked yet (once a turn, I7)."""
+    isla = isla_of(s)
+    return sum(1 for i, ship in enumerate(isla.fleets[q].merchants)
+               if isla.attack == (q, i) or (ship.at == HOME and (q, i) not in isla.attacked))
+
+
+def _may_buy(s: GameState, q: int) -> bool:
+    """Seat ``q`` could pay for a second merchant ship (I1) with its coins and what its fields and
+    cargo can still pay (at most a coin a card, C1)."""
+    pl = s.players[q]
+    cargo = sum(ship.count for _, ship in isla_of(s).fleets[q].ships())
+    return len(pl.coins) + sum(f.count for f in pl.fields) + cargo >= isla_setup(s.setup).ship_cost
+
+
 def _may_raid(s: GameState, a: int, cost: int) -> bool:
     """Seat ``a`` has a pirate ship, or might buy one (I1): each coin it can still make needs a
     card of its fields, set-aside cards or ships (C1, I6)."""
@@ -240,15 +336,22 @@ def reach(s: GameState) -> tuple[list[dict[int, int]], dict[int, int]]:
     left out. Only a phase 2 moves cards between seats (``turns_ahead``): its active seat takes
     partners' hand cards (I3, T4), face-up cards go to it or a partner, its pirate takes merchant
     cargo (I7), its ships load the rows (I4). So fields, set-aside cards and ship cargo are the
-    holder's (T6, I7), but what raids may take (shared): one card of each merchant ship raided in
-    this turn (the only decisions of its owner before then answer the attacks), and from a later
-    turn on up to two cards (two ships) a raid of any bean the seat holds (pirate cargo too, which
-    may move onto a merchant ship, I6), counted per bean; only a seat that has a pirate ship or
-    may buy one raids. The hand cards phase 1 can still plant (T1) are the holder's when no other
-    seat trades ahead, else shared; a hand card no phase 1 reaches can only be given to a seat
-    that trades ahead (one: its own); the rows are those seats' (one: its own) while a ship may
-    still sail (I4); the face-up cards are shared, and so is the draw pile while a later turn lies
-    ahead; otherwise only the cards this turn turns up (T2)."""
+    holder's (T6, I7), but what raids may take (shared), counted per bean:
+    - this turn, from a seat that cannot act before it is raided: one card of each merchant ship
+      the active seat may still raid (under attack, or in its harbour and not attacked yet;
+      ``_targets``) and its pirate may take (``_raid_beans``);
+    - this turn, from a seat that may act while it answers a proposal (``windows``: it may load a
+      field onto a ship, move a cargo, buy a second ship): as many cards of a bean the pirate may
+      take as it has such ships, from its fields and cargo (set-aside cards are planted after this
+      phase 2, T6);
+    - from a later turn on: up to two cards a raid (two ships) of any bean the seat holds, set
+      aside or on its pirate too (which may move onto a merchant ship, I6).
+    Only a seat that has a pirate ship or may buy one raids. The hand cards phase 1 can still plant
+    (T1) are the holder's when no other seat trades ahead, else shared; a hand card no phase 1
+    reaches can only be given to a seat that trades ahead (one: its own); the rows are those
+    seats' (one: its own) while a ship may still sail (I4); the face-up cards are shared, and so
+    is the draw pile while a later turn lies ahead; otherwise only the cards this turn turns up
+    (T2)."""
     turns = turns_ahead(s)
     traders = {a for a, _ in turns}
     n = len(s.players)
@@ -265,31 +368,46 @@ def reach(s: GameState) -> tuple[list[dict[int, int]], dict[int, int]]:
     now = s.phase in (Phase.PLANT, Phase.TRADE)  # the current turn is turns[0]
     cost = isla_setup(s.setup).pirate_cost
     raiders = now and _may_raid(s, turns[0][0], cost)
+    open_to = windows(s) if raiders else []
+    takes = _raid_beans(s) if raiders else set()
     for q, pl in enumerate(s.players):
         mine = own[q]
         others = traders - {q}
         to_others = own[next(iter(others))] if len(others) == 1 else shared
-        held: dict[int, int] = {}  # what a later raid may take: fields, set aside, merchant cargo
+        held: dict[int, int] = {}  # what a raid may take: fields, set aside, cargo
         for f in pl.fields:
             if f.count:
                 add(held, f.bean, f.count)
-        for b in pl.aside:
-            add(held, b)
         raids = sum(1 for a, _ in turns[now:] if a != q and _may_raid(s, a, cost))
-        for i, ship in isla.fleets[q].ships():
+        if raids:
+            for b in pl.aside:
+                add(held, b)
+        else:
+            for b in pl.aside:  # planted after this phase 2 (T6): out of a raid's reach now
+                add(mine, b)
+        fleet = isla.fleets[q]
+        answers = s.pending is not None or q in open_to  # it may load or move cargo now (``windows``)
+        targets = _targets(s, q) if raiders and q != turns[0][0] else 0
+        if answers and targets and len(fleet.merchants) == 1 and _may_buy(s, q):
+            targets += 1  # a second merchant ship, bought while it answers (I1)
+        for i, ship in fleet.ships():
             if not ship.count:
                 continue
-            if i == PIRATE:  # never raided, but in a later turn it may move onto a merchant ship (I6)
-                add(held if raids else mine, ship.bean, ship.count)
-            elif raids or s.pending is not None or not now or turns[0][0] == q:
+            if raids or answers or not now or turns[0][0] == q:
                 add(held, ship.bean, ship.count)
-            elif raiders:  # raided now only: this ship gives at most one card (I7), none it gets before
-                add(mine, ship.bean, ship.count - 1)
+            elif targets and i != PIRATE and (takes is None or ship.bean in takes) \
+                    and (isla.attack == (q, i) or (ship.at == HOME and (q, i) not in isla.attacked)):
+                add(mine, ship.bean, ship.count - 1)  # raided now only: one card at most (I7)
                 add(shared, ship.bean, 1)
             else:
                 add(mine, ship.bean, ship.count)
         for b, c in held.items():
-            k = min(c, 2 * (raids + now)) if raids or s.pending is not None else 0
+            if raids:
+                k = min(c, 2 * (raids + now))
+            elif answers and (takes is None or b in takes):
+                k = min(c, targets)  # loaded while it answers, then raided (``windows``, I5, I7)
+            else:
+                k = 0
             add(mine, b, c - k)
             add(shared, b, k)
         k = min(plant[q], len(pl.hand))
