@@ -49,14 +49,7 @@ from model.display import describe
 from model.errors import UsageError
 from model.rules import parse_option_args
 from solvers.api import METHODS, default_method, methods, served, solve, solve_policy
-from solvers.contract import (
-    DEFAULT_LIMITS,
-    DEFAULT_NODES,
-    DEFAULT_SECONDS,
-    OBJECTIVES,
-    Limits,
-    SearchLimitExceeded,
-)
+from solvers.contract import DEFAULT_LIMITS, DEFAULT_NODES, DEFAULT_SECONDS, OBJECTIVES, Limits
 from solvers.positions import BUILTINS, DEFAULT, cut, game_label, read_position, unknown_position
 from viewer.build import line_page
 from viewer.page import write
@@ -215,9 +208,9 @@ def _solve(frame: cli.Frame, args: argparse.Namespace) -> int:
         ans = solve_policy(s, objective.name, args.solver, args.player, limits, progress)
         progress.close()
         return _print_expected(args, where, s, ans)
-    alone = len(wanted) == 1
-    sols = [("exact" if m == "exact" else "cpsat",
-             _solved(s, objective.name, m, args.player, limits, progress, alone)) for m in wanted]
+    alone = len(wanted) == 1  # with one solver, an exact search past a limit prints its best line
+    sols = [("exact" if m == "exact" else "cpsat", solve(s, objective.name, m, args.player, limits, progress,
+                                                         anytime=alone)) for m in wanted]
     progress.close()
     if len(sols) == 2:
         agree = sols[0][1].value == sols[1][1].value
@@ -274,19 +267,6 @@ def _solve(frame: cli.Frame, args: argparse.Namespace) -> int:
     if page:
         print(page)
     return _exit(frame, sols, agree, args.require_proved)
-
-
-def _solved(s: Any, objective: str, method: str, player: int | None, limits: Limits, progress: Any,
-            alone: bool) -> Any:
-    """``solve``; with one solver, an exact search stopped by a limit answers with the best line it
-    found (status "feasible", the proved bound and the gap) where it found one (coop and best);
-    otherwise the limit stops the run ("too large", exit 2)."""
-    try:
-        return solve(s, objective, method, player, limits, progress)
-    except SearchLimitExceeded as e:
-        if e.best is None or not alone:
-            raise
-        return e.best
 
 
 def _html(path: str | None, out: dict[str, Any], s: Any, where: str) -> str:

@@ -123,8 +123,11 @@ def _no_method(objective: str, method: str) -> SolveError:
 
 
 def solve(s: GameState, objective: str, method: str, player: int | None = None,
-          limits: Limits = DEFAULT_LIMITS, progress: ProgressFn | None = None) -> Solution:
+          limits: Limits = DEFAULT_LIMITS, progress: ProgressFn | None = None,
+          anytime: bool = False) -> Solution:
     """The ``objective`` by ``method``; the line is verified once more before it is returned.
+    ``anytime``: an exact search stopped by a limit answers with the best line it found (status
+    "feasible", its proved bound; ``SearchLimitExceeded.best``) where it has one, as CP-SAT does.
 
     ``progress`` (console/progress.py) hears from exact search (nodes, None, note) and from CP-SAT
     (seconds spent, the time limit, the best value and bound) at least twice a second. Ctrl-C:
@@ -138,7 +141,12 @@ def solve(s: GameState, objective: str, method: str, player: int | None = None,
         if run is None:
             base_game_only(s, _title(objective, method), served(s.setup.expansion))
     assert run is not None
-    sol = run(s, OBJECTIVES[objective], player, limits, progress)
+    try:
+        sol = run(s, OBJECTIVES[objective], player, limits, progress)
+    except SearchLimitExceeded as e:
+        if not anytime or e.best is None:
+            raise
+        sol = e.best
     verify_line(s, sol)
     return sol
 

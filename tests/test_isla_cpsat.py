@@ -95,7 +95,11 @@ def test_I4_the_rows_reachable_and_the_loads() -> None:
 def _agrees(s: GameState, p: int, seconds: float = 5.0) -> bool:
     """CP-SAT's value is exact search's when proved, and never above it (its line is replayed by
     the registry's verify_line, so it is a real line). True when proved."""
-    sol = solve(s, "solo", "cpsat", p, Limits(time=seconds, workers=1))
+    try:
+        sol = solve(s, "solo", "cpsat", p, Limits(time=seconds, workers=1))
+    except SolveError as e:  # no line within the (wall-clock) limit, on a loaded machine: nothing to compare
+        assert str(e).startswith("CP-SAT found no solution"), e
+        return False
     exact = solve_isla_solo(s, p).value
     assert sol.value <= exact
     assert sol.status != "optimal" or sol.value == exact
