@@ -219,26 +219,33 @@ class IslaOpenSearch(OpenSearch):
 def windows(s: GameState) -> list[int]:
     """The seats but the active one whose answer to a proposal is a window that cannot wait: while
     it answers, a seat may harvest (H5), load a harvest onto a merchant ship in its harbour (I5),
-    sell or move a cargo (I6) and buy (I1); in the active seat's phase 2 an attack reads its ships
-    (I7), and in the last turn it may never move again. A seat with no cargo, no merchant ship in
-    its harbour beside a planted field and no way to pay for a second merchant ship (its coins and
-    at most a coin a field card) can only harvest and buy a field there, which can wait for its next
-    decision or the final harvest (E3) for the same coins (the base game's argument). Empty once
-    the active seat has made its ``max_offers`` proposals (T3) and in the duel (no trading, I9)."""
+    sell or move a cargo (I6) and buy (I1). Only the seat's own coins, fields and ships change, and
+    only two things read them before its next decision (its phase 3, T6, or a later turn): a raid
+    of the active seat's pirate in this phase 2 (I7), and nothing else; its final groups gain only
+    where two of them hold one bean (a field loaded onto a cargo of its bean, two cargos joined).
+    So a seat has windows when the active seat may raid it now (a pirate ship, or the coins for
+    one; a merchant ship still raidable, ``_targets``, or a second one it may buy; cards of a bean
+    the pirate may take) or when two of its groups hold one bean. Otherwise its harvests pay what
+    the final harvest (E3) would, a load or a move onto an empty ship only renames a group, a sale
+    pays what the end would, and a purchase only spends: each can wait (the base game's argument
+    for harvests). Empty once the active seat has made its ``max_offers`` proposals (T3) and in
+    the duel (no trading, I9)."""
     su = s.setup
     if su.duel or s.offers >= su.rules.max_offers:
         return []
     isla = isla_of(s)
-    cost = isla_setup(su).ship_cost
+    raider = s.phase in (Phase.PLANT, Phase.TRADE) and _may_raid(s, s.active, isla_setup(su).pirate_cost)
+    takes = _raid_beans(s)
     out = []
     for q, pl in enumerate(s.players):
         if q == s.active:
             continue
         fleet = isla.fleets[q]
-        cards = sum(f.count for f in pl.fields)
-        if (any(ship.count for _, ship in fleet.ships())
-                or (cards and any(ship.at == HOME for ship in fleet.merchants))
-                or (len(fleet.merchants) == 1 and len(pl.coins) + cards >= cost)):
+        groups = [f.bean for f in pl.fields if f.count]
+        groups += [ship.bean for _, ship in fleet.ships() if ship.count]
+        raided = raider and any(takes is None or b in takes for b in groups) and (
+            _targets(s, q) > 0 or (len(fleet.merchants) == 1 and _may_buy(s, q)))
+        if raided or len(set(groups)) < len(groups):
             out.append(q)
     return out
 

@@ -131,6 +131,20 @@ def test_a_partner_loads_its_ship_while_it_answers_and_the_raid_pays() -> None:
     assert solve_isla_open(h4, "coop", 0).value == _every_line(h4, {}) == 2
 
 
+def test_in_the_last_turn_a_partner_joins_its_field_to_its_cargo() -> None:
+    """No raid this time (p0 has no pirate and cannot pay for one): p1's two chili on a field and
+    one on its ship pay nothing apart (E3), joined (I5) they are a cargo of three, a coin. p1 moves
+    again only while it answers a proposal (``windows``) or in phase 3 after a deal gives it a
+    turned-up card (T6): both lines are there, as in the search over every legal action."""
+    s = isla_state([P0, _seat([], [["chili", 2], None]), IDLE, IDLE],
+                   [NO_SHIP, _fleet([_ship("chili", 1)]), NO_SHIP, NO_SHIP], ([], []), ["blue"] * 5, sails=0)
+    o = s.to_json()
+    o["options"] |= {"max_offers": 1, "max_deal_cards": 1}
+    one = state_from_json(o)
+    assert solve_isla_open(one, "coop", 0).value == _every_line(one, {}) == 2
+    assert _run(s, "coop", 0) == [1, 1, 0, 0]
+
+
 def test_the_bound_is_above_every_value_on_the_hand_made_positions() -> None:
     for s in (_deal(), _raid(), _window()):
         search = IslaOpenSearch("coop", 0, None, Budget("the bound"))
