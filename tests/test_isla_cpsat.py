@@ -239,3 +239,38 @@ def test_a_relaxation_with_a_step_too_few_proves_a_wrong_value(monkeypatch: pyte
     assert not prove(s, 0, 4, 20, 1)
     monkeypatch.setattr(relax, "relaxed_steps", lambda *a: (1, 2))
     assert prove(s, 0, 4, 20, 1)
+
+
+def _pirate_and_merchant(target: dict[str, Any]) -> GameState:
+    """p0's last turn (P0: 4 coffee, and the two soy it turns up on its empty field: 2 coins): its
+    pirate holds 2 green captured in an earlier turn, m0 2 green at home; p1's merchant ship
+    ``target``; one sail a turn."""
+    return _isla([P0, IDLE, IDLE, IDLE], [_fleet([_ship("green", 2)], _ship("green", 2)), _fleet([target]),
+                                          NO_SHIP, NO_SHIP], (["chili"], ["blue"]), ["soy", "soy"])
+
+
+def test_I6_I7_captured_cargo_stays_aboard_in_the_relaxation_too() -> None:
+    # The pirate's 2 green may go onto m0 (4 green: 1 coin); p1's lone green pays nothing, so an
+    # attack takes it (I7), and the pirate's card captured this turn may not follow (I6 reading):
+    # 4 green on m0 and 1 on the pirate, or 2 and 3: 1 coin either way, 3 in all. A run after the
+    # attack that moved it anyway would make 5 green (2 coins): the relaxation keeps the pirate's
+    # cargo aboard (or sold alone) once it has captured, and proves the 3.
+    s = _pirate_and_merchant(_ship("green", 1))
+    assert solve_isla_solo(s, 0).value == 3
+    assert prove(s, 0, 3, 20, 1) and not prove(s, 0, 2, 20, 1)
+
+
+def test_a_relaxation_that_never_moves_pirate_cargo_proves_a_wrong_value(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # With p1's ship empty there is no attack: moving the pirate's 2 green onto m0 (4 green, 1 coin)
+    # makes 3. A relaxation that reads every run as after a capture "proves" 2.
+    s = _pirate_and_merchant(_ship())
+    assert solve_isla_solo(s, 0).value == 3
+    assert not prove(s, 0, 2, 20, 1)
+    before_step = relax.RelaxedModel.before_step
+
+    def always_captured(self: relax.RelaxedModel, st: Any, name: str, captured: Any) -> Any:
+        return before_step(self, st, name, self.m.new_constant(1))
+
+    monkeypatch.setattr(relax.RelaxedModel, "before_step", always_captured)
+    assert prove(s, 0, 2, 20, 1)

@@ -11,9 +11,12 @@ group, or in a merchant ship's cargo; every group and cargo holds one bean and l
 (a field counts as home: I5 loads only a ship at home, I6 moves only in one port), and the coins
 end at least 0 (each purchase is paid when made). ``RelaxedModel`` lets a step begin with any
 such regrouping (``before_step``), then its one action (the model's own step, which may be a cash
-action too). It drops H4 (the lenient reading's single-bean protection), I6's "only for at least
-one coin" and the rule that captured cargo waits a turn, and pays for purchases from the run's
-end: every legal run is one of its regroupings, and no regrouping pays more than it sells.
+action too). It keeps H4 (lenient) only as a batch and I6's "only for at least one coin" only for
+groups with a ship or more than one container, and pays for purchases from the run's end: every
+legal run is one of its regroupings, and no regrouping pays more than it sells. It keeps the rule
+that captured cargo waits a turn (I6 reading): once P's pirate has captured a card in the turn, a
+run leaves the pirate's cargo aboard or sells it alone (a sale with other cards would need it
+moved onto a merchant ship first, and a move is all it forbids).
 
 The step bound (``relaxed_steps``): a legal line of P's turn is run, move, run, move, ..., move,
 run; one step per move, and one more for the last run (in phase 2). Phase 1's moves are its at most
@@ -105,10 +108,13 @@ class RelaxedModel(IslaModel):
                 before = moves if seg.phase == Phase.TRADE else []
         return st
 
-    def before_step(self, st: State, name: str) -> tuple[State, cp_model.IntVar | None]:
+    def before_step(self, st: State, name: str,
+                    captured: cp_model.IntVar) -> tuple[State, cp_model.IntVar | None]:
         """A run of cash actions as a regrouping: each container stays, joins a sold group (anchored
         at its lowest container) or a merchant ship's cargo (one bean, one port, the ship owned);
-        purchases paid from the coins at the run's end (I1, I5, I6; H4 dropped)."""
+        purchases paid from the coins at the run's end (I1, I5, I6; H4 as a batch). Once P's pirate
+        has captured a card this turn (``captured``), its cargo may not move (I6 reading), so it
+        stays or is sold alone."""
         m = self.m
         name = f"{name}_run"
         home = m.new_constant(0)
@@ -134,6 +140,9 @@ class RelaxedModel(IslaModel):
         group = [{g: m.new_bool_var(f"{name}_g{j}_{g}") for g in range(j + 1)} for j in range(6)]
         onto = [{i: m.new_bool_var(f"{name}_to{j}_{i}") for i in range(2) if MERCHANTS[i] != j}
                 for j in range(6)]
+        # I6 reading: captured cargo does not move this turn; a sale of the pirate's cargo with others
+        # would need it moved onto a merchant ship first
+        m.add_bool_or([captured.negated(), keep[PIRATE_AT], group[PIRATE_AT][PIRATE_AT]])
         for j, (b, _, at) in enumerate(cont):
             m.add_exactly_one([keep[j], *group[j].values(), *onto[j].values()])
             m.add_implication(full[j].negated(), keep[j])

@@ -331,10 +331,11 @@ class IslaModel(RaidModel):
         self.exact = self.exact and self.phase1_steps >= sound.phase1 and cap2 >= sound.phase2
         return min(self.phase1_steps, sound.phase1), min(cap2, sound.phase2)
 
-    def before_step(self, st: State, name: str) -> tuple[State, cp_model.IntVar | None]:
+    def before_step(self, st: State, name: str,
+                    captured: cp_model.IntVar) -> tuple[State, cp_model.IntVar | None]:
         """What happens before each of P's steps, and a literal true when that is nothing (None:
         always): nothing here (``RelaxedModel``: a run of sales, harvests, loads, moves and
-        purchases)."""
+        purchases). ``captured``: P's pirate has taken a card this turn (I6 reading)."""
         return st, None
 
     def p_turn(self, st: State, k: int, info: TurnInfo) -> State:
@@ -349,7 +350,7 @@ class IslaModel(RaidModel):
         quiet: dict[int, list[cp_model.IntVar | None]] = {1: [], 2: []}
         for j in range(steps1):
             seg1.steps.append([])
-            st, q = self.before_step(st, f"t{k}a{j}")
+            st, q = self.before_step(st, f"t{k}a{j}", captured)
             quiet[1].append(q)
             st, noop, hand, _, captured = self.p_step(st, f"t{k}a{j}", Phase.PLANT, None, (), attacked,
                                                       captured,
@@ -372,7 +373,7 @@ class IslaModel(RaidModel):
         up_lits: list[list[cp_model.IntVar]] = [[] for _ in info.face_up]
         for j in range(steps2):
             seg2.steps.append([])
-            st, q = self.before_step(st, f"t{k}b{j}")
+            st, q = self.before_step(st, f"t{k}b{j}", captured)
             quiet[2].append(q)
             now = [m.new_bool_var(f"t{k}b{j}_u{x}") for x in range(len(info.face_up))]
             st, noop, _, sail, captured = self.p_step(st, f"t{k}b{j}", Phase.TRADE, now, info.face_up,
