@@ -231,11 +231,11 @@ def test_I4_I5_the_relaxation_proves_a_turn_the_caps_fall_short_of() -> None:
 
 
 def test_a_relaxation_with_a_step_too_few_proves_a_wrong_value(monkeypatch: pytest.MonkeyPatch) -> None:
-    # Phase 2 needs a step per move (two face-up plantings, one sail, an attack on each of the three
-    # enemy ships) and one for the last run: with two, the sail does not fit and the relaxation
-    # "proves" 4, a coin below the optimum.
+    # Phase 2 needs a step per move (two face-up plantings, one sail, no attack: the three enemy
+    # ships are empty, I7) and one for the last run: with two, the sail does not fit and the
+    # relaxation "proves" 4, a coin below the optimum.
     s = _harvest_then_sail()
-    assert relax.relaxed_steps(s, 0, read_timeline(s, 0)[1][0], 1)[1] == 2 + 1 + 3 + 1
+    assert relax.relaxed_steps(s, 0, read_timeline(s, 0)[1][0], 1)[1] == 2 + 1 + 0 + 1
     assert not prove(s, 0, 4, 20, 1)
     monkeypatch.setattr(relax, "relaxed_steps", lambda *a: (1, 2))
     assert prove(s, 0, 4, 20, 1)

@@ -22,9 +22,9 @@ The step bound (``relaxed_steps``): a legal line of P's turn is run, move, run, 
 run; one step per move, and one more for the last run (in phase 2). Phase 1's moves are its at most
 two plantings (T1), and its last run moves unchanged to phase 2 (``bounds.py``); phase 2's are the
 face-up plantings (T5), at most ``max_sails`` sails (I4) and one attack per enemy merchant ship
-(I7). With that many steps the relaxation holds a copy of every legal line, so its optimum is an
-upper bound on the optimum, and ``prove`` reports a line proved only when the relaxation has no
-line worth more (CP-SAT: infeasible).
+with cargo now (I7: other seats never load one). With that many steps the relaxation holds a copy
+of every legal line, so its optimum is an upper bound on the optimum, and ``prove`` reports a line
+proved only when the relaxation has no line worth more (CP-SAT: infeasible).
 
 Canonical forms, each keeping an optimal relaxed line: a run that touches nothing its move reads
 or writes (a planting: the fields and the third field; a sail: that ship; an attack: the pirate)
@@ -56,8 +56,11 @@ CASH = ("harvest", "onto", "sell", "move", "buy")  # the labels of the exact mod
 def relaxed_steps(s: GameState, p: int, info: TurnInfo, max_sails: int) -> tuple[int, int]:
     """The relaxation's steps in each phase of P's turn ``info`` (the module's argument): phase 1
     one per planting (at most 2 and the hand's cards, T1), phase 2 the face-up cards, the sails and
-    an attack per enemy merchant ship (I7), and the last run."""
-    enemies = sum(len(fl.merchants) for q, fl in enumerate(isla_of(s).fleets) if q != p)
+    an attack per enemy merchant ship with cargo now (I7: an attack takes a card, or its owner sells
+    the cargo, so an empty ship is no target; the other seats play ``isla_policy``, which never
+    sails, harvests onto a ship or moves cargo, so an empty one stays empty), and the last run."""
+    enemies = sum(1 for q, fl in enumerate(isla_of(s).fleets) if q != p
+                  for ship in fl.merchants if ship.count)
     return min(2, info.hand_available), len(info.face_up) + max_sails + enemies + 1
 
 
