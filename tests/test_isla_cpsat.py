@@ -274,3 +274,27 @@ def test_a_relaxation_that_never_moves_pirate_cargo_proves_a_wrong_value(
 
     monkeypatch.setattr(relax.RelaxedModel, "before_step", always_captured)
     assert prove(s, 0, 2, 20, 1)
+
+
+def _pirate_cargo_then_sail() -> GameState:
+    """p0's last turn (P0: 4 coffee, and the two soy it turns up: 2 coins): m0 3 green at home, the
+    pirate 2 green captured in an earlier turn, Bohnbay's row 2 green; one sail a turn."""
+    return _isla([P0, IDLE, IDLE, IDLE], [_fleet([_ship("green", 3)], _ship("green", 2)), NO_SHIP, NO_SHIP,
+                                          NO_SHIP], (["green", "green"], ["chili"]), ["soy", "soy"])
+
+
+def test_I4_I6_a_run_before_a_sail_keeps_the_cash_actions_linked_to_the_ship() -> None:
+    # The pirate's 2 green onto m0 (I6: both at home, 5 green), then the sail to Bohnbay (I4: 7
+    # green, 4 coins): 6. The move onto m0 links the pirate to the sailing ship, so the run before
+    # the sail may make it (relax.RelaxedModel.linked); after the sail m0 is away and may not.
+    s = _pirate_cargo_then_sail()
+    assert solve_isla_solo(s, 0).value == 6
+    assert prove(s, 0, 6, 20, 1) and not prove(s, 0, 5, 20, 1)
+
+
+def test_a_relaxation_that_links_too_little_proves_a_wrong_value(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Reached in no edge, only the sailing ship's own cargo may move before the sail: the pirate's
+    # green never joins m0 in time, and the relaxation "proves" 5, a coin below the optimum.
+    s = _pirate_cargo_then_sail()
+    monkeypatch.setattr(relax.RelaxedModel, "link_depth", 0)
+    assert prove(s, 0, 5, 20, 1)
