@@ -21,7 +21,16 @@ from model.isla.setup import isla_setup
 from solvers.api import solve
 from solvers.contract import Limits, SolveError
 from solvers.cross_check import isla_positions
-from solvers.isla_cpsat import IslaModel, read_timeline, relax, row_states, solve_isla_cpsat, sound_steps
+from solvers.isla_cpsat import (
+    IslaModel,
+    TurnInfo,
+    read_timeline,
+    relax,
+    row_states,
+    solve_isla_cpsat,
+    sound_steps,
+)
+from solvers.isla_cpsat import turns as isla_turns
 from solvers.isla_cpsat.relax import prove
 from solvers.isla_exact import solve_isla_solo
 from solvers.positions import ISLA_LIBRARY
@@ -298,3 +307,27 @@ def test_a_relaxation_that_links_too_little_proves_a_wrong_value(monkeypatch: py
     s = _pirate_cargo_then_sail()
     monkeypatch.setattr(relax.RelaxedModel, "link_depth", 0)
     assert prove(s, 0, 5, 20, 1)
+
+
+def _two_hand_plantings() -> GameState:
+    """p0's last turn: hand coffee, soy; fields 3 coffee and 1 soy; it turns up the last two coffee
+    (E2): both plantings (T1) and the coffee make 6 coffee (1 coin) and 2 soy (1 coin): 2."""
+    return _isla([_seat(["coffee", "soy"], [["coffee", 3], ["soy", 1]]), IDLE, IDLE, IDLE],
+                 [NO_SHIP, NO_SHIP, NO_SHIP, NO_SHIP], (["chili"], ["blue"]), ["coffee", "coffee"])
+
+
+def test_T1_H1_the_hand_cards_phase_1_can_reach() -> None:
+    # From the front, 2 a turn, only cards in hand by the turn's start: a hand of 1, then 4 cards
+    # known by the next turn of P's: 1, then 3; the per-bean cuts count no more of the stream.
+    assert isla_turns.hand_reach([TurnInfo(0, 1, 1), TurnInfo(0, 5, 4)]) == 3
+    assert isla_turns.hand_reach([TurnInfo(0, 1, 5), TurnInfo(0, 5, 8)]) == 4
+    s = _two_hand_plantings()
+    assert solve_isla_solo(s, 0).value == 2
+    assert prove(s, 0, 2, 20, 1) and not prove(s, 0, 1, 20, 1)
+
+
+def test_a_relaxation_that_counts_too_few_hand_cards_proves_a_wrong_value(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Counting one hand card, the soy planted second is beyond the soy the cuts allow: "proves" 1.
+    monkeypatch.setattr(isla_turns, "hand_reach", lambda mine: 1)
+    assert prove(_two_hand_plantings(), 0, 1, 20, 1)

@@ -447,7 +447,9 @@ class IslaModel(RaidModel):
 
     def per_bean(self) -> None:
         """Redundant, per bean: the groups of one bean hold at most its cards that can ever be P's
-        (P's fields and ships, the hand cards phase 1 can reach, 2 a turn of P's, T1; the face-up
+        (P's fields and ships; the hand cards phase 1 can reach: planted from the front, at most 2 a
+        turn of P's and only cards in hand by its start, T1, H1, so a prefix of the stream no longer
+        than ``n`` after ``n = min(n + 2, hand_available)`` turn by turn; the face-up
         cards of P's turns, the rows, and a card per turn of P's from each enemy merchant ship, I7:
         one attack a ship a turn), and pay at most the best split of their cards into groups (C1; its
         concave majorant, for the LP); each group's coins and cards are split by its bean."""
@@ -455,7 +457,7 @@ class IslaModel(RaidModel):
         cards: dict[int, int] = {}
         mine = [t for t in self.turns if t.active == self.p]
         turns = len(mine)
-        zones = [self.hand[:2 * turns], *(t.face_up for t in mine), *self.isla.rows]
+        zones = [self.hand[:hand_reach(mine)], *(t.face_up for t in mine), *self.isla.rows]
         for zone in zones:
             for b in zone:
                 cards[b] = cards.get(b, 0) + 1
@@ -491,6 +493,16 @@ class IslaModel(RaidModel):
         self.m.add(y == x).only_enforce_if(lit)
         self.m.add(y == 0).only_enforce_if(lit.negated())
         return y
+
+
+def hand_reach(mine: list[TurnInfo]) -> int:
+    """How many cards of P's hand stream phase 1 can plant in P's turns ``mine``: from the front
+    (H1), at most 2 a turn and only cards in hand by its start (T1): ``n = min(n + 2, available)``
+    turn by turn."""
+    n = 0
+    for t in mine:
+        n = min(n + 2, t.hand_available)
+    return n
 
 
 def _now(a: Action) -> Callable[[GameState], Action]:
