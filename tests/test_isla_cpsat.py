@@ -331,3 +331,26 @@ def test_a_relaxation_that_counts_too_few_hand_cards_proves_a_wrong_value(
     # Counting one hand card, the soy planted second is beyond the soy the cuts allow: "proves" 1.
     monkeypatch.setattr(isla_turns, "hand_reach", lambda mine: 1)
     assert prove(_two_hand_plantings(), 0, 1, 20, 1)
+
+
+def _capture(target: dict[str, Any]) -> GameState:
+    """p0's last turn (P0: 2 coins): m0 2 coffee at home, its pirate 2 green from an earlier turn
+    (they pay nothing, and the green may not go onto m0's coffee); p1's merchant ship ``target``."""
+    return _isla([P0, IDLE, IDLE, IDLE], [_fleet([_ship("coffee", 2)], _ship("green", 2)), _fleet([target]),
+                                          NO_SHIP, NO_SHIP], (["chili"], ["blue"]), ["soy", "soy"])
+
+
+def test_I7_only_an_enemy_cargo_that_pays_nothing_gives_the_pirate_a_card() -> None:
+    # p1's lone green pays nothing: attacked, p1 yields it (I7), 3 green on the pirate pay 1: 3.
+    # p1's 3 green pay a coin: attacked, p1 sells them, and the pirate gains nothing: 2. The
+    # per-bean cuts count no card from a cargo that pays now.
+    yields, sells = _capture(_ship("green", 1)), _capture(_ship("green", 3))
+    assert (solve_isla_solo(yields, 0).value, solve_isla_solo(sells, 0).value) == (3, 2)
+    assert prove(yields, 0, 3, 20, 1) and not prove(yields, 0, 2, 20, 1)
+    assert prove(sells, 0, 2, 20, 1)
+
+
+def test_a_relaxation_that_counts_no_enemy_card_proves_a_wrong_value(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Read as if every enemy cargo paid, the lone green is never the pirate's: "proves" 2.
+    monkeypatch.setattr(IslaModel, "pays", lambda self, bean, count: True)
+    assert prove(_capture(_ship("green", 1)), 0, 2, 20, 1)

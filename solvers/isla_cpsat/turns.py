@@ -450,9 +450,12 @@ class IslaModel(RaidModel):
         (P's fields and ships; the hand cards phase 1 can reach: planted from the front, at most 2 a
         turn of P's and only cards in hand by its start, T1, H1, so a prefix of the stream no longer
         than ``n`` after ``n = min(n + 2, hand_available)`` turn by turn; the face-up
-        cards of P's turns, the rows, and a card per turn of P's from each enemy merchant ship, I7:
-        one attack a ship a turn), and pay at most the best split of their cards into groups (C1; its
-        concave majorant, for the LP); each group's coins and cards are split by its bean."""
+        cards of P's turns, the rows, and a card per turn of P's from each enemy merchant ship whose
+        cargo pays nothing now, I7: one attack a ship a turn, and an attacked owner sells a cargo
+        that pays; a cargo that pays now only shrinks by such a sale to none, since the other seats
+        never load, C1 pays more for more cards), and pay at most the best split of their cards into
+        groups (C1; its concave majorant, for the LP); each group's coins and cards are split by its
+        bean."""
         m, s = self.m, self.s
         cards: dict[int, int] = {}
         mine = [t for t in self.turns if t.active == self.p]
@@ -466,7 +469,8 @@ class IslaModel(RaidModel):
                 cards[f.bean] = cards.get(f.bean, 0) + f.count
         for q, fleet in enumerate(self.isla.fleets):
             for i, ship in fleet.ships():
-                n = ship.count if q == self.p else 0 if i == PIRATE else min(ship.count, turns)
+                n = ship.count if q == self.p else 0 if i == PIRATE or self.pays(ship.bean, ship.count) \
+                    else min(ship.count, turns)
                 if n:
                     cards[ship.bean] = cards.get(ship.bean, 0) + n
         split: list[tuple[list[cp_model.IntVar], list[cp_model.IntVar]]] = [([], []) for _ in self.groups]
@@ -486,6 +490,11 @@ class IslaModel(RaidModel):
         for (g, c, _), (pays, sizes) in zip(self.groups, split, strict=True):  # a group's bean is one of them
             m.add(sum(pays) == g)
             m.add(sum(sizes) == c)
+
+    def pays(self, bean: int, count: int) -> bool:
+        """C1: ``count`` cards of ``bean`` pay at least a coin."""
+        row = self.su.payout[bean]
+        return count > 0 and row[min(count, len(row) - 1)] > 0
 
     def part(self, x: cp_model.IntVar, lit: cp_model.IntVar, name: str) -> cp_model.IntVar:
         """``x`` if ``lit``, else 0."""
