@@ -21,7 +21,16 @@ from model.isla.setup import isla_setup
 from solvers.api import solve
 from solvers.contract import Limits, SolveError
 from solvers.cross_check import isla_positions
-from solvers.isla_cpsat import IslaModel, read_timeline, relax, row_states, solve_isla_cpsat, sound_steps
+from solvers.isla_cpsat import (
+    IslaModel,
+    TurnInfo,
+    read_timeline,
+    relax,
+    row_states,
+    solve_isla_cpsat,
+    sound_steps,
+)
+from solvers.isla_cpsat import turns as isla_turns
 from solvers.isla_cpsat.relax import prove
 from solvers.isla_exact import solve_isla_solo
 from solvers.positions import ISLA_LIBRARY
@@ -235,11 +244,117 @@ def test_I4_I5_the_relaxation_proves_a_turn_the_caps_fall_short_of() -> None:
 
 
 def test_a_relaxation_with_a_step_too_few_proves_a_wrong_value(monkeypatch: pytest.MonkeyPatch) -> None:
-    # Phase 2 needs a step per move (two face-up plantings, one sail, an attack on each of the three
-    # enemy ships) and one for the last run: with two, the sail does not fit and the relaxation
-    # "proves" 4, a coin below the optimum.
+    # Phase 2 needs a step per move (two face-up plantings, one sail, no attack: the three enemy
+    # ships are empty, I7) and one for the last run: with two, the sail does not fit and the
+    # relaxation "proves" 4, a coin below the optimum.
     s = _harvest_then_sail()
-    assert relax.relaxed_steps(s, 0, read_timeline(s, 0)[1][0], 1)[1] == 2 + 1 + 3 + 1
+    assert relax.relaxed_steps(s, 0, read_timeline(s, 0)[1][0], 1)[1] == 2 + 1 + 0 + 1
     assert not prove(s, 0, 4, 20, 1)
     monkeypatch.setattr(relax, "relaxed_steps", lambda *a: (1, 2))
     assert prove(s, 0, 4, 20, 1)
+
+
+def _pirate_and_merchant(target: dict[str, Any]) -> GameState:
+    """p0's last turn (P0: 4 coffee, and the two soy it turns up on its empty field: 2 coins): its
+    pirate holds 2 green captured in an earlier turn, m0 2 green at home; p1's merchant ship
+    ``target``; one sail a turn."""
+    return _isla([P0, IDLE, IDLE, IDLE], [_fleet([_ship("green", 2)], _ship("green", 2)), _fleet([target]),
+                                          NO_SHIP, NO_SHIP], (["chili"], ["blue"]), ["soy", "soy"])
+
+
+def test_I6_I7_captured_cargo_stays_aboard_in_the_relaxation_too() -> None:
+    # The pirate's 2 green may go onto m0 (4 green: 1 coin); p1's lone green pays nothing, so an
+    # attack takes it (I7), and the pirate's card captured this turn may not follow (I6 reading):
+    # 4 green on m0 and 1 on the pirate, or 2 and 3: 1 coin either way, 3 in all. A run after the
+    # attack that moved it anyway would make 5 green (2 coins): the relaxation keeps the pirate's
+    # cargo aboard (or sold alone) once it has captured, and proves the 3.
+    s = _pirate_and_merchant(_ship("green", 1))
+    assert solve_isla_solo(s, 0).value == 3
+    assert prove(s, 0, 3, 20, 1) and not prove(s, 0, 2, 20, 1)
+
+
+def test_a_relaxation_that_never_moves_pirate_cargo_proves_a_wrong_value(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # With p1's ship empty there is no attack: moving the pirate's 2 green onto m0 (4 green, 1 coin)
+    # makes 3. A relaxation that reads every run as after a capture "proves" 2.
+    s = _pirate_and_merchant(_ship())
+    assert solve_isla_solo(s, 0).value == 3
+    assert not prove(s, 0, 2, 20, 1)
+    before_step = relax.RelaxedModel.before_step
+
+    def always_captured(self: relax.RelaxedModel, st: Any, name: str, captured: Any) -> Any:
+        return before_step(self, st, name, self.m.new_constant(1))
+
+    monkeypatch.setattr(relax.RelaxedModel, "before_step", always_captured)
+    assert prove(s, 0, 2, 20, 1)
+
+
+def _pirate_cargo_then_sail() -> GameState:
+    """p0's last turn (P0: 4 coffee, and the two soy it turns up: 2 coins): m0 3 green at home, the
+    pirate 2 green captured in an earlier turn, Bohnbay's row 2 green; one sail a turn."""
+    return _isla([P0, IDLE, IDLE, IDLE], [_fleet([_ship("green", 3)], _ship("green", 2)), NO_SHIP, NO_SHIP,
+                                          NO_SHIP], (["green", "green"], ["chili"]), ["soy", "soy"])
+
+
+def test_I4_I6_a_run_before_a_sail_keeps_the_cash_actions_linked_to_the_ship() -> None:
+    # The pirate's 2 green onto m0 (I6: both at home, 5 green), then the sail to Bohnbay (I4: 7
+    # green, 4 coins): 6. The move onto m0 links the pirate to the sailing ship, so the run before
+    # the sail may make it (relax.RelaxedModel.linked); after the sail m0 is away and may not.
+    s = _pirate_cargo_then_sail()
+    assert solve_isla_solo(s, 0).value == 6
+    assert prove(s, 0, 6, 20, 1) and not prove(s, 0, 5, 20, 1)
+
+
+def test_a_relaxation_that_links_too_little_proves_a_wrong_value(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Reached in no edge, only the sailing ship's own cargo may move before the sail: the pirate's
+    # green never joins m0 in time, and the relaxation "proves" 5, a coin below the optimum.
+    s = _pirate_cargo_then_sail()
+    monkeypatch.setattr(relax.RelaxedModel, "link_depth", 0)
+    assert prove(s, 0, 5, 20, 1)
+
+
+def _two_hand_plantings() -> GameState:
+    """p0's last turn: hand coffee, soy; fields 3 coffee and 1 soy; it turns up the last two coffee
+    (E2): both plantings (T1) and the coffee make 6 coffee (1 coin) and 2 soy (1 coin): 2."""
+    return _isla([_seat(["coffee", "soy"], [["coffee", 3], ["soy", 1]]), IDLE, IDLE, IDLE],
+                 [NO_SHIP, NO_SHIP, NO_SHIP, NO_SHIP], (["chili"], ["blue"]), ["coffee", "coffee"])
+
+
+def test_T1_H1_the_hand_cards_phase_1_can_reach() -> None:
+    # From the front, 2 a turn, only cards in hand by the turn's start: a hand of 1, then 4 cards
+    # known by the next turn of P's: 1, then 3; the per-bean cuts count no more of the stream.
+    assert isla_turns.hand_reach([TurnInfo(0, 1, 1), TurnInfo(0, 5, 4)]) == 3
+    assert isla_turns.hand_reach([TurnInfo(0, 1, 5), TurnInfo(0, 5, 8)]) == 4
+    s = _two_hand_plantings()
+    assert solve_isla_solo(s, 0).value == 2
+    assert prove(s, 0, 2, 20, 1) and not prove(s, 0, 1, 20, 1)
+
+
+def test_a_relaxation_that_counts_too_few_hand_cards_proves_a_wrong_value(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Counting one hand card, the soy planted second is beyond the soy the cuts allow: "proves" 1.
+    monkeypatch.setattr(isla_turns, "hand_reach", lambda mine: 1)
+    assert prove(_two_hand_plantings(), 0, 1, 20, 1)
+
+
+def _capture(target: dict[str, Any]) -> GameState:
+    """p0's last turn (P0: 2 coins): m0 2 coffee at home, its pirate 2 green from an earlier turn
+    (they pay nothing, and the green may not go onto m0's coffee); p1's merchant ship ``target``."""
+    return _isla([P0, IDLE, IDLE, IDLE], [_fleet([_ship("coffee", 2)], _ship("green", 2)), _fleet([target]),
+                                          NO_SHIP, NO_SHIP], (["chili"], ["blue"]), ["soy", "soy"])
+
+
+def test_I7_only_an_enemy_cargo_that_pays_nothing_gives_the_pirate_a_card() -> None:
+    # p1's lone green pays nothing: attacked, p1 yields it (I7), 3 green on the pirate pay 1: 3.
+    # p1's 3 green pay a coin: attacked, p1 sells them, and the pirate gains nothing: 2. The
+    # per-bean cuts count no card from a cargo that pays now.
+    yields, sells = _capture(_ship("green", 1)), _capture(_ship("green", 3))
+    assert (solve_isla_solo(yields, 0).value, solve_isla_solo(sells, 0).value) == (3, 2)
+    assert prove(yields, 0, 3, 20, 1) and not prove(yields, 0, 2, 20, 1)
+    assert prove(sells, 0, 2, 20, 1)
+
+
+def test_a_relaxation_that_counts_no_enemy_card_proves_a_wrong_value(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Read as if every enemy cargo paid, the lone green is never the pirate's: "proves" 2.
+    monkeypatch.setattr(IslaModel, "pays", lambda self, bean, count: True)
+    assert prove(_capture(_ship("green", 1)), 0, 2, 20, 1)

@@ -11,17 +11,20 @@ group, or in a merchant ship's cargo; every group and cargo holds one bean and l
 (a field counts as home: I5 loads only a ship at home, I6 moves only in one port), and the coins
 end at least 0 (each purchase is paid when made). ``RelaxedModel`` lets a step begin with any
 such regrouping (``before_step``), then its one action (the model's own step, which may be a cash
-action too). It drops H4 (the lenient reading's single-bean protection), I6's "only for at least
-one coin" and the rule that captured cargo waits a turn, and pays for purchases from the run's
-end: every legal run is one of its regroupings, and no regrouping pays more than it sells.
+action too). It keeps H4 (lenient) only as a batch and I6's "only for at least one coin" only for
+groups with a ship or more than one container, and pays for purchases from the run's end: every
+legal run is one of its regroupings, and no regrouping pays more than it sells. It keeps the rule
+that captured cargo waits a turn (I6 reading): once P's pirate has captured a card in the turn, a
+run leaves the pirate's cargo aboard or sells it alone (a sale with other cards would need it
+moved onto a merchant ship first, and a move is all it forbids).
 
 The step bound (``relaxed_steps``): a legal line of P's turn is run, move, run, move, ..., move,
 run; one step per move, and one more for the last run (in phase 2). Phase 1's moves are its at most
 two plantings (T1), and its last run moves unchanged to phase 2 (``bounds.py``); phase 2's are the
 face-up plantings (T5), at most ``max_sails`` sails (I4) and one attack per enemy merchant ship
-(I7). With that many steps the relaxation holds a copy of every legal line, so its optimum is an
-upper bound on the optimum, and ``prove`` reports a line proved only when the relaxation has no
-line worth more (CP-SAT: infeasible).
+with cargo now (I7: other seats never load one). With that many steps the relaxation holds a copy
+of every legal line, so its optimum is an upper bound on the optimum, and ``prove`` reports a line
+proved only when the relaxation has no line worth more (CP-SAT: infeasible).
 
 Canonical forms, each keeping an optimal relaxed line: a run that touches nothing its move reads
 or writes (a planting: the fields and the third field; a sail: that ship; an attack: the pirate)
@@ -29,8 +32,22 @@ commutes with it, so it can follow the move and join the next run (two regroupin
 one: each container still ends in one place, H4's batch rule holds for the union); so a run before
 a move touches that move's state, a phase-1 step with no move has no run (its run waits for phase
 2's first), and in phase 2 only the first step with no move (the last run) has one. Two adjacent
-moves that commute, with no run between them, come in a fixed order (the exact model's rule). Each
-rewrite moves a run later or removes an inversion, so they end. ``bean_cuts``: the per-bean
+moves that commute, with no run between them, come in a fixed order (the exact model's rule).
+
+A third (``linked``): a run with no purchase before a move regroups only containers *linked* to the
+move's state. Nodes: the fields (one node, since H4's batch rule ties them), m0, m1, the pirate; two
+are joined when one's cards go onto the other or both into one sold group; the move's node is the
+fields for a planting, the sailing ship for a sail, the pirate for an attack, and linked means
+reachable from it. Why it keeps an optimal line: split such a run into its linked part L and the
+rest R (a union of other components). R's actions touch no container of L's, and with no purchase
+they share nothing else (sales only add coins; H4 lives inside the fields' node; I6's one coin and
+the ports are a group's own), so L alone, then R, is a legal order. The move touches only its own
+node (a sail: that ship and a row; an attack: the pirate and an enemy ship; a planting: the fields),
+so R is still legal after it, with the same ports, counts, captured flag (the pirate is in L before
+an attack) and field counts; R then joins the next run (or phase 2's first, or the last run). A run
+with a purchase is left whole (its sales pay for it). Each rewrite moves cash actions later (a
+bounded sum of positions grows) or removes an inversion of two commuting moves with an empty run
+between them (the positions stay), so the rewrites end. ``bean_cuts``: the per-bean
 redundant cuts (``IslaModel.per_bean``)."""
 
 from __future__ import annotations
@@ -53,8 +70,11 @@ CASH = ("harvest", "onto", "sell", "move", "buy")  # the labels of the exact mod
 def relaxed_steps(s: GameState, p: int, info: TurnInfo, max_sails: int) -> tuple[int, int]:
     """The relaxation's steps in each phase of P's turn ``info`` (the module's argument): phase 1
     one per planting (at most 2 and the hand's cards, T1), phase 2 the face-up cards, the sails and
-    an attack per enemy merchant ship (I7), and the last run."""
-    enemies = sum(len(fl.merchants) for q, fl in enumerate(isla_of(s).fleets) if q != p)
+    an attack per enemy merchant ship with cargo now (I7: an attack takes a card, or its owner sells
+    the cargo, so an empty ship is no target; the other seats play ``isla_policy``, which never
+    sails, harvests onto a ship or moves cargo, so an empty one stays empty), and the last run."""
+    enemies = sum(1 for q, fl in enumerate(isla_of(s).fleets) if q != p
+                  for ship in fl.merchants if ship.count)
     return min(2, info.hand_available), len(info.face_up) + max_sails + enemies + 1
 
 
@@ -68,12 +88,16 @@ class RelaxedModel(IslaModel):
         super().__init__(s, p)
         # per step: its run is nothing; it touches a field, merchant ship 0 or 1, the pirate
         self.runs: dict[str, tuple[Lit, Lit, list[Lit], Lit]] = {}
+        # per step: its run's keep, group and onto literals and whether it buys (``linked``)
+        self.links: dict[str, tuple[list[Lit], list[dict[int, Lit]], list[dict[int, Lit]], Lit]] = {}
 
     def turn_steps(self, k: int, info: TurnInfo) -> tuple[int, int]:
         return relaxed_steps(self.s, self.p, info, self.max_sails)
 
     def any_of(self, lits: list[cp_model.LinearExprT], name: str) -> cp_model.IntVar:
-        """A literal: one of ``lits`` holds."""
+        """A literal: one of ``lits`` holds (none: false)."""
+        if not lits:
+            return self.m.new_constant(0)
         lit = self.m.new_bool_var(name)
         self.m.add_max_equality(lit, lits)
         return lit
@@ -89,15 +113,20 @@ class RelaxedModel(IslaModel):
                 prefix = step[0].lit.name.split("_", 1)[0]
                 quiet, fields, ships, pirate = self.runs[prefix]
                 moves = []
+                kinds: list[list[cp_model.IntVar]] = [[], [], [], []]  # planting, sail of m0, m1, attack
                 for act in step:
                     label = act.lit.name.split("_", 1)[1]
                     if label.startswith(CASH):
                         m.add(act.lit == 0)
                         continue
                     moves.append(act.lit)
-                    touched = pirate if label.startswith("attack") else fields if not label.startswith(
-                        "sail") else ships[int(label[4])]
+                    kind = 3 if label.startswith("attack") else 0 if not label.startswith("sail") else \
+                        1 + int(label[4])
+                    kinds[kind].append(act.lit)
+                    touched = (fields, *ships, pirate)[kind]
                     m.add_bool_or([act.lit.negated(), quiet, touched])  # a run touches its move's state
+                if self.only_linked:
+                    self.linked(prefix, kinds)
                 # a step with no move: in phase 1 its run waits (for phase 2's first); in phase 2 the
                 # first such step holds the last run, and the others nothing
                 if before is not None:
@@ -105,10 +134,54 @@ class RelaxedModel(IslaModel):
                 before = moves if seg.phase == Phase.TRADE else []
         return st
 
-    def before_step(self, st: State, name: str) -> tuple[State, cp_model.IntVar | None]:
+    only_linked = True  # ``linked``'s canonical form
+    link_depth = 3  # a path between two of 4 nodes has at most 3 edges
+
+    def linked(self, prefix: str, kinds: list[list[cp_model.IntVar]]) -> None:
+        """The canonical form: a run with no purchase, before a move, regroups only containers
+        linked to the move's state (the module's docstring). The nodes: the fields (one node: H4
+        ties them), m0, m1, the pirate; an edge joins two nodes when one's cards go onto the other
+        or both into one sold group; the move's node: the fields for a planting, the sailing
+        ship, the pirate for an attack. Linked: reachable from it (3 edges at most)."""
+        m = self.m
+        keep, group, onto, buy = self.links[prefix]
+        node = (0, 0, 0, 1, 2, 3)  # a container's node
+
+        def edge(a: int, b: int) -> list[cp_model.LinearExprT]:
+            """The literals that join nodes ``a`` and ``b``: j's cards onto merchant ship i (node
+            1 + i), or j in the group anchored at g."""
+            out: list[cp_model.LinearExprT] = [onto[j][i] for j in range(6) for i in onto[j]
+                                               if {node[j], 1 + i} == {a, b}]
+            out += [group[j][g] for j in range(6) for g in group[j]
+                    if g != j and {node[j], node[g]} == {a, b}]
+            return out
+
+        name = f"{prefix}_run_link"
+        joins = {(a, b): self.any_of(edge(a, b), f"{name}_e{a}{b}")
+                 for a in range(4) for b in range(a + 1, 4)}
+        reach = [self.any_of(list(lits), f"{name}_r0_{a}") for a, lits in enumerate(kinds)]
+        for d in range(1, self.link_depth + 1):
+            nxt = []
+            for a in range(4):
+                via = []
+                for b in range(4):
+                    if b != a:
+                        lit = m.new_bool_var(f"{name}_v{d}_{b}{a}")
+                        m.add_min_equality(lit, [reach[b], joins[(min(a, b), max(a, b))]])
+                        via.append(lit)
+                nxt.append(self.any_of([reach[a], *via], f"{name}_r{d}_{a}"))
+            reach = nxt
+        moving = self.any_of([lit for lits in kinds for lit in lits], f"{name}_moving")
+        for j in range(6):
+            m.add_bool_or([keep[j], reach[node[j]], buy, moving.negated()])
+
+    def before_step(self, st: State, name: str,
+                    captured: cp_model.IntVar) -> tuple[State, cp_model.IntVar | None]:
         """A run of cash actions as a regrouping: each container stays, joins a sold group (anchored
         at its lowest container) or a merchant ship's cargo (one bean, one port, the ship owned);
-        purchases paid from the coins at the run's end (I1, I5, I6; H4 dropped)."""
+        purchases paid from the coins at the run's end (I1, I5, I6; H4 as a batch). Once P's pirate
+        has captured a card this turn (``captured``), its cargo may not move (I6 reading), so it
+        stays or is sold alone."""
         m = self.m
         name = f"{name}_run"
         home = m.new_constant(0)
@@ -134,6 +207,9 @@ class RelaxedModel(IslaModel):
         group = [{g: m.new_bool_var(f"{name}_g{j}_{g}") for g in range(j + 1)} for j in range(6)]
         onto = [{i: m.new_bool_var(f"{name}_to{j}_{i}") for i in range(2) if MERCHANTS[i] != j}
                 for j in range(6)]
+        # I6 reading: captured cargo does not move this turn; a sale of the pirate's cargo with others
+        # would need it moved onto a merchant ship first
+        m.add_bool_or([captured.negated(), keep[PIRATE_AT], group[PIRATE_AT][PIRATE_AT]])
         for j, (b, _, at) in enumerate(cont):
             m.add_exactly_one([keep[j], *group[j].values(), *onto[j].values()])
             m.add_implication(full[j].negated(), keep[j])
@@ -210,6 +286,7 @@ class RelaxedModel(IslaModel):
                               *([buys[0]] if i == 1 else [])], f"{name}_ship{i}") for i in range(2)]
         pirate = self.any_of([keep[PIRATE_AT].negated(), buys[1]], f"{name}_pirate")
         self.runs[name.rsplit("_", 1)[0]] = (quiet, fields, touch, pirate)
+        self.links[name.rsplit("_", 1)[0]] = (keep, group, onto, self.any_of([buy3, *buys], f"{name}_buys"))
         return State(fb, fc, own3, coins, ships, st.rows, st.pos, st.others, st.alive), quiet
 
 

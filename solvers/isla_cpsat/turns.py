@@ -331,10 +331,11 @@ class IslaModel(RaidModel):
         self.exact = self.exact and self.phase1_steps >= sound.phase1 and cap2 >= sound.phase2
         return min(self.phase1_steps, sound.phase1), min(cap2, sound.phase2)
 
-    def before_step(self, st: State, name: str) -> tuple[State, cp_model.IntVar | None]:
+    def before_step(self, st: State, name: str,
+                    captured: cp_model.IntVar) -> tuple[State, cp_model.IntVar | None]:
         """What happens before each of P's steps, and a literal true when that is nothing (None:
         always): nothing here (``RelaxedModel``: a run of sales, harvests, loads, moves and
-        purchases)."""
+        purchases). ``captured``: P's pirate has taken a card this turn (I6 reading)."""
         return st, None
 
     def p_turn(self, st: State, k: int, info: TurnInfo) -> State:
@@ -349,7 +350,7 @@ class IslaModel(RaidModel):
         quiet: dict[int, list[cp_model.IntVar | None]] = {1: [], 2: []}
         for j in range(steps1):
             seg1.steps.append([])
-            st, q = self.before_step(st, f"t{k}a{j}")
+            st, q = self.before_step(st, f"t{k}a{j}", captured)
             quiet[1].append(q)
             st, noop, hand, _, captured = self.p_step(st, f"t{k}a{j}", Phase.PLANT, None, (), attacked,
                                                       captured,
@@ -372,7 +373,7 @@ class IslaModel(RaidModel):
         up_lits: list[list[cp_model.IntVar]] = [[] for _ in info.face_up]
         for j in range(steps2):
             seg2.steps.append([])
-            st, q = self.before_step(st, f"t{k}b{j}")
+            st, q = self.before_step(st, f"t{k}b{j}", captured)
             quiet[2].append(q)
             now = [m.new_bool_var(f"t{k}b{j}_u{x}") for x in range(len(info.face_up))]
             st, noop, _, sail, captured = self.p_step(st, f"t{k}b{j}", Phase.TRADE, now, info.face_up,
@@ -446,15 +447,20 @@ class IslaModel(RaidModel):
 
     def per_bean(self) -> None:
         """Redundant, per bean: the groups of one bean hold at most its cards that can ever be P's
-        (P's fields and ships, the hand cards phase 1 can reach, 2 a turn of P's, T1; the face-up
-        cards of P's turns, the rows, and a card per turn of P's from each enemy merchant ship, I7:
-        one attack a ship a turn), and pay at most the best split of their cards into groups (C1; its
-        concave majorant, for the LP); each group's coins and cards are split by its bean."""
+        (P's fields and ships; the hand cards phase 1 can reach: planted from the front, at most 2 a
+        turn of P's and only cards in hand by its start, T1, H1, so a prefix of the stream no longer
+        than ``n`` after ``n = min(n + 2, hand_available)`` turn by turn; the face-up
+        cards of P's turns, the rows, and a card per turn of P's from each enemy merchant ship whose
+        cargo pays nothing now, I7: one attack a ship a turn, and an attacked owner sells a cargo
+        that pays; a cargo that pays now only shrinks by such a sale to none, since the other seats
+        never load, C1 pays more for more cards), and pay at most the best split of their cards into
+        groups (C1; its concave majorant, for the LP); each group's coins and cards are split by its
+        bean."""
         m, s = self.m, self.s
         cards: dict[int, int] = {}
         mine = [t for t in self.turns if t.active == self.p]
         turns = len(mine)
-        zones = [self.hand[:2 * turns], *(t.face_up for t in mine), *self.isla.rows]
+        zones = [self.hand[:hand_reach(mine)], *(t.face_up for t in mine), *self.isla.rows]
         for zone in zones:
             for b in zone:
                 cards[b] = cards.get(b, 0) + 1
@@ -463,7 +469,8 @@ class IslaModel(RaidModel):
                 cards[f.bean] = cards.get(f.bean, 0) + f.count
         for q, fleet in enumerate(self.isla.fleets):
             for i, ship in fleet.ships():
-                n = ship.count if q == self.p else 0 if i == PIRATE else min(ship.count, turns)
+                n = ship.count if q == self.p else 0 if i == PIRATE or self.pays(ship.bean, ship.count) \
+                    else min(ship.count, turns)
                 if n:
                     cards[ship.bean] = cards.get(ship.bean, 0) + n
         split: list[tuple[list[cp_model.IntVar], list[cp_model.IntVar]]] = [([], []) for _ in self.groups]
@@ -484,12 +491,27 @@ class IslaModel(RaidModel):
             m.add(sum(pays) == g)
             m.add(sum(sizes) == c)
 
+    def pays(self, bean: int, count: int) -> bool:
+        """C1: ``count`` cards of ``bean`` pay at least a coin."""
+        row = self.su.payout[bean]
+        return count > 0 and row[min(count, len(row) - 1)] > 0
+
     def part(self, x: cp_model.IntVar, lit: cp_model.IntVar, name: str) -> cp_model.IntVar:
         """``x`` if ``lit``, else 0."""
         y = self.var(0, hi(x), name)
         self.m.add(y == x).only_enforce_if(lit)
         self.m.add(y == 0).only_enforce_if(lit.negated())
         return y
+
+
+def hand_reach(mine: list[TurnInfo]) -> int:
+    """How many cards of P's hand stream phase 1 can plant in P's turns ``mine``: from the front
+    (H1), at most 2 a turn and only cards in hand by its start (T1): ``n = min(n + 2, available)``
+    turn by turn."""
+    n = 0
+    for t in mine:
+        n = min(n + 2, t.hand_available)
+    return n
 
 
 def _now(a: Action) -> Callable[[GameState], Action]:
