@@ -21,11 +21,12 @@ checking on before it is returned.
 from __future__ import annotations
 
 import time
+from dataclasses import astuple
 
 from console.progress import ProgressFn
-from model import Action, GameState, Phase, apply, legal_actions
+from model import Action, BuyField, GameState, Harvest, Phase, apply, legal_actions
 from model.isla import isla_of
-from model.isla.actions import PIRATE
+from model.isla.actions import PIRATE, BuyShip, HarvestOnto, MoveCargo, Sell
 from model.isla.setup import isla_setup
 from solvers.bounds import gain_table
 from solvers.contract import (
@@ -95,8 +96,9 @@ def gain_cap(s: GameState, q: int, turns: tuple[int, ...]) -> int:
     turn: no trading, I9; a pirate only takes, I7). In its last turn with no turn of the other's
     before it ends: every card it can still get (its fields, ships, set-aside cards, the hand's
     plantable front (T1; a card deeper while I9's discard is unused), the face-up cards, the rows
-    while it may still sail (I4), the other's merchant cargo (I7) and, with the turn-up to come,
-    the pile and the discards it may add, I9) split into groups each sold once (C1). Otherwise
+    while it may still sail (I4: in phase 2, I3), one card of each of the other's merchant ships it
+    may still attack (I7: once a turn, one card, in phase 2) and, with the turn-up to come, the
+    pile and the discards it may add, I9) split into groups each sold once (C1). Otherwise
     every card but the coins and the other's pirate cargo, so split."""
     pay = s.setup.payout
     pl = s.players[q]
@@ -114,15 +116,23 @@ def gain_cap(s: GameState, q: int, turns: tuple[int, ...]) -> int:
     for f in pl.fields:
         if f.count:
             add(f.bean, f.count)
+    at_sea = s.phase in (Phase.PLANT, Phase.TRADE)  # sails and attacks come in phase 2 only (I3, I4, I7)
     for seat, fleet in enumerate(isla.fleets):
         for i, sh in fleet.ships():
-            if sh.count and (seat == q or i != PIRATE):
+            if not sh.count:
+                continue
+            if seat == q:
                 add(sh.bean, sh.count)
+            elif i != PIRATE and not last:
+                add(sh.bean, sh.count)
+            elif i != PIRATE and at_sea and ((seat, i) not in isla.attacked or isla.attack == (seat, i)):
+                add(sh.bean)  # in q's last turn: one card per attack, one attack per ship (I7)
     turn_up = s.phase in (Phase.PLANT, Phase.DISCARD)
     if last:
         reach = 2 - s.planted + (0 if isla.discarded else 1)  # a discard first lets a deeper card up (I9)
         front = pl.hand[:max(0, reach)] if s.phase == Phase.PLANT else ()
-        sailing = isla.sails < isla_setup(s.setup).max_sails  # a row is loaded only by a sail (I4)
+        # a row is loaded only by a sail (I4), in phase 2
+        sailing = at_sea and isla.sails < isla_setup(s.setup).max_sails
         zones = [front, pl.aside, s.face_up, *(isla.rows if sailing else ())]
         if turn_up:
             zones += [s.draw, tuple(b for b in s.discard if b in s.draw)]
@@ -160,21 +170,77 @@ def _moves(s: GameState) -> list[Action]:
     return [a for a in legal_actions(s) if not renames(s, a)]
 
 
-class IslaDuelSearch:
-    """Alpha-beta on seat 0's final margin (module docstring); ``line`` rebuilds the principal line."""
+CASH = (Harvest, Sell, HarvestOnto, MoveCargo, BuyShip, BuyField)  # the actions a run may hold
 
-    def __init__(self, budget: Budget, bound: bool = True) -> None:
+
+def cash(s: GameState, a: Action) -> bool:
+    """A cash action: the active seat's harvest, sale, cargo move or purchase (H5, I1, I5, I6)
+    while no attack waits (the sale that answers one is the other seat's, I7). None passes the
+    move or ends the game."""
+    return isinstance(a, CASH) and s.to_move == s.active and isla_of(s).attack is None
+
+
+def loose_key(s: GameState) -> Key:
+    """``duel_key`` with the fields in seat order (an action names a field by its place): two
+    states with the same loose key have the same moves, each leading to states with the same loose
+    key, and the same value."""
+    seats = tuple((pl.hand, pl.fields, len(pl.coins), pl.aside) for pl in s.players)
+    turn_up = s.phase in (Phase.PLANT, Phase.DISCARD) or len(turns_ahead(s)) > 1
+    return s._replace(players=(), discard=s.discard if turn_up else ()), seats
+
+
+_ORDER: dict[Action, tuple[object, ...]] = {}
+
+
+def order(a: Action) -> tuple[object, ...]:
+    """A fixed total order on actions (the order of two commuting cash actions in a run)."""
+    hit = _ORDER.get(a)
+    if hit is None:
+        hit = _ORDER[a] = (type(a).__name__, *astuple(a))  # type: ignore[arg-type]
+    return hit
+
+
+Tag = tuple[GameState, Action] | None  # the state before the run's last cash action, and that action
+
+
+class IslaDuelSearch:
+    """Alpha-beta on seat 0's final margin (module docstring); ``line`` rebuilds the principal line.
+    ``reduce`` off: every move at every node (the reference for tests)."""
+
+    def __init__(self, budget: Budget, bound: bool = True, reduce: bool = False) -> None:
         self.budget = budget
         self.bound = bound  # cut by ``margin_range`` (off: the reference for tests)
+        self.reduce = reduce  # runs of cash actions in normal form (module docstring)
         self.table: dict[Key, tuple[int, int, Action | None]] = {}
         self.path: set[Key] = set()
         self.nodes = 0
 
-    def value(self, s: GameState, alpha: int = -INF, beta: int = INF) -> int:
-        """Seat 0's minimax margin if inside (alpha, beta); else a bound on the far side (fail-soft)."""
+    def children(self, s: GameState, tag: Tag) -> list[tuple[Action, GameState, Tag]]:
+        """The moves from ``s`` (after the cash action of ``tag``), each with its child and the
+        child's tag: in a run (``tag`` set) no move that commutes with the run's last cash action
+        ``a`` (``commutes``), unless it is a cash action after ``a`` in ``order``."""
+        out: list[tuple[Action, GameState, Tag]] = []
+        before: set[Action] | None = None
+        for x in _moves(s):
+            c = apply(s, x, check=False)
+            is_cash = self.reduce and cash(s, x)
+            if tag is not None:
+                prev, a = tag
+                if not is_cash or order(x) < order(a):
+                    if before is None:
+                        before = set(_moves(prev))
+                    if x in before and commutes(prev, a, x, c):
+                        continue
+            out.append((x, c, (s, x) if is_cash else None))
+        return out
+
+    def value(self, s: GameState, alpha: int = -INF, beta: int = INF, tag: Tag = None) -> int:
+        """Seat 0's minimax margin if inside (alpha, beta); else a bound on the far side (fail-soft).
+        With ``tag`` the value where the run's last cash action must be read next (at most the
+        value of ``s`` for the seat to move)."""
         if s.phase == Phase.OVER:
             return margin0(s)
-        key = duel_key(s)
+        key = duel_key(s) if tag is None else (loose_key(tag[0]), tag[1])
         hit = self.table.get(key)
         if hit is not None:
             v, flag, _ = hit
@@ -182,25 +248,28 @@ class IslaDuelSearch:
                 return v
         if key in self.path:  # the reduction leaves no cycle (tested against the reference)
             raise SolveError("internal error: the Isla duel search met a cycle of states")
+        top = s.to_move == 0
         if self.bound:
             low, high = margin_range(s)
-            if high <= alpha:
+            # in a run only the bound on the mover's own side holds (it may have fewer moves)
+            if high <= alpha and (tag is None or top):
                 return high
-            if low >= beta:
+            if low >= beta and (tag is None or not top):
                 return low
         self.nodes += 1
         self.budget.node()
         a0, b0 = alpha, beta
-        top = s.to_move == 0
-        moves = _moves(s)
-        if hit is not None and hit[2] is not None and hit[2] in moves:
-            moves.remove(hit[2])
-            moves.insert(0, hit[2])
+        kids = self.children(s, tag)
+        if hit is not None and hit[2] is not None:
+            for i, kid in enumerate(kids):
+                if kid[0] == hit[2]:
+                    kids.insert(0, kids.pop(i))
+                    break
         best, best_move = (-INF if top else INF), None
         self.path.add(key)
         try:
-            for a in moves:
-                v = self.value(apply(s, a, check=False), alpha, beta)
+            for a, c, t in kids:
+                v = self.value(c, alpha, beta, t)
                 if (v > best) if top else (v < best):
                     best, best_move = v, a
                 if top:
@@ -219,20 +288,25 @@ class IslaDuelSearch:
         """The principal line from ``s``, whose exact value is ``v``: at each step the first move
         (the table's best first) whose child provably keeps it."""
         out: list[Action] = []
+        tag: Tag = None
         while s.phase != Phase.OVER:
-            hit = self.table.get(duel_key(s))
-            moves = _moves(s)
-            if hit is not None and hit[2] in moves:
-                moves.insert(0, hit[2])
-            for a in moves:
-                c = apply(s, a, check=False)
-                if self.value(c, v - 1, v + 1) == v:
+            for a, c, t in self.children(s, tag):
+                if self.value(c, v - 1, v + 1, t) == v:
                     out.append(a)
-                    s = c
+                    s, tag = c, t
                     break
             else:
                 raise SolveError("internal error: no move keeps the principal value")
         return out
+
+
+def commutes(prev: GameState, a: Action, x: Action, c: GameState) -> bool:
+    """Whether ``x`` (a move at ``prev``) then ``a`` leads where ``a`` then ``x`` led (``c``, same
+    loose key), or both end the game with the same margin (the end sells and harvests all, E3, I8)."""
+    u = apply(prev, x, check=False)
+    if u.phase == Phase.OVER:
+        return c.phase == Phase.OVER and margin0(c) == margin0(u)
+    return a in _moves(u) and loose_key(apply(u, a, check=False)) == loose_key(c)
 
 
 def solve_isla_duel(s: GameState, player: int | None = None, budget: Budget | None = None) -> Solution:

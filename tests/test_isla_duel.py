@@ -64,6 +64,8 @@ def test_the_search_agrees_with_the_reference(s: GameState) -> None:
     want = reference_duel(s, 0, reduce=False)
     assert reference_duel(s, 0) == want
     assert IslaDuelSearch(Budget("no bound"), bound=False).value(s) == want
+    assert IslaDuelSearch(Budget("runs"), reduce=True).value(s) == want
+    assert IslaDuelSearch(Budget("runs, no bound"), bound=False, reduce=True).value(s) == want
     sol = solve_isla_duel(s)
     assert (sol.value, sol.status) == (want, "optimal")
     assert solve_isla_duel(s, 1).value == -want
