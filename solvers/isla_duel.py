@@ -98,7 +98,8 @@ def gain_cap(s: GameState, q: int, turns: tuple[int, ...]) -> int:
     plantable front (T1; a card deeper while I9's discard is unused), the face-up cards, the rows
     while it may still sail (I4: in phase 2, I3), one card of each of the other's merchant ships it
     may still attack (I7: once a turn, one card, in phase 2) and, with the turn-up to come, the
-    pile and the discards it may add, I9) split into groups each sold once (C1). Otherwise
+    turned-up cards and the discards they may add, ``_returns``, I9) split into groups each sold
+    once (C1; the rest of the pile is drawn into the hand and never planted, E2). Otherwise
     every card but the coins and the other's pirate cargo, so split."""
     pay = s.setup.payout
     pl = s.players[q]
@@ -135,7 +136,7 @@ def gain_cap(s: GameState, q: int, turns: tuple[int, ...]) -> int:
         sailing = at_sea and isla.sails < isla_setup(s.setup).max_sails
         zones = [front, pl.aside, s.face_up, *(isla.rows if sailing else ())]
         if turn_up:
-            zones += [s.draw, tuple(b for b in s.discard if b in s.draw)]
+            zones += [s.draw[:s.setup.face_up], *_returns(s, q)]
     else:
         other = s.players[o]
         zones = [pl.hand, pl.aside, other.hand, other.aside, s.face_up, s.draw, s.discard, *isla.rows,
@@ -144,6 +145,23 @@ def gain_cap(s: GameState, q: int, turns: tuple[int, ...]) -> int:
         for b in zone:
             add(b)
     return sum(_split(pay[b], n) for b, n in cards.items())
+
+
+def _returns(s: GameState, q: int) -> list[tuple[int, ...]]:
+    """The discards the turn-up to come may add in seat ``q``'s last turn (I9: the top discard
+    while it matches a turned-up type, D2 step 3; the turned-up cards are the pile's top): the
+    pile's matching top run, and every card of those types ``q`` could put on it before (its
+    hand by the discard, I9; its fields by a harvest, H5; its cargo by a sale, I6)."""
+    types = set(s.draw[:s.setup.face_up]) | set(s.face_up)
+    run: list[int] = []
+    for b in reversed(s.discard):
+        if b not in types:
+            break
+        run.append(b)
+    pl = s.players[q]
+    mine = [*pl.hand, *(b for f in pl.fields for b in (f.bean,) * f.count),
+            *(sh.bean for _, sh in isla_of(s).fleets[q].ships() for _ in range(sh.count))]
+    return [tuple(run), tuple(b for b in mine if b in types)]
 
 
 def spend_cap(s: GameState, q: int) -> int:
