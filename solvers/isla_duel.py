@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import astuple
+from functools import cache
 
 from console.progress import ProgressFn
 from model import Action, BuyField, GameState, Harvest, Phase, apply, legal_actions
@@ -86,6 +87,7 @@ def turns_ahead(s: GameState) -> tuple[int, ...]:
     return (s.active, *((s.active + 1 + j) % 2 for j in range(later)))
 
 
+@cache
 def _split(row: tuple[int, ...], n: int) -> int:
     return gain_table(row, [], n)[n]
 
@@ -95,8 +97,8 @@ def gain_cap(s: GameState, q: int, turns: tuple[int, ...]) -> int:
     I8). With no turn of its own ahead: its fields and ships as they are (nothing reaches them off
     turn: no trading, I9; a pirate only takes, I7). In its last turn with no turn of the other's
     before it ends: every card it can still get (its fields, ships, set-aside cards, the hand's
-    plantable front (T1; a card deeper while I9's discard is unused), the face-up cards, the rows
-    while it may still sail (I4: in phase 2, I3), one card of each of the other's merchant ships it
+    plantable front (T1; a card deeper while I9's discard is unused), the face-up cards, the row
+    cards the sails left can load (``_loadable``: one load a sail, in phase 2, I3, I4), one card of each of the other's merchant ships it
     may still attack (I7: once a turn, one card, in phase 2) and, with the turn-up to come, the
     turned-up cards and the discards they may add, ``_returns``, I9) split into groups each sold
     once (C1; the rest of the pile is drawn into the hand and never planted, E2). Otherwise
@@ -117,7 +119,8 @@ def gain_cap(s: GameState, q: int, turns: tuple[int, ...]) -> int:
     for f in pl.fields:
         if f.count:
             add(f.bean, f.count)
-    at_sea = s.phase in (Phase.PLANT, Phase.TRADE)  # sails and attacks come in phase 2 only (I3, I4, I7)
+    # sails and attacks come in phase 2 only (I3, I4, I7): still ahead before it
+    at_sea = s.phase in (Phase.PLANT, Phase.DISCARD, Phase.TRADE)
     for seat, fleet in enumerate(isla.fleets):
         for i, sh in fleet.ships():
             if not sh.count:
@@ -132,11 +135,16 @@ def gain_cap(s: GameState, q: int, turns: tuple[int, ...]) -> int:
     if last:
         reach = 2 - s.planted + (0 if isla.discarded else 1)  # a discard first lets a deeper card up (I9)
         front = pl.hand[:max(0, reach)] if s.phase == Phase.PLANT else ()
-        # a row is loaded only by a sail (I4), in phase 2
-        sailing = at_sea and isla.sails < isla_setup(s.setup).max_sails
-        zones = [front, pl.aside, s.face_up, *(isla.rows if sailing else ())]
+        zones = [front, pl.aside, s.face_up]
         if turn_up:
             zones += [s.draw[:s.setup.face_up], *_returns(s, q)]
+        if at_sea:  # a row is loaded only by a sail (I4), in phase 2, one load a sail
+            for zone in zones:
+                for b in zone:
+                    add(b)
+            loads = isla_setup(s.setup).max_sails - isla.sails
+            return max(_groups(pay, cards, _loadable(isla.rows[0], k) + _loadable(isla.rows[1], loads - k))
+                       for k in range(loads + 1))
     else:
         other = s.players[o]
         zones = [pl.hand, pl.aside, other.hand, other.aside, s.face_up, s.draw, s.discard, *isla.rows,
@@ -144,7 +152,28 @@ def gain_cap(s: GameState, q: int, turns: tuple[int, ...]) -> int:
     for zone in zones:
         for b in zone:
             add(b)
-    return sum(_split(pay[b], n) for b, n in cards.items())
+    return _groups(pay, cards, ())
+
+
+def _groups(pay: tuple[tuple[int, ...], ...], cards: dict[int, int], more: tuple[int, ...]) -> int:
+    """The most ``cards`` (by bean) and ``more`` pay split into groups each sold once (C1, I6)."""
+    total = dict(cards)
+    for b in more:
+        total[b] = total.get(b, 0) + 1
+    return sum(_split(pay[b], n) for b, n in total.items())
+
+
+def _loadable(row: tuple[int, ...], loads: int) -> tuple[int, ...]:
+    """The cards of an island row that ``loads`` loads can take (I4: each the front card and any
+    cards of its type): at most those that taking every card of the front type each time takes."""
+    out: list[int] = []
+    for _ in range(loads):
+        if not row:
+            break
+        b = row[0]
+        out.extend(c for c in row if c == b)
+        row = tuple(c for c in row if c != b)
+    return tuple(out)
 
 
 def _returns(s: GameState, q: int) -> list[tuple[int, ...]]:
