@@ -98,10 +98,11 @@ def gain_cap(s: GameState, q: int, turns: tuple[int, ...]) -> int:
     turn: no trading, I9; a pirate only takes, I7). In its last turn with no turn of the other's
     before it ends: every card it can still get (its fields, ships, set-aside cards, the hand's
     plantable front (T1; a card deeper while I9's discard is unused), the face-up cards, the row
-    cards the sails left can load (``_loadable``: one load a sail, in phase 2, I3, I4), one card of each of the other's merchant ships it
-    may still attack (I7: once a turn, one card, in phase 2) and, with the turn-up to come, the
-    turned-up cards and the discards they may add, ``_returns``, I9) split into groups each sold
-    once (C1; the rest of the pile is drawn into the hand and never planted, E2). Otherwise
+    cards the sails left can load (``_loadable``: one load a sail, in phase 2, I3, I4), one card
+    of each of the other's merchant ships it may still attack (I7: once a turn, one card, in
+    phase 2) and, with the turn-up to come, the turned-up cards and the discards they may add
+    (``_returns``, I9)) split into groups each sold once (C1; the rest of the pile is drawn into
+    the hand and never planted, E2). Otherwise
     every card but the coins and the other's pirate cargo, so split."""
     pay = s.setup.payout
     pl = s.players[q]
@@ -204,11 +205,16 @@ def spend_cap(s: GameState, q: int) -> int:
 
 
 def margin_range(s: GameState) -> tuple[int, int]:
-    """Seat 0's final margin lies in [low, high] on every line from ``s`` (``gain_cap``, ``spend_cap``)."""
+    """Seat 0's minimax margin from ``s`` lies in [low, high] (``gain_cap``, ``spend_cap``). A seat
+    with no turn ahead buys nothing (I9: only the answer to an attack is made off turn, I7), and
+    answering every attack by selling the cargo if it pays (else yielding a card of a cargo that
+    pays nothing, which then pays nothing either: C1's thresholds only rise) it adds exactly its
+    fields and ships as they are (E3, I8): the other seat can do no better against that."""
     turns = turns_ahead(s)
     m = margin0(s)
-    return (m - spend_cap(s, 0) - gain_cap(s, 1, turns),
-            m + gain_cap(s, 0, turns) + spend_cap(s, 1))
+    low = m - gain_cap(s, 1, turns) + (-spend_cap(s, 0) if 0 in turns else gain_cap(s, 0, turns))
+    high = m + gain_cap(s, 0, turns) + (spend_cap(s, 1) if 1 in turns else -gain_cap(s, 1, turns))
+    return low, high
 
 
 def _moves(s: GameState) -> list[Action]:
@@ -218,6 +224,7 @@ def _moves(s: GameState) -> list[Action]:
 
 
 CASH = (Harvest, Sell, HarvestOnto, MoveCargo, BuyShip, BuyField)  # the actions a run may hold
+RUNS = (Phase.PLANT, Phase.DISCARD)  # the phases whose cash actions form runs (before the turn-up)
 
 
 def cash(s: GameState, a: Action) -> bool:
@@ -270,7 +277,7 @@ class IslaDuelSearch:
         before: set[Action] | None = None
         for x in _moves(s):
             c = apply(s, x, check=False)
-            is_cash = self.reduce and cash(s, x)
+            is_cash = self.reduce and s.phase in RUNS and cash(s, x)
             if tag is not None:
                 prev, a = tag
                 if not is_cash or order(x) < order(a):
