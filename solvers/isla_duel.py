@@ -21,13 +21,12 @@ checking on before it is returned.
 from __future__ import annotations
 
 import time
-from dataclasses import astuple
 from functools import cache
 
 from console.progress import ProgressFn
-from model import Action, BuyField, GameState, Harvest, Phase, apply, legal_actions
+from model import Action, GameState, Phase, apply, legal_actions
 from model.isla import isla_of
-from model.isla.actions import PIRATE, BuyShip, HarvestOnto, MoveCargo, Sell
+from model.isla.actions import PIRATE
 from model.isla.setup import isla_setup
 from solvers.bounds import gain_table
 from solvers.contract import (
@@ -95,14 +94,14 @@ def _split(row: tuple[int, ...], n: int) -> int:
 def gain_cap(s: GameState, q: int, turns: tuple[int, ...]) -> int:
     """At most what seat ``q`` can still add to its coins (its sales and the end's harvest, E3, I6,
     I8). With no turn of its own ahead: its fields and ships as they are (nothing reaches them off
-    turn: no trading, I9; a pirate only takes, I7). In its last turn with no turn of the other's
-    before it ends: every card it can still get (its fields, ships, set-aside cards, the hand's
-    plantable front (T1; a card deeper while I9's discard is unused), the face-up cards, the row
-    cards the sails left can load (``_loadable``: one load a sail, in phase 2, I3, I4), one card
-    of each of the other's merchant ships it may still attack (I7: once a turn, one card, in
-    phase 2) and, with the turn-up to come, the turned-up cards and the discards they may add
-    (``_returns``, I9)) split into groups each sold once (C1; the rest of the pile is drawn into
-    the hand and never planted, E2). Otherwise
+    turn: no trading, I9; a pirate only takes, I7). In its last turn (what the other does after
+    it only takes from q, I7, or refills the rows, I2): every card it can still get (its fields,
+    ships, set-aside cards, the hand's plantable front (T1; a card deeper while I9's discard is
+    unused), the face-up cards, the row cards the sails left can load (``_loadable``: one load a
+    sail, in phase 2, I3, I4), one card of each of the other's merchant ships it may still attack
+    (I7: once a turn, one card, in phase 2) and, with the turn-up to come, the turned-up cards and
+    the discards they may add (``_returns``, I9)) split into groups each sold once (C1; the rest of
+    the pile is drawn into the hand and never planted, E2). Otherwise
     every card but the coins and the other's pirate cargo, so split."""
     pay = s.setup.payout
     pl = s.players[q]
@@ -116,7 +115,7 @@ def gain_cap(s: GameState, q: int, turns: tuple[int, ...]) -> int:
         cards[b] = cards.get(b, 0) + n
 
     o = 1 - q
-    last = turns[-1] == q and o not in turns[1:] and s.active == q
+    last = s.active == q and q not in turns[1:]  # later turns of the other's only take from q (I7)
     for f in pl.fields:
         if f.count:
             add(f.bean, f.count)
@@ -223,78 +222,21 @@ def _moves(s: GameState) -> list[Action]:
     return [a for a in legal_actions(s) if not renames(s, a)]
 
 
-CASH = (Harvest, Sell, HarvestOnto, MoveCargo, BuyShip, BuyField)  # the actions a run may hold
-RUNS = (Phase.PLANT, Phase.DISCARD)  # the phases whose cash actions form runs (before the turn-up)
-
-
-def cash(s: GameState, a: Action) -> bool:
-    """A cash action: the active seat's harvest, sale, cargo move or purchase (H5, I1, I5, I6)
-    while no attack waits (the sale that answers one is the other seat's, I7). None passes the
-    move or ends the game."""
-    return isinstance(a, CASH) and s.to_move == s.active and isla_of(s).attack is None
-
-
-def loose_key(s: GameState) -> Key:
-    """``duel_key`` with the fields in seat order (an action names a field by its place): two
-    states with the same loose key have the same moves, each leading to states with the same loose
-    key, and the same value."""
-    seats = tuple((pl.hand, pl.fields, len(pl.coins), pl.aside) for pl in s.players)
-    turn_up = s.phase in (Phase.PLANT, Phase.DISCARD) or len(turns_ahead(s)) > 1
-    return s._replace(players=(), discard=s.discard if turn_up else ()), seats
-
-
-_ORDER: dict[Action, tuple[object, ...]] = {}
-
-
-def order(a: Action) -> tuple[object, ...]:
-    """A fixed total order on actions (the order of two commuting cash actions in a run)."""
-    hit = _ORDER.get(a)
-    if hit is None:
-        hit = _ORDER[a] = (type(a).__name__, *astuple(a))  # type: ignore[arg-type]
-    return hit
-
-
-Tag = tuple[GameState, Action] | None  # the state before the run's last cash action, and that action
-
-
 class IslaDuelSearch:
-    """Alpha-beta on seat 0's final margin (module docstring); ``line`` rebuilds the principal line.
-    ``reduce`` off: every move at every node (the reference for tests)."""
+    """Alpha-beta on seat 0's final margin (module docstring); ``line`` rebuilds the principal line."""
 
-    def __init__(self, budget: Budget, bound: bool = True, reduce: bool = False) -> None:
+    def __init__(self, budget: Budget, bound: bool = True) -> None:
         self.budget = budget
         self.bound = bound  # cut by ``margin_range`` (off: the reference for tests)
-        self.reduce = reduce  # runs of cash actions in normal form (module docstring)
         self.table: dict[Key, tuple[int, int, Action | None]] = {}
         self.path: set[Key] = set()
         self.nodes = 0
 
-    def children(self, s: GameState, tag: Tag) -> list[tuple[Action, GameState, Tag]]:
-        """The moves from ``s`` (after the cash action of ``tag``), each with its child and the
-        child's tag: in a run (``tag`` set) no move that commutes with the run's last cash action
-        ``a`` (``commutes``), unless it is a cash action after ``a`` in ``order``."""
-        out: list[tuple[Action, GameState, Tag]] = []
-        before: set[Action] | None = None
-        for x in _moves(s):
-            c = apply(s, x, check=False)
-            is_cash = self.reduce and s.phase in RUNS and cash(s, x)
-            if tag is not None:
-                prev, a = tag
-                if not is_cash or order(x) < order(a):
-                    if before is None:
-                        before = set(_moves(prev))
-                    if x in before and commutes(prev, a, x, c):
-                        continue
-            out.append((x, c, (s, x) if is_cash else None))
-        return out
-
-    def value(self, s: GameState, alpha: int = -INF, beta: int = INF, tag: Tag = None) -> int:
-        """Seat 0's minimax margin if inside (alpha, beta); else a bound on the far side (fail-soft).
-        With ``tag`` the value where the run's last cash action must be read next (at most the
-        value of ``s`` for the seat to move)."""
+    def value(self, s: GameState, alpha: int = -INF, beta: int = INF) -> int:
+        """Seat 0's minimax margin if inside (alpha, beta); else a bound on the far side (fail-soft)."""
         if s.phase == Phase.OVER:
             return margin0(s)
-        key = duel_key(s) if tag is None else (loose_key(tag[0]), tag[1])
+        key = duel_key(s)
         hit = self.table.get(key)
         if hit is not None:
             v, flag, _ = hit
@@ -302,28 +244,25 @@ class IslaDuelSearch:
                 return v
         if key in self.path:  # the reduction leaves no cycle (tested against the reference)
             raise SolveError("internal error: the Isla duel search met a cycle of states")
-        top = s.to_move == 0
         if self.bound:
             low, high = margin_range(s)
-            # in a run only the bound on the mover's own side holds (it may have fewer moves)
-            if high <= alpha and (tag is None or top):
+            if high <= alpha:
                 return high
-            if low >= beta and (tag is None or not top):
+            if low >= beta:
                 return low
         self.nodes += 1
         self.budget.node()
         a0, b0 = alpha, beta
-        kids = self.children(s, tag)
-        if hit is not None and hit[2] is not None:
-            for i, kid in enumerate(kids):
-                if kid[0] == hit[2]:
-                    kids.insert(0, kids.pop(i))
-                    break
+        top = s.to_move == 0
+        moves = _moves(s)
+        if hit is not None and hit[2] is not None and hit[2] in moves:
+            moves.remove(hit[2])
+            moves.insert(0, hit[2])
         best, best_move = (-INF if top else INF), None
         self.path.add(key)
         try:
-            for a, c, t in kids:
-                v = self.value(c, alpha, beta, t)
+            for a in moves:
+                v = self.value(apply(s, a, check=False), alpha, beta)
                 if (v > best) if top else (v < best):
                     best, best_move = v, a
                 if top:
@@ -342,25 +281,20 @@ class IslaDuelSearch:
         """The principal line from ``s``, whose exact value is ``v``: at each step the first move
         (the table's best first) whose child provably keeps it."""
         out: list[Action] = []
-        tag: Tag = None
         while s.phase != Phase.OVER:
-            for a, c, t in self.children(s, tag):
-                if self.value(c, v - 1, v + 1, t) == v:
+            hit = self.table.get(duel_key(s))
+            moves = _moves(s)
+            if hit is not None and hit[2] in moves:
+                moves.insert(0, hit[2])
+            for a in moves:
+                c = apply(s, a, check=False)
+                if self.value(c, v - 1, v + 1) == v:
                     out.append(a)
-                    s, tag = c, t
+                    s = c
                     break
             else:
                 raise SolveError("internal error: no move keeps the principal value")
         return out
-
-
-def commutes(prev: GameState, a: Action, x: Action, c: GameState) -> bool:
-    """Whether ``x`` (a move at ``prev``) then ``a`` leads where ``a`` then ``x`` led (``c``, same
-    loose key), or both end the game with the same margin (the end sells and harvests all, E3, I8)."""
-    u = apply(prev, x, check=False)
-    if u.phase == Phase.OVER:
-        return c.phase == Phase.OVER and margin0(c) == margin0(u)
-    return a in _moves(u) and loose_key(apply(u, a, check=False)) == loose_key(c)
 
 
 def solve_isla_duel(s: GameState, player: int | None = None, budget: Budget | None = None) -> Solution:
