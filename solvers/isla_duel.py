@@ -9,18 +9,29 @@ Search: alpha-beta over the engine's own actions (``apply(.., check=False)``) wi
 (value, bound flag, best move) keyed by the whole state but which cards the coins are, the fields
 in canonical order (H2) and the discard pile only while a turn-up is ahead (I9's turn-up adds
 matching discards): ``duel_key``. Values are seat 0's margin, the bound flags in those terms;
-cut-offs by ``margin_range`` (each seat's turns left, ``turns_ahead``). One reduction, the Isla
-searches' (``renames``): a whole cargo is never moved onto an empty merchant ship in the same port,
-which only swaps the names of its owner's two merchant ships (I1, I6); without it such moves form
-cycles. ``reference_duel`` (minimax over
-the whole state, no pruning, no bound; with or without the reduction) is what the search, its key
-and its bound are tested against. The line is replayed through ``model.apply`` with
-checking on before it is returned.
+cut-offs by ``margin_range`` (each seat's turns left, ``turns_ahead``), which bounds the minimax
+value, so a cut keeps every optimum: a seat with no turn ahead buys nothing and, selling every
+attacked cargo that pays, adds exactly its fields and ships as they are (I7, I9, E3); in a seat's
+last turn it adds at most what the cards it can still reach pay split into groups, counting only
+the turned-up cards and the discards they can add (I9), the row cards the sails left can load
+(I4) and one card per attack (I7). One reduction, the Isla searches' (``renames``): a whole cargo
+is never moved onto an empty merchant ship in the same port, which only swaps the names of its
+owner's two merchant ships (I1, I6); without it such moves form cycles. ``reference_duel``
+(minimax over the whole state, no pruning, no bound; with or without the reduction) is what the
+search, its key and its bound are tested against. The line is replayed through ``model.apply``
+with checking on before it is returned.
+
+Tried and dropped: runs of cash actions in a normal form (a harvest, sale, cargo move or purchase
+searched only where the next move does not commute with it, I5, I6, H5: tested equal to the
+reference, but the states it keys by the run's last action outnumbered those it saved, 2,432 to
+4,361 nodes on ``isla-duel-2cards``, and it gained nothing in phase 1 alone); children ordered by
+their bound (about as many nodes, twice the time).
 """
 
 from __future__ import annotations
 
 import time
+from functools import cache
 
 from console.progress import ProgressFn
 from model import Action, GameState, Phase, apply, legal_actions
@@ -85,6 +96,7 @@ def turns_ahead(s: GameState) -> tuple[int, ...]:
     return (s.active, *((s.active + 1 + j) % 2 for j in range(later)))
 
 
+@cache
 def _split(row: tuple[int, ...], n: int) -> int:
     return gain_table(row, [], n)[n]
 
@@ -92,11 +104,14 @@ def _split(row: tuple[int, ...], n: int) -> int:
 def gain_cap(s: GameState, q: int, turns: tuple[int, ...]) -> int:
     """At most what seat ``q`` can still add to its coins (its sales and the end's harvest, E3, I6,
     I8). With no turn of its own ahead: its fields and ships as they are (nothing reaches them off
-    turn: no trading, I9; a pirate only takes, I7). In its last turn with no turn of the other's
-    before it ends: every card it can still get (its fields, ships, set-aside cards, the hand's
-    plantable front (T1; a card deeper while I9's discard is unused), the face-up cards, the rows
-    while it may still sail (I4), the other's merchant cargo (I7) and, with the turn-up to come,
-    the pile and the discards it may add, I9) split into groups each sold once (C1). Otherwise
+    turn: no trading, I9; a pirate only takes, I7). In its last turn (what the other does after
+    it only takes from q, I7, or refills the rows, I2): every card it can still get (its fields,
+    ships, set-aside cards, the hand's plantable front (T1; a card deeper while I9's discard is
+    unused), the face-up cards, the row cards the sails left can load (``_loadable``: one load a
+    sail, in phase 2, I3, I4), one card of each of the other's merchant ships it may still attack
+    (I7: once a turn, one card, in phase 2) and, with the turn-up to come, the turned-up cards and
+    the discards they may add (``_returns``, I9)) split into groups each sold once (C1; the rest of
+    the pile is drawn into the hand and never planted, E2). Otherwise
     every card but the coins and the other's pirate cargo, so split."""
     pay = s.setup.payout
     pl = s.players[q]
@@ -110,22 +125,36 @@ def gain_cap(s: GameState, q: int, turns: tuple[int, ...]) -> int:
         cards[b] = cards.get(b, 0) + n
 
     o = 1 - q
-    last = turns[-1] == q and o not in turns[1:] and s.active == q
+    last = s.active == q and q not in turns[1:]  # later turns of the other's only take from q (I7)
     for f in pl.fields:
         if f.count:
             add(f.bean, f.count)
+    # sails and attacks come in phase 2 only (I3, I4, I7): still ahead before it
+    at_sea = s.phase in (Phase.PLANT, Phase.DISCARD, Phase.TRADE)
     for seat, fleet in enumerate(isla.fleets):
         for i, sh in fleet.ships():
-            if sh.count and (seat == q or i != PIRATE):
+            if not sh.count:
+                continue
+            if seat == q:
                 add(sh.bean, sh.count)
+            elif i != PIRATE and not last:
+                add(sh.bean, sh.count)
+            elif i != PIRATE and at_sea and ((seat, i) not in isla.attacked or isla.attack == (seat, i)):
+                add(sh.bean)  # in q's last turn: one card per attack, one attack per ship (I7)
     turn_up = s.phase in (Phase.PLANT, Phase.DISCARD)
     if last:
         reach = 2 - s.planted + (0 if isla.discarded else 1)  # a discard first lets a deeper card up (I9)
         front = pl.hand[:max(0, reach)] if s.phase == Phase.PLANT else ()
-        sailing = isla.sails < isla_setup(s.setup).max_sails  # a row is loaded only by a sail (I4)
-        zones = [front, pl.aside, s.face_up, *(isla.rows if sailing else ())]
+        zones = [front, pl.aside, s.face_up]
         if turn_up:
-            zones += [s.draw, tuple(b for b in s.discard if b in s.draw)]
+            zones += [s.draw[:s.setup.face_up], *_returns(s, q)]
+        if at_sea:  # a row is loaded only by a sail (I4), in phase 2, one load a sail
+            for zone in zones:
+                for b in zone:
+                    add(b)
+            loads = isla_setup(s.setup).max_sails - isla.sails
+            return max(_groups(pay, cards, _loadable(isla.rows[0], k) + _loadable(isla.rows[1], loads - k))
+                       for k in range(loads + 1))
     else:
         other = s.players[o]
         zones = [pl.hand, pl.aside, other.hand, other.aside, s.face_up, s.draw, s.discard, *isla.rows,
@@ -133,7 +162,45 @@ def gain_cap(s: GameState, q: int, turns: tuple[int, ...]) -> int:
     for zone in zones:
         for b in zone:
             add(b)
-    return sum(_split(pay[b], n) for b, n in cards.items())
+    return _groups(pay, cards, ())
+
+
+def _groups(pay: tuple[tuple[int, ...], ...], cards: dict[int, int], more: tuple[int, ...]) -> int:
+    """The most ``cards`` (by bean) and ``more`` pay split into groups each sold once (C1, I6)."""
+    total = dict(cards)
+    for b in more:
+        total[b] = total.get(b, 0) + 1
+    return sum(_split(pay[b], n) for b, n in total.items())
+
+
+def _loadable(row: tuple[int, ...], loads: int) -> tuple[int, ...]:
+    """The cards of an island row that ``loads`` loads can take (I4: each the front card and any
+    cards of its type): at most those that taking every card of the front type each time takes."""
+    out: list[int] = []
+    for _ in range(loads):
+        if not row:
+            break
+        b = row[0]
+        out.extend(c for c in row if c == b)
+        row = tuple(c for c in row if c != b)
+    return tuple(out)
+
+
+def _returns(s: GameState, q: int) -> list[tuple[int, ...]]:
+    """The discards the turn-up to come may add in seat ``q``'s last turn (I9: the top discard
+    while it matches a turned-up type, D2 step 3; the turned-up cards are the pile's top): the
+    pile's matching top run, and every card of those types ``q`` could put on it before (its
+    hand by the discard, I9; its fields by a harvest, H5; its cargo by a sale, I6)."""
+    types = set(s.draw[:s.setup.face_up]) | set(s.face_up)
+    run: list[int] = []
+    for b in reversed(s.discard):
+        if b not in types:
+            break
+        run.append(b)
+    pl = s.players[q]
+    mine = [*pl.hand, *(b for f in pl.fields for b in (f.bean,) * f.count),
+            *(sh.bean for _, sh in isla_of(s).fleets[q].ships() for _ in range(sh.count))]
+    return [tuple(run), tuple(b for b in mine if b in types)]
 
 
 def spend_cap(s: GameState, q: int) -> int:
@@ -147,11 +214,16 @@ def spend_cap(s: GameState, q: int) -> int:
 
 
 def margin_range(s: GameState) -> tuple[int, int]:
-    """Seat 0's final margin lies in [low, high] on every line from ``s`` (``gain_cap``, ``spend_cap``)."""
+    """Seat 0's minimax margin from ``s`` lies in [low, high] (``gain_cap``, ``spend_cap``). A seat
+    with no turn ahead buys nothing (I9: only the answer to an attack is made off turn, I7), and
+    answering every attack by selling the cargo if it pays (else yielding a card of a cargo that
+    pays nothing, which then pays nothing either: C1's thresholds only rise) it adds exactly its
+    fields and ships as they are (E3, I8): the other seat can do no better against that."""
     turns = turns_ahead(s)
     m = margin0(s)
-    return (m - spend_cap(s, 0) - gain_cap(s, 1, turns),
-            m + gain_cap(s, 0, turns) + spend_cap(s, 1))
+    low = m - gain_cap(s, 1, turns) + (-spend_cap(s, 0) if 0 in turns else gain_cap(s, 0, turns))
+    high = m + gain_cap(s, 0, turns) + (spend_cap(s, 1) if 1 in turns else -gain_cap(s, 1, turns))
+    return low, high
 
 
 def _moves(s: GameState) -> list[Action]:

@@ -35,11 +35,11 @@ CHILI_CARGO = isla_fleet([isla_ship("chili", 3)])  # p1: 3 chili on its merchant
 
 def _duel(rows: tuple[list[str], list[str]], draw: list[str], sails: int,
           fleets: tuple[dict[str, Any], dict[str, Any]] = (PIRATE_ONLY, CHILI_CARGO),
-          exhaustions: int = 2) -> GameState:
+          exhaustions: int = 2, p0: dict[str, Any] = P0) -> GameState:
     """p0 to plant; ``exhaustions`` 2: the final pass (E2, I8)."""
     s = state_from_json({
         "format": "bohnanza-state", "version": 1, "ruleset": "rio-grande",
-        "options": {"isla": True, "max_sails": sails}, "players": [P0, P1], "draw": draw,
+        "options": {"isla": True, "max_sails": sails}, "players": [p0, P1], "draw": draw,
         "discard": ["blue"], "face_up": [], "out": [], "active": 0, "phase": "plant", "to_move": 0,
         "planted": 0, "first_field": -1, "offers": 0, "pending": None, "exhaustions": exhaustions,
         "final": False, "todo": [], "resume": 0, "turn": 40,
@@ -54,10 +54,19 @@ def _duel(rows: tuple[list[str], list[str]], draw: list[str], sails: int,
 # them and attack p1's chili cargo (I4, I7), which p1 answers by selling or yielding.
 LAST_TURN = _duel((["chili"], ["blue"]), ["chili"], 1)
 RAID_TURN = _duel((["chili", "chili"], ["blue"]), ["chili"], 2)
+# p0 may harvest its 3 chili in phase 1 (1 coin): the 2 chili left on the discard pile match the
+# turned-up chili and join it (I9), 3 chili again; a harvest that puts no match there can wait
+RETURN_TURN = _duel((["blue"], ["stink"]), ["chili"], 0, fleets=(isla_fleet([isla_ship()]), CHILI_CARGO),
+                    p0=isla_seat(["coffee"], [["coffee", 3], ["chili", 3], None]))
+CASES = [LAST_TURN, RAID_TURN, RETURN_TURN]
+IDS = ["last-turn", "raid-turn", "return-turn"]
+# p0's turn, then p1's last (6 cards: 3 turned up and 2 drawn, then 1 turned up, E2), no sails
+TWO_TURNS = _duel(([], ["blue"]), ["stink", "chili", "coffee", "wax", "wax", "chili"], 0,
+                  fleets=(isla_fleet([isla_ship("chili", 1)]), CHILI_CARGO))
 
 
 @pytest.mark.rule("I9")
-@pytest.mark.parametrize("s", [LAST_TURN, RAID_TURN], ids=["last-turn", "raid-turn"])
+@pytest.mark.parametrize("s", CASES, ids=IDS)
 def test_the_search_agrees_with_the_reference(s: GameState) -> None:
     # the reference keys the whole state (fields in seat order, the discard pile) and neither cuts
     # nor bounds; without the reduction every cargo move is made (cycles cut on the path)
@@ -70,7 +79,7 @@ def test_the_search_agrees_with_the_reference(s: GameState) -> None:
 
 
 @pytest.mark.rule("I9")
-@pytest.mark.parametrize("s", [LAST_TURN, RAID_TURN], ids=["last-turn", "raid-turn"])
+@pytest.mark.parametrize("s", [*CASES, TWO_TURNS], ids=[*IDS, "two-turns"])
 def test_every_reachable_state_s_value_lies_in_its_margin_range(s: GameState) -> None:
     # minimax by hand over every state reachable with the reduction (no cycle is left then)
     values: dict[Key, int] = {}
@@ -86,7 +95,7 @@ def test_every_reachable_state_s_value_lies_in_its_margin_range(s: GameState) ->
             states.append(t)
         return values[key]
 
-    value(s)
+    assert IslaDuelSearch(Budget("bounded")).value(s) == value(s)
     for t in states:
         low, high = margin_range(t)
         assert low <= values[duel_key(t)] <= high, t
