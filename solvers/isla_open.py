@@ -31,7 +31,8 @@ them. ``best`` is cut where a seat other than P cannot reach its floor.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from typing import NamedTuple
 
 from console.progress import ProgressFn
 from model import Action, GameState, Phase, apply, legal_actions
@@ -177,24 +178,51 @@ class IslaOpenSearch(OpenSearch):
         return hit
 
     def _upper(self, s: GameState) -> int:
-        own, shared = reach(s)
+        """The smaller of two bounds on this turn's raids: the cards they may take counted for their
+        holders and the raider's gain from as many captures added (``_counted``), or shared among
+        every seat (``_counted`` with no raids)."""
+        own, shared, raids = reach(s)
+        if not raids.left:
+            return self._counted(s, own, shared, raids)
+        own2, shared2 = raids.shared(own, shared)
+        return min(self._counted(s, own, shared, raids),
+                   self._counted(s, own2, shared2, raids._replace(left=0, cards={}, taken=())))
+
+    def _counted(self, s: GameState, own: list[dict[int, int]], shared: dict[int, int], raids: Raids) -> int:
         n = len(s.players)
         if self.goal.needs_player:
             p = self.player
             if self.floors is not None:
                 for q in range(n):
-                    if q != p and self._seat(s, own[q], shared, q) < self.floors[q]:
+                    if q != p and self._seat(s, own[q], shared, q, raids) < self.floors[q]:
                         return NEG
-            return self._seat(s, own[p], shared, p)
+            return self._seat(s, own[p], shared, p, raids)
         total = sum(len(pl.coins) for pl in s.players)
-        for b in set(shared).union(*own):
-            total += self._spread(s, b, tuple(own[q].get(b, 0) for q in range(n)), shared.get(b, 0))
+        tops = {b: tuple(own[q].get(b, 0) for q in range(n)) for b in set(shared).union(*own, raids.cards)}
+        for b, top in tops.items():
+            total += self._spread(s, b, top, shared.get(b, 0))
+        if raids.left:  # what the captures add: the raider's cards of their beans grow (a knapsack)
+            a = raids.seat
+
+            def more(b: int, k: int) -> int:
+                top = tops[b]
+                return (self._spread(s, b, top[:a] + (top[a] + k,) + top[a + 1:], shared.get(b, 0))
+                        - self._spread(s, b, top, shared.get(b, 0)))
+            total += _captures(raids, more)
         return total
 
-    def _seat(self, s: GameState, own: dict[int, int], shared: dict[int, int], q: int) -> int:
-        """Seat ``q``'s coins plus its own cards and every shared one, per bean split at best (C1)."""
-        return len(s.players[q].coins) + sum(self._split(s, b, own.get(b, 0) + shared.get(b, 0))
-                                             for b in own.keys() | shared.keys())
+    def _seat(self, s: GameState, own: dict[int, int], shared: dict[int, int], q: int, raids: Raids) -> int:
+        """Seat ``q``'s coins plus its own cards and every shared one, per bean split at best (C1),
+        and, for the raider, what this turn's captures may add."""
+        got = len(s.players[q].coins) + sum(self._split(s, b, own.get(b, 0) + shared.get(b, 0))
+                                            for b in own.keys() | shared.keys())
+        if q != raids.seat or not raids.left:
+            return got
+
+        def more(b: int, k: int) -> int:
+            n = own.get(b, 0) + shared.get(b, 0)
+            return self._split(s, b, n + k) - self._split(s, b, n)
+        return got + _captures(raids, more)
 
     def _spread(self, s: GameState, b: int, own: tuple[int, ...], m: int) -> int:
         """The most bean ``b`` pays all seats together: each seat's own cards and a share of the
@@ -268,13 +296,46 @@ def waits(s: GameState, a: Action) -> bool:
     return False
 
 
+def _captures(raids: Raids, more: Callable[[int, int], int]) -> int:
+    """The most ``raids.left`` captures add, ``more(b, k)`` for ``k`` cards of bean ``b`` (at most
+    ``raids.cards[b]``): a knapsack over the beans (a captured card is its holder's in the bound
+    too, so the raider's gain is all that is added)."""
+    best = [0] * (raids.left + 1)
+    for b, most in raids.cards.items():
+        gains = [more(b, k) for k in range(min(most, raids.left) + 1)]
+        best = [max(best[j - k] + gains[k] for k in range(min(j, len(gains) - 1) + 1))
+                for j in range(raids.left + 1)]
+    return best[raids.left]
+
+
 def _raid_beans(s: GameState) -> set[int] | None:
-    """The beans the active seat's pirate may still take this turn (I7: one type a ship): only its
-    own once it holds cargo it captured this turn (which stays, I6 reading); None: any."""
-    pirate = isla_of(s).fleets[s.active].pirate
-    if pirate is not None and pirate.count and isla_of(s).captured:
-        return {pirate.bean}
-    return None
+    """The beans whose capture this turn may pay the active seat's pirate more (None: any).
+    The captures left are at most one a merchant ship still raidable (``_targets``, a second one
+    bought included). A pirate holding cargo it captured this turn keeps it aboard (I6 reading)
+    and takes only that bean until a sale empties it, which needs the cargo to pay (I6). In the
+    last turn its cargo is sold alone at the end or before (E3, I8): a bean is worth taking only
+    if some number of captures left raises the cargo's price (C1); a capture that does not leaves
+    the victim no richer and the pirate no richer, so a line without it does as well."""
+    isla = isla_of(s)
+    pirate = isla.fleets[s.active].pirate
+    left = sum(_targets(s, q) + (len(isla.fleets[q].merchants) == 1 and _may_buy(s, q))
+               for q in range(len(s.players)) if q != s.active)
+    pay = s.setup.payout
+    held = pirate.count if pirate is not None and pirate.count else 0
+
+    def raises(b: int, c: int) -> bool:
+        return any(pay[b][min(c + k, len(pay[b]) - 1)] > pay[b][min(c, len(pay[b]) - 1)]
+                   for k in range(1, left + 1))
+
+    if held and isla.captured and pirate is not None and not raises(pirate.bean, held) \
+            and pay[pirate.bean][min(held, len(pay[pirate.bean]) - 1)] == 0:
+        beans = {pirate.bean}  # never sold this turn: it stays the only bean
+    else:
+        beans = set(s.setup.beans)
+    if len(turns_ahead(s)) > 1:
+        return None if len(beans) > 1 else beans
+    return {b for b in beans if raises(b, 0) or (held and pirate is not None and b == pirate.bean
+                                                  and raises(b, held))}
 
 
 def _targets(s: GameState, q: int) -> int:
@@ -337,7 +398,28 @@ def turns_ahead(s: GameState) -> list[tuple[int, int]]:
         left -= ups
 
 
-def reach(s: GameState) -> tuple[list[dict[int, int]], dict[int, int]]:
+class Raids(NamedTuple):
+    """This turn's raids in the bound: ``left`` captures at most by ``seat``'s pirate, of the
+    ``cards`` per bean that may be taken (each still counted for its holder too); ``taken``: the
+    same cards by holder, (seat, bean, cards)."""
+
+    seat: int
+    left: int
+    cards: dict[int, int]
+    taken: tuple[tuple[int, int, int], ...]
+
+    def shared(self, own: list[dict[int, int]],
+               shared: dict[int, int]) -> tuple[list[dict[int, int]], dict[int, int]]:
+        """The other reading of the same raids: the cards they may take shared among all seats."""
+        own = [dict(o) for o in own]
+        shared = dict(shared)
+        for q, b, k in self.taken:
+            own[q][b] -= k
+            shared[b] = shared.get(b, 0) + k
+        return own, shared
+
+
+def reach(s: GameState) -> tuple[list[dict[int, int]], dict[int, int], Raids]:
     """Per bean, the cards that can still end in a scoring group of one seat only (its own, by
     seat) and those that can reach more than one (shared); cards that can score for nobody are
     left out. Only a phase 2 moves cards between seats (``turns_ahead``): its active seat takes
@@ -377,6 +459,9 @@ def reach(s: GameState) -> tuple[list[dict[int, int]], dict[int, int]]:
     raiders = now and _may_raid(s, turns[0][0], cost)
     open_to = windows(s) if raiders else []
     takes = _raid_beans(s) if raiders else set()
+    raided: dict[int, int] = {}  # per bean, the cards this turn's raids may take (each still its holder's)
+    left = 0  # the captures this turn's raids may make
+    taken: list[tuple[int, int, int]] = []  # (holder, bean, cards) of ``raided``
     for q, pl in enumerate(s.players):
         mine = own[q]
         others = traders - {q}
@@ -402,21 +487,22 @@ def reach(s: GameState) -> tuple[list[dict[int, int]], dict[int, int]]:
                 continue
             if raids or answers or not now or turns[0][0] == q:
                 add(held, ship.bean, ship.count)
-            elif targets and i != PIRATE and (takes is None or ship.bean in takes) \
-                    and (isla.attack == (q, i) or (ship.at == HOME and (q, i) not in isla.attacked)):
-                add(mine, ship.bean, ship.count - 1)  # raided now only: one card at most (I7)
-                add(shared, ship.bean, 1)
             else:
                 add(mine, ship.bean, ship.count)
+                if targets and i != PIRATE and (takes is None or ship.bean in takes) \
+                        and (isla.attack == (q, i) or (ship.at == HOME and (q, i) not in isla.attacked)):
+                    add(raided, ship.bean)  # raided now only: one card at most (I7)
+                    taken.append((q, ship.bean, 1))
+                    left += 1
         for b, c in held.items():
-            if raids:
-                k = min(c, 2 * (raids + now))
-            elif answers and (takes is None or b in takes):
-                k = min(c, targets)  # loaded while it answers, then raided (``windows``, I5, I7)
-            else:
-                k = 0
+            k = min(c, 2 * (raids + now)) if raids else 0
             add(mine, b, c - k)
             add(shared, b, k)
+            if answers and not raids and targets and (takes is None or b in takes):
+                add(raided, b, min(c, targets))  # loaded while it answers, then raided (``windows``, I5, I7)
+                taken.append((q, b, min(c, targets)))
+        if answers and not raids and targets:
+            left += targets
         k = min(plant[q], len(pl.hand))
         for j, b in enumerate(pl.hand):
             if j < k:
@@ -433,7 +519,7 @@ def reach(s: GameState) -> tuple[list[dict[int, int]], dict[int, int]]:
     later = s.draw if len(turns) > now else s.draw[:s.setup.face_up] if s.phase == Phase.PLANT else ()
     for b in later:
         add(shared, b)
-    return own, shared
+    return own, shared, Raids(turns[0][0] if raiders else -1, left, raided, tuple(taken))
 
 
 def solve_isla_open(s: GameState, objective: str, player: int | None = None,
