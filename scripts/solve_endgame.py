@@ -18,8 +18,8 @@ expected value and the best next action, not a line; per_player is null in --jso
 Solvers: exact search (all objectives; coop, best, duel and expected only on small positions: past
 --node-limit or --time-limit coop and best print the best line found so far (status "feasible",
 the position's proved bound and the gap; exit 0, or 1 with --require-proved), and without one, or
-with --solver both, it stops with "too large", exit 2; Ctrl-C gives no line, exit 130) and
-CP-SAT (solo, coop, best, from the start of a turn; coop and best by the flow solver: a counts
+with --solver both, it stops with "too large", exit 2; on Ctrl-C they print that line too, exit
+130) and CP-SAT (solo, coop, best, from the start of a turn; coop and best by the flow solver: a counts
 master that proves the bound, exact seat models, a joint model; docs/endgames.md). CP-SAT stops at
 --time-limit with its best replayed line so far (status "feasible", with its proved bound and the
 gap; exit 0, or 1 with --require-proved); on Ctrl-C it prints that line too and exits 130.
@@ -188,8 +188,7 @@ def _solve(frame: cli.Frame, args: argparse.Namespace) -> int:
 
     agree = None
     progress = frame.progress("solving")  # nodes (exact search) or seconds (CP-SAT), with a note
-    frame.kept = ("nothing: no line yet (exact search has none before it ends; CP-SAT prints its best "
-                  "line so far once it has one)")
+    frame.kept = "nothing: no line yet (each solver prints its best line so far once it has one)"
     objective = OBJECTIVES[args.objective]
     have = methods(objective.name)
     cli.output_file(args.html, args.force)  # refused before the work, not after it

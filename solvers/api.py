@@ -126,8 +126,8 @@ def solve(s: GameState, objective: str, method: str, player: int | None = None,
           limits: Limits = DEFAULT_LIMITS, progress: ProgressFn | None = None,
           anytime: bool = False) -> Solution:
     """The ``objective`` by ``method``; the line is verified once more before it is returned.
-    ``anytime``: an exact search stopped by a limit answers with the best line it found (status
-    "feasible", its proved bound; ``SearchLimitExceeded.best``) where it has one, as CP-SAT does.
+    ``anytime``: an exact search stopped by a limit or Ctrl-C answers with the best line it found
+    (status "feasible", its proved bound; ``best`` on the exception) where it has one, as CP-SAT does.
 
     ``progress`` (console/progress.py) hears from exact search (nodes, None, note) and from CP-SAT
     (seconds spent, the time limit, the best value and bound) at least twice a second. Ctrl-C:
@@ -143,10 +143,11 @@ def solve(s: GameState, objective: str, method: str, player: int | None = None,
     assert run is not None
     try:
         sol = run(s, OBJECTIVES[objective], player, limits, progress)
-    except SearchLimitExceeded as e:
-        if not anytime or e.best is None:
+    except (SearchLimitExceeded, KeyboardInterrupt) as e:
+        best = getattr(e, "best", None)
+        if not anytime or best is None:
             raise
-        sol = e.best
+        sol = best
     verify_line(s, sol)
     return sol
 

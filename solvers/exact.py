@@ -463,25 +463,36 @@ def solve_open(s: GameState, objective: str, player: int | None = None,
 
 def open_solution(search: OpenSearch, s: GameState, t0: float) -> Solution:
     """Run ``search`` from ``s``: its value, and the line rebuilt and replayed (checked) to the same
-    value, or an internal error. Past a limit the SearchLimitExceeded carries the best line found
-    (``best``: status "feasible", the root's bound, which limit stopped it) when there is one."""
+    value, or an internal error. Past a limit the SearchLimitExceeded, and on Ctrl-C the
+    KeyboardInterrupt, carries the best line found (``best``: status "feasible", the root's bound,
+    what stopped it) when there is one."""
     try:
         value = search.value(s)
     except SearchLimitExceeded as e:
-        if search.found > NEG:
-            line = [a for m in search.found_line for a in m]
-            stats = SolveStats("exact", time.perf_counter() - t0, nodes=search.nodes, table=len(search.table),
-                               floors=search.floors, bound=max(search.upper(s), search.found),
-                               stopped_by="nodes" if isinstance(e, NodeLimitExceeded) else "time")
-            end = s
-            for a in line:
-                end = apply(end, a)  # checked: the line must be legal
-            e.best = _checked(search, line, end, search.found, "feasible", stats)
+        e.best = _found(search, s, t0, "nodes" if isinstance(e, NodeLimitExceeded) else "time")
+        raise
+    except KeyboardInterrupt as e:
+        e.best = _found(search, s, t0, None)  # type: ignore[attr-defined]
         raise
     line, end = search.line(s)  # replayed with checks
     stats = SolveStats("exact", time.perf_counter() - t0, nodes=search.nodes, table=len(search.table),
                        floors=search.floors)
     return _checked(search, line, end, value, "optimal", stats)
+
+
+def _found(search: OpenSearch, s: GameState, t0: float, stopped_by: str | None) -> Solution | None:
+    """The best line ``search`` finished from ``s`` (replayed with checks) as a feasible Solution
+    with the root's bound; None before the first. ``stopped_by`` None: Ctrl-C."""
+    if search.found == NEG:
+        return None
+    line = [a for m in search.found_line for a in m]
+    stats = SolveStats("exact", time.perf_counter() - t0, nodes=search.nodes, table=len(search.table),
+                       floors=search.floors, bound=max(search.upper(s), search.found), stopped_by=stopped_by,
+                       interrupted=stopped_by is None)
+    end = s
+    for a in line:
+        end = apply(end, a)  # checked: the line must be legal
+    return _checked(search, line, end, search.found, "feasible", stats)
 
 
 def _checked(search: OpenSearch, line: list[Action], end: GameState, value: int, status: str,

@@ -192,9 +192,13 @@ def test_ctrl_c_ends_the_flow_solver_with_its_best_plan() -> None:
 
 
 def test_ctrl_c_stops_exact_search_within_a_second() -> None:
-    with _sigint_in(0.5, again=True) as sent, pytest.raises(KeyboardInterrupt):
-        solve_open(LIBRARY["rio4-8cards"].position(), "coop", node_limit=None, time_limit=120)
+    s = LIBRARY["rio4-8cards"].position()
+    with _sigint_in(0.5, again=True) as sent, pytest.raises(KeyboardInterrupt) as stop:
+        solve_open(s, "coop", node_limit=None, time_limit=120)
     assert _answered(sent) < ANSWER
+    best = stop.value.best  # type: ignore[attr-defined]  # the best line so far (anytime)
+    assert best.status == "feasible" and best.stats.interrupted and best.value <= (best.bound or 0)
+    verify_line(s, best)
 
 
 def test_exact_search_stops_at_its_time_limit_and_reports_twice_a_second() -> None:
