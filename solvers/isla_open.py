@@ -186,7 +186,7 @@ class IslaOpenSearch(OpenSearch):
             return self._counted(s, own, shared, raids)
         own2, shared2 = raids.shared(own, shared)
         return min(self._counted(s, own, shared, raids),
-                   self._counted(s, own2, shared2, raids._replace(left=0, cards={}, taken=())))
+                   self._counted(s, own2, shared2, raids._replace(left=0, taken=())))
 
     def _counted(self, s: GameState, own: list[dict[int, int]], shared: dict[int, int], raids: Raids) -> int:
         n = len(s.players)
@@ -258,12 +258,16 @@ def windows(s: GameState) -> list[int]:
     pays what the end would, and a purchase only spends: each can wait (the base game's argument
     for harvests). Empty once the active seat has made its ``max_offers`` proposals (T3) and in
     the duel (no trading, I9)."""
+    return _windows(s, _raid_beans(s))
+
+
+def _windows(s: GameState, takes: set[int] | None) -> list[int]:
+    """``windows``, with the pirate's beans (``_raid_beans``) given."""
     su = s.setup
     if su.duel or s.offers >= su.rules.max_offers:
         return []
     isla = isla_of(s)
     raider = s.phase in (Phase.PLANT, Phase.TRADE) and _may_raid(s, s.active, isla_setup(su).pirate_cost)
-    takes = _raid_beans(s)
     out = []
     for q, pl in enumerate(s.players):
         if q == s.active:
@@ -338,12 +342,16 @@ def _raid_beans(s: GameState) -> set[int] | None:
                                                   and raises(b, held))}
 
 
-def _targets(s: GameState, q: int) -> int:
-    """Seat ``q``'s merchant ships the active seat may still raid this turn: under attack now, or in
-    their harbour (only the active seat sails, I4) and not attacked yet (once a turn, I7)."""
+def _raidable(s: GameState, q: int, i: int) -> bool:
+    """Seat ``q``'s merchant ship ``i`` may still be raided this turn: under attack now, or in its
+    harbour (only the active seat sails, I4) and not attacked yet (once a turn, I7)."""
     isla = isla_of(s)
-    return sum(1 for i, ship in enumerate(isla.fleets[q].merchants)
-               if isla.attack == (q, i) or (ship.at == HOME and (q, i) not in isla.attacked))
+    return isla.attack == (q, i) or (isla.fleets[q].merchants[i].at == HOME and (q, i) not in isla.attacked)
+
+
+def _targets(s: GameState, q: int) -> int:
+    """How many of seat ``q``'s merchant ships are ``_raidable``."""
+    return sum(1 for i in range(len(isla_of(s).fleets[q].merchants)) if _raidable(s, q, i))
 
 
 def _may_buy(s: GameState, q: int) -> bool:
@@ -399,14 +407,20 @@ def turns_ahead(s: GameState) -> list[tuple[int, int]]:
 
 
 class Raids(NamedTuple):
-    """This turn's raids in the bound: ``left`` captures at most by ``seat``'s pirate, of the
-    ``cards`` per bean that may be taken (each still counted for its holder too); ``taken``: the
-    same cards by holder, (seat, bean, cards)."""
+    """This turn's raids in the bound: ``left`` captures at most by ``seat``'s pirate, of the cards
+    ``taken`` may take, (holder, bean, cards), each still counted for its holder too."""
 
     seat: int
     left: int
-    cards: dict[int, int]
     taken: tuple[tuple[int, int, int], ...]
+
+    @property
+    def cards(self) -> dict[int, int]:
+        """``taken`` per bean."""
+        out: dict[int, int] = {}
+        for _, b, k in self.taken:
+            out[b] = out.get(b, 0) + k
+        return out
 
     def shared(self, own: list[dict[int, int]],
                shared: dict[int, int]) -> tuple[list[dict[int, int]], dict[int, int]]:
@@ -425,16 +439,15 @@ def reach(s: GameState) -> tuple[list[dict[int, int]], dict[int, int], Raids]:
     left out. Only a phase 2 moves cards between seats (``turns_ahead``): its active seat takes
     partners' hand cards (I3, T4), face-up cards go to it or a partner, its pirate takes merchant
     cargo (I7), its ships load the rows (I4). So fields, set-aside cards and ship cargo are the
-    holder's (T6, I7), but what raids may take (shared), counted per bean:
-    - this turn, from a seat that cannot act before it is raided: one card of each merchant ship
-      the active seat may still raid (under attack, or in its harbour and not attacked yet;
-      ``_targets``) and its pirate may take (``_raid_beans``);
-    - this turn, from a seat that may act while it answers a proposal (``windows``: it may load a
-      field onto a ship, move a cargo, buy a second ship): as many cards of a bean the pirate may
-      take as it has such ships, from its fields and cargo (set-aside cards are planted after this
-      phase 2, T6);
-    - from a later turn on: up to two cards a raid (two ships) of any bean the seat holds, set
-      aside or on its pirate too (which may move onto a merchant ship, I6).
+    holder's (T6, I7), but what raids may take, counted per bean:
+    - this turn (``Raids``: still the holder's, and ``_upper`` adds what the captures may give the
+      raider): from a seat that cannot act before it is raided, one card of each merchant ship
+      that is ``_raidable`` and of a bean the pirate may take (``_raid_beans``); from a seat that
+      may act while it answers a proposal (``windows``: load a field onto a ship, move a cargo, buy
+      a second ship), as many cards of such a bean as it has such ships, from its fields and cargo
+      (set-aside cards are planted after this phase 2, T6);
+    - from a later turn on (shared): up to two cards a raid (two ships) of any bean the seat
+      holds, set aside or on its pirate too (which may move onto a merchant ship, I6).
     Only a seat that has a pirate ship or may buy one raids. The hand cards phase 1 can still plant
     (T1) are the holder's when no other seat trades ahead, else shared; a hand card no phase 1
     reaches can only be given to a seat that trades ahead (one: its own); the rows are those
@@ -457,11 +470,10 @@ def reach(s: GameState) -> tuple[list[dict[int, int]], dict[int, int], Raids]:
     now = s.phase in (Phase.PLANT, Phase.TRADE)  # the current turn is turns[0]
     cost = isla_setup(s.setup).pirate_cost
     raiders = now and _may_raid(s, turns[0][0], cost)
-    open_to = windows(s) if raiders else []
     takes = _raid_beans(s) if raiders else set()
-    raided: dict[int, int] = {}  # per bean, the cards this turn's raids may take (each still its holder's)
+    open_to = _windows(s, takes) if raiders else []
     left = 0  # the captures this turn's raids may make
-    taken: list[tuple[int, int, int]] = []  # (holder, bean, cards) of ``raided``
+    taken: list[tuple[int, int, int]] = []  # (holder, bean, cards) this turn's raids may take
     for q, pl in enumerate(s.players):
         mine = own[q]
         others = traders - {q}
@@ -489,18 +501,15 @@ def reach(s: GameState) -> tuple[list[dict[int, int]], dict[int, int], Raids]:
                 add(held, ship.bean, ship.count)
             else:
                 add(mine, ship.bean, ship.count)
-                if targets and i != PIRATE and (takes is None or ship.bean in takes) \
-                        and (isla.attack == (q, i) or (ship.at == HOME and (q, i) not in isla.attacked)):
-                    add(raided, ship.bean)  # raided now only: one card at most (I7)
-                    taken.append((q, ship.bean, 1))
+                if targets and i != PIRATE and (takes is None or ship.bean in takes) and _raidable(s, q, i):
+                    taken.append((q, ship.bean, 1))  # raided now only: one card at most (I7)
                     left += 1
         for b, c in held.items():
             k = min(c, 2 * (raids + now)) if raids else 0
             add(mine, b, c - k)
             add(shared, b, k)
             if answers and not raids and targets and (takes is None or b in takes):
-                add(raided, b, min(c, targets))  # loaded while it answers, then raided (``windows``, I5, I7)
-                taken.append((q, b, min(c, targets)))
+                taken.append((q, b, min(c, targets)))  # loaded while it answers, then raided (I5, I7)
         if answers and not raids and targets:
             left += targets
         k = min(plant[q], len(pl.hand))
@@ -519,7 +528,7 @@ def reach(s: GameState) -> tuple[list[dict[int, int]], dict[int, int], Raids]:
     later = s.draw if len(turns) > now else s.draw[:s.setup.face_up] if s.phase == Phase.PLANT else ()
     for b in later:
         add(shared, b)
-    return own, shared, Raids(turns[0][0] if raiders else -1, left, raided, tuple(taken))
+    return own, shared, Raids(turns[0][0] if raiders else -1, left, tuple(taken))
 
 
 def solve_isla_open(s: GameState, objective: str, player: int | None = None,
