@@ -150,7 +150,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="seconds: CP-SAT stops with its best line so far; exact search stops with "
                              "\"too large\"")
     parser.add_argument("--work-limit", type=cli.positive(float, "--work-limit"), default=None,
-                        help="coop and best (flow solver): CP-SAT deterministic work for the whole run; "
+                        help="coop and best (flow solver), Isla solo (CP-SAT): CP-SAT deterministic "
+                             "work for the run; "
                              "with --workers 1 the answer is the same on any machine as long as "
                              "--time-limit does not bind first (the output says which limit stopped)")
     parser.add_argument("--workers", type=cli.at_least(1, "--workers"), default=DEFAULT_LIMITS.workers,

@@ -17,7 +17,7 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from console.progress import ProgressFn
-from solvers.contract import SolveError, SolveStats
+from solvers.contract import Budget, SolveError, SolveStats
 
 Tick = Callable[[float, float, float], None]  # (objective, bound, seconds) at each improvement
 TICK_SECONDS = 0.25  # ``ticking`` reports this often while CP-SAT searches
@@ -201,16 +201,22 @@ class Run:
 
 
 def run_model(model: cp_model.CpModel, time_limit: float, workers: int, tick: Tick | None = None,
-              bound_only: bool = False) -> Run:
+              bound_only: bool = False, clock: tuple[Budget, float] | None = None) -> Run:
     """Solve; a model with no solution (or none before the limit) is a SolveError, unless
     ``bound_only``: then the Run has status "none" and only its proved bound means anything.
-    Ctrl-C keeps the best solution (``interrupted``); with none, KeyboardInterrupt."""
+    Ctrl-C keeps the best solution (``interrupted``); with none, KeyboardInterrupt. ``clock``: a
+    run's Budget and the fraction of it this solve may reach (``Budget.limit``, work units with a
+    work limit), charged with the work done, instead of ``time_limit``."""
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = time_limit
+    if clock is not None:
+        clock[0].limit(solver, clock[1])
     solver.parameters.num_workers = workers
     progress = _Progress(tick)
     with interruptible() as stop:
         status = stop.solve(solver, model, progress)
+    if clock is not None:
+        clock[0].charge(solver)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE) and bound_only and status != cp_model.INFEASIBLE:
         return Run(solver, "none", 0, stop.hit)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):

@@ -32,7 +32,10 @@ SMALL = [("rio-grande", 3), ("amigo", 3), ("rio-grande", 4), ("amigo", 4)]
 TRIES_PER_POSITION = 100  # games cut per position asked, at most (a cut fails when its game ends early)
 REPLACED_PER_POSITION = 100  # positions too large for exact search per position asked, at most
 CPSAT_SECONDS = 60.0  # CP-SAT's time limit per position (one worker)
-ISLA_CPSAT_SECONDS = 30.0  # the Isla model's: 20 s for the ladder (a turn of P's line), 10 to prove it
+# The Isla model's limit in CP-SAT deterministic seconds (Limits.work: the same answer on any machine
+# and load), a third for the ladder (a turn of P's line), the rest to prove it; the clock a guard.
+ISLA_CPSAT_WORK = 45.0
+ISLA_CPSAT_SECONDS = 600.0
 EXACT_SECONDS = 60.0  # exact search's time limit per position: past it the position is too large
 
 Item = tuple[str, Any, int]  # (label, position, P)
@@ -119,7 +122,8 @@ def check(item: Item, objective: str, node_limit: int, solver: str = "cpsat",
     t1 = time.perf_counter()
     try:
         b = solve(s, objective, solver if OBJECTIVES[objective].trades else "cpsat", p,
-                  Limits(time=ISLA_CPSAT_SECONDS if s.setup.expansion else CPSAT_SECONDS, workers=1))
+                  Limits(time=CPSAT_SECONDS, workers=1) if not s.setup.expansion
+                  else Limits(time=ISLA_CPSAT_SECONDS, workers=1, work=ISLA_CPSAT_WORK))
     except SolveError as e:
         if not s.setup.expansion or str(e).startswith("internal error"):
             raise

@@ -243,6 +243,16 @@ def test_I4_I5_the_relaxation_proves_a_turn_the_caps_fall_short_of() -> None:
     assert not prove(s, 0, 4, 20, 1)  # the relaxation holds the line worth 5
 
 
+def test_a_work_limit_gives_the_same_answer_on_a_loaded_clock() -> None:
+    # Limits.work: CP-SAT deterministic seconds shared between the ladder and the relaxation as the
+    # time is; the wall clock only guards. The same line and status twice, and through the registry.
+    s = _harvest_then_sail()
+    runs = [solve_isla_cpsat(s, 0, time_limit=120, work_limit=4.0) for _ in range(2)]
+    assert [(r.value, r.status, r.line) for r in runs] == [(5, "optimal", runs[0].line)] * 2
+    via = solve(s, "solo", "cpsat", 0, Limits(time=120, work=4.0))
+    assert (via.value, via.status, via.line) == (5, "optimal", runs[0].line)
+
+
 def test_a_relaxation_with_a_step_too_few_proves_a_wrong_value(monkeypatch: pytest.MonkeyPatch) -> None:
     # Phase 2 needs a step per move (two face-up plantings, one sail, no attack: the three enemy
     # ships are empty, I7) and one for the last run: with two, the sail does not fit and the

@@ -3,7 +3,6 @@ one) and the line replayed through the engine; the registry's ``solve``."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -18,7 +17,7 @@ from model import (
     apply,
 )
 from model.isla import isla_of
-from solvers.contract import SOLO, Limits, Objective, Solution, SolveError
+from solvers.contract import SOLO, Budget, Limits, Objective, Solution, SolveError
 from solvers.cpsat_run import Tick, reporting, run_model
 from solvers.isla_cpsat.base import PHASE1_STEPS, PHASE2_EXTRA
 from solvers.isla_cpsat.relax import prove
@@ -48,46 +47,46 @@ def check_isla_cpsat(s: GameState, player: int | None) -> int:
 
 def solve_isla_cpsat(s: GameState, player: int | None = None, time_limit: float = 10.0, workers: int = 1,
                      tick: Tick | None = None, phase1_steps: int = PHASE1_STEPS,
-                     phase2_extra: int = PHASE2_EXTRA) -> Solution:
+                     phase2_extra: int = PHASE2_EXTRA, work_limit: float | None = None) -> Solution:
     """The Isla ``solo`` value by CP-SAT, with the line replayed through the engine: proved optimal
     when the model is exact (P has no turn left, or the step caps reach ``sound_steps`` in every
     turn of P's) and CP-SAT proves it, or when the relaxation (``relax.prove``) has no better
     line; otherwise a line, ``feasible``, with no bound (CP-SAT's holds only within the caps).
     With a turn of P's ahead, the models of ``LADDER`` find a line fast, and the full model starts
-    from it (a hint, and only lines worth as much) to look for a better one."""
+    from it (a hint, and only lines worth as much) to look for a better one. ``work_limit``:
+    CP-SAT deterministic seconds for the whole run, shared as the time is (``Budget``), the time
+    limit a guard: with one worker the same answer on any machine while the work limit binds."""
     p = check_isla_cpsat(s, player)
+    clock = Budget("the Isla CP-SAT solo model", None, time_limit, work_limit=work_limit)
     if any(t.active == p for t in read_timeline(s, p)[1]):
-        return _with_turn(s, p, time_limit, workers, tick, phase1_steps, phase2_extra)
-    t0 = time.perf_counter()
-    sol, _, _ = _solve_model(s, p, time_limit, workers, tick, phase1_steps, phase2_extra, t0=t0)
+        return _with_turn(s, p, clock, workers, tick, phase1_steps, phase2_extra)
+    sol, _, _ = _solve_model(s, p, clock, 1.0, workers, tick, phase1_steps, phase2_extra)
     return sol
 
 
-def _with_turn(s: GameState, p: int, time_limit: float, workers: int, tick: Tick | None, phase1_steps: int,
+def _with_turn(s: GameState, p: int, clock: Budget, workers: int, tick: Tick | None, phase1_steps: int,
                phase2_extra: int) -> Solution:
     """A turn of P's ahead: the models of ``LADDER`` smaller than the full one, then the full one,
     each starting from the best line so far (a hint, and only lines worth as much) with its share
-    of the time left; the best line found. An exact model proved optimal ends the ladder. The
-    ladder has all but ``PROOF_SHARE`` of the time; the rest goes to the relaxation (``relax.prove``),
+    of what is left; the best line found. An exact model proved optimal ends the ladder. The
+    ladder has all but ``PROOF_SHARE`` of the run; the rest goes to the relaxation (``relax.prove``),
     which proves the best line when it has no better one. A model that finds no line while none is
-    known hands the ladder's time left to the smallest one."""
-    t0 = time.perf_counter()
-    ladder = time_limit * (1 - PROOF_SHARE)  # the rest: the relaxation's try to prove the best line
+    known hands the ladder's share left to the smallest one."""
+    ladder = 1 - PROOF_SHARE  # the rest: the relaxation's try to prove the best line
     best: Solution | None = None
     hint: dict[str, int] | None = None
     steps = [(a, b, share) for a, b, share in LADDER if (a, b) < (phase1_steps, phase2_extra)]
     for a, b, share in [*steps, (phase1_steps, phase2_extra, 1.0)]:
-        left = ladder - (time.perf_counter() - t0)
+        until = clock.fraction() + (ladder - clock.fraction()) * share
         try:
-            sol, values, _ = _solve_model(s, p, max(left * share, 1.0), workers, tick, a, b, t0=t0,
+            sol, values, _ = _solve_model(s, p, clock, until, workers, tick, a, b,
                                           at_least=best.value if best is not None else None, hint=hint)
         except SolveError as e:
             if str(e).startswith("internal error"):
                 raise
-            if best is None:  # no line yet: the smallest model, the likeliest to find one, gets the time left
-                left = ladder - (time.perf_counter() - t0)
+            if best is None:  # no line yet: the smallest model, the likeliest to find one, gets what is left
                 a, b, _ = steps[0] if steps else (phase1_steps, phase2_extra, 1.0)
-                best = _solve_model(s, p, max(left, 1.0), workers, tick, a, b, t0=t0)[0]
+                best = _solve_model(s, p, clock, ladder, workers, tick, a, b)[0]
                 break
             continue  # nothing better in time: the best line so far stands
         if sol.status == "optimal":  # an exact model (``sound_steps``), proved
@@ -96,28 +95,27 @@ def _with_turn(s: GameState, p: int, time_limit: float, workers: int, tick: Tick
         if best is None or sol.value > best.value:
             best, hint = sol, values
     assert best is not None
-    if best.status != "optimal":
-        left = time_limit - (time.perf_counter() - t0)
-        if prove(s, p, best.value, max(left, 1.0), workers):  # the relaxation has no better line
-            stats = replace(best.stats, seconds=time.perf_counter() - t0, bound=float(best.value))
-            best = replace(best, status="optimal", stats=stats)
+    if best.status != "optimal" and prove(s, p, best.value, 1.0, workers, clock):  # no better relaxed line
+        stats = replace(best.stats, seconds=clock.elapsed(), bound=float(best.value))
+        best = replace(best, status="optimal", stats=stats)
     return best
 
 
 # The smaller models solved first (phase-1 steps, phase-2 steps beyond plantings and sails, the share
 # of the time left): each finds a line fast and hands it to the next as its start.
 LADDER = ((2, 0, 0.1), (3, 4, 0.2))
-PROOF_SHARE = 1 / 3  # of the time limit: the relaxation's try to prove the ladder's line (relax.py)
+PROOF_SHARE = 2 / 3  # of the run (work or time): the relaxation's try to prove the ladder's line (relax.py)
 FIRST_STEPS = LADDER[0][:2]
 
 
-def _solve_model(s: GameState, p: int, time_limit: float, workers: int, tick: Tick | None,
-                 phase1_steps: int, phase2_extra: int, t0: float, at_least: int | None = None,
+def _solve_model(s: GameState, p: int, clock: Budget, until: float, workers: int, tick: Tick | None,
+                 phase1_steps: int, phase2_extra: int, at_least: int | None = None,
                  hint: dict[str, int] | None = None) -> tuple[Solution, dict[str, int], bool]:
-    """One model solved and its line replayed, and the values of its named variables (a hint for a
-    larger model: the same names mean the same things, its extra steps do nothing). ``at_least``:
-    only lines worth that much or more. ``optimal`` only when the model is exact (``sound_steps``);
-    otherwise ``feasible`` and no bound. Also whether CP-SAT proved it the best within the caps."""
+    """One model solved until fraction ``until`` of ``clock`` and its line replayed, and the values
+    of its named variables (a hint for a larger model: the same names mean the same things, its
+    extra steps do nothing). ``at_least``: only lines worth that much or more. ``optimal`` only
+    when the model is exact (``sound_steps``); otherwise ``feasible`` and no bound. Also whether
+    CP-SAT proved it the best within the caps."""
     model = IslaModel(s, p, phase1_steps, phase2_extra)
     objective = model.build()
     if at_least is not None:
@@ -131,7 +129,7 @@ def _solve_model(s: GameState, p: int, time_limit: float, workers: int, tick: Ti
                 model.m.add_hint(var, hint[name])
             elif name.endswith("_noop"):
                 model.m.add_hint(var, 1)
-    run = run_model(model.m, time_limit, workers, tick)
+    run = run_model(model.m, 1.0, workers, tick, clock=(clock, until))
     model.solver = run.solver
     value = int(run.solver.value(objective))
     line, end = replay(s, p, model)
@@ -139,7 +137,8 @@ def _solve_model(s: GameState, p: int, time_limit: float, workers: int, tick: Ti
     if coins[p] != value:
         raise SolveError(f"internal error: the Isla CP-SAT plan replays to {coins[p]} coins, not its value "
                          f"{value}")
-    sol = Solution(SOLO, p, value, line, coins, status=run.status, stats=run.stats(t0))
+    stats = replace(run.stats(0.0), seconds=clock.elapsed())
+    sol = Solution(SOLO, p, value, line, coins, status=run.status, stats=stats)
     if not model.exact:  # the step caps fall short of ``sound_steps``: a real line, its optimum unproved
         sol = replace(sol, status="feasible", stats=replace(sol.stats, bound=None))
     return sol, {name: int(run.solver.value(var)) for name, var in names}, run.status == "optimal"
@@ -180,4 +179,4 @@ def solve(s: GameState, objective: Objective, player: int | None, limits: Limits
     if objective is not SOLO:
         raise SolveError(f"{objective.name}: CP-SAT on La Isla Bohnita positions solves solo only")
     with reporting(progress, limits.time, "Isla CP-SAT solo") as tick:
-        return solve_isla_cpsat(s, player, limits.time, limits.workers, tick)
+        return solve_isla_cpsat(s, player, limits.time, limits.workers, tick, work_limit=limits.work)

@@ -56,6 +56,7 @@ from ortools.sat.python import cp_model
 
 from model import GameState, Phase
 from model.isla import isla_of
+from solvers.contract import Budget
 from solvers.cpsat_run import interruptible
 from solvers.isla_cpsat.state import ShipVars, State, hi
 from solvers.isla_cpsat.timeline import NO_BEAN, TurnInfo
@@ -290,15 +291,21 @@ class RelaxedModel(IslaModel):
         return State(fb, fc, own3, coins, ships, st.rows, st.pos, st.others, st.alive), quiet
 
 
-def prove(s: GameState, p: int, value: int, time_limit: float, workers: int) -> bool:
+def prove(s: GameState, p: int, value: int, time_limit: float, workers: int,
+          clock: Budget | None = None) -> bool:
     """True when the relaxation has no line worth more than ``value`` (CP-SAT proves it infeasible
-    within ``time_limit``): then no legal line does, and a line worth ``value`` is optimal."""
+    within ``time_limit``, or within what is left of ``clock``, work units with a work limit): then
+    no legal line does, and a line worth ``value`` is optimal."""
     model = RelaxedModel(s, p)
     objective = model.build()
     model.m.add(objective >= value + 1)
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = time_limit
+    if clock is not None:
+        clock.limit(solver, 1.0)
     solver.parameters.num_workers = workers
     with interruptible() as stop:
         status = stop.solve(solver, model.m)
+    if clock is not None:
+        clock.charge(solver)
     return bool(status == cp_model.INFEASIBLE)
