@@ -283,6 +283,21 @@ def test_I6_I7_captured_cargo_stays_aboard_in_the_relaxation_too() -> None:
     assert prove(s, 0, 3, 20, 1) and not prove(s, 0, 2, 20, 1)
 
 
+def test_I1_the_proof_splits_on_the_purchases_P_can_still_make(monkeypatch: pytest.MonkeyPatch) -> None:
+    # prove's cases: each purchase P can still make (I1), none or at least one. p0 owns its pirate,
+    # so the pirate is no case: its "at least one" holds no line, and with it every case is empty
+    # and any value "proved" (the mutant below). The real cases hold every line: 3 proved, 2 not.
+    s = _pirate_and_merchant(_ship("green", 1))
+    model = relax.RelaxedModel(s, 0)
+    model.build()
+    cases = relax.purchase_cases(model)
+    kinds = [kind for kind, _ in cases[0]]
+    assert 1 in kinds and 2 not in kinds and len(cases) == 2 ** len(kinds)
+    assert prove(s, 0, 3, 20, 1) and not prove(s, 0, 2, 20, 1)
+    monkeypatch.setattr(relax, "purchase_cases", lambda model: [[*case, (2, 1)] for case in cases])
+    assert prove(s, 0, 2, 20, 1)
+
+
 def test_a_relaxation_that_never_moves_pirate_cargo_proves_a_wrong_value(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # With p1's ship empty there is no attack: moving the pirate's 2 green onto m0 (4 green, 1 coin)
