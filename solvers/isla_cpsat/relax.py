@@ -296,14 +296,15 @@ class RelaxedModel(IslaModel):
 
 
 def prove(s: GameState, p: int, value: int, time_limit: float, workers: int,
-          clock: Budget | None = None) -> bool:
+          clock: Budget | None = None, whole: bool = True) -> bool:
     """True when the relaxation has no line worth more than ``value`` (CP-SAT proves it infeasible
     within ``time_limit``, or within what is left of ``clock``, work units with a work limit): then
     no legal line does, and a line worth ``value`` is optimal. The whole model first, with
     ``WHOLE_SHARE`` of what is left; then, if that search ran out, case by case over the purchases
     P can still make (``purchase_cases``): every line falls in one case, and each is a smaller
     search (measured: a turn whose whole model stayed open after 40 deterministic seconds, amigo
-    4p game 21363, closes in 13 over its eight cases, where others take longer in cases)."""
+    4p game 21363, closes in 13 over its eight cases, where others take longer in cases). Not
+    ``whole``: the cases alone."""
     clock = clock or Budget("the Isla relaxation", None, time_limit)
     model = RelaxedModel(s, p)
     objective = model.build()
@@ -319,9 +320,10 @@ def prove(s: GameState, p: int, value: int, time_limit: float, workers: int,
             clock.charge(solver)
             return int(status)
 
-        whole = infeasible(model.m, clock.fraction() + (1 - clock.fraction()) * WHOLE_SHARE)
-        if whole != cp_model.UNKNOWN:
-            return whole == cp_model.INFEASIBLE
+        if whole:
+            status = infeasible(model.m, clock.fraction() + (1 - clock.fraction()) * WHOLE_SHARE)
+            if status != cp_model.UNKNOWN:
+                return status == cp_model.INFEASIBLE
         for case in purchase_cases(model):
             m = model.m.clone()
             for kind, on in case:
