@@ -18,12 +18,11 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from ortools.sat.python import cp_model
-
 from console.progress import ProgressFn
 from model import Action, BuyField, EndPhase, GameState, Harvest, Phase, Plant, PlantAside, apply
 from solvers.contract import RESHUFFLE_AHEAD, SOLO, Limits, Objective, Solution, SolveError
 from solvers.cpsat_fields import Seat, Step, read_step
+from solvers.cpsat_lazy import cp_model
 from solvers.cpsat_run import Tick, reporting, run_model
 from solvers.exact import default_policy, open_player
 

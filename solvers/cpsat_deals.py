@@ -30,8 +30,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ortools.sat.python import cp_model
-
 from console.progress import ProgressFn
 from model import (
     Action,
@@ -49,6 +47,7 @@ from solvers import cpsat  # cpsat.solve_solo_cpsat looked up at the call (tests
 from solvers.bounds import gain_table, hull
 from solvers.contract import OBJECTIVES, Limits, Objective, Solution, SolveError
 from solvers.cpsat_fields import Event, Seat, Step, read_step
+from solvers.cpsat_lazy import cp_model
 from solvers.cpsat_run import Interrupt, Run, interruptible, reporting, run_model
 from solvers.exact import OpenSearch, open_player
 from solvers.timeline import (

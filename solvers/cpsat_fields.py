@@ -11,9 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ortools.sat.python import cp_model
-
 from model import PlayerState, Setup
+from solvers.cpsat_lazy import cp_model
 
 NO_BEAN = -1
 

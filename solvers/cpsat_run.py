@@ -14,25 +14,25 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from ortools.sat.python import cp_model
-
 from console.progress import ProgressFn
 from solvers.contract import Budget, SolveError, SolveStats
+from solvers.cpsat_lazy import cp_model, solution_callback
 
 Tick = Callable[[float, float, float], None]  # (objective, bound, seconds) at each improvement
 TICK_SECONDS = 0.25  # ``ticking`` reports this often while CP-SAT searches
 
 
-class _Progress(cp_model.CpSolverSolutionCallback):
+class _Progress:
+    """Counts the solutions and reports each (``on_solution``, the solution callback's hook)."""
+
     def __init__(self, tick: Tick | None) -> None:
-        super().__init__()
         self.tick = tick
         self.found = 0
 
-    def on_solution_callback(self) -> None:
+    def on_solution(self, cb: cp_model.CpSolverSolutionCallback) -> None:
         self.found += 1
         if self.tick is not None:
-            self.tick(self.objective_value, self.best_objective_bound, self.wall_time)
+            self.tick(cb.objective_value, cb.best_objective_bound, cb.wall_time)
 
 
 class Interrupt:
@@ -214,7 +214,7 @@ def run_model(model: cp_model.CpModel, time_limit: float, workers: int, tick: Ti
     solver.parameters.num_workers = workers
     progress = _Progress(tick)
     with interruptible() as stop:
-        status = stop.solve(solver, model, progress)
+        status = stop.solve(solver, model, solution_callback(progress.on_solution))
     if clock is not None:
         clock[0].charge(solver)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE) and bound_only and status != cp_model.INFEASIBLE:

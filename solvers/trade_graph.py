@@ -35,8 +35,6 @@ from itertools import combinations
 from math import lcm
 from typing import Any
 
-import networkx as nx
-
 from console.progress import ProgressFn
 from model import Accept, Action, GameState, Phase, Propose, apply
 from model.cards import BEAN_NAMES
@@ -291,6 +289,8 @@ def undominated(candidates: list[Deal]) -> list[Deal]:
 
 def conflict_graph(candidates: list[Deal]) -> Any:
     """Deals as nodes (weight: total gain), an edge between two deals that use the same card."""
+    import networkx as nx  # here, not at the top: about 0.1 s of every solver front end's start-up
+
     g = nx.Graph()
     for d in candidates:
         g.add_node(d.id, total=d.total)
@@ -306,6 +306,8 @@ def conflict_graph(candidates: list[Deal]) -> Any:
 
 def best_matching(s: GameState, pareto: list[Deal], values: list[Value], valuer: Valuer,
                   realise_nodes: int | None = None) -> tuple[Matching, Any]:
+    import networkx as nx  # loaded by the matching only (``conflict_graph``)
+
     t0 = time.perf_counter()
     cands = undominated(pareto)
     conflicts = conflict_graph(cands)
@@ -420,6 +422,8 @@ def _give_cards(d: Deal) -> list[str]:
 def deal_graph(tm: TradeMap) -> Any:
     """A networkx MultiDiGraph: seats as nodes (value now), one edge per deal from the active player
     to its partner (what each side gives, both gains, Pareto, in the best matching)."""
+    import networkx as nx  # loaded by the graph's builders only (``conflict_graph``)
+
     g = nx.MultiDiGraph(value=tm.value_kind, active=tm.state.active)
     chosen = {d.id for d in tm.matching.deals}
     for q, v in enumerate(tm.values):

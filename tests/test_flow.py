@@ -291,6 +291,7 @@ def test_a_first_master_solve_no_tighter_than_the_beanometer_gives_up(upper: int
     than 0, so it stops at once; every one is tighter than 10,000, so it runs to its optimum."""
     from ortools.sat.python import cp_model
 
+    from solvers.cpsat_lazy import solution_callback
     from solvers.flow.master import FlowMaster
     from solvers.flow.solver import _Harvest, _objective, _solver, capped_values
 
@@ -299,7 +300,7 @@ def test_a_first_master_solve_no_tighter_than_the_beanometer_gives_up(upper: int
     fm.m.maximize(_objective(fm, capped_values(fm), "coop", 0, None))
     harvest = _Harvest(fm, 20, weak=(upper, 0.0, True))
     solver = _solver(1)
-    status = solver.solve(fm.m, harvest)
+    status = solver.solve(fm.m, solution_callback(harvest.on_solution))
     if upper == 0:
         assert harvest.gave_up and len(harvest.found) == 1 and status == cp_model.FEASIBLE
         assert solver.best_objective_bound >= upper
@@ -313,6 +314,7 @@ def test_a_seat_cut_caps_the_schedule_and_does_not_forbid_it() -> None:
     and could prove a bound below the optimum (it did so before the capped values)."""
     from ortools.sat.python import cp_model
 
+    from solvers.cpsat_lazy import solution_callback
     from solvers.flow.master import FlowMaster
     from solvers.flow.solver import _Harvest, _objective, _solver, capped_values
     from solvers.flow.solver import cut as seat_cut
@@ -322,7 +324,7 @@ def test_a_seat_cut_caps_the_schedule_and_does_not_forbid_it() -> None:
     values = capped_values(fm)
     fm.m.maximize(_objective(fm, values, "coop", 0, None))
     harvest = _Harvest(fm, 1)
-    assert _solver(1).solve(fm.m, harvest) == cp_model.OPTIMAL
+    assert _solver(1).solve(fm.m, solution_callback(harvest.on_solution)) == cp_model.OPTIMAL
     found = harvest.found[-1]
 
     again = FlowMaster(s)

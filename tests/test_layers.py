@@ -93,6 +93,18 @@ def test_importing_the_engine_loads_no_dependency() -> None:
     assert out.stdout.strip() == "[]"
 
 
+def test_importing_the_solvers_loads_neither_cp_sat_nor_networkx() -> None:
+    """The solvers' front ends start without CP-SAT (numpy, pandas) or networkx: ``cp_model`` is
+    loaded by the first model built (solvers/cpsat_lazy.py), networkx by the trade graph's matching."""
+    import subprocess
+
+    code = ("import sys, solvers.api, solvers.trade_graph, viewer.build; "
+            "from solvers.cpsat_lazy import cp_model; "
+            "print(sorted({m.split('.')[0] for m in sys.modules} & {'pandas', 'numpy', 'networkx'}))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
 def test_scripts_are_front_ends_over_the_installed_package() -> None:
     """A script imports the installed package (no ``sys.path`` change), never another script (what
     two share is library code in a layer), and stays short enough to read in one sitting."""

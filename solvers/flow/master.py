@@ -30,11 +30,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ortools.sat.python import cp_model
-
 from model import GameState, Phase
 from solvers.bounds import gain_table, hull
 from solvers.contract import SolveError
+from solvers.cpsat_lazy import cp_model
 from solvers.timeline import Card, TurnPlan, hand_cards, timeline
 
 Expr = Any  # a CP-SAT linear expression or an int (the stubs type sums of both poorly)

@@ -27,10 +27,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ortools.sat.python import cp_model
-
 from model import GameState
 from solvers.bounds import gain_table
+from solvers.cpsat_lazy import cp_model
 from solvers.flow.master import Batch, Expr
 
 NO_BEAN = -1

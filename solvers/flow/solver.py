@@ -30,8 +30,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ortools.sat.python import cp_model
-
 from console.progress import ProgressFn
 from model import (
     Action,
@@ -46,6 +44,7 @@ from model import (
     apply,
 )
 from solvers.contract import OBJECTIVES, Budget, Limits, Objective, Solution, SolveError, SolveStats
+from solvers.cpsat_lazy import cp_model, solution_callback
 from solvers.cpsat_run import Interrupt, interruptible, reporting
 from solvers.exact import OpenSearch, SoloSearch, open_player, solve_solo
 from solvers.flow.master import Batch, FlowMaster, capacity_default, most_of
@@ -318,14 +317,14 @@ class _Candidate:
     values: dict[str, int]
 
 
-class _Harvest(cp_model.CpSolverSolutionCallback):
+class _Harvest:
     """Every solution the master's search passes through, not only its last: each is a legal
-    schedule the seats can be solved on, and each gives its seats' cuts (at most ``most``)."""
+    schedule the seats can be solved on, and each gives its seats' cuts (at most ``most``).
+    ``on_solution`` is the solution callback's hook (``cpsat_lazy.solution_callback``)."""
 
     def __init__(self, fm: FlowMaster, most: int,
                  named: list[tuple[cp_model.IntVar, str]] | None = None,
                  weak: tuple[int, float, bool] | None = None) -> None:
-        super().__init__()
         self.fm, self.most = fm, most
         self.weak = weak  # (bound, amount, by work): give up past the amount while no tighter than bound
         self.gave_up = False
@@ -333,24 +332,24 @@ class _Harvest(cp_model.CpSolverSolutionCallback):
         self.seen: set[tuple[Schedule, ...]] = set()
         self.names = [(var.index, name) for var, name in (named if named is not None else _named(fm.m))]
 
-    def on_solution_callback(self) -> None:
+    def on_solution(self, cb: cp_model.CpSolverSolutionCallback) -> None:
         fm = self.fm
-        scheds = tuple(_schedule(fm, self, q) for q in range(fm.n))
+        scheds = tuple(_schedule(fm, cb, q) for q in range(fm.n))
         if scheds in self.seen:
             return
         self.seen.add(scheds)
-        value = _reader(self)
-        sol = self.response_proto.solution
+        value = _reader(cb)
+        sol = cb.response_proto.solution
         self.found.append(_Candidate(scheds, [value(r) for r in fm.relaxed], _fronts(fm, value),
                                      _read_flows(fm, value), {n: int(sol[i]) for i, n in self.names}))
         if len(self.found) > self.most:
             self.found.pop(0)  # the latest solutions are the master's best
         if self.weak is not None:
             upper, amount, by_work = self.weak
-            spent = self.deterministic_time if by_work else self.wall_time
-            if spent >= amount and self.best_objective_bound >= upper - 1e-6:
+            spent = cb.deterministic_time if by_work else cb.wall_time
+            if spent >= amount and cb.best_objective_bound >= upper - 1e-6:
                 self.gave_up = True
-                self.stop_search()
+                cb.stop_search()
 
 
 def capped_values(fm: FlowMaster) -> list[cp_model.IntVar]:
@@ -489,7 +488,8 @@ class FlowSolver:
                 first = self.bound is None  # the first solve: the default search (``_solver``)
                 weak = (self.upper, *self.clock.share(WEAK_MASTER_AT)) if first else None
                 harvest = _Harvest(fm, HARVEST, self.named, weak)
-                solver, status = self._solve(fm.m, until, lb_tree=not first, callback=harvest)
+                solver, status = self._solve(fm.m, until, lb_tree=not first,
+                                             callback=solution_callback(harvest.on_solution))
                 spent["master"] += time.perf_counter() - start
                 rounds += 1
                 if status == cp_model.INFEASIBLE:
@@ -627,7 +627,8 @@ class FlowSolver:
             _hint(fm.m, fixed, self.named)
             fm.m.maximize(obj)
             harvest = _Harvest(fm, HARVEST, self.named)
-            solver, status = self._solve(fm.m, until, callback=harvest, most=NEIGHBOURHOOD_WORK)
+            solver, status = self._solve(fm.m, until, callback=solution_callback(harvest.on_solution),
+                                         most=NEIGHBOURHOOD_WORK)
             if not harvest.found:
                 return False  # none worth more here (infeasible), or none found in the time
             known = len(self.cuts)

@@ -3,11 +3,10 @@ helpers (C1 payouts, literals, H2/I4 fits), and the state at the start."""
 
 from __future__ import annotations
 
-from ortools.sat.python import cp_model
-
 from model import GameState
 from model.isla import isla_of
 from model.isla.setup import isla_setup
+from solvers.cpsat_lazy import cp_model
 from solvers.isla_cpsat.state import LInt, Segment, ShipVars, State, hi
 from solvers.isla_cpsat.timeline import NO_BEAN, read_timeline, row_states
 

@@ -53,12 +53,12 @@ redundant cuts (``IslaModel.per_bean``)."""
 from __future__ import annotations
 
 from itertools import product
-
-from ortools.sat.python import cp_model
+from typing import TypeAlias
 
 from model import GameState, Phase
 from model.isla import isla_of
 from solvers.contract import Budget
+from solvers.cpsat_lazy import cp_model
 from solvers.cpsat_run import interruptible
 from solvers.isla_cpsat.state import ShipVars, State, hi
 from solvers.isla_cpsat.timeline import NO_BEAN, TurnInfo
@@ -66,7 +66,7 @@ from solvers.isla_cpsat.turns import IslaModel
 
 MERCHANTS = (3, 4)  # the containers: fields 0-2, merchant ships 3-4, the pirate 5
 PIRATE_AT = 5
-Lit = cp_model.IntVar
+Lit: TypeAlias = "cp_model.IntVar"  # a string: CP-SAT is loaded by the first model (cpsat_lazy)
 CASH = ("harvest", "onto", "sell", "move", "buy")  # the labels of the exact model's cash actions
 
 

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-
-from ortools.sat.python import cp_model
+from typing import TypeAlias
 
 from model import Action, GameState, Phase
+from solvers.cpsat_lazy import cp_model
 
 RATE = 100  # the redundant bound's rate: a group pays at most ``num / RATE`` coins a card
 ROW_CARDS = 5  # a refill of more than this many cards would not end the game (I2, E2)
-LInt = cp_model.LinearExprT
+LInt: TypeAlias = "cp_model.LinearExprT"  # a string: CP-SAT is loaded by the first model (cpsat_lazy)
 
 
 @dataclass

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ortools.sat.python import cp_model
-
 from model import (
     Action,
     Attack,
@@ -25,6 +23,7 @@ from model import (
 from model.isla.actions import PIRATE
 from solvers.bounds import gain_table, hull
 from solvers.contract import SolveError
+from solvers.cpsat_lazy import cp_model
 from solvers.isla_cpsat.bounds import sound_steps
 from solvers.isla_cpsat.raids import RaidModel
 from solvers.isla_cpsat.state import RATE, ROW_CARDS, LInt, Segment, ShipVars, State, Step, hi
