@@ -34,7 +34,7 @@ REPLACED_PER_POSITION = 100  # positions too large for exact search per position
 CPSAT_SECONDS = 60.0  # CP-SAT's time limit per position (one worker)
 # The Isla model's limit in CP-SAT deterministic seconds (Limits.work: the same answer on any machine
 # and load), a third for the ladder (a turn of P's line), the rest to prove it; the clock a guard.
-ISLA_CPSAT_WORK = 45.0
+ISLA_CPSAT_WORK = 60.0
 ISLA_CPSAT_SECONDS = 600.0
 EXACT_SECONDS = 60.0  # exact search's time limit per position: past it the position is too large
 

@@ -52,8 +52,6 @@ class ModelBase:
         self.lost: list[LInt] = []
         self.taken: list[list[cp_model.IntVar]] = [[], []]  # the cards loaded from each row (I4)
         self.buys: list[list[cp_model.IntVar]] = [[], [], []]  # P's purchases: third field, ship, pirate (I1)
-        # per step of P's and row: (sailing, state, take, state after, front), a row of its table
-        self.row_steps: list[tuple[int, list[cp_model.IntVar]]] = []
 
     # ------------------------------------------------------------ helpers
 

@@ -48,7 +48,12 @@ an attack) and field counts; R then joins the next run (or phase 2's first, or t
 with a purchase is left whole (its sales pay for it). Each rewrite moves cash actions later (a
 bounded sum of positions grows) or removes an inversion of two commuting moves with an empty run
 between them (the positions stay), so the rewrites end. ``bean_cuts``: the per-bean
-redundant cuts (``IslaModel.per_bean``)."""
+redundant cuts (``IslaModel.per_bean``).
+
+``prove`` asks for a relaxed line worth one coin more: the whole model first, then, if that search
+runs out, one case per set of purchases P can still make (I1; ``purchase_cases``). The cases hold
+every line between them, and each drops the coins a purchase may cost from the LP, which the
+whole model's search could not close on some turns."""
 
 from __future__ import annotations
 
@@ -326,21 +331,21 @@ def prove(s: GameState, p: int, value: int, time_limit: float, workers: int,
                 return status == cp_model.INFEASIBLE
         for case in purchase_cases(model):
             m = model.m.clone()
-            for kind, on in case:
-                bought = sum(m.get_int_var_from_proto_index(b.index) for b in model.buys[kind])
-                m.add(bought >= 1 if on else bought == 0)
+            for kind, on in case:  # each kind is bought once at most (unowned before, owned after)
+                m.add(sum(m.get_int_var_from_proto_index(b.index) for b in model.buys[kind]) == on)
             if infeasible(m, 1.0) != cp_model.INFEASIBLE:
                 return False
     return True
 
 
-WHOLE_SHARE = 0.4  # of the proof's budget: the whole relaxation, before its purchase cases
+WHOLE_SHARE = 0.5  # of the proof's budget: the whole relaxation, before its purchase cases
 
 
 def purchase_cases(model: IslaModel) -> list[list[tuple[int, int]]]:
     """The cases of ``prove``: which purchases P makes (I1: the third field, the second merchant ship,
-    the pirate ship, each at most once), as (kind, 0 or 1) for each kind P does not own at the start:
-    none of that kind, or at least one (``IslaModel.buys``). Every line falls in one case."""
+    the pirate ship), as (kind, 0 or 1) for each kind P does not own at the start: how many of that
+    kind it buys (``IslaModel.buys``). Every line falls in one case: a purchase needs the kind
+    unowned and owns it after, so the model buys each once at most."""
     fleet = model.isla.fleets[model.p]
     open_ = [kind for kind, free in enumerate((model.nf0 == 2 and model.third_cost is not None,
                                                len(fleet.merchants) < 2, fleet.pirate is None)) if free]

@@ -185,7 +185,6 @@ class IslaModel(RaidModel):
             new_row = self.var(0, len(self.row_order[r]) - 1, f"{name}_row{r}")
             front = self.var(-2, max(self.beans), f"{name}_front{r}")
             m.add_allowed_assignments([sailing, st.rows[r], takes[r], new_row, front], self.row_tables[r])
-            self.row_steps.append((r, [sailing, st.rows[r], takes[r], new_row, front]))
             m.add(takes[r] <= len(self.isla.rows[r]) * sailing)  # redundant: no sail, no load
             self.taken[r].append(takes[r])
             rows.append(new_row)
@@ -462,7 +461,6 @@ class IslaModel(RaidModel):
         cards: dict[int, int] = {}
         mine = [t for t in self.turns if t.active == self.p]
         turns = len(mine)
-        loads = self.row_loads() if self.row_flow else {}
         zones = [self.hand[:hand_reach(mine)], *(t.face_up for t in mine), *self.isla.rows]
         for zone in zones:
             for b in zone:
@@ -487,43 +485,12 @@ class IslaModel(RaidModel):
                 split[k][0].append(pays[-1])
                 split[k][1].append(sizes[-1])
             m.add(sum(sizes) <= n)
-            if self.row_flow:  # the rows' cards only as loaded: the row's path, one table row a step
-                rows = sum(row.count(b) for row in self.isla.rows)
-                m.add(sum(sizes) <= n - rows + sum(loads.get(b, [])))
             for slope, icpt in hull(gain_table(self.su.payout[b], [], n)):
                 den = slope.denominator * icpt.denominator
                 m.add(den * sum(pays) <= int(slope * den) * sum(sizes) + int(icpt * den))
         for (g, c, _), (pays, sizes) in zip(self.groups, split, strict=True):  # a group's bean is one of them
             m.add(sum(pays) == g)
             m.add(sum(sizes) == c)
-
-    row_flow = False  # ``row_loads`` in ``per_bean``
-
-    def row_loads(self) -> dict[int, list[cp_model.LinearExprT]]:
-        """Redundant, per bean: the row cards P loads, as a path through each row's states (I4):
-        a literal per step and table row, exactly one a step, the step's variables their sums, and
-        the state left by one step the state the next starts from (a flow: its LP is the path's
-        convex hull, where the table constraint alone lets the LP load every row card)."""
-        m = self.m
-        loads: dict[int, list[cp_model.LinearExprT]] = {}
-        after: dict[int, dict[int, cp_model.LinearExprT]] = {}
-        for j, (r, xs) in enumerate(self.row_steps):
-            table = self.row_tables[r]
-            lits = [m.new_bool_var(f"rf{j}_{k}") for k in range(len(table))]
-            m.add_exactly_one(lits)
-            for pos, x in enumerate(xs):
-                m.add(x == sum(row[pos] * lit for row, lit in zip(table, lits, strict=True)))
-            start = xs[1].index
-            states = range(len(self.row_order[r]))
-            pairs = list(zip(table, lits, strict=True))
-            if start in after:
-                for k in states:
-                    m.add(sum(x for row, x in pairs if row[1] == k) == after[start][k])
-            after[xs[3].index] = {k: sum(x for row, x in pairs if row[3] == k) for k in states}
-            for row, lit in zip(table, lits, strict=True):
-                if row[2]:
-                    loads.setdefault(row[4], []).append(row[2] * lit)
-        return loads
 
     def pays(self, bean: int, count: int) -> bool:
         """C1: ``count`` cards of ``bean`` pay at least a coin."""
