@@ -284,8 +284,8 @@ def test_I6_I7_captured_cargo_stays_aboard_in_the_relaxation_too() -> None:
 
 
 def test_I1_the_proof_splits_on_the_purchases_P_can_still_make(monkeypatch: pytest.MonkeyPatch) -> None:
-    # prove's cases: each purchase P can still make (I1), none or at least one. p0 owns its pirate,
-    # so the pirate is no case: its "at least one" holds no line, and with it every case is empty
+    # prove's cases: each purchase P can still make (I1), none or one bought. p0 owns its pirate,
+    # so the pirate is no case: its "one bought" holds no line, and with it every case is empty
     # and any value "proved" (the mutant below). The real cases hold every line: 3 proved, 2 not.
     s = _pirate_and_merchant(_ship("green", 1))
     model = relax.RelaxedModel(s, 0)
