@@ -130,6 +130,17 @@ def test_solve_endgame_cpsat_stops_in_its_search() -> None:
     last_line(err, "solve_endgame.py")
 
 
+def test_solve_endgame_isla_cpsat_keeps_its_line_across_its_models() -> None:
+    """Isla solo by CP-SAT runs several models (the ladder, then the relaxation's proof): a Ctrl-C
+    after the first line ends the run there with that line, not only the model then searching."""
+    seconds, out, err = interrupt(["solve_endgame.py", "isla-amigo4-6cards", "--objective", "solo",
+                                   "--solver", "cpsat", "--time-limit", "300", "--progress"],
+                                  r"Isla CP-SAT solo: best")
+    assert seconds < 2
+    assert "value:" in out and "line:" in out
+    assert last_line(err, "solve_endgame.py").endswith("printed above (feasible, not proved)")
+
+
 def test_solve_endgame_exact_stops_in_its_search() -> None:
     seconds, out, err = interrupt(["solve_endgame.py", "rio3-6cards", "--objective", "coop", "--solver",
                                  "exact", "--node-limit", "100000000", "--time-limit", "600", "--progress"],

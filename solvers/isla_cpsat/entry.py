@@ -18,7 +18,7 @@ from model import (
 )
 from model.isla import isla_of
 from solvers.contract import SOLO, Budget, Limits, Objective, Solution, SolveError
-from solvers.cpsat_run import Tick, reporting, run_model
+from solvers.cpsat_run import Interrupt, Tick, interruptible, reporting, run_model
 from solvers.isla_cpsat.base import PHASE1_STEPS, PHASE2_EXTRA
 from solvers.isla_cpsat.relax import prove
 from solvers.isla_cpsat.timeline import read_timeline
@@ -58,14 +58,34 @@ def solve_isla_cpsat(s: GameState, player: int | None = None, time_limit: float 
     limit a guard: with one worker the same answer on any machine while the work limit binds."""
     p = check_isla_cpsat(s, player)
     clock = Budget("the Isla CP-SAT solo model", None, time_limit, work_limit=work_limit)
-    if any(t.active == p for t in read_timeline(s, p)[1]):
-        return _with_turn(s, p, clock, workers, tick, phase1_steps, phase2_extra)
-    sol, _, _ = _solve_model(s, p, clock, 1.0, workers, tick, phase1_steps, phase2_extra)
-    return sol
+    with interruptible() as stop:  # one Ctrl-C for every model of the run
+        if any(t.active == p for t in read_timeline(s, p)[1]):
+            return _with_turn(s, p, clock, workers, tick, phase1_steps, phase2_extra, stop)
+        sol, _, _ = _solve_model(s, p, clock, 1.0, workers, tick, phase1_steps, phase2_extra)
+        return sol
 
 
 def _with_turn(s: GameState, p: int, clock: Budget, workers: int, tick: Tick | None, phase1_steps: int,
-               phase2_extra: int) -> Solution:
+               phase2_extra: int, stop: Interrupt) -> Solution:
+    """``_ladder``, then the relaxation's try to prove its line; after Ctrl-C the best line so far,
+    ``interrupted`` (KeyboardInterrupt with none)."""
+    found: list[Solution] = []  # the ladder's lines, each better than the one before
+    try:
+        best = _ladder(s, p, clock, workers, tick, phase1_steps, phase2_extra, stop, found)
+        if best.status != "optimal" and not stop.hit and prove(s, p, best.value, 1.0, workers, clock):
+            stats = replace(best.stats, seconds=clock.elapsed(), bound=float(best.value))
+            best = replace(best, status="optimal", stats=stats)
+    except KeyboardInterrupt:
+        if not found:
+            raise
+        best = found[-1]
+    if stop.hit:
+        best = replace(best, stats=replace(best.stats, interrupted=True))
+    return best
+
+
+def _ladder(s: GameState, p: int, clock: Budget, workers: int, tick: Tick | None, phase1_steps: int,
+            phase2_extra: int, stop: Interrupt, found: list[Solution]) -> Solution:
     """A turn of P's ahead: the models of ``LADDER`` smaller than the full one, then the full one,
     each starting from the best line so far (a hint, and only lines worth as much) with its share
     of what is left; the best line found. An exact model proved optimal ends the ladder. The
@@ -94,10 +114,10 @@ def _with_turn(s: GameState, p: int, clock: Budget, workers: int, tick: Tick | N
             break
         if best is None or sol.value > best.value:
             best, hint = sol, values
+            found.append(best)
+        if stop.hit:
+            break
     assert best is not None
-    if best.status != "optimal" and prove(s, p, best.value, 1.0, workers, clock):  # no better relaxed line
-        stats = replace(best.stats, seconds=clock.elapsed(), bound=float(best.value))
-        best = replace(best, status="optimal", stats=stats)
     return best
 
 
