@@ -316,7 +316,7 @@ def prove(s: GameState, p: int, value: int, time_limit: float, workers: int,
     model.m.add(objective >= value + 1)
     with interruptible() as stop:
 
-        def infeasible(m: cp_model.CpModel, until: float) -> int:
+        def status_of(m: cp_model.CpModel, until: float) -> int:
             """CP-SAT's status on ``m`` within fraction ``until`` of the clock."""
             solver = cp_model.CpSolver()
             clock.limit(solver, until)
@@ -326,14 +326,14 @@ def prove(s: GameState, p: int, value: int, time_limit: float, workers: int,
             return int(status)
 
         if whole:
-            status = infeasible(model.m, clock.fraction() + (1 - clock.fraction()) * WHOLE_SHARE)
+            status = status_of(model.m, clock.fraction() + (1 - clock.fraction()) * WHOLE_SHARE)
             if status != cp_model.UNKNOWN:
                 return status == cp_model.INFEASIBLE
         for case in purchase_cases(model):
             m = model.m.clone()
             for kind, on in case:  # each kind is bought once at most (unowned before, owned after)
                 m.add(sum(m.get_int_var_from_proto_index(b.index) for b in model.buys[kind]) == on)
-            if infeasible(m, 1.0) != cp_model.INFEASIBLE:
+            if status_of(m, 1.0) != cp_model.INFEASIBLE:
                 return False
     return True
 
