@@ -16,11 +16,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from model import GameState, Phase, apply, legal_actions
+from model.cards import BEAN_INDEX
 from model.state import state_from_json
 from solvers.api import solve
 from solvers.contract import Budget, SolveError
 from solvers.isla_exact import solve_isla_solo
-from solvers.isla_open import IslaOpenSearch, reference_open, solve_isla_open, turns_ahead
+from solvers.isla_open import IslaOpenSearch, reference_open, solve_isla_open
+from solvers.isla_reach import raid_beans, reach, turns_ahead
 from solvers.positions import ISLA_LIBRARY, LIBRARY
 
 # rio-grande, 4 players, Isla: coffee 4 cards 1 coin; green 3:1 5:2 6:3; soy 2:1 4:2 (I2).
@@ -173,6 +175,39 @@ def test_the_bound_holds_along_the_lines_and_sees_the_last_turn() -> None:
     assert turns_ahead(rio4) == [(0, 2)]  # 5 cards: 2 turned up, 3 drawn, no later turn
     assert turns_ahead(rio4._replace(draw=rio4.draw * 2)) == [(0, 2), (1, 2)]
     assert IslaOpenSearch("coop", 0, None, Budget("the bound")).upper(rio4) <= 21  # every card pooled: 25
+
+
+def _jammed(draw: list[str], coins: int = 0) -> GameState:
+    """p0's last turn; its merchant ship holds one soy (2 soy 1 coin: it cannot be sold, I6), and
+    three green (1 coin) lie in the Bohnbay row, which the ship could load only once empty (I4)."""
+    s = isla_state([P0, IDLE, IDLE, IDLE], [_fleet([_ship("soy", 1)]), NO_SHIP, NO_SHIP, NO_SHIP],
+                   (["green"] * 3, []), draw)
+    o = s.to_json()
+    o["players"][0]["coins"] = ["blue"] * coins
+    return state_from_json(o)
+
+
+def test_a_ship_jammed_with_cargo_that_cannot_pay_loads_no_row_card_of_another_bean() -> None:
+    """I4, I6, I1: with nothing turned up to join the soy, the green stay in the row and only the
+    coffee pays (1); a turned-up soy planted and harvested onto the ship (I5) makes a cargo that
+    sells, and the emptied ship loads the green: 3 (coffee, soy, green). With the coins for a
+    second ship (4, I1) the green are within reach again, at a loss."""
+    green = BEAN_INDEX["green"]
+    for draw, coins, value, greens in ((["blue", "blue"], 0, 1, 0), (["soy", "blue"], 0, 3, 3),
+                                       (["blue", "blue"], 4, 5, 3)):
+        s = _jammed(draw, coins)
+        assert reach(s)[0][0].get(green, 0) == greens  # the bound counts the row's green or not
+        assert solve_isla_open(s, "coop", 0).value == value == reference_open(s, "coop", 0)
+
+
+def test_a_pirate_takes_only_beans_whose_cards_can_make_its_cargo_pay() -> None:
+    """p0's empty pirate, in the last turn, may raid p1's one soy and p2's one green (I7: one card a
+    ship): either capture alone pays nothing (2 soy or 3 green pay 1) and the pirate holds one bean
+    at a time, so no raid is worth a coin (``raid_beans``: no bean)."""
+    s = isla_state([P0, IDLE, IDLE, IDLE], [_fleet([_ship()], _ship()), _fleet([_ship("soy", 1)]),
+                                            _fleet([_ship("green", 1)]), NO_SHIP], ([], []), ["blue", "blue"])
+    assert raid_beans(s) == set()
+    assert solve_isla_open(s, "coop", 0).value == 1 == reference_open(s, "coop", 0)
 
 
 def test_with_two_turns_left_the_search_agrees_with_the_reference() -> None:
