@@ -24,7 +24,7 @@ from typing import Any
 
 from console.progress import ProgressFn
 from solvers.api import METHODS, methods, solve
-from solvers.contract import OBJECTIVES, Limits, SearchLimitExceeded, SolveError
+from solvers.contract import OBJECTIVES, Limits, SearchLimitExceeded, Solution, SolveError
 from solvers.positions import PositionInputError, cut, small
 
 PLAN = [("rio-grande", 3), ("rio-grande", 4), ("rio-grande", 5), ("amigo", 3), ("amigo", 4), ("amigo", 5)]
@@ -141,7 +141,9 @@ def check_isla_open(item: Item, objective: str, node_limit: int,
     """Isla ``coop`` or ``best P`` by exact search against P's Isla ``solo`` line (no second model
     of them yet): the solo line is a legal line, so ``coop`` is at least its total; when it leaves
     every other seat its ``solo`` optimum, ``best P`` is at least P's coins on it; ``best``'s own
-    line meets every floor. ``unfinished`` when the open search passes its limits."""
+    line meets every floor. ``unfinished`` when the open search passes its limits: then its best
+    line found (``found``) and the root's proved ``bound``, which must not be below the solo line's
+    value either."""
     label, s, p = item
     limits = Limits(time=exact_seconds, nodes=node_limit)
     t0 = time.perf_counter()
@@ -154,21 +156,31 @@ def check_isla_open(item: Item, objective: str, node_limit: int,
                            "exact_s": t1 - t0}
     try:
         a = solve(s, objective, "exact", p, limits)
-    except SearchLimitExceeded:
-        return {**out, "unfinished": True, "open_s": time.perf_counter() - t1}
+    except SearchLimitExceeded as e:
+        out |= {"unfinished": True, "open_s": time.perf_counter() - t1, "problems": []}
+        if e.best is None or e.best.stats is None or e.best.stats.bound is None:
+            return out
+        a, bound = e.best, e.best.stats.bound
+        out |= {"found": a.value, "bound": bound}
+        return out | {"problems": _below_solo(objective, p, solo_line.per_player, a, bound, "proved bound")}
     out |= {"unfinished": False, "exact": a.value, "open_s": time.perf_counter() - t1, "nodes": a.stats.nodes}
+    return out | {"problems": _below_solo(objective, p, solo_line.per_player, a, a.value, "")}
+
+
+def _below_solo(objective: str, p: int, solo: list[int], a: Solution, top: float, what: str) -> list[str]:
+    """What contradicts the solo line (coins ``solo``): ``top`` (the optimum, or a proved bound on
+    it, ``what``) below the solo line's value, or ``a``'s line missing a ``best`` floor."""
     problems = []
-    if objective == "coop" and a.value < sum(solo_line.per_player):
-        problems.append(f"coop {a.value} below the solo line's total {sum(solo_line.per_player)}")
-    floors = a.stats.floors or []
+    name = f"{objective} {what}".strip()
+    if objective == "coop" and top < sum(solo):
+        problems.append(f"{name} {top} below the solo line's total {sum(solo)}")
+    floors = (a.stats.floors if a.stats else None) or []
     others = [q for q in range(len(floors)) if q != p]
     if any(a.per_player[q] < floors[q] for q in others):
         problems.append(f"best's line {a.per_player} misses a floor {floors}")
-    if (objective == "best" and all(solo_line.per_player[q] >= floors[q] for q in others)
-            and a.value < solo_line.per_player[p]):
-        problems.append(f"best {a.value} below P's {solo_line.per_player[p]} on the solo line, which "
-                        "meets every floor")
-    return {**out, "problems": problems}
+    if objective == "best" and floors and all(solo[q] >= floors[q] for q in others) and top < solo[p]:
+        problems.append(f"{name} {top} below P's {solo[p]} on the solo line, which meets every floor")
+    return problems
 
 
 def _quiet_worker() -> None:

@@ -5,6 +5,7 @@ search) stops after its cap of replacements with one line, instead of sampling f
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -12,7 +13,7 @@ from builders import load_script
 from test_isla_open import _deal
 
 import solvers.cross_check as cc
-from solvers.contract import SolveError
+from solvers.contract import NodeLimitExceeded, SolveError
 
 
 def test_replacements_are_capped(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -64,6 +65,31 @@ def test_isla_coop_and_best_are_checked_against_the_solo_line(monkeypatch: pytes
 
     monkeypatch.setattr(cc, "solve", no_deal)  # "coop" answered by the solo search: 1 < the total 2
     assert cc.check(("deal", s, 0), "coop", 10_000)["problems"] == ["coop 1 below the solo line's total 2"]
+
+
+def test_an_unfinished_isla_coop_bound_below_the_solo_line_is_a_disagreement(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """An open search stopped by its limit still claims a proved bound (its root's) and hands out its
+    best line: the bound is held to the solo line's total as an optimum is (a stand-in search that
+    stops with the deal's line, 3, and a bound of ``top``; the solo line totals 2)."""
+    real = cc.solve
+
+    def stopped(top: int) -> Any:
+        def solve(t: Any, objective: str, *args: Any) -> Any:
+            a = real(t, objective, *args)
+            if objective == "solo":
+                return a
+            e = NodeLimitExceeded("stand-in: past its node limit")
+            e.best = replace(a, status="feasible", stats=replace(a.stats, bound=top))
+            raise e
+        return solve
+
+    monkeypatch.setattr(cc, "solve", stopped(4))
+    cut = cc.check(("deal", _deal(), 0), "coop", 10_000)
+    assert (cut["unfinished"], cut["found"], cut["bound"], cut["problems"]) == (True, 3, 4, [])
+    monkeypatch.setattr(cc, "solve", stopped(1))
+    assert cc.check(("deal", _deal(), 0), "coop", 10_000)["problems"] == [
+        "coop proved bound 1 below the solo line's total 2"]
 
 
 def test_a_line_below_with_no_proof_is_unproved_not_a_disagreement(
