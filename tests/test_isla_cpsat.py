@@ -19,7 +19,8 @@ from builders import isla_ship as _ship
 from model import Action, EndPhase, GameState, Phase, apply
 from model.isla.setup import isla_setup
 from solvers.api import solve
-from solvers.contract import Limits, SolveError
+from solvers.contract import Budget, Limits, SolveError
+from solvers.cpsat_lazy import cp_model
 from solvers.cross_check import isla_positions
 from solvers.isla_cpsat import (
     IslaModel,
@@ -33,7 +34,7 @@ from solvers.isla_cpsat import (
 from solvers.isla_cpsat import turns as isla_turns
 from solvers.isla_cpsat.relax import prove
 from solvers.isla_exact import solve_isla_solo
-from solvers.positions import ISLA_LIBRARY
+from solvers.positions import ISLA_LIBRARY, cut, small
 
 # The positions' beans and beanometer: tests/builders.py (La Isla Bohnita positions).
 
@@ -383,3 +384,76 @@ def test_a_relaxation_that_counts_no_enemy_card_proves_a_wrong_value(monkeypatch
     # Read as if every enemy cargo paid, the lone green is never the pirate's: "proves" 2.
     monkeypatch.setattr(IslaModel, "pays", lambda self, bean, count: True)
     assert prove(_capture(_ship("green", 1)), 0, 2, 20, 1)
+
+
+def _jammed_ship() -> GameState:
+    """amigo 4p game 603818, P=p0 (the cross-check's item 46 of seed 1): p0's last turn, 3 coins,
+    fields 3 blue, 2 red, 2 stink, hand soy, chili, its pirate and one merchant ship empty; rows
+    Bohnbay chili, red, stink and Bohnaco green, stink, chili, stink, blue. Exact search: 5."""
+    return small(cut("amigo", 4, 603818, 8, {"isla": True}), hand=2, draw=5)
+
+
+def test_I4_the_per_bean_cuts_count_the_row_cards_loaded_by_the_end() -> None:
+    # A row's cards are P's only once a sail loads them (I4; the others never sail, a refill ends
+    # the game, I2): the cards of row (chili, red, stink) loaded by its state after the chili went.
+    s = _jammed_ship()
+    model = relax.RelaxedModel(s, 0)
+    assert model.isla.rows[0] == (3, 8, 4) and model.row_order[0][0] == (0, 1, 2)  # chili, red, stink
+    after_chili = model.row_order[0].index((1, 2))
+    rows = [model.m.new_constant(after_chili), model.m.new_constant(0)]
+    loads = {b: model.row_loads(b, rows) for b in (3, 8, 5)}  # chili (both rows), red (Bohnbay), green
+    assert {b: most for b, (_, most) in loads.items()} == {3: 2, 8: 1, 5: 1}
+    solver = cp_model.CpSolver()
+    assert solver.solve(model.m) == cp_model.OPTIMAL
+    got = {b: [solver.value(v) for v in lits] for b, (lits, _) in loads.items()}
+    assert got == {3: [1, 0], 8: [0], 5: [0]}
+
+
+def test_I4_I6_I7_the_last_turn_s_captures_stay_with_the_pirate_and_the_rows_cost_sails() -> None:
+    # P's last turn: 4 red, 5 stink, 3 chili and 4 blue would pay 7, a second merchant ship 4
+    # (I1): 6. Blue's fourth card is Bohnaco's last (behind a green that jams a ship: 2 green can
+    # be P's and never pay, I6) or p3's lone blue, which the pirate captures (I7) and keeps aboard
+    # to the end (I6 reading: no later turn of P's to move it). Counting only the row cards loaded
+    # and the captures apart, the relaxation proves exact search's 5 within 24 deterministic
+    # seconds; counting p3's blue among P's others, it does not.
+    s = _jammed_ship()
+    assert solve_isla_solo(s, 0).value == 5
+
+    def proved(apart: bool) -> bool:
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(relax.RelaxedModel, "pirate_apart", apart)
+            return prove(s, 0, 5, 600, 1, Budget("the test", None, 600, work_limit=24.0))
+
+    assert proved(True) and not proved(False)
+    assert not prove(s, 0, 4, 600, 1, Budget("the test", None, 600, work_limit=24.0))
+
+
+def test_a_relaxation_that_counts_no_row_card_loaded_proves_a_wrong_value(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # The optimum 6 loads Bohnbay's 2 green (I4): counting no row card as loaded, the cuts allow 5
+    # green at most and the relaxation "proves" 5.
+    s = _pirate_cargo_then_sail()
+    monkeypatch.setattr(relax.RelaxedModel, "row_loads", lambda self, b, rows: ([], 0))
+    assert prove(s, 0, 5, 20, 1)
+
+
+def test_a_relaxation_whose_majorant_forgets_the_row_cards_proves_a_wrong_value(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # C1's majorant must cover every card count the rows allow: m0's 3 and the pirate's 2 green
+    # alone split at best 2 coins for 5 cards, a line that runs on to 2.8 at 7, where Bohnbay's 2
+    # green make 7 green, 4 coins. Drawn over the 5 alone it "proves" 5.
+    s = _pirate_cargo_then_sail()
+    row_loads = relax.RelaxedModel.row_loads
+    monkeypatch.setattr(relax.RelaxedModel, "row_loads",
+                        lambda self, b, rows: (row_loads(self, b, rows)[0], 0))
+    assert prove(s, 0, 5, 20, 1)
+
+
+def test_a_relaxation_that_keeps_the_pirate_s_cargo_to_it_proves_a_wrong_value(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Only a capture stays aboard: the pirate's 2 green from an earlier turn go onto m0 before
+    # the sail (I6) for the 6. Counted among the pirate's groups alone, the others hold 5 green at
+    # most and the relaxation "proves" 5.
+    s = _pirate_cargo_then_sail()
+    monkeypatch.setattr(relax.RelaxedModel, "aboard_in_both", False)
+    assert prove(s, 0, 5, 20, 1)

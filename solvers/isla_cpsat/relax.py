@@ -47,8 +47,8 @@ so R is still legal after it, with the same ports, counts, captured flag (the pi
 an attack) and field counts; R then joins the next run (or phase 2's first, or the last run). A run
 with a purchase is left whole (its sales pay for it). Each rewrite moves cash actions later (a
 bounded sum of positions grows) or removes an inversion of two commuting moves with an empty run
-between them (the positions stay), so the rewrites end. ``bean_cuts``: the per-bean
-redundant cuts (``IslaModel.per_bean``).
+between them (the positions stay), so the rewrites end. ``per_bean``: the per-bean
+redundant cuts.
 
 ``prove`` asks for a relaxed line worth one coin more: the whole model first, then, if that search
 runs out, one case per set of purchases P can still make (I1; ``purchase_cases``). The cases hold
@@ -62,9 +62,12 @@ from typing import TypeAlias
 
 from model import GameState, Phase
 from model.isla import isla_of
+from model.isla.actions import PIRATE
+from solvers.bounds import gain_table, hull
 from solvers.contract import Budget
 from solvers.cpsat_lazy import cp_model
 from solvers.cpsat_run import interruptible
+from solvers.isla_cpsat import turns as turns_mod
 from solvers.isla_cpsat.state import ShipVars, State, hi
 from solvers.isla_cpsat.timeline import NO_BEAN, TurnInfo
 from solvers.isla_cpsat.turns import IslaModel
@@ -90,17 +93,96 @@ class RelaxedModel(IslaModel):
     """The model of Isla ``solo P`` with every step of P's preceded by a run of cash actions,
     relaxed (the module's docstring): its optimum is at least the optimum."""
 
-    bean_cuts = True
-
     def __init__(self, s: GameState, p: int) -> None:
         super().__init__(s, p)
         # per step: its run is nothing; it touches a field, merchant ship 0 or 1, the pirate
         self.runs: dict[str, tuple[Lit, Lit, list[Lit], Lit]] = {}
         # per step: its run's keep, group and onto literals and whether it buys (``linked``)
         self.links: dict[str, tuple[list[Lit], list[dict[int, Lit]], list[dict[int, Lit]], Lit]] = {}
+        self.pirate_groups: list[int] = []  # the runs' groups of the pirate alone (``per_bean``)
 
     def turn_steps(self, k: int, info: TurnInfo) -> tuple[int, int]:
         return relaxed_steps(self.s, self.p, info, self.max_sails)
+
+    def per_bean(self, rows: list[cp_model.IntVar]) -> None:
+        """Redundant, per bean: the groups of one bean hold at most its cards that can ever be P's
+        (P's fields and ships; the hand cards phase 1 can reach: planted from the front, at most 2 a
+        turn of P's and only cards in hand by its start, T1, H1, so a prefix of the stream no longer
+        than ``n`` after ``n = min(n + 2, hand_available)`` turn by turn; the face-up cards of P's
+        turns; the row cards loaded by the end, ``row_loads``; and a card per turn of P's from
+        each enemy merchant ship whose cargo pays nothing now, I7: one attack a ship a turn, and an
+        attacked owner sells a cargo that pays; a cargo that pays now only shrinks by such a sale to
+        none, since the other seats never load, C1 pays more for more cards), and pay at most the
+        best split of their cards into groups (C1; its concave majorant over every count the rows
+        allow, for the LP); each group's coins and cards are split by its bean. With one turn of
+        P's left (``pirate_apart``), the groups of the pirate alone and the others are two such
+        counts: a card captured in it stays aboard (I6 reading) with no later turn to move it, so
+        the enemy cards are the pirate's alone, and its cargo now is counted in both."""
+        m, s = self.m, self.s
+        mine = [t for t in self.turns if t.active == self.p]
+        apart = self.pirate_apart and len(mine) == 1
+        cards: dict[int, int] = {}  # the cards of each bean that can ever be P's
+        enemy: dict[int, int] = {}  # of them, the enemy cards (a pirate's captures, I7)
+        for zone in (self.hand[:turns_mod.hand_reach(mine)], *(t.face_up for t in mine)):
+            for b in zone:
+                cards[b] = cards.get(b, 0) + 1
+        for f in s.players[self.p].fields:
+            if f.count:
+                cards[f.bean] = cards.get(f.bean, 0) + f.count
+        for q, fleet in enumerate(self.isla.fleets):
+            for i, ship in fleet.ships():
+                if q == self.p:
+                    if i != PIRATE or not apart or self.aboard_in_both:  # before a capture it may move
+                        cards[ship.bean] = cards.get(ship.bean, 0) + ship.count
+                elif i != PIRATE and not self.pays(ship.bean, ship.count):
+                    enemy[ship.bean] = enemy.get(ship.bean, 0) + min(ship.count, len(mine))
+        own = self.isla.fleets[self.p].pirate
+        # the end's groups come last, the pirate's last of them (``IslaModel.build``)
+        alone = {*self.pirate_groups, len(self.groups) - 1} if apart else set()
+        split: list[tuple[list[cp_model.IntVar], list[cp_model.IntVar]]] = [([], []) for _ in self.groups]
+        for b in self.beans:
+            loaded, most = self.row_loads(b, rows)
+            aboard = own.count if own is not None and own.bean == b else 0
+            sets = [([k for k in range(len(self.groups)) if k not in alone], cards.get(b, 0), loaded, most)]
+            if apart:  # the pirate's groups: its cargo now and the captures; the others: no capture
+                sets.append((sorted(alone), aboard + enemy.get(b, 0), [], 0))
+            else:
+                sets[0] = (sets[0][0], cards.get(b, 0) + enemy.get(b, 0), loaded, most)
+            for ks, n, extra, more in sets:
+                pays, sizes = [], []
+                for k in ks:
+                    g, c, bean = self.groups[k]
+                    lit = self.eq(bean, b, f"pb{b}_{k}")
+                    pays.append(self.part(g, lit, f"pbp{b}_{k}"))
+                    sizes.append(self.part(c, lit, f"pbs{b}_{k}"))
+                    split[k][0].append(pays[-1])
+                    split[k][1].append(sizes[-1])
+                m.add(sum(sizes) <= n + sum(extra))
+                for slope, icpt in hull(gain_table(self.su.payout[b], [], n + more)):  # every supply allowed
+                    den = slope.denominator * icpt.denominator
+                    m.add(den * sum(pays) <= int(slope * den) * sum(sizes) + int(icpt * den))
+        for (g, c, _), (pays, sizes) in zip(self.groups, split, strict=True):  # a group's bean is one of them
+            m.add(sum(pays) == g)
+            m.add(sum(sizes) == c)
+
+    pirate_apart = True  # ``per_bean``: with one turn of P's left, the pirate's groups counted apart
+    aboard_in_both = True  # and its cargo now in the others' count too
+
+    def row_loads(self, b: int, rows: list[cp_model.IntVar]) -> tuple[list[cp_model.IntVar], int]:
+        """Per island row, how many of its ``b`` cards were loaded by the end (I4), and the most
+        they sum to (the rows' ``b`` cards): the row's start less what its last state ``rows[r]``
+        (``row_states``) holds. Only P's ships load a row (the others never sail) and a refill
+        ends the game (I2, E2), so no other row card is ever P's."""
+        out = []
+        for r, row in enumerate(self.isla.rows):
+            counts = [sum(1 for j, c in enumerate(row) if c == b and j not in left)
+                      for left in self.row_order[r]]
+            if not any(counts):
+                continue
+            lit = self.var(0, max(counts), f"rl{b}_{r}")
+            self.m.add_element(rows[r], counts, lit)
+            out.append(lit)
+        return out, sum(hi(v) for v in out)
 
     def any_of(self, lits: list[cp_model.LinearExprT], name: str) -> cp_model.IntVar:
         """A literal: one of ``lits`` holds (none: false)."""
@@ -245,6 +327,8 @@ class RelaxedModel(IslaModel):
             m.add(bean == cont[g][0]).only_enforce_if(group[g][g])
             m.add(bean == NO_BEAN).only_enforce_if(group[g][g].negated())
             pay = self.pay(bean, size, f"{name}_pay{g}")
+            if g == PIRATE_AT:
+                self.pirate_groups.append(len(self.groups))
             if g >= 3:  # a ship's cargo is sold only for at least one coin (I6)
                 m.add(pay >= 1).only_enforce_if(group[g][g])
             else:  # so is a field's joined to others on a ship; a field alone may be harvested (H5)

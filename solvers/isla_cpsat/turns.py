@@ -20,8 +20,6 @@ from model import (
     Sail,
     Sell,
 )
-from model.isla.actions import PIRATE
-from solvers.bounds import gain_table, hull
 from solvers.contract import SolveError
 from solvers.cpsat_lazy import cp_model
 from solvers.isla_cpsat.bounds import sound_steps
@@ -440,57 +438,12 @@ class IslaModel(RaidModel):
             m.add(RATE * g <= num * c)
         for r in range(2):  # a row's cards are loaded once (no refill before the end, I2)
             m.add(sum(self.taken[r]) <= len(self.isla.rows[r]))
-        if self.bean_cuts:
-            self.per_bean()
+        self.per_bean(st.rows)
         return out
 
-    bean_cuts = False  # ``per_bean``'s redundant cuts
-
-    def per_bean(self) -> None:
-        """Redundant, per bean: the groups of one bean hold at most its cards that can ever be P's
-        (P's fields and ships; the hand cards phase 1 can reach: planted from the front, at most 2 a
-        turn of P's and only cards in hand by its start, T1, H1, so a prefix of the stream no longer
-        than ``n`` after ``n = min(n + 2, hand_available)`` turn by turn; the face-up
-        cards of P's turns, the rows, and a card per turn of P's from each enemy merchant ship whose
-        cargo pays nothing now, I7: one attack a ship a turn, and an attacked owner sells a cargo
-        that pays; a cargo that pays now only shrinks by such a sale to none, since the other seats
-        never load, C1 pays more for more cards), and pay at most the best split of their cards into
-        groups (C1; its concave majorant, for the LP); each group's coins and cards are split by its
-        bean."""
-        m, s = self.m, self.s
-        cards: dict[int, int] = {}
-        mine = [t for t in self.turns if t.active == self.p]
-        turns = len(mine)
-        zones = [self.hand[:hand_reach(mine)], *(t.face_up for t in mine), *self.isla.rows]
-        for zone in zones:
-            for b in zone:
-                cards[b] = cards.get(b, 0) + 1
-        for f in s.players[self.p].fields:
-            if f.count:
-                cards[f.bean] = cards.get(f.bean, 0) + f.count
-        for q, fleet in enumerate(self.isla.fleets):
-            for i, ship in fleet.ships():
-                n = ship.count if q == self.p else 0 if i == PIRATE or self.pays(ship.bean, ship.count) \
-                    else min(ship.count, turns)
-                if n:
-                    cards[ship.bean] = cards.get(ship.bean, 0) + n
-        split: list[tuple[list[cp_model.IntVar], list[cp_model.IntVar]]] = [([], []) for _ in self.groups]
-        for b in self.beans:
-            n = cards.get(b, 0)
-            pays, sizes = [], []
-            for k, (g, c, bean) in enumerate(self.groups):
-                lit = self.eq(bean, b, f"pb{b}_{k}")
-                pays.append(self.part(g, lit, f"pbp{b}_{k}"))
-                sizes.append(self.part(c, lit, f"pbs{b}_{k}"))
-                split[k][0].append(pays[-1])
-                split[k][1].append(sizes[-1])
-            m.add(sum(sizes) <= n)
-            for slope, icpt in hull(gain_table(self.su.payout[b], [], n)):
-                den = slope.denominator * icpt.denominator
-                m.add(den * sum(pays) <= int(slope * den) * sum(sizes) + int(icpt * den))
-        for (g, c, _), (pays, sizes) in zip(self.groups, split, strict=True):  # a group's bean is one of them
-            m.add(sum(pays) == g)
-            m.add(sum(sizes) == c)
+    def per_bean(self, rows: list[cp_model.IntVar]) -> None:
+        """Redundant per-bean cuts, given the rows' last states ``rows``: none in the exact model
+        (``RelaxedModel.per_bean``)."""
 
     def pays(self, bean: int, count: int) -> bool:
         """C1: ``count`` cards of ``bean`` pay at least a coin."""
