@@ -173,3 +173,24 @@ def test_a_ctrl_c_inside_a_destructor_is_not_printed(capsys: pytest.CaptureFixtu
     assert capsys.readouterr().err == ""
     report(ValueError("a real one"))
     assert "ValueError: a real one" in capsys.readouterr().err
+
+
+def test_an_error_raised_while_a_ctrl_c_is_handled_is_an_interrupt(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A Ctrl-C inside ``threading.Condition.wait`` can surface as "RuntimeError: release unlocked
+    lock" with the KeyboardInterrupt as its context: exit 130 and "interrupted", not a bug report;
+    the same error without a Ctrl-C behind it stays an internal error (70)."""
+    def body(frame: cli.Frame) -> int:
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt:
+            raise RuntimeError("release unlocked lock")  # noqa: B904  # the context is the point
+
+    def bug(frame: cli.Frame) -> int:
+        raise RuntimeError("release unlocked lock")
+
+    args = argparse.Namespace(debug=False)
+    assert cli.run("t", args, body) == cli.INTERRUPTED
+    assert capsys.readouterr().err.strip() == "t: interrupted"
+    assert cli.run("t", args, bug) == cli.INTERNAL
+    assert "internal error: RuntimeError" in capsys.readouterr().err
