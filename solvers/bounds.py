@@ -7,6 +7,7 @@ upper bounds: tests/test_bounds.py checks them against solved positions.
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import cache
 
 
 def gain_table(row: tuple[int, ...], fields: list[int], most: int) -> list[int]:
@@ -24,6 +25,13 @@ def gain_table(row: tuple[int, ...], fields: list[int], most: int) -> list[int]:
     for c in fields:
         best = [max(pay(c + a) + best[n - a] for a in range(n + 1)) for n in range(most + 1)]
     return best
+
+
+@cache
+def best_split(row: tuple[int, ...], n: int) -> int:
+    """The most ``n`` cards of one bean pay split into groups each sold once (C1): ``gain_table``
+    with no field, cached (the Isla searches ask it at every bound)."""
+    return gain_table(row, [], n)[n]
 
 
 def hull(values: list[int]) -> list[tuple[Fraction, Fraction]]:

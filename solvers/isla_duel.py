@@ -31,14 +31,13 @@ their bound (about as many nodes, twice the time).
 from __future__ import annotations
 
 import time
-from functools import cache
 
 from console.progress import ProgressFn
 from model import Action, GameState, Phase, apply, legal_actions
 from model.isla import isla_of
 from model.isla.actions import PIRATE
 from model.isla.setup import isla_setup
-from solvers.bounds import gain_table
+from solvers.bounds import best_split
 from solvers.contract import (
     DUEL,
     RESHUFFLE_AHEAD,
@@ -94,11 +93,6 @@ def turns_ahead(s: GameState) -> tuple[int, ...]:
     left = len(s.draw) - (3 if s.phase in (Phase.PLANT, Phase.DISCARD) else 0) - 2
     later = (left + 4) // 5 if left > 0 else 0
     return (s.active, *((s.active + 1 + j) % 2 for j in range(later)))
-
-
-@cache
-def _split(row: tuple[int, ...], n: int) -> int:
-    return gain_table(row, [], n)[n]
 
 
 def gain_cap(s: GameState, q: int, turns: tuple[int, ...]) -> int:
@@ -170,7 +164,7 @@ def _groups(pay: tuple[tuple[int, ...], ...], cards: dict[int, int], more: tuple
     total = dict(cards)
     for b in more:
         total[b] = total.get(b, 0) + 1
-    return sum(_split(pay[b], n) for b, n in total.items())
+    return sum(best_split(pay[b], n) for b, n in total.items())
 
 
 def _loadable(row: tuple[int, ...], loads: int) -> tuple[int, ...]:

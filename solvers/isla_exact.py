@@ -31,7 +31,7 @@ from model.actions import Decline, Propose
 from model.isla import isla_of
 from model.isla.actions import PIRATE, Attack, MoveCargo
 from model.isla.moves import defence, sea_actions
-from solvers.bounds import gain_table
+from solvers.bounds import best_split
 from solvers.contract import RESHUFFLE_AHEAD, SOLO, Budget, Limits, Objective, Solution, SolveError
 from solvers.exact import SoloSearch, default_policy, final_pass_player, hand_reach, solo_solution
 
@@ -117,7 +117,6 @@ class IslaSoloSearch(SoloSearch):
         self.reduce = reduce
         self.bound = bound
         self.caps: dict[tuple[object, ...], int] = {}  # upper bounds of values not found exactly
-        self._splits: dict[tuple[int, int], int] = {}
         self.path: dict[tuple[object, ...], int] = {}  # the states on the path, by depth
         self.low = 1 << 30  # ``reduce`` off: the shallowest path state a cycle cut reached
 
@@ -162,10 +161,7 @@ class IslaSoloSearch(SoloSearch):
         return len(pl.coins) + sum(self._split(s, b, n) for b, n in cards.items())
 
     def _split(self, s: GameState, b: int, n: int) -> int:
-        hit = self._splits.get((b, n))
-        if hit is None:
-            hit = self._splits[(b, n)] = gain_table(s.setup.payout[b], [], n)[n]
-        return hit
+        return best_split(s.setup.payout[b], n)
 
     def value(self, s: GameState, alpha: int = NEG) -> int:
         """P's best final coins from ``s`` if above ``alpha``; otherwise a number <= ``alpha`` that

@@ -37,7 +37,7 @@ from model import Action, GameState, Phase, apply, legal_actions
 from model.actions import Accept, Decline, Propose
 from model.engine import is_listed_proposal
 from model.isla import isla_of
-from solvers.bounds import gain_table
+from solvers.bounds import best_split
 from solvers.contract import OBJECTIVES, Budget, Limits, Objective, Solution, SolveError
 from solvers.exact import NEG, Move, OpenSearch, _full_key, final_pass_player, iter_deals, open_solution
 from solvers.isla_exact import renames, solve_isla_solo
@@ -64,7 +64,6 @@ class IslaOpenSearch(OpenSearch):
         super().__init__(objective, player, floors, budget=budget)
         self.ordered = ordered  # the deals of a run in partner order (off: the reference for tests)
         self.bound = bound  # ``upper`` (off: no cut, no order by it: the reference for tests)
-        self._splits: dict[tuple[int, int], int] = {}
         self._spreads: dict[tuple[int, tuple[int, ...], int], int] = {}
         self._ups: dict[tuple[object, ...], int] = {}  # ``upper`` by ``key``
 
@@ -235,10 +234,7 @@ class IslaOpenSearch(OpenSearch):
         return hit
 
     def _split(self, s: GameState, b: int, n: int) -> int:
-        hit = self._splits.get((b, n))
-        if hit is None:
-            hit = self._splits[(b, n)] = gain_table(s.setup.payout[b], [], n)[n]
-        return hit
+        return best_split(s.setup.payout[b], n)
 
 
 def solve_isla_open(s: GameState, objective: str, player: int | None = None,

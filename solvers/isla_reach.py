@@ -16,7 +16,7 @@ from model.actions import BuyField, Harvest
 from model.isla import isla_of, isla_setup
 from model.isla.actions import PIRATE, BuyShip
 from model.isla.state import HOME
-from solvers.bounds import gain_table
+from solvers.bounds import best_split
 
 
 def windows(s: GameState) -> list[int]:
@@ -346,7 +346,7 @@ def _loadable(s: GameState, mine: dict[int, int], shared: dict[int, int],
         if pay[ship.bean][min(most, len(pay[ship.bean]) - 1)]:
             return None  # it may sell and load another bean
     if len(fleet.merchants) == 1:
-        coins = len(s.players[s.active].coins) + sum(gain_table(pay[b], [], k)[k] for b, k in cards.items())
+        coins = len(s.players[s.active].coins) + sum(best_split(pay[b], k) for b, k in cards.items())
         if coins >= isla_setup(s.setup).ship_cost:
             return None
     return {ship.bean for ship in fleet.merchants}
