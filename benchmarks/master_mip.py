@@ -26,8 +26,9 @@ from console.muted import muted
 from model import GameState
 from solvers.contract import OBJECTIVES
 from solvers.exact import open_player, solve_solo
+from solvers.flow.cuts import capped_values
 from solvers.flow.master import FlowMaster, capacity_default
-from solvers.flow.solver import _objective, _solver, capped_values
+from solvers.flow.solver import _objective, _solver
 from solvers.positions import LIBRARY
 
 INF = 2**62

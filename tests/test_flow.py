@@ -292,8 +292,9 @@ def test_a_first_master_solve_no_tighter_than_the_beanometer_gives_up(upper: int
     from ortools.sat.python import cp_model
 
     from solvers.cpsat_lazy import solution_callback
+    from solvers.flow.cuts import capped_values
     from solvers.flow.master import FlowMaster
-    from solvers.flow.solver import _Harvest, _objective, _solver, capped_values
+    from solvers.flow.solver import _Harvest, _objective, _solver
 
     s = LIBRARY["rio4-8cards"].position()
     fm = FlowMaster(s)
@@ -315,9 +316,10 @@ def test_a_seat_cut_caps_the_schedule_and_does_not_forbid_it() -> None:
     from ortools.sat.python import cp_model
 
     from solvers.cpsat_lazy import solution_callback
+    from solvers.flow.cuts import capped_values
+    from solvers.flow.cuts import cut as seat_cut
     from solvers.flow.master import FlowMaster
-    from solvers.flow.solver import _Harvest, _objective, _solver, capped_values
-    from solvers.flow.solver import cut as seat_cut
+    from solvers.flow.solver import _Harvest, _objective, _solver
 
     s = LIBRARY["rio4-8cards"].position()
     fm = FlowMaster(s)

@@ -8,8 +8,9 @@ from hypothesis import strategies as st
 from ortools.sat.python import cp_model
 
 from benchmarks.master_mip import POSITIONS, bench_master, solve_cpsat, solve_mip, to_mip
+from solvers.flow.cuts import capped_values
 from solvers.flow.master import FlowMaster
-from solvers.flow.solver import _objective, capped_values
+from solvers.flow.solver import _objective
 from solvers.positions import LIBRARY
 
 

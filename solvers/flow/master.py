@@ -27,6 +27,7 @@ play of each seat, given what it plants and when, is solvers/flow/seat_plan.py's
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -73,7 +74,9 @@ class FlowMaster:
     """The counts model with its relaxed objective parts (``relaxed[q]``: seat q's upper bound)."""
 
     def __init__(self, s: GameState, model: cp_model.CpModel | None = None, capacity: bool = True,
-                 h4: bool = True) -> None:
+                 h4: bool = True, seats: Collection[int] | None = None) -> None:
+        """``seats``: the seats whose relaxed values are built (default all); ``relaxed[q]`` is
+        the constant 0 for the others (a pricing model needs one seat's, solvers/flow/columns.py)."""
         su = s.setup
         if not (s.phase == Phase.PLANT and s.planted == 0) or any(pl.aside for pl in s.players):
             raise SolveError("the flow model starts at the start of a turn (phase 1, nothing planted)")
@@ -133,7 +136,8 @@ class FlowMaster:
         self.later = h4 and not capacity  # its count of later foreign beans (``_later_foreign``)
         self._joins: dict[tuple[int, int], cp_model.IntVar] = {}  # (seat, field): x_i of ``_opened``
         self._firsts: dict[tuple[int, int], cp_model.IntVar] = {}  # (seat, bean): g_b of ``_opened``
-        self.relaxed = [self._relaxed(q) for q in range(n)]
+        self.relaxed = [self._relaxed(q) if seats is None or q in seats else m.new_constant(0)
+                        for q in range(n)]
         self._capacity()
 
     # ----------------------------------------------------------------- hands

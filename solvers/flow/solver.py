@@ -47,7 +47,8 @@ from solvers.contract import OBJECTIVES, Budget, Limits, Objective, Solution, So
 from solvers.cpsat_lazy import cp_model, solution_callback
 from solvers.cpsat_run import Interrupt, interruptible, reporting
 from solvers.exact import OpenSearch, SoloSearch, open_player, solve_solo
-from solvers.flow.master import Batch, FlowMaster, capacity_default, most_of
+from solvers.flow.cuts import Schedule, capped_values, cut, schedule
+from solvers.flow.master import Batch, FlowMaster, capacity_default
 from solvers.flow.seat_batch import TooLarge, solve_seat_in
 from solvers.flow.seat_plan import Op, SeatPlan
 from solvers.timeline import Card, Deal, deal_proposals, play_deal, track_draws
@@ -298,13 +299,6 @@ def _reader(solver: cp_model.CpSolver | cp_model.CpSolverSolutionCallback) -> Ca
     return lambda v: v if isinstance(v, int) else int(solver.value(v))
 
 
-Schedule = tuple[tuple[int, str, tuple[tuple[int, int], ...]], ...]  # (turn, kind, (bean, count)...)
-
-
-def _schedule(fm: FlowMaster, value: Any, q: int) -> Schedule:
-    return tuple((k, kind, tuple(sorted(c.items()))) for k, kind, c in fm.fixed_batches(value, q))
-
-
 @dataclass
 class _Candidate:
     """One master solution as the seats need it: every seat's schedule and relaxed value, the
@@ -334,7 +328,7 @@ class _Harvest:
 
     def on_solution(self, cb: cp_model.CpSolverSolutionCallback) -> None:
         fm = self.fm
-        scheds = tuple(_schedule(fm, cb, q) for q in range(fm.n))
+        scheds = tuple(schedule(fm, cb, q) for q in range(fm.n))
         if scheds in self.seen:
             return
         self.seen.add(scheds)
@@ -350,42 +344,6 @@ class _Harvest:
             if spent >= amount and cb.best_objective_bound >= upper - 1e-6:
                 self.gave_up = True
                 cb.stop_search()
-
-
-def capped_values(fm: FlowMaster) -> list[cp_model.IntVar]:
-    """Per seat, a value at most its relaxed one (``FlowMaster.relaxed``), which the cuts bound.
-
-    The relaxed value is a function of the seat's schedule, so a cut on it would forbid the
-    schedule outright, also with other seats' schedules never solved; a cut on this value only
-    caps what the schedule is worth, and the master stays a relaxation."""
-    out = []
-    for q, r in enumerate(fm.relaxed):
-        v = fm.m.new_int_var(0, most_of(r), f"value{q}")
-        fm.m.add(v <= r)
-        out.append(v)
-    return out
-
-
-def cut(fm: FlowMaster, value: cp_model.IntVar, q: int, sched: Schedule, v: int, tag: int) -> None:
-    """``value`` (seat q's, capped_values) <= v whenever seat q's batches are exactly ``sched``;
-    v is a proved bound on the seat's exact fields on them (solvers/flow/seat_batch.py)."""
-    m = fm.m
-    want = {(k, kind): dict(c) for k, kind, c in sched}
-    differs = []
-    for j, bt in enumerate(fm.batches[q]):
-        target = want.get((bt.turn, bt.kind), {})
-        for b, expr in bt.counts.items():
-            x = target.get(b, 0)
-            if isinstance(expr, int):
-                if expr != x:
-                    return  # this schedule is impossible anyway
-                continue
-            d = m.new_bool_var(f"cut{tag}_{q}_{j}_{b}")
-            m.add(expr != x).only_enforce_if(d)
-            differs.append(d)
-    same = m.new_bool_var(f"cut{tag}_{q}_same")
-    m.add_bool_or(differs + [same])
-    m.add(value <= v).only_enforce_if(same)
 
 
 class FlowSolver:
