@@ -59,6 +59,11 @@ Tick = Callable[[float, float, float], None]
 # turns, rounds to 0.3, search to 0.4, rounds to 0.55, search to 0.6, was no better on 8 growth cuts
 # and the 12 built-in solves: docs/endgames.md.)
 STAGES = ((0.6, 0.7),)
+# ``best``: the rounds give way to the plan search once past 0.1 (a plan is in hand from the start).
+# Its master's first bound rarely moves in later rounds (rio5-15cards: 26 after 1 round and after
+# 9), while its plans come sooner from the plan search: rio4-8cards 23 proved in 11.6 s against
+# 36.6 s, amigo4-6cards 20 in 8.5 s against 24.5 s (docs/lab-notes.md, 2026-12-07).
+BEST_STAGES = ((0.1, 0.7),)
 DECOMPOSE_UNTIL = 0.8  # the decomposition may go on to here until it has a first plan
 SEAT_STATES = 50_000  # the batch seat search's guard (the largest real seat so far: 6,734 states)
 HARVEST = 20  # master solutions a round hands to the seats: its last ones, the optimum among them
@@ -780,7 +785,7 @@ def solve_flow(s: GameState, objective: str, player: int | None = None, time_lim
                 run.decompose(0.5)
                 run.search_plans(1.0)
             else:
-                for soft, search in STAGES:  # rounds and plan search, in turn
+                for soft, search in BEST_STAGES if goal.floors else STAGES:  # rounds, then plan search
                     run.decompose(now + (1 - now) * DECOMPOSE_UNTIL, soft=now + (1 - now) * soft)
                     run.search_plans(now + (1 - now) * (WEAK_SEARCH_UNTIL if run.weak else search))
             while (not su.strict_harvest and not run.interrupted and run_clock.fraction() < 0.999
