@@ -25,6 +25,15 @@ def test_exact_search_past_the_time_limit_answers_feasible_with_its_proved_bound
     assert sol.bound is not None and sol.bound >= sol.value == sum(sol.per_player)
 
 
+def test_a_solo_search_past_its_time_limit_answers_the_default_line_feasible() -> None:
+    """Exact solo search keeps no line: past its limit P plays the others' default policy (a
+    feasible line, no bound proved) instead of raising TimeLimitExceeded."""
+    s = load("rio4-18cards")
+    sol = solve(s, "solo", method="exact", time_limit=0.001)
+    assert (sol.status, sol.stats.stopped_by, sol.bound) == ("feasible", "time", None), repr(sol)
+    assert sol.value <= solve(s, "solo", method="exact").value == 8
+
+
 def test_the_default_method_on_an_isla_position_is_the_registry_s() -> None:
     """coop and best on a La Isla Bohnita position: exact search (``EXPANSION_REGISTRY``), as the
     command line picks it, not the flow solver's refusal. p0's last turn turns up two green; given
