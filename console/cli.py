@@ -7,13 +7,15 @@ line per error, Ctrl-C answered with what was kept, and output targets checked b
   3 the two referees disagree, 70 an internal error (a bug: one line, the traceback with --debug),
   130 interrupted (one line saying which partial results were kept).
 
-A ``BohnanzaError`` reaching the frame is the user's (exit 2); anything else is ours (exit 70).
+A ``BohnanzaError`` reaching the frame is the user's (exit 2), and so is an optional extra that is
+not installed (``EXTRAS``: one line naming the extra to install); anything else is ours (exit 70).
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import importlib
 import os
 import signal
 import sys
@@ -33,6 +35,10 @@ UNDECIDED = 4  # a search ran out of time before it could say yes or no (check_r
 # search about a tenth of its CPU (solve_endgame.py rio4-8cards --objective coop --solver exact
 # --node-limit 100000, side by side: CPU ratio 0.88, the same peak memory). The test suite too.
 GC_THRESHOLDS = (10_000, 10, 10)
+# The optional extras (pyproject.toml), by the top-level module a tool imports from each: a tool that
+# reaches one that is not installed says which extra to install, in one line, exit 2 (``run``).
+EXTRAS = {"pyspiel": "openspiel", "open_spiel": "openspiel", "pettingzoo": "pettingzoo",
+          "matplotlib": "plots", "ray": "cluster", "playwright": "test"}
 
 
 class OutputError(UsageError):
@@ -175,6 +181,10 @@ def run(name: str, args: argparse.Namespace, body: Callable[[Frame], int]) -> in
         if _is_ctrl_c(e):
             _KEPT.append(e)
             return _interrupted(frame)
+        extra = missing_extra(e)
+        if extra:
+            frame.say(extra)
+            return BAD_INPUT
         if frame.debug:
             frame.close()
             traceback.print_exc()
@@ -182,6 +192,25 @@ def run(name: str, args: argparse.Namespace, body: Callable[[Frame], int]) -> in
         frame.say(f"internal error: {type(e).__name__}: {e}{where}; please report it"
                   + ("" if frame.debug else " (rerun with --debug for the traceback)"))
         return INTERNAL
+
+
+def missing_extra(e: BaseException, what: str = "this") -> str:
+    """The one line for an import of an optional extra's module that is not installed (``EXTRAS``),
+    or "" when ``e`` is not one."""
+    top = (e.name or "").split(".")[0] if isinstance(e, ImportError) else ""
+    extra = EXTRAS.get(top)
+    if extra is None:
+        return ""
+    return f"{what} needs {top}, from the optional extra {extra!r}: pip install -e '.[{extra}]'"
+
+
+def need_extra(module: str, what: str) -> None:
+    """Import an optional extra's ``module`` before the work that needs it: a UsageError naming
+    ``what`` needs it and the extra to install when it is not installed."""
+    try:
+        importlib.import_module(module)
+    except ImportError as e:
+        raise UsageError(missing_extra(e, what) or f"{what} needs {module}: {e}") from None
 
 
 def _unraisable(unraisable: sys.UnraisableHookArgs) -> None:

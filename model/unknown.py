@@ -40,7 +40,7 @@ from model.actions import (
     Reshuffle,
     format_action,
 )
-from model.annotations import UNSEEN, Fixes, after, before, show
+from model.annotations import UNSEEN, Fixes, after, before, show, shows
 from model.cards import BEAN_NAMES, difference
 from model.core import evolve
 from model.engine import IllegalAction, apply, new_game, scores, winners
@@ -299,7 +299,7 @@ class Judge:
                 if open_:
                     notes = self.rec.notes.get(i)
                     within = notes.up if notes is not None and s.setup.duel else None
-                    fits = self.survivors(b, i, nxt, self.choices(b, open_, within))
+                    fits = self.survivors(b, i, nxt, open_, within)
                     how = "record" if len(fits) == 1 else "choice"  # the one bean the line allows
                     stack.append((i, nxt, b, iter(fits), how))
                     raise Fail("", "")  # take the first choice below
@@ -324,10 +324,14 @@ class Judge:
                 else:
                     return "illegal", None, None
 
-    def survivors(self, b: Branch, i: int, s: GameState, picks: Iterator[Fixes]) -> list[Fixes]:
-        """The picks with which line ``i`` replays (or needs yet more beans); the others fail here."""
-        out = []
+    def survivors(self, b: Branch, i: int, s: GameState, slots: list[int],
+                  within: tuple[int, ...] | None) -> list[Fixes]:
+        """The choices for ``slots`` with which line ``i`` replays (or needs yet more beans); the
+        others fail here, and so does the line when there is no choice at all."""
+        picks = self.choices(b, slots, within)
+        out, tried = [], False
         for pick in picks:
+            tried = True
             trial = b.copy()
             try:
                 self.fix(trial, pick, "choice", "")
@@ -336,7 +340,21 @@ class Judge:
                 self.failed(i, e)
                 continue
             out.append(pick)
+        if not tried:  # no choice at all: the line fails here, and says why (not line 0)
+            self.failed(i, self.no_choice(slots, within))
         return out
+
+    def no_choice(self, slots: list[int], within: tuple[int, ...] | None) -> Fail:
+        """Why no beans fit ``slots``: the duel's turn-up (D2) annotated with fewer face-up cards
+        than it turned up (a desync), or with beans their pool does not have left (S, E1)."""
+        names = ", ".join(self.slots.name[k] for k in slots)
+        said = "" if within is None else f"the record says the face-up cards are {shows(within)}"
+        if within is not None and len(within) < len(slots):
+            return Fail(f"{said}, fewer than the {len(slots)} cards turned up ({names})", DESYNC)
+        pool = self.slots.pool[slots[0]]
+        holder = "the deck" if pool == 0 else self.slots.pools[pool]
+        return Fail(f"{said}{'; ' if said else ''}{holder} has no bean left that fits {names}",
+                    "S" if pool == 0 else "E1")
 
     def failed(self, i: int, e: Fail) -> None:
         if i > self.best[0]:

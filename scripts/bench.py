@@ -66,7 +66,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from benchmarks import adapters, master_mip, tables
+from benchmarks import master_mip, tables
 from benchmarks import suites as benchmarks
 from console import cli
 from solvers.api import REGISTRY
@@ -125,11 +125,16 @@ def _run(args: argparse.Namespace, show: bool) -> tuple[dict[str, Any], Callable
     if args.suite == "engine":
         return benchmarks.bench_engine(args.runs, args.games, show), tables.print_engine
     if args.suite == "adapters":
+        from benchmarks import adapters  # OpenSpiel and PettingZoo: the extras, needed here only
+
         with benchmarks.progress(3 * len(adapters.PLAYERS), "bench adapters", show) as bar:
             res = adapters.bench_adapters(args.runs, min(args.games, 10), lambda: bar.update())
         return res, tables.print_adapters
     if args.suite == "study":
         from studies.scaling import bench_study
+
+        if not args.no_ray:
+            cli.need_extra("ray", "the study suite (--no-ray: without Ray)")
 
         say = (lambda text: print(f"bench.py: {text}", file=sys.stderr, flush=True)) if show else None
         return bench_study(min(args.runs, 3), ray=not args.no_ray, progress=say), tables.print_study

@@ -44,13 +44,6 @@ def _atomic(path: str, write: Any) -> None:
     atomic_write(path, write)
 
 
-def _need_matplotlib() -> None:
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
-        raise UsageError("--png needs matplotlib: pip install '.[plots]'") from None
-
-
 # ------------------------------------------------------------------ a position
 
 
@@ -263,7 +256,7 @@ def _trade_graph(frame: cli.Frame, args: argparse.Namespace) -> int:
     for path in (args.png, args.graphml):  # refused before the work, not after it
         cli.output_file(path, args.force)
     if args.png:
-        _need_matplotlib()
+        cli.need_extra("matplotlib", "--png")
     records = [x for x in args.inputs if x.endswith(".jsonl")]
     if records:
         if len(records) != len(args.inputs):

@@ -145,7 +145,7 @@ def solve(s: GameState, objective: str, method: str, player: int | None = None,
         sol = run(s, OBJECTIVES[objective], player, limits, progress)
     except (SearchLimitExceeded, KeyboardInterrupt) as e:
         best = getattr(e, "best", None)
-        if not anytime or best is None:
+        if not anytime or best is None or best.objective.name != objective:  # not a floor's solo line
             raise
         sol = best
     verify_line(s, sol)

@@ -103,6 +103,9 @@ class Objective:
     def __str__(self) -> str:
         return self.name  # ``print(sol.objective)``: solo, coop, best...
 
+    def __repr__(self) -> str:
+        return f"OBJECTIVES[{self.name!r}]"  # not the value function's address
+
 
 SOLO = Objective("solo", _own, title="solo p{p}: p{p}'s coins, no trades")
 COOP = Objective("coop", _sum, needs_player=False, trades=True, title="coop: everyone's coins, all deals")
@@ -361,6 +364,13 @@ class Solution:
     per_player: list[int]  # every seat's final coins after the line
     status: str = "optimal"
     stats: SolveStats = field(default_factory=lambda: SolveStats("exact"))
+
+    def __repr__(self) -> str:
+        """One readable line: what was solved, the answer and how (no function addresses)."""
+        seat = f" p{self.player}" if self.objective.needs_player else ""
+        return (f"Solution({self.objective.name}{seat}: value {self.value}, {self.status}, "
+                f"bound {self.bound}, per_player {self.per_player}, {len(self.line)} actions, "
+                f"{self.stats.kind} {self.stats.seconds:.3f} s)")
 
     @property
     def bound(self) -> int | None:

@@ -7,8 +7,11 @@ JSON file, ``solve`` it for an objective, ``line_text`` to read the line turn by
     print(sol.value, sol.status)        # 19 optimal
     print(line_text(s, sol.line))
 
-``solve`` picks the solver ``scripts/solve_endgame.py`` picks (the flow solver for coop and best,
-exact search for solo and duel); ``expected`` gives a policy, not a line: ``solvers.expected``.
+``solve`` picks the solver ``scripts/solve_endgame.py`` picks, from the registry
+(``solvers.api.default_method``: the flow solver for coop and best, exact search for solo and duel;
+on La Isla Bohnita positions, the methods ``EXPANSION_REGISTRY`` holds for them), and answers past a
+limit as the command line does: the best line found, ``status == "feasible"``, with its proved
+bound. ``expected`` gives a policy, not a line: ``solvers.expected``.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ OBJECTIVES = tuple(o.name for o in DECLARED.values() if not o.policy)  # with a 
 
 def names() -> list[str]:
     """The built-in positions' names (``solve_endgame.py --list``; ``isla-``: La Isla Bohnita,
-    loaded and shown, refused by ``solve``)."""
+    solved by the methods ``solvers.api.EXPANSION_REGISTRY`` holds for it)."""
     return sorted(BUILTINS)
 
 
@@ -47,15 +50,18 @@ def load(position: str) -> GameState:
 def solve(s: GameState, objective: str = "best", player: int | None = None, method: str | None = None,
           time_limit: float = 60.0) -> Solution:
     """The optimal line for ``objective`` (solo, coop, best, duel; docs/endgames.md), ``player``
-    the player to move by default. ``method``: "exact" or "cpsat" (default: cpsat for coop and best,
-    exact for the rest). The line is replayed through the engine before it is returned;
-    ``sol.status`` is "optimal" or, past the time limit, "feasible" with ``sol.bound``."""
+    the player to move by default. ``method``: "exact" or "cpsat" (default: the registry's for the
+    position's rules, ``default_method``, as ``solve_endgame.py`` picks it). The line is replayed
+    through the engine before it is returned; ``sol.status`` is "optimal" or, past a limit,
+    "feasible": the best line found, ``sol.bound`` its proved bound (CP-SAT, and exact search on
+    coop and best; exact search on solo: the default policy's line, no bound). The duel's searches
+    and La Isla Bohnita's solo search raise their ``SearchLimitExceeded``."""
     if objective not in OBJECTIVES:
         raise ValueError(f"objective {objective!r}: one of {', '.join(OBJECTIVES)} "
                          "(expected: solvers.expected.solve_expected)")
     if method is None:
-        method = default_method(objective)  # the flow solver for coop and best, exact search otherwise
-    return _solve(s, objective, method, player, Limits(time=time_limit))
+        method = default_method(objective, s.setup.expansion)
+    return _solve(s, objective, method, player, Limits(time=time_limit), anytime=True)
 
 
 def line_text(s0: GameState, line: Sequence[Action]) -> str:

@@ -181,7 +181,11 @@ def solo_solution(search: SoloSearch, s: GameState, t0: float) -> Solution:
     """``search``'s value and principal line from ``s`` (replayed with checks) as a ``Solution``;
     its seconds counted from ``t0`` (``time.perf_counter``)."""
     p = search.player
-    value = search.value(s)
+    try:
+        value = search.value(s)
+    except SearchLimitExceeded as e:
+        e.best = _default_line(search, s, t0, "nodes" if isinstance(e, NodeLimitExceeded) else "time")
+        raise
     line, end = search.line(s)
     coins = [len(pl.coins) for pl in end.players]
     if coins[p] != value:
@@ -189,6 +193,23 @@ def solo_solution(search: SoloSearch, s: GameState, t0: float) -> Solution:
     seconds = time.perf_counter() - t0
     return Solution(SOLO, p, value, line, coins,
                     stats=SolveStats("exact", seconds, nodes=search.nodes, table=len(search.table)))
+
+
+def _default_line(search: SoloSearch, s: GameState, t0: float, stopped_by: str) -> Solution:
+    """A solo search stopped by a limit: P playing the others' default policy too, replayed with
+    checks, as a feasible Solution without a proved bound (the search keeps no line of its own)."""
+    p = search.player
+    line: list[Action] = []
+    while s.phase != Phase.OVER:
+        if s.phase == Phase.CHANCE:
+            raise SolveError(RESHUFFLE_AHEAD)
+        a = search.policy(s)
+        line.append(a)
+        s = apply(s, a)  # checked: the line must be legal
+    coins = [len(pl.coins) for pl in s.players]
+    stats = SolveStats("exact", time.perf_counter() - t0, nodes=search.nodes, table=len(search.table),
+                       stopped_by=stopped_by)
+    return Solution(SOLO, p, coins[p], line, coins, status="feasible", stats=stats)
 
 
 # ------------------------------------------------------------------ coop and best: every seat chooses
@@ -457,7 +478,11 @@ def solve_open(s: GameState, objective: str, player: int | None = None,
     t0 = time.perf_counter()
     floors = None
     if goal.floors:
-        floors = [solve_solo(s, q, budget=budget).value for q in range(len(s.players))]
+        try:
+            floors = [solve_solo(s, q, budget=budget).value for q in range(len(s.players))]
+        except SearchLimitExceeded as e:
+            e.best = None  # a floor's default line is no line of this objective
+            raise
     return open_solution(OpenSearch(objective, p, floors, budget=budget), s, t0)
 
 

@@ -56,6 +56,20 @@ def test_an_internal_error_is_one_line_and_the_traceback_needs_debug(
     assert "Traceback" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(("module", "extra"), [("pyspiel", "openspiel"), ("matplotlib.pyplot", "plots"),
+                                             ("ray", "cluster"), ("pettingzoo.utils", "pettingzoo")])
+def test_an_optional_extra_not_installed_is_one_line_naming_it_exit_2(
+        capsys: pytest.CaptureFixture[str], module: str, extra: str) -> None:
+    error = ModuleNotFoundError(f"No module named {module!r}", name=module)
+    assert cli.run("tool.py", argparse.Namespace(), lambda frame: body(error)) == 2
+    top = module.split(".")[0]
+    assert capsys.readouterr().err == (f"tool.py: this needs {top}, from the optional extra {extra!r}: "
+                                       f"pip install -e '.[{extra}]'\n")
+    nosuch = ModuleNotFoundError("No module named 'nosuch'", name="nosuch")  # not an extra: a bug
+    assert cli.run("tool.py", argparse.Namespace(), lambda frame: body(nosuch)) == 70
+    assert "internal error: ModuleNotFoundError" in capsys.readouterr().err
+
+
 def test_an_interrupt_says_what_it_kept(capsys: pytest.CaptureFixture[str]) -> None:
     def work(frame: cli.Frame) -> int:
         frame.kept = "3 records written"

@@ -723,3 +723,36 @@ def test_the_referee_fixtures_are_the_ones_the_docs_name() -> None:
     assert (REFEREE / "three-deviations.jsonl").is_file()
     assert (REFEREE / "three-deviations.expect.json").is_file()
     assert "records/referee/three-deviations.jsonl" in run("--help").stdout
+
+
+def d2_turn_ups(lines: list[Line]) -> list[int]:
+    """The duel's lines that turn up unseen cards onto a discard pile (D2 step 3), 1-based."""
+    return [k + 1 for k, line in enumerate(lines) if k and len(line.get("up", ())) == 3
+            and line["action"].split()[1] == "discard"]
+
+
+def test_D2_a_turn_up_whose_up_list_lost_a_card_is_a_desync_at_its_line(tmp_path: Path) -> None:
+    """fuzz --case 0-records-8322: the duel's turned-up cards, unseen, are chosen within the line's
+    ``up`` list; with an item dropped no choice was left and the verdict said line 0."""
+    lines = view(played("rio-grande-2p-duel"), 0)
+    k = d2_turn_ups(lines)[0]
+    said = lines[k - 1]["up"]
+    lines[k - 1]["up"] = [said[0], said[2]]
+    v = judge(tmp_path, lines)
+    assert (v.status, v.line, v.code) == ("desync", k, 1), v.text()
+    assert v.text().startswith(f"{tmp_path / 'r.jsonl'}:{k}: desync: no assignment of the unknown cards "
+                               f"replays this line: the record says the face-up cards are {said[0]}, "
+                               f"{said[2]}, fewer than the 3 cards turned up (deck[")
+
+
+def test_S_a_turn_up_of_beans_the_duel_deck_lacks_is_illegal_at_its_line(tmp_path: Path) -> None:
+    """The duel's deck has no cocoa (S): an ``up`` list of three cocoa leaves the search no bean
+    for the turned-up cards; the verdict names the line and S, not line 0."""
+    lines = view(played("rio-grande-2p-duel"), 0)
+    k = d2_turn_ups(lines)[0]
+    lines[k - 1]["up"] = ["cocoa"] * 3
+    v = judge(tmp_path, lines)
+    assert (v.status, v.line, v.rule, v.code) == ("illegal", k, "S", 1), v.text()
+    assert v.reason.startswith("no assignment of the unknown cards replays this line: the record says "
+                               "the face-up cards are cocoa, cocoa, cocoa; the deck has no bean left that "
+                               "fits deck[")

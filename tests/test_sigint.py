@@ -194,14 +194,43 @@ def test_make_conformance_writes_nothing(tmp_path: Path) -> None:
     assert not out.exists() or not any(out.rglob("*.json*"))
 
 
+# Runs a script as ``python SCRIPT ARGS`` would, with every optional extra's module unimportable
+# (``console.cli.EXTRAS``): the plain install, without a venv of its own.
+WITHOUT_EXTRAS = """import runpy, sys
+from console.cli import EXTRAS
+for name in EXTRAS:
+    sys.modules[name] = None
+sys.argv = sys.argv[1:]
+sys.path[0] = sys.argv[0].rsplit("/", 1)[0]
+runpy.run_path(sys.argv[0], run_name="__main__")
+"""
+
+
+def without_extras(script: str, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-c", WITHOUT_EXTRAS, str(SCRIPTS / script), *args],
+                          capture_output=True, text=True, timeout=120)
+
+
 @pytest.mark.parametrize("script", sorted(p.name for p in SCRIPTS.glob("*.py")))
 def test_every_script_has_help_with_defaults_and_an_example(script: str) -> None:
-    proc = subprocess.run([sys.executable, str(SCRIPTS / script), "--help"], capture_output=True, text=True)
+    """On the plain install too (issue 61: bench.py --help ended in No module named 'pyspiel')."""
+    proc = without_extras(script, "--help")
     assert proc.returncode == 0, proc.stderr
     assert "python scripts/" in proc.stdout, f"{script} --help shows no example"
     assert "(default:" in proc.stdout, f"{script} --help shows no default"
     assert "--debug" in proc.stdout
     assert not OUTSIDE.findall(proc.stdout), f"{script} --help names a file outside the repository (issue 43)"
+
+
+@pytest.mark.parametrize(("args", "extra"), [(["bench.py", "adapters"], "openspiel"),
+                                           (["bench.py", "study", "--runs", "1"], "cluster"),
+                                           (["trade_graph.py", "trade-map", "--png"], "plots")])
+def test_a_command_that_needs_an_extra_names_it_in_one_line(tmp_path: Path, args: list[str],
+                                                            extra: str) -> None:
+    proc = without_extras(*args, *([str(tmp_path / "deals.png")] if args[-1] == "--png" else []))
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+    assert proc.stderr.startswith(f"{args[0]}: ") and f"pip install -e '.[{extra}]'" in proc.stderr
 
 
 def test_study_keeps_the_finished_tasks_and_resumes(tmp_path: Path) -> None:

@@ -1,0 +1,72 @@
+"""solvers.endgame, the Python entry point (docs/python.md): the answer the command line gives.
+
+Past a limit the best line found, feasible, with its proved bound (not an exception); the default
+method from the registry, La Isla Bohnita's included (I1-I9); a ``Solution`` that reads in a REPL.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from builders import IDLE, NO_SHIP, P0, isla_seat, isla_state
+
+from solvers.api import served
+from solvers.endgame import load, solve
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_exact_search_past_the_time_limit_answers_feasible_with_its_proved_bound() -> None:
+    """``solve(s, "coop", method="exact", time_limit=...)`` on rio4-8cards raised
+    TimeLimitExceeded; the command line prints the best line found and its bound."""
+    sol = solve(load("rio4-8cards"), "coop", method="exact", time_limit=1.0)
+    assert sol.status == "feasible" and sol.stats.stopped_by == "time", repr(sol)
+    assert sol.bound is not None and sol.bound >= sol.value == sum(sol.per_player)
+
+
+def test_a_solo_search_past_its_time_limit_answers_the_default_line_feasible() -> None:
+    """Exact solo search keeps no line: past its limit P plays the others' default policy (a
+    feasible line, no bound proved) instead of raising TimeLimitExceeded."""
+    s = load("rio4-18cards")
+    sol = solve(s, "solo", method="exact", time_limit=0.001)
+    assert (sol.status, sol.stats.stopped_by, sol.bound) == ("feasible", "time", None), repr(sol)
+    assert sol.value <= solve(s, "solo", method="exact").value == 8
+
+
+def test_the_default_method_on_an_isla_position_is_the_registry_s() -> None:
+    """coop and best on a La Isla Bohnita position: exact search (``EXPANSION_REGISTRY``), as the
+    command line picks it, not the flow solver's refusal. p0's last turn turns up two green; given
+    to p1 (I3), p1's 3 green become 5: coop 3 (tests/test_isla_open.py works it out)."""
+    s = isla_state([P0, isla_seat([], [["green", 3], None]), IDLE, IDLE], [NO_SHIP] * 4, ([], []),
+                   ["green", "green"])
+    coop, best = solve(s, "coop"), solve(s, "best", player=1)
+    assert (coop.value, coop.status, coop.stats.kind) == (3, "optimal", "exact")
+    assert coop.per_player == [1, 2, 0, 0]
+    assert (best.value, best.status, best.stats.kind) == (2, "optimal", "exact")
+
+
+def test_a_larger_isla_coop_answers_the_best_line_found_and_its_bound() -> None:
+    """isla-amigo3-5cards (docs/python.md's example): feasible within the limit, with its bound."""
+    sol = solve(load("isla-amigo3-5cards"), "coop", time_limit=2.0)
+    assert sol.stats.kind == "exact" and sol.status in ("feasible", "optimal"), repr(sol)
+    assert sol.bound is not None and sol.bound >= sol.value
+
+
+def test_a_solution_s_repr_is_one_readable_line() -> None:
+    sol = solve(load("rio4-last-turn"), "solo", player=1)
+    text = repr(sol)
+    assert " at 0x" not in text and "\n" not in text, text
+    assert text.startswith("Solution(solo p1: value 6, optimal, bound 6, per_player [11, 6, 3, 6], "), text
+    assert repr(sol.objective) == "OBJECTIVES['solo']"
+
+
+def test_the_docs_say_what_the_registry_solves_on_isla_positions() -> None:
+    """docs/python.md and docs/tools.md name what ``EXPANSION_REGISTRY`` serves (``served``), and no
+    page says the Isla objectives but solo are refused."""
+    said = served("isla", duel=False)
+    for page in ("docs/python.md", "docs/tools.md"):
+        text = re.sub(r"\s+", " ", (ROOT / page).read_text(encoding="utf-8"))
+        assert said in text, page
+        assert "every other objective is refused" not in text, page
+        assert not re.search(r"`--objective solo`[^.]*, and every other solver refuses", text), page
