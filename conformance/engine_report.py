@@ -25,7 +25,9 @@ class Found:
     agreed: int = 0  # steps played before each game's state or refused divergence (or all), summed
     whole: int = 0  # games compared to their end (no state or refused divergence, no failure)
     failures: list[str] = field(default_factory=list)
-    skipped: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)  # games the engine does not play, seeded and positions
+    skipped_positions: int = 0  # of them, those from a perft position
+    refused: set[tuple[tuple[str, Any], ...]] = field(default_factory=set)  # their option values
     unchecked: Counter[str] = field(default_factory=Counter)
     reproducers: dict[tuple[str, str], Any] = field(default_factory=dict)
     notes: Counter[str] = field(default_factory=Counter)  # protocol choice -> times seen
@@ -76,7 +78,8 @@ def summary(found: Found, hello: dict[str, Any], readings: Ranked,
     return {"engine": hello.get("name"), "games": found.games, "from_positions": found.positions,
             "steps": found.steps,
             "divergences": found.total, "by_rule": rules, "failures": found.failures,
-            "skipped": found.skipped, "unchecked": dict(found.unchecked),
+            "skipped": found.skipped, "skipped_positions": found.skipped_positions,
+            "unchecked": dict(found.unchecked),
             "protocol": protocol_section(found, declared or {}),
             "readings": [{"options": o, "divergences": n, "games": g, "agreed_steps": a, "whole_games": w}
                          for o, n, g, a, w in readings]}
@@ -84,8 +87,8 @@ def summary(found: Found, hello: dict[str, Any], readings: Ranked,
 
 def print_report(info: dict[str, Any]) -> None:
     seeded, positions = info["games"] - info["from_positions"], info["from_positions"]
-    print(f"{info['engine']}: {info['games']} games ({seeded} seeded, {positions} from the perft "
-          f"positions), {info['steps']} steps, {info['divergences']} divergences")
+    print(f"{info['engine']}: {info['games']} games played ({seeded} seeded, {positions} from the perft "
+          f"positions){_not_played(info)}, {info['steps']} steps, {info['divergences']} divergences")
     for rule, entry in info["by_rule"].items():
         kinds = ", ".join(f"{k} {n}" for k, n in entry["kinds"].items())
         print(f"{rule}: {entry['count']} ({kinds})")
@@ -98,7 +101,8 @@ def print_report(info: dict[str, Any]) -> None:
                 rule = f" [{cr['rule']}]" if cr["rule"] else ""
                 verdict = (f"check_record: line {cr['line']} {cr['status']}{rule}"
                            if cr["status"] != "legal" else "check_record: legal (a record cannot show it)")
-                print(f"  shrunk: {sh['players']} players{opts}, {sh['actions']} actions, "
+                done = "shrunk" if sh.get("shrunk", True) else "reproducer (not shrunk: interrupted)"
+                print(f"  {done}: {sh['players']} players{opts}, {sh['actions']} actions, "
                       f"{sh['deck_used']} deck cards used; {verdict}; shown by {sh['shown_by']}")
                 for line in sh["divide"]:
                     print(f"  divide: {line}")
@@ -116,7 +120,7 @@ def print_report(info: dict[str, Any]) -> None:
     for part, n in info["unchecked"].items():
         print(f"not checked in {n} games: {part}")
     if info["skipped"]:
-        print(f"{len(info['skipped'])} games not played by the engine; the first: {info['skipped'][0]}")
+        print(f"{_not_played(info).removeprefix(', ')}; the first: {info['skipped'][0]}")
     if info["readings"]:
         best = info["readings"][0]
         print(f"readings: the engine agrees longest under {options_text(best['options'])} "
@@ -124,6 +128,16 @@ def print_report(info: dict[str, Any]) -> None:
               f"agreed, {best['divergences']} divergences); then "
               + "; ".join(f"{options_text(r['options'])} {r['whole_games']} games, {r['agreed_steps']} "
                           f"steps, {r['divergences']} divergences" for r in info["readings"][1:]))
+
+
+def _not_played(info: dict[str, Any]) -> str:
+    """``, 3 games not played by the engine (2 seeded, 1 from the perft positions)``, or nothing: the
+    same count in the headline and in the line of the first such game."""
+    n, positions = len(info["skipped"]), info.get("skipped_positions", 0)
+    if not n:
+        return ""
+    return (f", {n} games not played by the engine ({n - positions} seeded, {positions} from the perft "
+            "positions)")
 
 
 def options_text(opts: dict[str, Any]) -> str:

@@ -16,7 +16,8 @@ fields, third-field cost) forced for every game, and names the one the engine di
 An engine that fails a request (no reply within --timeout, a crash, a reply that is not the
 protocol's) gets one line naming the request; the run goes on with the next game, the engine
 restarted. Exit 0: no divergence; 1: divergences; 2: bad usage, or an engine that cannot be run
-or fails every game; 130: interrupted (what was found so far is reported).
+or fails every game; 130: interrupted by Ctrl-C or SIGTERM (what was found so far is reported, each
+kind with its reproducer as found, and written to --out).
 
 Examples:
   python scripts/diff_engine.py --engine "python docs/examples/engine_shim.py" --games 50
@@ -29,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import time
 from pathlib import Path
 from typing import Any
@@ -62,6 +64,8 @@ def _play(frame: cli.Frame, engine: Any, specs: list[Any], checks: Any, found: F
             found.unchecked[part] += 1
         if run.skipped is not None:
             found.skipped.append(f"{spec.label()}: the engine does not play it: {run.skipped}")
+            found.skipped_positions += spec.position is not None
+            found.refused.add(spec.options)
         if run.failure is not None:
             found.failures.append(f"{spec.label()}, step {run.steps}: {run.failure}")
             frame.say(f"{spec.label()}, step {run.steps}: {run.failure}")
@@ -76,6 +80,27 @@ def _play(frame: cli.Frame, engine: Any, specs: list[Any], checks: Any, found: F
         frame.kept = (f"{found.total} divergences found in {found.games} of {len(specs)} games "
                       "(reported above)")
         bar(i + 1, note=f"{found.total} divergences")
+
+
+def _top_up(frame: cli.Frame, engine: Any, specs: list[Any], checks: Any, found: Found,
+            args: argparse.Namespace, pairs: list[tuple[str, int]], fixed: tuple[tuple[str, Any], ...],
+            t0: float) -> None:
+    """More seeded games in place of those the engine does not play (a reading it refuses), so that
+    ``--games N`` plays N seeded games where the engine plays any: the next games of the plan, less
+    those with option values it refused once (E1 reshuffle, H4, E4 readings)."""
+    from conformance.engine_diff import VARIANTS, plan
+
+    seeded = sum(1 for g in specs if g.position is None)
+    played = seeded - (len(found.skipped) - found.skipped_positions)
+    start, most = len(specs), 2 * seeded * len(VARIANTS)
+    while 0 < played < args.games and start < most + len(specs):
+        more = [g for g in plan(pairs, start + seeded, args.seed, positions=False, fixed=fixed)[start:]
+                if g.options not in found.refused][:args.games - played]
+        start += seeded
+        if more:
+            before = len(found.skipped)
+            _play(frame, engine, more, checks, found, "more games", t0)
+            played += len(more) - (len(found.skipped) - before)
 
 
 def _reproducers(frame: cli.Frame, engine: Any, found: Found, args: argparse.Namespace,
@@ -141,8 +166,10 @@ def _run(frame: cli.Frame, args: argparse.Namespace) -> int:
     found = Found()
     readings: Ranked = []
     t0 = time.monotonic()
+    signal.signal(signal.SIGTERM, _terminated)
     try:
         _play(frame, engine, specs, checks, found, "games", t0)
+        _top_up(frame, engine, specs, checks, found, args, pairs, protocol.options, t0)
         if found.first and not args.no_shrink:
             _reproducers(frame, engine, found, args, checks)
         if args.readings:
@@ -151,9 +178,13 @@ def _run(frame: cli.Frame, args: argparse.Namespace) -> int:
             tried = READINGS + tuple({k: v} for k, v in fixed.items() if {k: v} not in READINGS)
             readings = rank(lambda reading: _count(frame, engine, with_reading(base, {**fixed, **reading}),
                                                    checks), tried)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the partial report, with a reproducer per kind
         frame.close()
+        _keep(found)
         _report(found, hello, readings, args, protocol.summary())
+        if out is not None:
+            _write(found, out)
+        frame.kept += f"; {len(found.reproducers)} reproducers unshrunk" if found.reproducers else ""
         raise
     finally:
         engine.close()
@@ -161,6 +192,21 @@ def _run(frame: cli.Frame, args: argparse.Namespace) -> int:
     if out is not None:
         _write(found, out)
     return code
+
+
+def _keep(found: Found) -> None:
+    """A reproducer, as found (not shrunk), for each kind an interrupt left without one."""
+    from conformance.engine_shrink import check_reproducer, unshrunk
+
+    for key, d in sorted(found.first.items()):
+        if key not in found.reproducers:
+            rep = unshrunk(d)
+            found.reproducers[key] = (rep, check_reproducer(rep))
+
+
+def _terminated(signum: int, frame: Any) -> None:
+    """SIGTERM (as ``timeout`` sends it) ends the run as Ctrl-C does: the partial report kept."""
+    raise KeyboardInterrupt
 
 
 def _count(frame: cli.Frame, engine: Any, specs: list[Any], checks: Any) -> tuple[int, int, int, int]:

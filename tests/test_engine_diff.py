@@ -7,6 +7,7 @@ reading; shims that crash, hang or answer garbage get one line each and the run 
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -52,7 +53,7 @@ def test_our_engine_in_another_process_has_no_divergence() -> None:
 def test_the_entry_point_form_runs_the_same_shim() -> None:
     run = _diff("--engine", "docs.examples.engine_shim:factory", "--games", "3", "--no-positions")
     assert run.returncode == 0, run.stderr
-    assert run.stdout.startswith("bohnanza-reference: 3 games (3 seeded, 0 from the perft positions)")
+    assert run.stdout.startswith("bohnanza-reference: 3 games played (3 seeded, 0 from the perft positions)")
 
 
 def test_protocol_replies_have_their_schema() -> None:
@@ -173,7 +174,7 @@ def test_ctrl_c_reports_what_was_found() -> None:
     engine = f"{SHIM} --mutant harvest-protected-single"
     argv = ["diff_engine.py", "--engine", engine, "--games", "200", "--no-shrink", "--progress"]
     _, out, err = interrupt(argv, r"\([1-9]\d* divergences?\)")
-    assert "H4: " in out and "(extra " in out
+    assert "H4: " in out and "(extra " in out and "reproducer (not shrunk: interrupted): " in out
     assert "Traceback" not in err and "interrupted; " in err and "divergences found in" in err
 
 
@@ -192,3 +193,38 @@ def test_claims_on_a_record_line_are_judged_with_the_rule_of_the_step() -> None:
     for wrong, rule in (({"phase": "over"}, "E2"), ({"players": [{"coins": 1}, {}, {}]}, "C1")):
         verdict = check_lines([lines[0], {**action_line(first), "claims": {**right, **wrong}}])
         assert (verdict["status"], verdict["line"], verdict["rule"]) == ("illegal", 2, rule), verdict
+
+
+def test_sigterm_keeps_the_partial_report_with_its_reproducers(tmp_path: Path) -> None:
+    # SIGTERM (as `timeout` sends it) once a divergence is counted: exit 130, the JSON report and the
+    # reproducer files of what was found (tests/engine_shims/faq_shim.py lists front-most gives only, T3)
+    engine = f"{sys.executable} {ROOT / 'tests' / 'engine_shims' / 'faq_shim.py'} --front-names"
+    argv = ["diff_engine.py", "--engine", engine, "--games", "200", "--json", "--progress",
+            "--out", str(tmp_path / "repro")]
+    _, out, err = interrupt(argv, r"\([1-9]\d* divergences?\)", sig=signal.SIGTERM)
+    info = json.loads(out)
+    assert info["divergences"] > 0 and "interrupted; " in err, err
+    examples = [ex for entry in info["by_rule"].values() for ex in entry["examples"]]
+    assert examples and all("shrunk" in ex and ex["check_record"]["status"] for ex in examples)
+    assert sorted(p.name for p in (tmp_path / "repro").iterdir())
+
+
+def test_a_reproducer_from_a_perft_position_keeps_its_players() -> None:
+    spec = GameSpec(0, "amigo", 5, seed=3, position="amigo-5p-trade", max_steps=60)
+    with Engine(f"{SHIM} --mutant harvest-protected-single") as engine:
+        engine.open()
+        d = run_game(engine, spec).divergences[0]
+        rep = shrink(engine, d, seconds=20)
+    assert rep is not None and rep.summary()["players"] == 5 and len(rep.divergence.before.players) == 5
+
+
+def test_games_counts_agree_on_an_engine_that_plays_one_reading() -> None:
+    # the engine refuses every game but the on-demand reshuffle's (E1): --games 8 still plays 8
+    engine = f"{sys.executable} {ROOT / 'tests' / 'engine_shims' / 'faq_shim.py'} --on-demand-only"
+    run = _diff("--engine", engine, "--games", "8", "--no-shrink", "--no-positions", "--json")
+    info = json.loads(run.stdout)
+    assert info["games"] == 8 and info["from_positions"] == 0 and info["skipped"], info
+    text = _diff("--engine", engine, "--games", "8", "--no-shrink", "--no-positions").stdout
+    n = len(info["skipped"])
+    assert f"8 games played (8 seeded, 0 from the perft positions), {n} games not played" in text, text
+    assert f"\n{n} games not played by the engine ({n} seeded, 0 from the perft positions); the first" in text
