@@ -1,6 +1,8 @@
 """The report of a live run (scripts/diff_engine.py, docs/engine-protocol.md "Report"): what a run
-found, per rule ID and kind, with its first example and reproducer; the protocol section (choices
-of the engine, never rule breaks: conformance/engine_protocol.py); the text and ``--json`` forms."""
+found as causes (the rule, the kind, and the move or state part that differs), each with the games
+it touched, its first example and one reproducer, and the raw counts per rule ID and kind (``--json``);
+the protocol section (choices of the engine, never rule breaks: conformance/engine_protocol.py); the
+text and ``--json`` forms."""
 
 from __future__ import annotations
 
@@ -14,11 +16,14 @@ from conformance.engine_protocol import HINTS, RULE_OF
 
 @dataclass
 class Found:
-    """What a run found: per (kind, rule) the count and the first divergence; failures, skips."""
+    """What a run found: per (kind, rule) the raw count; per cause (rule, kind, pattern) the count,
+    the games and the first divergence; failures, skips."""
 
     counts: Counter[tuple[str, str]] = field(default_factory=Counter)
-    first: dict[tuple[str, str], Any] = field(default_factory=dict)
-    first_at: dict[tuple[str, str], float] = field(default_factory=dict)  # seconds into the run
+    cause_counts: Counter[Cause] = field(default_factory=Counter)
+    first: dict[Cause, Any] = field(default_factory=dict)
+    first_at: dict[Cause, float] = field(default_factory=dict)  # seconds into the run
+    games_of: dict[Cause, set[int]] = field(default_factory=dict)  # the games a cause touched
     games: int = 0
     positions: int = 0  # of the games, those started from a perft position
     steps: int = 0
@@ -29,7 +34,7 @@ class Found:
     skipped_positions: int = 0  # of them, those from a perft position
     refused: set[tuple[tuple[str, Any], ...]] = field(default_factory=set)  # their option values
     unchecked: Counter[str] = field(default_factory=Counter)
-    reproducers: dict[tuple[str, str], Any] = field(default_factory=dict)
+    reproducers: dict[Cause, Any] = field(default_factory=dict)
     notes: Counter[str] = field(default_factory=Counter)  # protocol choice -> times seen
     first_note: dict[str, Any] = field(default_factory=dict)
 
@@ -37,11 +42,28 @@ class Found:
     def total(self) -> int:
         return sum(self.counts.values())
 
+    def add(self, d: Any, seconds: float) -> None:
+        """Count divergence ``d`` (``d.count`` of them) under its cause."""
+        self.counts[d.key] += d.count
+        self.cause_counts[d.cause] += d.count
+        self.games_of.setdefault(d.cause, set()).add(d.spec.index)
+        if d.cause not in self.first:
+            self.first[d.cause] = d
+            self.first_at[d.cause] = seconds
+
     def by_rule(self) -> dict[str, Counter[str]]:
         out: dict[str, Counter[str]] = {}
         for (kind, rule), n in self.counts.items():
             out.setdefault(rule, Counter())[kind] += n
         return dict(sorted(out.items()))
+
+
+Cause = tuple[str, str, str]  # rule, kind, pattern (a move, or the state part that differs)
+
+
+def cause_name(cause: Cause) -> str:
+    """``T3 missing offer``: a cause as the report names it."""
+    return " ".join(x for x in cause if x)
 
 
 Ranked = list[tuple[dict[str, Any], int, int, int, int]]  # reading, divergences, games, steps, whole games
@@ -62,22 +84,29 @@ def protocol_section(found: Found, declared: dict[str, Any]) -> dict[str, Any]:
 
 def summary(found: Found, hello: dict[str, Any], readings: Ranked,
              declared: dict[str, Any] | None = None) -> dict[str, Any]:
+    def example(cause: Cause) -> dict[str, Any]:
+        d = found.first[cause]
+        ex: dict[str, Any] = {"kind": cause[1], "what": d.what, "game": d.spec.label(), "step": d.step,
+                              "seconds_to_first": round(found.first_at[cause], 2)}
+        if cause in found.reproducers:
+            rep, verdict = found.reproducers[cause]
+            ex["shrunk"] = rep.summary()
+            ex["check_record"] = {k: verdict.get(k) for k in ("status", "line", "rule", "reason")}
+        return ex
+
+    order = sorted(found.first, key=lambda c: found.first_at[c])
+    causes = [{"name": cause_name(c), "rule": c[0], "kind": c[1], "pattern": c[2],
+               "count": found.cause_counts[c], "games": sorted(found.games_of[c]), "first": example(c)}
+              for c in order]
     rules: dict[str, Any] = {}
     for rule, kinds in found.by_rule().items():
         entry: dict[str, Any] = {"count": sum(kinds.values()), "kinds": dict(kinds), "examples": []}
-        for kind in kinds:
-            d = found.first[(kind, rule)]
-            ex: dict[str, Any] = {"kind": kind, "what": d.what, "game": d.spec.label(), "step": d.step,
-                                  "seconds_to_first": round(found.first_at[(kind, rule)], 2)}
-            if (kind, rule) in found.reproducers:
-                rep, verdict = found.reproducers[(kind, rule)]
-                ex["shrunk"] = rep.summary()
-                ex["check_record"] = {k: verdict.get(k) for k in ("status", "line", "rule", "reason")}
-            entry["examples"].append(ex)
+        for kind in kinds:  # the kind's first cause
+            entry["examples"].append(example(next(c for c in order if c[:2] == (rule, kind))))
         rules[rule] = entry
     return {"engine": hello.get("name"), "games": found.games, "from_positions": found.positions,
             "steps": found.steps,
-            "divergences": found.total, "by_rule": rules, "failures": found.failures,
+            "divergences": found.total, "causes": causes, "by_rule": rules, "failures": found.failures,
             "skipped": found.skipped, "skipped_positions": found.skipped_positions,
             "unchecked": dict(found.unchecked),
             "protocol": protocol_section(found, declared or {}),
@@ -87,25 +116,26 @@ def summary(found: Found, hello: dict[str, Any], readings: Ranked,
 
 def print_report(info: dict[str, Any]) -> None:
     seeded, positions = info["games"] - info["from_positions"], info["from_positions"]
+    causes = info["causes"]
+    named = ": " + ", ".join(c["name"] for c in causes) if causes else ""
     print(f"{info['engine']}: {info['games']} games played ({seeded} seeded, {positions} from the perft "
-          f"positions){_not_played(info)}, {info['steps']} steps, {info['divergences']} divergences")
-    for rule, entry in info["by_rule"].items():
-        kinds = ", ".join(f"{k} {n}" for k, n in entry["kinds"].items())
-        print(f"{rule}: {entry['count']} ({kinds})")
-        for ex in entry["examples"]:
-            print(f"  first: {ex['game']}, step {ex['step']}: {ex['what']} "
-                  f"({ex['seconds_to_first']} s into the run)")
-            if "shrunk" in ex:
-                sh, cr = ex["shrunk"], ex["check_record"]
-                opts = "".join(f" {k}={json.dumps(v)}" for k, v in sh["options"].items())
-                rule = f" [{cr['rule']}]" if cr["rule"] else ""
-                verdict = (f"check_record: line {cr['line']} {cr['status']}{rule}"
-                           if cr["status"] != "legal" else "check_record: legal (a record cannot show it)")
-                done = "shrunk" if sh.get("shrunk", True) else "reproducer (not shrunk: interrupted)"
-                print(f"  {done}: {sh['players']} players{opts}, {sh['actions']} actions, "
-                      f"{sh['deck_used']} deck cards used; {verdict}; shown by {sh['shown_by']}")
-                for line in sh["divide"]:
-                    print(f"  divide: {line}")
+          f"positions){_not_played(info)}, {info['steps']} steps, {len(causes)} "
+          f"cause{'' if len(causes) == 1 else 's'} of divergence{named}")
+    for cause in causes:
+        ex, n = cause["first"], len(cause["games"])
+        print(f"{cause['name']}: in {n} game{'' if n == 1 else 's'}; first: {ex['game']}, step {ex['step']}: "
+              f"{ex['what']} ({ex['seconds_to_first']} s into the run)")
+        if "shrunk" in ex:
+            sh, cr = ex["shrunk"], ex["check_record"]
+            opts = "".join(f" {k}={json.dumps(v)}" for k, v in sh["options"].items())
+            rule = f" [{cr['rule']}]" if cr["rule"] else ""
+            verdict = (f"check_record: line {cr['line']} {cr['status']}{rule}"
+                       if cr["status"] != "legal" else "check_record: legal (a record cannot show it)")
+            done = "shrunk" if sh.get("shrunk", True) else "reproducer (not shrunk: interrupted)"
+            print(f"  {done}: {sh['players']} players{opts}, {sh['actions']} actions, "
+                  f"{sh['deck_used']} deck cards used; {verdict}; shown by {sh['shown_by']}")
+            for line in sh["divide"]:
+                print(f"  divide: {line}")
     proto = info["protocol"]
     if proto["declared"] or proto["differences"]:
         decl = ", ".join(f"{k}={json.dumps(v)}" for k, v in proto["declared"].items()) or "nothing"

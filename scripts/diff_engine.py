@@ -6,8 +6,10 @@ player count the engine claims, crossed with the documented readings, then the c
 positions) run through both engines at once. At every step the legal action sets are compared
 (missing and extra actions, each with its rule ID), the canonical breakages of each rule are
 offered (every one the engine accepts is reported), the action played must be accepted, and the
-state after it, the game's end and the winners must agree. The first divergence of each kind and
-rule is shrunk (fewer players, options that end the game sooner, fewer actions) to a record that
+state after it, the game's end and the winners must agree. Divergences are grouped into causes (the
+rule, the kind, and the move or state part that differs: "T3 missing offer"), each reported with
+the games it touched; the raw counts are in --json. The first divergence of each cause is shrunk
+(fewer players, options that end the game sooner, fewer actions) to a record that
 scripts/check_record.py flags and a position with its perft divide; --out writes them.
 
 --readings also plays the games under each documented reading (E1 reshuffle, E4 tie-break, H4,
@@ -17,7 +19,7 @@ An engine that fails a request (no reply within --timeout, a crash, a reply that
 protocol's) gets one line naming the request; the run goes on with the next game, the engine
 restarted. Exit 0: no divergence; 1: divergences; 2: bad usage, or an engine that cannot be run
 or fails every game; 130: interrupted by Ctrl-C or SIGTERM (what was found so far is reported, each
-kind with its reproducer as found, and written to --out).
+cause with its reproducer as found, and written to --out).
 
 Examples:
   python scripts/diff_engine.py --engine "python docs/examples/engine_shim.py" --games 50
@@ -35,7 +37,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from conformance.engine_report import Found, Ranked, print_report, summary
+from conformance.engine_report import Found, Ranked, cause_name, print_report, summary
 from console import cli
 
 
@@ -73,13 +75,10 @@ def _play(frame: cli.Frame, engine: Any, specs: list[Any], checks: Any, found: F
             found.notes[n.choice] += n.count
             found.first_note.setdefault(n.choice, n)
         for d in run.divergences:
-            found.counts[d.key] += d.count
-            if d.key not in found.first:
-                found.first[d.key] = d
-                found.first_at[d.key] = time.monotonic() - t0
-        frame.kept = (f"{found.total} divergences found in {found.games} of {len(specs)} games "
-                      "(reported above)")
-        bar(i + 1, note=f"{found.total} divergences")
+            found.add(d, time.monotonic() - t0)
+        causes = f"{len(found.first)} cause{'' if len(found.first) == 1 else 's'}"
+        frame.kept = f"{causes} of divergence found in {found.games} of {len(specs)} games (reported above)"
+        bar(i + 1, note=causes)
 
 
 def _top_up(frame: cli.Frame, engine: Any, specs: list[Any], checks: Any, found: Found,
@@ -108,14 +107,14 @@ def _reproducers(frame: cli.Frame, engine: Any, found: Found, args: argparse.Nam
     from conformance.engine_client import EngineFailure
     from conformance.engine_shrink import check_reproducer, shrink
 
-    bar = frame.progress("shrinking", total=len(found.first), unit="kinds")
+    bar = frame.progress("shrinking", total=len(found.first), unit="causes")
     for k, (key, d) in enumerate(sorted(found.first.items())):
         try:
             if engine.proc is None:
                 engine.open()
             rep = shrink(engine, d, checks(), seconds=args.shrink_time)
         except EngineFailure as e:
-            frame.say(f"shrinking {key[0]} [{key[1]}]: {e}")
+            frame.say(f"shrinking {cause_name(key)}: {e}")
             rep = None
         if rep is not None:
             found.reproducers[key] = (rep, check_reproducer(rep))
@@ -125,8 +124,8 @@ def _reproducers(frame: cli.Frame, engine: Any, found: Found, args: argparse.Nam
 def _write(found: Found, out: Path) -> None:
     from model.records import atomic_write_text
 
-    for (kind, rule), (rep, _) in found.reproducers.items():
-        stem = f"{rule}-{kind}"
+    for cause, (rep, _) in found.reproducers.items():
+        stem = "-".join(x for x in cause if x)
         atomic_write_text(out / f"{stem}.jsonl", "".join(json.dumps(x) + "\n" for x in rep.lines))
         atomic_write_text(out / f"{stem}.position.json", json.dumps(rep.position, indent=1) + "\n")
 
@@ -178,7 +177,7 @@ def _run(frame: cli.Frame, args: argparse.Namespace) -> int:
             tried = READINGS + tuple({k: v} for k, v in fixed.items() if {k: v} not in READINGS)
             readings = rank(lambda reading: _count(frame, engine, with_reading(base, {**fixed, **reading}),
                                                    checks), tried)
-    except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the partial report, with a reproducer per kind
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the partial report, a reproducer per cause
         frame.close()
         _keep(found)
         _report(found, hello, readings, args, protocol.summary())
@@ -195,7 +194,7 @@ def _run(frame: cli.Frame, args: argparse.Namespace) -> int:
 
 
 def _keep(found: Found) -> None:
-    """A reproducer, as found (not shrunk), for each kind an interrupt left without one."""
+    """A reproducer, as found (not shrunk), for each cause an interrupt left without one."""
     from conformance.engine_shrink import check_reproducer, unshrunk
 
     for key, d in sorted(found.first.items()):
@@ -242,7 +241,7 @@ def main(argv: list[str] | None = None) -> int:
                         "so many turns (0: never)")
     parser.add_argument("--no-shrink", action="store_true", help="report divergences unshrunk")
     parser.add_argument("--shrink-time", type=cli.positive(float, "--shrink-time"), default=30.0,
-                        metavar="SECONDS", help="the longest shrinking of one kind of divergence")
+                        metavar="SECONDS", help="the longest shrinking of one cause of divergence")
     parser.add_argument("--readings", action="store_true",
                         help="also rank the documented readings by the engine's agreement over whole games")
     parser.add_argument("--reading-games", type=cli.at_least(1, "--reading-games"), default=20,

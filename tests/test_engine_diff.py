@@ -173,9 +173,9 @@ def test_ctrl_c_reports_what_was_found() -> None:
     # Ctrl-C once the progress line counts a divergence (exit 130: tests/test_sigint.py's helper)
     engine = f"{SHIM} --mutant harvest-protected-single"
     argv = ["diff_engine.py", "--engine", engine, "--games", "200", "--no-shrink", "--progress"]
-    _, out, err = interrupt(argv, r"\([1-9]\d* divergences?\)")
-    assert "H4: " in out and "(extra " in out and "reproducer (not shrunk: interrupted): " in out
-    assert "Traceback" not in err and "interrupted; " in err and "divergences found in" in err
+    _, out, err = interrupt(argv, r"\([1-9]\d* causes?\)")
+    assert "\nH4 extra harvest: in " in out and "reproducer (not shrunk: interrupted): " in out
+    assert "Traceback" not in err and "interrupted; " in err and "of divergence found in" in err
 
 
 def test_claims_on_a_record_line_are_judged_with_the_rule_of_the_step() -> None:
@@ -201,7 +201,7 @@ def test_sigterm_keeps_the_partial_report_with_its_reproducers(tmp_path: Path) -
     engine = f"{sys.executable} {ROOT / 'tests' / 'engine_shims' / 'faq_shim.py'} --front-names"
     argv = ["diff_engine.py", "--engine", engine, "--games", "200", "--json", "--progress",
             "--out", str(tmp_path / "repro")]
-    _, out, err = interrupt(argv, r"\([1-9]\d* divergences?\)", sig=signal.SIGTERM)
+    _, out, err = interrupt(argv, r"\([1-9]\d* causes?\)", sig=signal.SIGTERM)
     info = json.loads(out)
     assert info["divergences"] > 0 and "interrupted; " in err, err
     examples = [ex for entry in info["by_rule"].values() for ex in entry["examples"]]
@@ -228,3 +228,19 @@ def test_games_counts_agree_on_an_engine_that_plays_one_reading() -> None:
     n = len(info["skipped"])
     assert f"8 games played (8 seeded, 0 from the perft positions), {n} games not played" in text, text
     assert f"\n{n} games not played by the engine ({n} seeded, 0 from the perft positions); the first" in text
+
+
+def test_T3_one_naming_restriction_is_one_cause_not_thousands_of_divergences() -> None:
+    # deals named by bean type, listed as their front-most cards (faq_shim --front-names): every other
+    # give is missing (T3), thousands a trading state; the report names one cause, the games it touched
+    engine = f"{sys.executable} {ROOT / 'tests' / 'engine_shims' / 'faq_shim.py'} --front-names"
+    run = _diff("--engine", engine, "--games", "3", "--no-positions", "--json", "--shrink-time", "5")
+    assert run.returncode == 1, run.stderr
+    info = json.loads(run.stdout)
+    assert [c["name"] for c in info["causes"]] == ["T3 missing offer"], info["causes"]
+    cause = info["causes"][0]
+    assert cause["count"] == info["divergences"] > 100 and cause["games"] and cause["first"]["shrunk"]
+    assert info["by_rule"]["T3"]["kinds"] == {"missing": info["divergences"]}  # the raw count stays
+    text = _diff("--engine", engine, "--games", "3", "--no-positions", "--no-shrink").stdout
+    assert text.splitlines()[0].endswith(", 1 cause of divergence: T3 missing offer"), text
+    assert text.splitlines()[1].startswith(f"T3 missing offer: in {len(cause['games'])} game"), text
