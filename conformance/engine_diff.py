@@ -151,6 +151,11 @@ class Checks:
     state: bool = True
     winners: bool = True
     protocol: Protocol = Protocol()  # what the engine declares: mapped, never a rule break
+    ignore: tuple[tuple[str, ...], ...] = ()  # causes masked (--ignore): a rule, or a rule, kind, pattern
+
+    def masks(self, cause: tuple[str, str, str]) -> bool:
+        """Whether ``cause`` is a known one the run goes past (counted, not reported as found)."""
+        return any(cause[:len(x)] == x for x in self.ignore)
 
 
 @dataclass
@@ -173,6 +178,7 @@ class Note:
 class GameRun:
     spec: GameSpec
     divergences: list[Divergence] = field(default_factory=list)
+    masked: list[Divergence] = field(default_factory=list)  # of causes the run ignores (Checks.ignore)
     notes: list[Note] = field(default_factory=list)  # protocol differences, not rule breaks
     steps: int = 0
     unchecked: set[str] = field(default_factory=set)
@@ -240,6 +246,9 @@ class _Game:
         d = Divergence(kind, rule, what, self.spec, step, before, action, tuple(self.played[:step]), **more,
                        count=count, coin_payment=self.checks.protocol.coin_payment, pattern=pattern)
         self._seen[step, d.cause] = d
+        if self.checks.masks(d.cause):
+            self.run.masked.append(d)
+            return
         self.run.divergences.append(d)
         if self.stop is not None and self.stop(d):
             self.halt = True
@@ -311,15 +320,21 @@ class _Game:
             if "unsupported" in reply:
                 self.run.unchecked.add(f"{format_action(a)}: {reply['unsupported']}")
                 break
+            masked = False
             if not reply["accepted"]:
-                self.diverge("refused", allowing(self.s, a), f"the engine refuses {a}, which is legal: "
+                rule = allowing(self.s, a)
+                self.diverge("refused", rule, f"the engine refuses {a}, which is legal: "
                              f"{reply.get('reason') or 'no reason given'}", format_action(a))
-                break
+                masked = self.checks.masks((rule, "refused", pattern_of(format_action(a))))
+                if not masked:
+                    break
             before, last = self.s, a
             self.s = apply(self.s, a, self.spec.actions is None and self.spec.bot != "random")
             if isinstance(a, BuyField) and self.checks.protocol.coin_payment == "oldest":
                 self.s = oldest(before, self.s, a.player)  # F1 leaves open which coins pay
             self.played.append(a)
+            if masked and not self._resync():  # past a known cause: the engine put at our state
+                break
         self.run.steps = len(self.played)
         return self.run
 
@@ -458,6 +473,8 @@ class _Game:
         listed = self.engine.ask("legal", proposals=False)  # what the engine would do next
         self.diverge("state", rule, f"after {last}: {diffs[0].text()}{more}",
                      format_action(last), back=1, pattern=part, view=view, next_actions=listed.get("actions"))
+        if self.checks.masks((rule, "state", part)):
+            return self._resync()  # past a known cause: the engine put at our state, the game goes on
         return self.spec.follow
 
     def _mapped(self, before: GameState, last: Action, view: dict[str, Any], diffs: list[Diff]) -> list[Diff]:

@@ -35,12 +35,19 @@ class Found:
     refused: set[tuple[tuple[str, Any], ...]] = field(default_factory=set)  # their option values
     unchecked: Counter[str] = field(default_factory=Counter)
     reproducers: dict[Cause, Any] = field(default_factory=dict)
+    masked: Counter[Cause] = field(default_factory=Counter)  # causes the run went past (--ignore)
+    masked_games: dict[Cause, set[int]] = field(default_factory=dict)
     notes: Counter[str] = field(default_factory=Counter)  # protocol choice -> times seen
     first_note: dict[str, Any] = field(default_factory=dict)
 
     @property
     def total(self) -> int:
         return sum(self.counts.values())
+
+    def mask(self, d: Any) -> None:
+        """Count divergence ``d`` of a cause the run ignores."""
+        self.masked[d.cause] += d.count
+        self.masked_games.setdefault(d.cause, set()).add(d.spec.index)
 
     def add(self, d: Any, seconds: float) -> None:
         """Count divergence ``d`` (``d.count`` of them) under its cause."""
@@ -83,7 +90,7 @@ def protocol_section(found: Found, declared: dict[str, Any]) -> dict[str, Any]:
 
 
 def summary(found: Found, hello: dict[str, Any], readings: Ranked,
-             declared: dict[str, Any] | None = None) -> dict[str, Any]:
+            declared: dict[str, Any] | None = None, ignored: list[str] | None = None) -> dict[str, Any]:
     def example(cause: Cause) -> dict[str, Any]:
         d = found.first[cause]
         ex: dict[str, Any] = {"kind": cause[1], "what": d.what, "game": d.spec.label(), "step": d.step,
@@ -106,7 +113,9 @@ def summary(found: Found, hello: dict[str, Any], readings: Ranked,
         rules[rule] = entry
     return {"engine": hello.get("name"), "games": found.games, "from_positions": found.positions,
             "steps": found.steps,
-            "divergences": found.total, "causes": causes, "by_rule": rules, "failures": found.failures,
+            "divergences": found.total, "causes": causes, "by_rule": rules, "ignored": ignored or [],
+            "masked": [{"name": cause_name(c), "count": n, "games": sorted(found.masked_games[c])}
+                       for c, n in sorted(found.masked.items())], "failures": found.failures,
             "skipped": found.skipped, "skipped_positions": found.skipped_positions,
             "unchecked": dict(found.unchecked),
             "protocol": protocol_section(found, declared or {}),
@@ -136,6 +145,10 @@ def print_report(info: dict[str, Any]) -> None:
                   f"{sh['deck_used']} deck cards used; {verdict}; shown by {sh['shown_by']}")
             for line in sh["divide"]:
                 print(f"  divide: {line}")
+    if info.get("ignored"):
+        masked = "; ".join(f"{m['name']} in {len(m['games'])} game{'' if len(m['games']) == 1 else 's'}"
+                           for m in info["masked"]) or "none seen"
+        print(f"masked (--ignore {', '.join(info['ignored'])}; the run went past them): {masked}")
     proto = info["protocol"]
     if proto["declared"] or proto["differences"]:
         decl = ", ".join(f"{k}={json.dumps(v)}" for k, v in proto["declared"].items()) or "nothing"

@@ -12,6 +12,10 @@ the games it touched; the raw counts are in --json. The first divergence of each
 (fewer players, options that end the game sooner, fewer actions) to a record that
 scripts/check_record.py flags and a position with its perft divide; --out writes them.
 
+--ignore CAUSE goes past a known cause (a rule ID, or a cause as the report names it): its
+divergences are counted as masked, and where it would end a game (a state or a refused action) the
+engine is put back at our state and the game goes on, so that one run finds the other bugs.
+
 --readings also plays the games under each documented reading (E1 reshuffle, E4 tie-break, H4,
 fields, third-field cost) forced for every game, and names the one the engine diverges least under.
 
@@ -26,6 +30,7 @@ Examples:
   python scripts/diff_engine.py --engine "python docs/examples/engine_shim.py --mutant mix-types" --out repro
   python scripts/diff_engine.py --engine docs.examples.engine_shim:factory --games 20 --json
   python scripts/diff_engine.py --engine "./my_shim" --readings --games 30
+  python scripts/diff_engine.py --engine "./my_shim" --ignore H5 --ignore "T3 missing offer"
 """
 
 from __future__ import annotations
@@ -76,6 +81,8 @@ def _play(frame: cli.Frame, engine: Any, specs: list[Any], checks: Any, found: F
             found.first_note.setdefault(n.choice, n)
         for d in run.divergences:
             found.add(d, time.monotonic() - t0)
+        for d in run.masked:
+            found.mask(d)
         causes = f"{len(found.first)} cause{'' if len(found.first) == 1 else 's'}"
         frame.kept = f"{causes} of divergence found in {found.games} of {len(specs)} games (reported above)"
         bar(i + 1, note=causes)
@@ -160,7 +167,8 @@ def _run(frame: cli.Frame, args: argparse.Namespace) -> int:
         return cli.BAD_INPUT
 
     def checks() -> Checks:
-        return Checks(proposals_every=args.proposals_every, probes=not args.no_probes, protocol=protocol)
+        return Checks(proposals_every=args.proposals_every, probes=not args.no_probes, protocol=protocol,
+                      ignore=tuple(tuple(x.split()) for x in args.ignore))
 
     found = Found()
     readings: Ranked = []
@@ -216,7 +224,7 @@ def _count(frame: cli.Frame, engine: Any, specs: list[Any], checks: Any) -> tupl
 
 def _report(found: Found, hello: dict[str, Any], readings: Ranked,
             args: argparse.Namespace, declared: dict[str, Any]) -> int:
-    info = summary(found, hello, readings, declared)
+    info = summary(found, hello, readings, declared, args.ignore)
     if args.json:
         print(json.dumps(info), flush=True)
     else:
@@ -224,6 +232,20 @@ def _report(found: Found, hello: dict[str, Any], readings: Ranked,
     if found.failures and len(found.failures) >= found.games:
         return cli.BAD_INPUT  # the engine failed every game it played: a broken engine
     return cli.NO if found.total else cli.OK
+
+
+def _cause(text: str) -> str:
+    """An --ignore value: a rule ID (``H5``, ``T3``), then optionally a kind and a pattern."""
+    import re
+
+    from conformance.engine_diff import KINDS
+
+    words = text.split()
+    if not words or not re.fullmatch(r"[A-Z]\d*", words[0]) or len(words) > 3 or (
+            len(words) > 1 and words[1] not in KINDS):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a cause: a rule ID (H5), optionally a kind "
+                                         f"({', '.join(KINDS)}) and a pattern, as in 'T3 missing offer'")
+    return " ".join(words)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -246,6 +268,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="also rank the documented readings by the engine's agreement over whole games")
     parser.add_argument("--reading-games", type=cli.at_least(1, "--reading-games"), default=20,
                         metavar="N", help="games per reading with --readings")
+    parser.add_argument("--ignore", action="append", default=[], type=_cause, metavar="CAUSE",
+                        help='a known cause to go past (repeatable): a rule ID ("H5"), or a cause as the '
+                        'report names it ("T3 missing offer"); counted as masked, the game goes on from '
+                        'our state')
     parser.add_argument("--out", metavar="DIR", help="write each shrunk record and position here")
     parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
     args = parser.parse_args(argv)

@@ -244,3 +244,25 @@ def test_T3_one_naming_restriction_is_one_cause_not_thousands_of_divergences() -
     text = _diff("--engine", engine, "--games", "3", "--no-positions", "--no-shrink").stdout
     assert text.splitlines()[0].endswith(", 1 cause of divergence: T3 missing offer"), text
     assert text.splitlines()[1].startswith(f"T3 missing offer: in {len(cause['games'])} game"), text
+
+
+def test_ignore_goes_past_a_known_cause_to_the_next_independent_bug() -> None:
+    # two independent bugs: every paying harvest pays one card early (C1) and the game ends without
+    # the final harvest (E3); the first ends every game at its first harvest, hiding the second
+    engine = (f"{sys.executable} {ROOT / 'tests' / 'engine_shims' / 'faq_shim.py'} "
+              "--mutant beanometer-off-by-one --mutant skip-final-harvest")
+    args = ("--engine", engine, "--games", "4", "--no-positions", "--no-shrink", "--json")
+    first = json.loads(_diff(*args).stdout)
+    assert [c["rule"] for c in first["causes"]] == ["C1"] and first["masked"] == []
+    run = _diff(*args, "--ignore", "C1")
+    assert run.returncode == 1, run.stderr
+    past = json.loads(run.stdout)
+    assert [c["rule"] for c in past["causes"]] == ["E3"] and past["ignored"] == ["C1"]
+    assert [m["name"] for m in past["masked"]] == ["C1 state coins"] and past["steps"] > 10 * first["steps"]
+    text = _diff(*args[:-1], "--ignore", "C1 state").stdout
+    assert "\nmasked (--ignore C1 state; the run went past them): C1 state coins in 4 games\n" in text, text
+
+
+def test_ignore_takes_a_rule_id_or_a_cause_else_one_line_and_exit_2() -> None:
+    run = _diff("--engine", SHIM, "--ignore", "missing T3")
+    assert run.returncode == 2 and run.stderr.count("\n") == 1 and "is not a cause" in run.stderr

@@ -2,6 +2,7 @@
 ``--front-names`` lists only the proposals that give the front-most hand cards of each type (an
 engine whose deals name bean types, mapped onto cards: T3 names cards, so the rest are missing), and
 ``--on-demand-only`` plays only the on-demand reshuffle (E1): it refuses every other game.
+``--mutant ID`` (repeatable) swaps in mutants of proofs/mutants.py: an engine with independent bugs.
 
 The engine underneath is ours (docs/examples/engine_shim.py), so every difference the harness
 reports comes from these choices.
@@ -55,7 +56,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--front-names", action="store_true", help="list front-most gives only")
     parser.add_argument("--on-demand-only", action="store_true", help="play the on-demand reshuffle only")
+    parser.add_argument("--mutant", action="append", default=[], metavar="ID", help="swap in a mutant")
     args = parser.parse_args()
+    from proofs.mutants import activate
+
+    kept = [activate(m) for m in args.mutant]  # swapped in for the life of the process
+    for m in kept:
+        m.__enter__()
     serve(FaqShim(args.front_names, args.on_demand_only).handle)
 
 
