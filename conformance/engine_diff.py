@@ -5,7 +5,8 @@ orders drawn by the harness) through both engines at once and compares at every 
 action sets (missing and extra, each with its rule ID), the canonical breakages of
 ``conformance/engine_probes.py`` (each one the engine accepts), whether the engine accepts the
 action played, the state after it, and at the end the coins and winners. A difference that leaves
-the two engines in different states ends the game; missing, extra and accepted ones do not (after
+the two engines in different states ends the game, unless ``Checks.past`` (the engine started again
+at our state) or ``Checks.ignore`` (a known cause) takes it on; missing, extra and accepted ones do not (after
 an accepted probe the engine is put back, from the state or by replaying the game).
 
 ``plan`` lists the games of a run: every preset and player count the engine claims, crossed with
@@ -152,6 +153,7 @@ class Checks:
     winners: bool = True
     protocol: Protocol = Protocol()  # what the engine declares: mapped, never a rule break
     ignore: tuple[tuple[str, ...], ...] = ()  # causes masked (--ignore): a rule, or a rule, kind, pattern
+    past: bool = False  # past a state or refused divergence: on from our state, where the engine can start
 
     def masks(self, cause: tuple[str, str, str]) -> bool:
         """Whether ``cause`` is a known one the run goes past (counted, not reported as found)."""
@@ -320,21 +322,21 @@ class _Game:
             if "unsupported" in reply:
                 self.run.unchecked.add(f"{format_action(a)}: {reply['unsupported']}")
                 break
-            masked = False
+            masked: bool | None = None  # refused: whether of a masked cause
             if not reply["accepted"]:
                 rule = allowing(self.s, a)
                 self.diverge("refused", rule, f"the engine refuses {a}, which is legal: "
                              f"{reply.get('reason') or 'no reason given'}", format_action(a))
                 masked = self.checks.masks((rule, "refused", pattern_of(format_action(a))))
-                if not masked:
+                if not masked and not self.checks.past:
                     break
             before, last = self.s, a
             self.s = apply(self.s, a, self.spec.actions is None and self.spec.bot != "random")
             if isinstance(a, BuyField) and self.checks.protocol.coin_payment == "oldest":
                 self.s = oldest(before, self.s, a.player)  # F1 leaves open which coins pay
             self.played.append(a)
-            if masked and not self._resync():  # past a known cause: the engine put at our state
-                break
+            if masked is not None and not (self._resync() if masked else self._from_ours()):
+                break  # past a known cause (replayed if need be), else past any from our state only
         self.run.steps = len(self.played)
         return self.run
 
@@ -435,6 +437,12 @@ class _Game:
                 self.halt = True
                 return
 
+    def _from_ours(self) -> bool:
+        """Start the engine at our state, to compare past a divergence; False if it cannot (the game
+        then ends there, as without ``Checks.past``)."""
+        reply = self.engine.ask("start", state=state_to_json(self.s))
+        return "unsupported" not in reply and bool(reply.get("ok"))
+
     def _resync(self) -> bool:
         """Put the engine back at our state after it accepted a probe: from the state, or by
         replaying the game so far."""
@@ -475,6 +483,8 @@ class _Game:
                      format_action(last), back=1, pattern=part, view=view, next_actions=listed.get("actions"))
         if self.checks.masks((rule, "state", part)):
             return self._resync()  # past a known cause: the engine put at our state, the game goes on
+        if self.checks.past and not self.spec.follow:
+            return self._from_ours()
         return self.spec.follow
 
     def _mapped(self, before: GameState, last: Action, view: dict[str, Any], diffs: list[Diff]) -> list[Diff]:

@@ -16,6 +16,10 @@ scripts/check_record.py flags and a position with its perft divide; --out writes
 divergences are counted as masked, and where it would end a game (a state or a refused action) the
 engine is put back at our state and the game goes on, so that one run finds the other bugs.
 
+Past the first bug: at a state divergence or a refused action the engine is started again at our
+state (where it can start from a state) and the game goes on, so that later bugs of the same game
+are found too (--first-only: the comparison of the game ends there).
+
 --readings also plays the games under each documented reading (E1 reshuffle, E4 tie-break, H4,
 fields, third-field cost) forced for every game, and names the one the engine diverges least under.
 
@@ -166,9 +170,9 @@ def _run(frame: cli.Frame, args: argparse.Namespace) -> int:
                   f"{hello.get('presets')})")
         return cli.BAD_INPUT
 
-    def checks() -> Checks:
+    def checks(past: bool = not args.first_only) -> Checks:
         return Checks(proposals_every=args.proposals_every, probes=not args.no_probes, protocol=protocol,
-                      ignore=tuple(tuple(x.split()) for x in args.ignore))
+                      ignore=tuple(tuple(x.split()) for x in args.ignore), past=past)
 
     found = Found()
     readings: Ranked = []
@@ -184,7 +188,7 @@ def _run(frame: cli.Frame, args: argparse.Namespace) -> int:
             fixed = dict(protocol.options)  # the declared values: played, and tried as readings
             tried = READINGS + tuple({k: v} for k, v in fixed.items() if {k: v} not in READINGS)
             readings = rank(lambda reading: _count(frame, engine, with_reading(base, {**fixed, **reading}),
-                                                   checks), tried)
+                                                   lambda: checks(False)), tried)
     except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the partial report, a reproducer per cause
         frame.close()
         _keep(found)
@@ -272,6 +276,10 @@ def main(argv: list[str] | None = None) -> int:
                         help='a known cause to go past (repeatable): a rule ID ("H5"), or a cause as the '
                         'report names it ("T3 missing offer"); counted as masked, the game goes on from '
                         'our state')
+    parser.add_argument("--first-only", action="store_true",
+                        help="end each game's comparison at its first state divergence or refused action "
+                        "(by default the engine is started again at our state there, where it can be, and "
+                        "the game goes on)")
     parser.add_argument("--out", metavar="DIR", help="write each shrunk record and position here")
     parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
     args = parser.parse_args(argv)

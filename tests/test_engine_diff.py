@@ -246,13 +246,16 @@ def test_T3_one_naming_restriction_is_one_cause_not_thousands_of_divergences() -
     assert text.splitlines()[1].startswith(f"T3 missing offer: in {len(cause['games'])} game"), text
 
 
-def test_ignore_goes_past_a_known_cause_to_the_next_independent_bug() -> None:
+def test_two_independent_bugs_are_both_found_past_the_first_or_with_ignore() -> None:
     # two independent bugs: every paying harvest pays one card early (C1) and the game ends without
     # the final harvest (E3); the first ends every game at its first harvest, hiding the second
     engine = (f"{sys.executable} {ROOT / 'tests' / 'engine_shims' / 'faq_shim.py'} "
               "--mutant beanometer-off-by-one --mutant skip-final-harvest")
     args = ("--engine", engine, "--games", "4", "--no-positions", "--no-shrink", "--json")
-    first = json.loads(_diff(*args).stdout)
+    both = json.loads(_diff(*args).stdout)  # by default: on from our state past each divergence
+    assert [c["rule"] for c in both["causes"]] == ["C1", "E3"] and both["masked"] == []
+    assert all(len(c["games"]) == 4 for c in both["causes"])
+    first = json.loads(_diff(*args, "--first-only").stdout)
     assert [c["rule"] for c in first["causes"]] == ["C1"] and first["masked"] == []
     run = _diff(*args, "--ignore", "C1")
     assert run.returncode == 1, run.stderr
