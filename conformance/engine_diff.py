@@ -5,7 +5,8 @@ orders drawn by the harness) through both engines at once and compares at every 
 action sets (missing and extra, each with its rule ID), the canonical breakages of
 ``conformance/engine_probes.py`` (each one the engine accepts), whether the engine accepts the
 action played, the state after it, and at the end the coins and winners. A difference that leaves
-the two engines in different states ends the game; missing, extra and accepted ones do not (after
+the two engines in different states ends the game, unless ``Checks.past`` (the engine started again
+at our state) or ``Checks.ignore`` (a known cause) takes it on; missing, extra and accepted ones do not (after
 an accepted probe the engine is put back, from the state or by replaying the game).
 
 ``plan`` lists the games of a run: every preset and player count the engine claims, crossed with
@@ -123,12 +124,18 @@ class Divergence:
     view: dict[str, Any] | None = None  # the engine's state reply, for a state or end divergence
     result: dict[str, Any] | None = None  # the engine's winners reply
     next_actions: list[str] | None = None  # a state divergence: the engine's legal actions after it
-    count: int = 1  # the same kind and rule at the same step (one action set can miss many)
+    count: int = 1  # the same cause at the same step (one action set can miss many)
     coin_payment: str = "top"  # the engine's declared payment (F1): its reproducer's header says so
+    pattern: str = ""  # the move (``offer``, ``harvest``) or, for a state divergence, the part that differs
 
     @property
     def key(self) -> tuple[str, str]:
         return self.kind, self.rule
+
+    @property
+    def cause(self) -> tuple[str, str, str]:
+        """(rule, kind, pattern): what one bug gives however often it shows (docs/engine-protocol.md)."""
+        return self.rule, self.kind, self.pattern
 
     def line(self) -> str:
         return f"{self.spec.label()}, step {self.step}: {self.what} [{self.rule}]"
@@ -145,6 +152,12 @@ class Checks:
     state: bool = True
     winners: bool = True
     protocol: Protocol = Protocol()  # what the engine declares: mapped, never a rule break
+    ignore: tuple[tuple[str, ...], ...] = ()  # causes masked (--ignore): a rule, or a rule, kind, pattern
+    past: bool = False  # past a state or refused divergence: on from our state, where the engine can start
+
+    def masks(self, cause: tuple[str, str, str]) -> bool:
+        """Whether ``cause`` is a known one the run goes past (counted, not reported as found)."""
+        return any(cause[:len(x)] == x for x in self.ignore)
 
 
 @dataclass
@@ -167,11 +180,18 @@ class Note:
 class GameRun:
     spec: GameSpec
     divergences: list[Divergence] = field(default_factory=list)
+    masked: list[Divergence] = field(default_factory=list)  # of causes the run ignores (Checks.ignore)
     notes: list[Note] = field(default_factory=list)  # protocol differences, not rule breaks
     steps: int = 0
     unchecked: set[str] = field(default_factory=set)
     skipped: str | None = None  # the engine refused or could not start this game
     failure: str | None = None  # EngineFailure: one line naming the request
+
+
+def pattern_of(text: str | None) -> str:
+    """The move of an action's text (``p0 offer p1 give h0`` -> ``offer``), a cause's pattern."""
+    words = (text or "").split()
+    return words[1] if len(words) > 1 and words[0][:1] == "p" else words[0] if words else ""
 
 
 def _names(cards: tuple[int, ...]) -> list[str]:
@@ -212,18 +232,25 @@ class _Game:
         self.played: list[Action] = []
         self._before = self.s
         self.halt = False
+        self._seen: dict[tuple[int, tuple[str, str, str]], Divergence] = {}  # (step, cause) -> the first
 
     def diverge(self, kind: str, rule: str, what: str, action: str | None = None, back: int = 0,
-                **more: Any) -> None:
-        """Note a divergence at this step (``back`` 1: at the step of the last action played)."""
+                count: int = 1, pattern: str | None = None, **more: Any) -> None:
+        """Note ``count`` divergences of one cause at this step (``back`` 1: at the step of the last
+        action played); the first is kept, the others counted."""
         step = len(self.played) - back
-        for d in self.run.divergences:
-            if d.step == step and d.key == (kind, rule):
-                d.count += 1
-                return
+        pattern = pattern_of(action) if pattern is None else pattern
+        seen = self._seen.get((step, (rule, kind, pattern)))
+        if seen is not None:
+            seen.count += count
+            return
         before = self._before if back else self.s
         d = Divergence(kind, rule, what, self.spec, step, before, action, tuple(self.played[:step]), **more,
-                       coin_payment=self.checks.protocol.coin_payment)
+                       count=count, coin_payment=self.checks.protocol.coin_payment, pattern=pattern)
+        self._seen[step, d.cause] = d
+        if self.checks.masks(d.cause):
+            self.run.masked.append(d)
+            return
         self.run.divergences.append(d)
         if self.stop is not None and self.stop(d):
             self.halt = True
@@ -295,15 +322,21 @@ class _Game:
             if "unsupported" in reply:
                 self.run.unchecked.add(f"{format_action(a)}: {reply['unsupported']}")
                 break
+            masked: bool | None = None  # refused: whether of a masked cause
             if not reply["accepted"]:
-                self.diverge("refused", allowing(self.s, a), f"the engine refuses {a}, which is legal: "
+                rule = allowing(self.s, a)
+                self.diverge("refused", rule, f"the engine refuses {a}, which is legal: "
                              f"{reply.get('reason') or 'no reason given'}", format_action(a))
-                break
+                masked = self.checks.masks((rule, "refused", pattern_of(format_action(a))))
+                if not masked and not self.checks.past:
+                    break
             before, last = self.s, a
             self.s = apply(self.s, a, self.spec.actions is None and self.spec.bot != "random")
             if isinstance(a, BuyField) and self.checks.protocol.coin_payment == "oldest":
                 self.s = oldest(before, self.s, a.player)  # F1 leaves open which coins pay
             self.played.append(a)
+            if masked is not None and not (self._resync() if masked else self._from_ours()):
+                break  # past a known cause (replayed if need be), else past any from our state only
         self.run.steps = len(self.played)
         return self.run
 
@@ -348,24 +381,41 @@ class _Game:
                                 f"{MOST_OFFERS} (our largest trading state has about 30,000)")
         if with_props and not reply.get("proposals", True):
             self.run.unchecked.add("proposals in the legal actions (the engine does not list them)")
+        counted = 0  # missing proposals counted, not spelled out (engine_offers.compare)
         if not with_props or not reply.get("proposals", True):
             listed = {x for x in listed if " offer " not in x}
             extra, missing = offers.text_diff(listed, set(mine))
         elif groups and not any(" offer " in x for x in listed):
             extra, missing = offers.text_diff(listed, set(mine))  # the proposals by parts, per partner
-            more, fewer, seen = offers.compare(proposal_parts(s), groups)
+            more, fewer, seen, counted = offers.compare(proposal_parts(s), groups)
             extra, missing, listed = extra + more, missing + fewer, listed | seen
         else:  # one by one: ours spelled out from the parts, the sets compared at C speed
             for g in groups:
                 listed.update(offers.group_texts(g))
             extra, missing = offers.text_diff(listed, set(mine).union(*map(offers.texts, proposal_parts(s))))
+        judged: dict[tuple[Any, ...], tuple[str | None, bool]] = {}  # a proposal's shape -> rule, protocol
         for x in extra:
-            rule = illegal_rule(s, x)
-            if rule is not None and not self.protocol_break(x, "lists"):
+            shape = _shape(x)
+            if shape is None or shape not in judged:
+                rule = illegal_rule(s, x)
+                protocol = rule is not None and self.protocol_break(x, "lists")
+                if shape is not None:
+                    judged[shape] = rule, protocol
+            else:  # the same shape at the same state: counted under the first one's rule, not replayed
+                rule, protocol = judged[shape]
+                if protocol:
+                    self.protocol_break(x, "lists")
+            if rule is not None and not protocol:
                 self.diverge("extra", rule, f"the engine lists {x}, which our engine refuses", x)
+        offered = [x for x in missing if x not in mine and " offer " in x]
+        if offered:  # a proposal is allowed by T3 (engine_rules.allowing): one cause, counted at once
+            first = offered[0]
+            self.diverge("missing", "T3", f"the engine does not list {first}, which is legal", first,
+                         count=len(offered) + counted)
         for x in missing:
-            a = mine[x] if x in mine else parse_action(x)
-            self.diverge("missing", allowing(s, a), f"the engine does not list {x}, which is legal", x)
+            if x in mine or " offer " not in x:
+                a = mine[x] if x in mine else parse_action(x)
+                self.diverge("missing", allowing(s, a), f"the engine does not list {x}, which is legal", x)
         return listed | set(extra)
 
     def _probe(self, listed: set[str] = frozenset()) -> None:  # type: ignore[assignment]
@@ -386,6 +436,12 @@ class _Game:
             if self.halt or not self._resync():
                 self.halt = True
                 return
+
+    def _from_ours(self) -> bool:
+        """Start the engine at our state, to compare past a divergence; False if it cannot (the game
+        then ends there, as without ``Checks.past``)."""
+        reply = self.engine.ask("start", state=state_to_json(self.s))
+        return "unsupported" not in reply and bool(reply.get("ok"))
 
     def _resync(self) -> bool:
         """Put the engine back at our state after it accepted a probe: from the state, or by
@@ -424,7 +480,11 @@ class _Game:
         self._before = before
         listed = self.engine.ask("legal", proposals=False)  # what the engine would do next
         self.diverge("state", rule, f"after {last}: {diffs[0].text()}{more}",
-                     format_action(last), back=1, view=view, next_actions=listed.get("actions"))
+                     format_action(last), back=1, pattern=part, view=view, next_actions=listed.get("actions"))
+        if self.checks.masks((rule, "state", part)):
+            return self._resync()  # past a known cause: the engine put at our state, the game goes on
+        if self.checks.past and not self.spec.follow:
+            return self._from_ours()
         return self.spec.follow
 
     def _mapped(self, before: GameState, last: Action, view: dict[str, Any], diffs: list[Diff]) -> list[Diff]:
@@ -453,15 +513,30 @@ class _Game:
             return
         coins, best = list(scores(self.s)), list(winners(self.s))
         if not reply["over"]:
-            self.diverge("end", "E2", "the game is over, the engine says it goes on", result=reply)
+            self.diverge("end", "E2", "the game is over, the engine says it goes on", pattern="over",
+                         result=reply)
         elif reply.get("coins") is not None and reply["coins"] != coins:
             theirs = list(reply["coins"])
             pairs = enumerate(zip(theirs, coins, strict=True)) if len(theirs) == len(coins) else iter(())
             seats = ", ".join(f"p{p} {c} (ours {o})" for p, (c, o) in pairs if c != o) or f"{theirs}"
-            self.diverge("end", "E3", f"final coins differ: {seats}; ours {coins}", result=reply)
+            self.diverge("end", "E3", f"final coins differ: {seats}; ours {coins}", pattern="coins",
+                         result=reply)
         elif reply.get("winners") is not None and sorted(reply["winners"]) != best:
             self.diverge("end", "E4", f"winners {reply['winners']}, ours {best} (coins {coins})",
-                         result=reply)
+                         pattern="winners", result=reply)
+
+
+def _shape(text: str) -> tuple[Any, ...] | None:
+    """A proposal's shape (seat, partner, how many hand, face-up and set-aside cards it gives, how
+    many beans it asks), or None for any other action: extras of one shape at one state are judged
+    once (what costs time in proportion to the causes, not to the thousands of proposals)."""
+    words = text.split()
+    if len(words) < 3 or words[1] != "offer":
+        return None
+    gives = next((words[k + 1] for k in range(len(words) - 1) if words[k] == "give"), "").split(",")
+    asks = next((words[k + 1] for k in range(len(words) - 1) if words[k] == "ask"), "")
+    return (words[0], words[2], *(sum(1 for g in gives if g[:1] == c) for c in "hua"),
+            len(asks.split(",")) if asks else 0)
 
 
 def run_game(engine: Engine, spec: GameSpec, checks: Checks | None = None,

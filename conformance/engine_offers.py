@@ -5,8 +5,11 @@ every ask, to every partner). An engine lists them one by one in ``actions``, or
 ``offers`` (``{"seat": "p0", "partners": ["p1", "p2"], "give": ["", "h0", ...], "ask": ["", "red",
 ...]}``: every combination but the empty one). Ours are parts too (``model.engine.proposal_parts``).
 Parts are compared per seat and partner: where both sides give one product, equal sets of gives and
-of asks mean equal proposals, without spelling them out; anywhere else both sides are spelled out
-and compared text by text, so a missing or extra proposal is found whatever the form.
+of asks mean equal proposals, without spelling them out, and an engine's gives that are some of ours
+(its asks ours) leave out exactly our other gives with every ask: one example is spelled out, the rest
+counted (a restriction on what an engine names costs time per seat and partner, not per proposal);
+anywhere else both sides are spelled out and compared text by text, so a missing or extra proposal
+is found whatever the form.
 """
 
 from __future__ import annotations
@@ -83,22 +86,32 @@ def _product(o: Offers) -> Product:
     return frozenset(o.give_parts()), frozenset(o.ask_parts())
 
 
-def compare(parts: list[Offers], groups: list[dict[str, Any]]) -> tuple[list[str], list[str], set[str]]:
+def compare(parts: list[Offers], groups: list[dict[str, Any]]
+            ) -> tuple[list[str], list[str], set[str], int]:
     """Our proposals ``parts`` against an engine's ``offers`` groups: (extra, missing, the engine's
-    proposals spelled out where they were compared text by text)."""
+    proposals spelled out where they were compared text by text, the missing ones counted but not
+    spelled out)."""
     ours, theirs = _ours(parts), _theirs(groups)
     extra: list[str] = []
     missing: list[str] = []
     seen: set[str] = set()
+    counted = 0
     for key in sorted(set(ours) | set(theirs)):
         mine, yours = ours.get(key, []), theirs.get(key, [])
-        if len(mine) == 1 and len(yours) == 1 and _product(mine[0]) == (
-                frozenset(_part("give", x) for x in yours[0]["give"]),
-                frozenset(_part("ask", x) for x in yours[0]["ask"])):
-            continue
+        if len(mine) == 1 and len(yours) == 1:
+            gives, asks = _product(mine[0])
+            their_gives = frozenset(_part("give", x) for x in yours[0]["give"])
+            if asks == frozenset(_part("ask", x) for x in yours[0]["ask"]) and their_gives <= gives:
+                lost = sorted(gives - their_gives)
+                n = sum(len(asks) - (not g and "" in asks) for g in lost)
+                if n:  # our other gives with every ask: one spelled out, the rest counted
+                    head = f"{key[0]} offer {key[1]}"
+                    missing.append(next(head + g + a for g in lost for a in sorted(asks) if g or a))
+                    counted += n - 1
+                continue
         listed = {x for g in yours for x in group_texts(g)}
         more, fewer = text_diff(listed, {x for o in mine for x in o.texts()})
         extra += more
         missing += fewer
         seen |= listed | set(more)
-    return extra, missing, seen
+    return extra, missing, seen, counted

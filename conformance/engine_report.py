@@ -1,6 +1,8 @@
 """The report of a live run (scripts/diff_engine.py, docs/engine-protocol.md "Report"): what a run
-found, per rule ID and kind, with its first example and reproducer; the protocol section (choices
-of the engine, never rule breaks: conformance/engine_protocol.py); the text and ``--json`` forms."""
+found as causes (the rule, the kind, and the move or state part that differs), each with the games
+it touched, its first example and one reproducer, and the raw counts per rule ID and kind (``--json``);
+the protocol section (choices of the engine, never rule breaks: conformance/engine_protocol.py); the
+text and ``--json`` forms."""
 
 from __future__ import annotations
 
@@ -14,20 +16,27 @@ from conformance.engine_protocol import HINTS, RULE_OF
 
 @dataclass
 class Found:
-    """What a run found: per (kind, rule) the count and the first divergence; failures, skips."""
+    """What a run found: per (kind, rule) the raw count; per cause (rule, kind, pattern) the count,
+    the games and the first divergence; failures, skips."""
 
     counts: Counter[tuple[str, str]] = field(default_factory=Counter)
-    first: dict[tuple[str, str], Any] = field(default_factory=dict)
-    first_at: dict[tuple[str, str], float] = field(default_factory=dict)  # seconds into the run
+    cause_counts: Counter[Cause] = field(default_factory=Counter)
+    first: dict[Cause, Any] = field(default_factory=dict)
+    first_at: dict[Cause, float] = field(default_factory=dict)  # seconds into the run
+    games_of: dict[Cause, set[int]] = field(default_factory=dict)  # the games a cause touched
     games: int = 0
     positions: int = 0  # of the games, those started from a perft position
     steps: int = 0
     agreed: int = 0  # steps played before each game's state or refused divergence (or all), summed
     whole: int = 0  # games compared to their end (no state or refused divergence, no failure)
     failures: list[str] = field(default_factory=list)
-    skipped: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)  # games the engine does not play, seeded and positions
+    skipped_positions: int = 0  # of them, those from a perft position
+    refused: set[tuple[tuple[str, Any], ...]] = field(default_factory=set)  # their option values
     unchecked: Counter[str] = field(default_factory=Counter)
-    reproducers: dict[tuple[str, str], Any] = field(default_factory=dict)
+    reproducers: dict[Cause, Any] = field(default_factory=dict)
+    masked: Counter[Cause] = field(default_factory=Counter)  # causes the run went past (--ignore)
+    masked_games: dict[Cause, set[int]] = field(default_factory=dict)
     notes: Counter[str] = field(default_factory=Counter)  # protocol choice -> times seen
     first_note: dict[str, Any] = field(default_factory=dict)
 
@@ -35,11 +44,33 @@ class Found:
     def total(self) -> int:
         return sum(self.counts.values())
 
+    def mask(self, d: Any) -> None:
+        """Count divergence ``d`` of a cause the run ignores."""
+        self.masked[d.cause] += d.count
+        self.masked_games.setdefault(d.cause, set()).add(d.spec.index)
+
+    def add(self, d: Any, seconds: float) -> None:
+        """Count divergence ``d`` (``d.count`` of them) under its cause."""
+        self.counts[d.key] += d.count
+        self.cause_counts[d.cause] += d.count
+        self.games_of.setdefault(d.cause, set()).add(d.spec.index)
+        if d.cause not in self.first:
+            self.first[d.cause] = d
+            self.first_at[d.cause] = seconds
+
     def by_rule(self) -> dict[str, Counter[str]]:
         out: dict[str, Counter[str]] = {}
         for (kind, rule), n in self.counts.items():
             out.setdefault(rule, Counter())[kind] += n
         return dict(sorted(out.items()))
+
+
+Cause = tuple[str, str, str]  # rule, kind, pattern (a move, or the state part that differs)
+
+
+def cause_name(cause: Cause) -> str:
+    """``T3 missing offer``: a cause as the report names it."""
+    return " ".join(x for x in cause if x)
 
 
 Ranked = list[tuple[dict[str, Any], int, int, int, int]]  # reading, divergences, games, steps, whole games
@@ -59,24 +90,34 @@ def protocol_section(found: Found, declared: dict[str, Any]) -> dict[str, Any]:
 
 
 def summary(found: Found, hello: dict[str, Any], readings: Ranked,
-             declared: dict[str, Any] | None = None) -> dict[str, Any]:
+            declared: dict[str, Any] | None = None, ignored: list[str] | None = None) -> dict[str, Any]:
+    def example(cause: Cause) -> dict[str, Any]:
+        d = found.first[cause]
+        ex: dict[str, Any] = {"kind": cause[1], "what": d.what, "game": d.spec.label(), "step": d.step,
+                              "seconds_to_first": round(found.first_at[cause], 2)}
+        if cause in found.reproducers:
+            rep, verdict = found.reproducers[cause]
+            ex["shrunk"] = rep.summary()
+            ex["check_record"] = {k: verdict.get(k) for k in ("status", "line", "rule", "reason")}
+        return ex
+
+    order = sorted(found.first, key=lambda c: found.first_at[c])
+    causes = [{"name": cause_name(c), "rule": c[0], "kind": c[1], "pattern": c[2],
+               "count": found.cause_counts[c], "games": sorted(found.games_of[c]), "first": example(c)}
+              for c in order]
     rules: dict[str, Any] = {}
     for rule, kinds in found.by_rule().items():
         entry: dict[str, Any] = {"count": sum(kinds.values()), "kinds": dict(kinds), "examples": []}
-        for kind in kinds:
-            d = found.first[(kind, rule)]
-            ex: dict[str, Any] = {"kind": kind, "what": d.what, "game": d.spec.label(), "step": d.step,
-                                  "seconds_to_first": round(found.first_at[(kind, rule)], 2)}
-            if (kind, rule) in found.reproducers:
-                rep, verdict = found.reproducers[(kind, rule)]
-                ex["shrunk"] = rep.summary()
-                ex["check_record"] = {k: verdict.get(k) for k in ("status", "line", "rule", "reason")}
-            entry["examples"].append(ex)
+        for kind in kinds:  # the kind's first cause
+            entry["examples"].append(example(next(c for c in order if c[:2] == (rule, kind))))
         rules[rule] = entry
     return {"engine": hello.get("name"), "games": found.games, "from_positions": found.positions,
             "steps": found.steps,
-            "divergences": found.total, "by_rule": rules, "failures": found.failures,
-            "skipped": found.skipped, "unchecked": dict(found.unchecked),
+            "divergences": found.total, "causes": causes, "by_rule": rules, "ignored": ignored or [],
+            "masked": [{"name": cause_name(c), "count": n, "games": sorted(found.masked_games[c])}
+                       for c, n in sorted(found.masked.items())], "failures": found.failures,
+            "skipped": found.skipped, "skipped_positions": found.skipped_positions,
+            "unchecked": dict(found.unchecked),
             "protocol": protocol_section(found, declared or {}),
             "readings": [{"options": o, "divergences": n, "games": g, "agreed_steps": a, "whole_games": w}
                          for o, n, g, a, w in readings]}
@@ -84,24 +125,30 @@ def summary(found: Found, hello: dict[str, Any], readings: Ranked,
 
 def print_report(info: dict[str, Any]) -> None:
     seeded, positions = info["games"] - info["from_positions"], info["from_positions"]
-    print(f"{info['engine']}: {info['games']} games ({seeded} seeded, {positions} from the perft "
-          f"positions), {info['steps']} steps, {info['divergences']} divergences")
-    for rule, entry in info["by_rule"].items():
-        kinds = ", ".join(f"{k} {n}" for k, n in entry["kinds"].items())
-        print(f"{rule}: {entry['count']} ({kinds})")
-        for ex in entry["examples"]:
-            print(f"  first: {ex['game']}, step {ex['step']}: {ex['what']} "
-                  f"({ex['seconds_to_first']} s into the run)")
-            if "shrunk" in ex:
-                sh, cr = ex["shrunk"], ex["check_record"]
-                opts = "".join(f" {k}={json.dumps(v)}" for k, v in sh["options"].items())
-                rule = f" [{cr['rule']}]" if cr["rule"] else ""
-                verdict = (f"check_record: line {cr['line']} {cr['status']}{rule}"
-                           if cr["status"] != "legal" else "check_record: legal (a record cannot show it)")
-                print(f"  shrunk: {sh['players']} players{opts}, {sh['actions']} actions, "
-                      f"{sh['deck_used']} deck cards used; {verdict}; shown by {sh['shown_by']}")
-                for line in sh["divide"]:
-                    print(f"  divide: {line}")
+    causes = info["causes"]
+    named = ": " + ", ".join(c["name"] for c in causes) if causes else ""
+    print(f"{info['engine']}: {info['games']} games played ({seeded} seeded, {positions} from the perft "
+          f"positions){_not_played(info)}, {info['steps']} steps, {len(causes)} "
+          f"cause{'' if len(causes) == 1 else 's'} of divergence{named}")
+    for cause in causes:
+        ex, n = cause["first"], len(cause["games"])
+        print(f"{cause['name']}: in {n} game{'' if n == 1 else 's'}; first: {ex['game']}, step {ex['step']}: "
+              f"{ex['what']} ({ex['seconds_to_first']} s into the run)")
+        if "shrunk" in ex:
+            sh, cr = ex["shrunk"], ex["check_record"]
+            opts = "".join(f" {k}={json.dumps(v)}" for k, v in sh["options"].items())
+            rule = f" [{cr['rule']}]" if cr["rule"] else ""
+            verdict = (f"check_record: line {cr['line']} {cr['status']}{rule}"
+                       if cr["status"] != "legal" else "check_record: legal (a record cannot show it)")
+            done = "shrunk" if sh.get("shrunk", True) else "reproducer (not shrunk: interrupted)"
+            print(f"  {done}: {sh['players']} players{opts}, {sh['actions']} actions, "
+                  f"{sh['deck_used']} deck cards used; {verdict}; shown by {sh['shown_by']}")
+            for line in sh["divide"]:
+                print(f"  divide: {line}")
+    if info.get("ignored"):
+        masked = "; ".join(f"{m['name']} in {len(m['games'])} game{'' if len(m['games']) == 1 else 's'}"
+                           for m in info["masked"]) or "none seen"
+        print(f"masked (--ignore {', '.join(info['ignored'])}; the run went past them): {masked}")
     proto = info["protocol"]
     if proto["declared"] or proto["differences"]:
         decl = ", ".join(f"{k}={json.dumps(v)}" for k, v in proto["declared"].items()) or "nothing"
@@ -116,7 +163,7 @@ def print_report(info: dict[str, Any]) -> None:
     for part, n in info["unchecked"].items():
         print(f"not checked in {n} games: {part}")
     if info["skipped"]:
-        print(f"{len(info['skipped'])} games not played by the engine; the first: {info['skipped'][0]}")
+        print(f"{_not_played(info).removeprefix(', ')}; the first: {info['skipped'][0]}")
     if info["readings"]:
         best = info["readings"][0]
         print(f"readings: the engine agrees longest under {options_text(best['options'])} "
@@ -124,6 +171,16 @@ def print_report(info: dict[str, Any]) -> None:
               f"agreed, {best['divergences']} divergences); then "
               + "; ".join(f"{options_text(r['options'])} {r['whole_games']} games, {r['agreed_steps']} "
                           f"steps, {r['divergences']} divergences" for r in info["readings"][1:]))
+
+
+def _not_played(info: dict[str, Any]) -> str:
+    """``, 3 games not played by the engine (2 seeded, 1 from the perft positions)``, or nothing: the
+    same count in the headline and in the line of the first such game."""
+    n, positions = len(info["skipped"]), info.get("skipped_positions", 0)
+    if not n:
+        return ""
+    return (f", {n} games not played by the engine ({n - positions} seeded, {positions} from the perft "
+            "positions)")
 
 
 def options_text(opts: dict[str, Any]) -> str:

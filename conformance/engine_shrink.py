@@ -62,9 +62,10 @@ class Reproducer:
 
     def summary(self) -> dict[str, Any]:
         d = self.divergence
-        return {"players": d.spec.players, "options": dict(d.spec.options), "actions": self.actions,
+        return {"players": len(d.before.players), "options": dict(d.spec.options), "actions": self.actions,
                 "deck_used": deck_used(d), "line": self.flagged, "shown_by": self.note,
-                "evaluations": self.evaluations, "seconds": round(self.seconds, 2), "divide": self.divide}
+                "evaluations": self.evaluations, "seconds": round(self.seconds, 2), "divide": self.divide,
+                "shrunk": self.evaluations > 0}
 
 
 def deck_used(d: Divergence) -> int:
@@ -143,7 +144,8 @@ class _Shrinker:
                 if found is not None and len(_replay_actions(found)) <= len(_replay_actions(best)):
                     best, spec, improved = found, self.replay(found.spec, found), True
             rules = spec.rules()
-            for n in range(max(rules.min_players, 2), spec.players):
+            fixed = spec.position is not None or spec.state is not None  # its seats are the position's
+            for n in range(max(rules.min_players, 2), spec.players if not fixed else 0):
                 if not self.live():
                     break
                 found = self.test(dataclasses.replace(spec, players=n))
@@ -192,6 +194,12 @@ def shrink(engine: Engine, d: Divergence, checks: Checks | None = None, budget: 
         lines, flagged, note = _followed(engine, sh, best, (lines, flagged, note))
     return Reproducer(best, sh.evaluations, time.monotonic() - t0, lines, flagged, note,
                       state_to_json(best.before), divide_difference(best))
+
+
+def unshrunk(d: Divergence) -> Reproducer:
+    """``d``'s reproducer as found, without replaying anything (an interrupted run keeps it)."""
+    lines, flagged, note = record_of(d)
+    return Reproducer(d, 0, 0.0, lines, flagged, note, state_to_json(d.before), divide_difference(d))
 
 
 Shown = tuple[list[dict[str, Any]], int | None, str]  # a record, the line that shows it, how

@@ -188,8 +188,8 @@ def state_rule(before: GameState, action: Action, after: GameState, keys: list[s
                 return "H5"  # the coins and the discarded cards swapped
             return "C1"
         return "H5"
-    if kind is Accept:
-        return "T4" if "hand" in keys or "aside" in keys else "T3"
+    if kind is Accept:  # other face-up cards left the display: not the cards the deal named (T3)
+        return "T4" if ("hand" in keys or "aside" in keys) and "face_up" not in keys else "T3"
     if kind is Plant and ("phase" in keys or "to_move" in keys) and before.planted >= 1:
         return "T1"
     if kind is Plant and (hand or "fields" in keys) and before.turn == after.turn:

@@ -6,9 +6,19 @@ player count the engine claims, crossed with the documented readings, then the c
 positions) run through both engines at once. At every step the legal action sets are compared
 (missing and extra actions, each with its rule ID), the canonical breakages of each rule are
 offered (every one the engine accepts is reported), the action played must be accepted, and the
-state after it, the game's end and the winners must agree. The first divergence of each kind and
-rule is shrunk (fewer players, options that end the game sooner, fewer actions) to a record that
+state after it, the game's end and the winners must agree. Divergences are grouped into causes (the
+rule, the kind, and the move or state part that differs: "T3 missing offer"), each reported with
+the games it touched; the raw counts are in --json. The first divergence of each cause is shrunk
+(fewer players, options that end the game sooner, fewer actions) to a record that
 scripts/check_record.py flags and a position with its perft divide; --out writes them.
+
+--ignore CAUSE goes past a known cause (a rule ID, or a cause as the report names it): its
+divergences are counted as masked, and where it would end a game (a state or a refused action) the
+engine is put back at our state and the game goes on, so that one run finds the other bugs.
+
+Past the first bug: at a state divergence or a refused action the engine is started again at our
+state (where it can start from a state) and the game goes on, so that later bugs of the same game
+are found too (--first-only: the comparison of the game ends there).
 
 --readings also plays the games under each documented reading (E1 reshuffle, E4 tie-break, H4,
 fields, third-field cost) forced for every game, and names the one the engine diverges least under.
@@ -16,24 +26,27 @@ fields, third-field cost) forced for every game, and names the one the engine di
 An engine that fails a request (no reply within --timeout, a crash, a reply that is not the
 protocol's) gets one line naming the request; the run goes on with the next game, the engine
 restarted. Exit 0: no divergence; 1: divergences; 2: bad usage, or an engine that cannot be run
-or fails every game; 130: interrupted (what was found so far is reported).
+or fails every game; 130: interrupted by Ctrl-C or SIGTERM (what was found so far is reported, each
+cause with its reproducer as found, and written to --out).
 
 Examples:
   python scripts/diff_engine.py --engine "python docs/examples/engine_shim.py" --games 50
   python scripts/diff_engine.py --engine "python docs/examples/engine_shim.py --mutant mix-types" --out repro
   python scripts/diff_engine.py --engine docs.examples.engine_shim:factory --games 20 --json
   python scripts/diff_engine.py --engine "./my_shim" --readings --games 30
+  python scripts/diff_engine.py --engine "./my_shim" --ignore H5 --ignore "T3 missing offer"
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import signal
 import time
 from pathlib import Path
 from typing import Any
 
-from conformance.engine_report import Found, Ranked, print_report, summary
+from conformance.engine_report import Found, Ranked, cause_name, print_report, summary
 from console import cli
 
 
@@ -62,6 +75,8 @@ def _play(frame: cli.Frame, engine: Any, specs: list[Any], checks: Any, found: F
             found.unchecked[part] += 1
         if run.skipped is not None:
             found.skipped.append(f"{spec.label()}: the engine does not play it: {run.skipped}")
+            found.skipped_positions += spec.position is not None
+            found.refused.add(spec.options)
         if run.failure is not None:
             found.failures.append(f"{spec.label()}, step {run.steps}: {run.failure}")
             frame.say(f"{spec.label()}, step {run.steps}: {run.failure}")
@@ -69,13 +84,33 @@ def _play(frame: cli.Frame, engine: Any, specs: list[Any], checks: Any, found: F
             found.notes[n.choice] += n.count
             found.first_note.setdefault(n.choice, n)
         for d in run.divergences:
-            found.counts[d.key] += d.count
-            if d.key not in found.first:
-                found.first[d.key] = d
-                found.first_at[d.key] = time.monotonic() - t0
-        frame.kept = (f"{found.total} divergences found in {found.games} of {len(specs)} games "
-                      "(reported above)")
-        bar(i + 1, note=f"{found.total} divergences")
+            found.add(d, time.monotonic() - t0)
+        for d in run.masked:
+            found.mask(d)
+        causes = f"{len(found.first)} cause{'' if len(found.first) == 1 else 's'}"
+        frame.kept = f"{causes} of divergence found in {found.games} of {len(specs)} games (reported above)"
+        bar(i + 1, note=causes)
+
+
+def _top_up(frame: cli.Frame, engine: Any, specs: list[Any], checks: Any, found: Found,
+            args: argparse.Namespace, pairs: list[tuple[str, int]], fixed: tuple[tuple[str, Any], ...],
+            t0: float) -> None:
+    """More seeded games in place of those the engine does not play (a reading it refuses), so that
+    ``--games N`` plays N seeded games where the engine plays any: the next games of the plan, less
+    those with option values it refused once (E1 reshuffle, H4, E4 readings)."""
+    from conformance.engine_diff import VARIANTS, plan
+
+    seeded = sum(1 for g in specs if g.position is None)
+    played = seeded - (len(found.skipped) - found.skipped_positions)
+    start, most = len(specs), 2 * seeded * len(VARIANTS)
+    while 0 < played < args.games and start < most + len(specs):
+        more = [g for g in plan(pairs, start + seeded, args.seed, positions=False, fixed=fixed)[start:]
+                if g.options not in found.refused][:args.games - played]
+        start += seeded
+        if more:
+            before = len(found.skipped)
+            _play(frame, engine, more, checks, found, "more games", t0)
+            played += len(more) - (len(found.skipped) - before)
 
 
 def _reproducers(frame: cli.Frame, engine: Any, found: Found, args: argparse.Namespace,
@@ -83,14 +118,14 @@ def _reproducers(frame: cli.Frame, engine: Any, found: Found, args: argparse.Nam
     from conformance.engine_client import EngineFailure
     from conformance.engine_shrink import check_reproducer, shrink
 
-    bar = frame.progress("shrinking", total=len(found.first), unit="kinds")
+    bar = frame.progress("shrinking", total=len(found.first), unit="causes")
     for k, (key, d) in enumerate(sorted(found.first.items())):
         try:
             if engine.proc is None:
                 engine.open()
             rep = shrink(engine, d, checks(), seconds=args.shrink_time)
         except EngineFailure as e:
-            frame.say(f"shrinking {key[0]} [{key[1]}]: {e}")
+            frame.say(f"shrinking {cause_name(key)}: {e}")
             rep = None
         if rep is not None:
             found.reproducers[key] = (rep, check_reproducer(rep))
@@ -100,8 +135,8 @@ def _reproducers(frame: cli.Frame, engine: Any, found: Found, args: argparse.Nam
 def _write(found: Found, out: Path) -> None:
     from model.records import atomic_write_text
 
-    for (kind, rule), (rep, _) in found.reproducers.items():
-        stem = f"{rule}-{kind}"
+    for cause, (rep, _) in found.reproducers.items():
+        stem = "-".join(x for x in cause if x)
         atomic_write_text(out / f"{stem}.jsonl", "".join(json.dumps(x) + "\n" for x in rep.lines))
         atomic_write_text(out / f"{stem}.position.json", json.dumps(rep.position, indent=1) + "\n")
 
@@ -135,14 +170,17 @@ def _run(frame: cli.Frame, args: argparse.Namespace) -> int:
                   f"{hello.get('presets')})")
         return cli.BAD_INPUT
 
-    def checks() -> Checks:
-        return Checks(proposals_every=args.proposals_every, probes=not args.no_probes, protocol=protocol)
+    def checks(past: bool = not args.first_only) -> Checks:
+        return Checks(proposals_every=args.proposals_every, probes=not args.no_probes, protocol=protocol,
+                      ignore=tuple(tuple(x.split()) for x in args.ignore), past=past)
 
     found = Found()
     readings: Ranked = []
     t0 = time.monotonic()
+    signal.signal(signal.SIGTERM, _terminated)
     try:
         _play(frame, engine, specs, checks, found, "games", t0)
+        _top_up(frame, engine, specs, checks, found, args, pairs, protocol.options, t0)
         if found.first and not args.no_shrink:
             _reproducers(frame, engine, found, args, checks)
         if args.readings:
@@ -150,10 +188,14 @@ def _run(frame: cli.Frame, args: argparse.Namespace) -> int:
             fixed = dict(protocol.options)  # the declared values: played, and tried as readings
             tried = READINGS + tuple({k: v} for k, v in fixed.items() if {k: v} not in READINGS)
             readings = rank(lambda reading: _count(frame, engine, with_reading(base, {**fixed, **reading}),
-                                                   checks), tried)
-    except KeyboardInterrupt:
+                                                   lambda: checks(False)), tried)
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the partial report, a reproducer per cause
         frame.close()
+        _keep(found)
         _report(found, hello, readings, args, protocol.summary())
+        if out is not None:
+            _write(found, out)
+        frame.kept += f"; {len(found.reproducers)} reproducers unshrunk" if found.reproducers else ""
         raise
     finally:
         engine.close()
@@ -161,6 +203,21 @@ def _run(frame: cli.Frame, args: argparse.Namespace) -> int:
     if out is not None:
         _write(found, out)
     return code
+
+
+def _keep(found: Found) -> None:
+    """A reproducer, as found (not shrunk), for each cause an interrupt left without one."""
+    from conformance.engine_shrink import check_reproducer, unshrunk
+
+    for key, d in sorted(found.first.items()):
+        if key not in found.reproducers:
+            rep = unshrunk(d)
+            found.reproducers[key] = (rep, check_reproducer(rep))
+
+
+def _terminated(signum: int, frame: Any) -> None:
+    """SIGTERM (as ``timeout`` sends it) ends the run as Ctrl-C does: the partial report kept."""
+    raise KeyboardInterrupt
 
 
 def _count(frame: cli.Frame, engine: Any, specs: list[Any], checks: Any) -> tuple[int, int, int, int]:
@@ -171,7 +228,7 @@ def _count(frame: cli.Frame, engine: Any, specs: list[Any], checks: Any) -> tupl
 
 def _report(found: Found, hello: dict[str, Any], readings: Ranked,
             args: argparse.Namespace, declared: dict[str, Any]) -> int:
-    info = summary(found, hello, readings, declared)
+    info = summary(found, hello, readings, declared, args.ignore)
     if args.json:
         print(json.dumps(info), flush=True)
     else:
@@ -179,6 +236,20 @@ def _report(found: Found, hello: dict[str, Any], readings: Ranked,
     if found.failures and len(found.failures) >= found.games:
         return cli.BAD_INPUT  # the engine failed every game it played: a broken engine
     return cli.NO if found.total else cli.OK
+
+
+def _cause(text: str) -> str:
+    """An --ignore value: a rule ID (``H5``, ``T3``), then optionally a kind and a pattern."""
+    import re
+
+    from conformance.engine_diff import KINDS
+
+    words = text.split()
+    if not words or not re.fullmatch(r"[A-Z]\d*", words[0]) or len(words) > 3 or (
+            len(words) > 1 and words[1] not in KINDS):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a cause: a rule ID (H5), optionally a kind "
+                                         f"({', '.join(KINDS)}) and a pattern, as in 'T3 missing offer'")
+    return " ".join(words)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -196,11 +267,19 @@ def main(argv: list[str] | None = None) -> int:
                         "so many turns (0: never)")
     parser.add_argument("--no-shrink", action="store_true", help="report divergences unshrunk")
     parser.add_argument("--shrink-time", type=cli.positive(float, "--shrink-time"), default=30.0,
-                        metavar="SECONDS", help="the longest shrinking of one kind of divergence")
+                        metavar="SECONDS", help="the longest shrinking of one cause of divergence")
     parser.add_argument("--readings", action="store_true",
                         help="also rank the documented readings by the engine's agreement over whole games")
     parser.add_argument("--reading-games", type=cli.at_least(1, "--reading-games"), default=20,
                         metavar="N", help="games per reading with --readings")
+    parser.add_argument("--ignore", action="append", default=[], type=_cause, metavar="CAUSE",
+                        help='a known cause to go past (repeatable): a rule ID ("H5"), or a cause as the '
+                        'report names it ("T3 missing offer"); counted as masked, the game goes on from '
+                        'our state')
+    parser.add_argument("--first-only", action="store_true",
+                        help="end each game's comparison at its first state divergence or refused action "
+                        "(by default the engine is started again at our state there, where it can be, and "
+                        "the game goes on)")
     parser.add_argument("--out", metavar="DIR", help="write each shrunk record and position here")
     parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
     args = parser.parse_args(argv)

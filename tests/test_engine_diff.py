@@ -7,6 +7,7 @@ reading; shims that crash, hang or answer garbage get one line each and the run 
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -52,7 +53,7 @@ def test_our_engine_in_another_process_has_no_divergence() -> None:
 def test_the_entry_point_form_runs_the_same_shim() -> None:
     run = _diff("--engine", "docs.examples.engine_shim:factory", "--games", "3", "--no-positions")
     assert run.returncode == 0, run.stderr
-    assert run.stdout.startswith("bohnanza-reference: 3 games (3 seeded, 0 from the perft positions)")
+    assert run.stdout.startswith("bohnanza-reference: 3 games played (3 seeded, 0 from the perft positions)")
 
 
 def test_protocol_replies_have_their_schema() -> None:
@@ -172,9 +173,9 @@ def test_ctrl_c_reports_what_was_found() -> None:
     # Ctrl-C once the progress line counts a divergence (exit 130: tests/test_sigint.py's helper)
     engine = f"{SHIM} --mutant harvest-protected-single"
     argv = ["diff_engine.py", "--engine", engine, "--games", "200", "--no-shrink", "--progress"]
-    _, out, err = interrupt(argv, r"\([1-9]\d* divergences?\)")
-    assert "H4: " in out and "(extra " in out
-    assert "Traceback" not in err and "interrupted; " in err and "divergences found in" in err
+    _, out, err = interrupt(argv, r"\([1-9]\d* causes?\)")
+    assert "\nH4 extra harvest: in " in out and "reproducer (not shrunk: interrupted): " in out
+    assert "Traceback" not in err and "interrupted; " in err and "of divergence found in" in err
 
 
 def test_claims_on_a_record_line_are_judged_with_the_rule_of_the_step() -> None:
@@ -192,3 +193,79 @@ def test_claims_on_a_record_line_are_judged_with_the_rule_of_the_step() -> None:
     for wrong, rule in (({"phase": "over"}, "E2"), ({"players": [{"coins": 1}, {}, {}]}, "C1")):
         verdict = check_lines([lines[0], {**action_line(first), "claims": {**right, **wrong}}])
         assert (verdict["status"], verdict["line"], verdict["rule"]) == ("illegal", 2, rule), verdict
+
+
+def test_sigterm_keeps_the_partial_report_with_its_reproducers(tmp_path: Path) -> None:
+    # SIGTERM (as `timeout` sends it) once a divergence is counted: exit 130, the JSON report and the
+    # reproducer files of what was found (tests/engine_shims/faq_shim.py lists front-most gives only, T3)
+    engine = f"{sys.executable} {ROOT / 'tests' / 'engine_shims' / 'faq_shim.py'} --front-names"
+    argv = ["diff_engine.py", "--engine", engine, "--games", "200", "--json", "--progress",
+            "--out", str(tmp_path / "repro")]
+    _, out, err = interrupt(argv, r"\([1-9]\d* causes?\)", sig=signal.SIGTERM)
+    info = json.loads(out)
+    assert info["divergences"] > 0 and "interrupted; " in err, err
+    examples = [ex for entry in info["by_rule"].values() for ex in entry["examples"]]
+    assert examples and all("shrunk" in ex and ex["check_record"]["status"] for ex in examples)
+    assert sorted(p.name for p in (tmp_path / "repro").iterdir())
+
+
+def test_a_reproducer_from_a_perft_position_keeps_its_players() -> None:
+    spec = GameSpec(0, "amigo", 5, seed=3, position="amigo-5p-trade", max_steps=60)
+    with Engine(f"{SHIM} --mutant harvest-protected-single") as engine:
+        engine.open()
+        d = run_game(engine, spec).divergences[0]
+        rep = shrink(engine, d, seconds=20)
+    assert rep is not None and rep.summary()["players"] == 5 and len(rep.divergence.before.players) == 5
+
+
+def test_games_counts_agree_on_an_engine_that_plays_one_reading() -> None:
+    # the engine refuses every game but the on-demand reshuffle's (E1): --games 8 still plays 8
+    engine = f"{sys.executable} {ROOT / 'tests' / 'engine_shims' / 'faq_shim.py'} --on-demand-only"
+    run = _diff("--engine", engine, "--games", "8", "--no-shrink", "--no-positions", "--json")
+    info = json.loads(run.stdout)
+    assert info["games"] == 8 and info["from_positions"] == 0 and info["skipped"], info
+    text = _diff("--engine", engine, "--games", "8", "--no-shrink", "--no-positions").stdout
+    n = len(info["skipped"])
+    assert f"8 games played (8 seeded, 0 from the perft positions), {n} games not played" in text, text
+    assert f"\n{n} games not played by the engine ({n} seeded, 0 from the perft positions); the first" in text
+
+
+def test_T3_one_naming_restriction_is_one_cause_not_thousands_of_divergences() -> None:
+    # deals named by bean type, listed as their front-most cards (faq_shim --front-names): every other
+    # give is missing (T3), thousands a trading state; the report names one cause, the games it touched
+    engine = f"{sys.executable} {ROOT / 'tests' / 'engine_shims' / 'faq_shim.py'} --front-names"
+    run = _diff("--engine", engine, "--games", "3", "--no-positions", "--json", "--shrink-time", "5")
+    assert run.returncode == 1, run.stderr
+    info = json.loads(run.stdout)
+    assert [c["name"] for c in info["causes"]] == ["T3 missing offer"], info["causes"]
+    cause = info["causes"][0]
+    assert cause["count"] == info["divergences"] > 100 and cause["games"] and cause["first"]["shrunk"]
+    assert info["by_rule"]["T3"]["kinds"] == {"missing": info["divergences"]}  # the raw count stays
+    text = _diff("--engine", engine, "--games", "3", "--no-positions", "--no-shrink").stdout
+    assert text.splitlines()[0].endswith(", 1 cause of divergence: T3 missing offer"), text
+    assert text.splitlines()[1].startswith(f"T3 missing offer: in {len(cause['games'])} game"), text
+
+
+def test_two_independent_bugs_are_both_found_past_the_first_or_with_ignore() -> None:
+    # two independent bugs: every paying harvest pays one card early (C1) and the game ends without
+    # the final harvest (E3); the first ends every game at its first harvest, hiding the second
+    engine = (f"{sys.executable} {ROOT / 'tests' / 'engine_shims' / 'faq_shim.py'} "
+              "--mutant beanometer-off-by-one --mutant skip-final-harvest")
+    args = ("--engine", engine, "--games", "4", "--no-positions", "--no-shrink", "--json")
+    both = json.loads(_diff(*args).stdout)  # by default: on from our state past each divergence
+    assert [c["rule"] for c in both["causes"]] == ["C1", "E3"] and both["masked"] == []
+    assert all(len(c["games"]) == 4 for c in both["causes"])
+    first = json.loads(_diff(*args, "--first-only").stdout)
+    assert [c["rule"] for c in first["causes"]] == ["C1"] and first["masked"] == []
+    run = _diff(*args, "--ignore", "C1")
+    assert run.returncode == 1, run.stderr
+    past = json.loads(run.stdout)
+    assert [c["rule"] for c in past["causes"]] == ["E3"] and past["ignored"] == ["C1"]
+    assert [m["name"] for m in past["masked"]] == ["C1 state coins"] and past["steps"] > 10 * first["steps"]
+    text = _diff(*args[:-1], "--ignore", "C1 state").stdout
+    assert "\nmasked (--ignore C1 state; the run went past them): C1 state coins in 4 games\n" in text, text
+
+
+def test_ignore_takes_a_rule_id_or_a_cause_else_one_line_and_exit_2() -> None:
+    run = _diff("--engine", SHIM, "--ignore", "missing T3")
+    assert run.returncode == 2 and run.stderr.count("\n") == 1 and "is not a cause" in run.stderr

@@ -240,3 +240,17 @@ def test_T3_a_proposal_bug_of_a_later_trading_state_is_found(form: str) -> None:
     s = found.before
     assert s.phase == Phase.TRADE and s.offers > 0  # not the turn's first trading state
     assert found.count > 0 and "which our engine refuses" in found.what
+
+
+def test_T3_a_face_up_gift_that_takes_a_hand_card_instead_breaks_T3_not_T4() -> None:
+    from docs.examples.engine_shim import ReferenceShim
+    from model import Accept, Propose
+
+    _, _, s = _reach("amigo", 3, 1, lambda t: t.phase == Phase.TRADE and t.pending is None
+                     and len(t.face_up) > 0 and len(t.players[t.active].hand) > 0)
+    p, q = s.active, (s.active + 1) % 3
+    deal, taken = Propose(p, q, give_up=(0,)), Propose(p, q, give_hand=(0,))  # the engine gives h0
+    ours, theirs = apply(apply(s, deal), Accept(q)), apply(apply(s, taken), Accept(q))
+    keys = [d.part for d in compare_state(ours, ReferenceShim._view(theirs))]
+    assert "face_up" in keys
+    assert state_rule(apply(s, deal), Accept(q), ours, keys, ours.phase.name.lower()) == "T3"

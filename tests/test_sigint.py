@@ -20,11 +20,11 @@ ROOT = Path(__file__).resolve().parent.parent
 SCRIPTS = ROOT / "scripts"
 
 
-def interrupt(args: list[str], ready: str, cwd: Path = ROOT, wait: float = 60.0, delay: float = 0.0
-              ) -> tuple[float, str, str]:
-    """Start a script, send SIGINT once its stderr matches ``ready`` (the work has begun; with
-    ``delay``, that many seconds after the start instead), and return (seconds from SIGINT to exit,
-    stdout, stderr); the exit code must be 130."""
+def interrupt(args: list[str], ready: str, cwd: Path = ROOT, wait: float = 60.0, delay: float = 0.0,
+              sig: int = signal.SIGINT) -> tuple[float, str, str]:
+    """Start a script, send SIGINT (or ``sig``) once its stderr matches ``ready`` (the work has begun;
+    with ``delay``, that many seconds after the start instead), and return (seconds from the signal
+    to exit, stdout, stderr); the exit code must be 130."""
     proc = subprocess.Popen([sys.executable, str(SCRIPTS / args[0]), *args[1:]], cwd=cwd, text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert proc.stderr is not None and proc.stdout is not None
@@ -49,13 +49,13 @@ def interrupt(args: list[str], ready: str, cwd: Path = ROOT, wait: float = 60.0,
     elif not seen.wait(wait):
         proc.kill()
         raise AssertionError(f"{args[0]} never showed {ready!r}: {''.join(err)[-500:]}")
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(sig)
     t0 = time.monotonic()
     try:
         code = proc.wait(timeout=10)
     except subprocess.TimeoutExpired:
         proc.kill()
-        raise AssertionError(f"{args[0]} ignored SIGINT for 10 s") from None
+        raise AssertionError(f"{args[0]} ignored signal {sig} for 10 s") from None
     seconds = time.monotonic() - t0
     reader.join(5)
     pump.join(5)
