@@ -277,11 +277,16 @@ def test_every_registered_solver_but_isla_solo_refuses_an_isla_position(objectiv
     _refused(lambda: call(s, objective, method), f"{objective} by {title}")
 
 
-def test_the_python_interface_loads_an_isla_built_in_and_refuses_to_solve_coop() -> None:
+def test_the_python_interface_loads_an_isla_built_in_and_solves_coop_as_the_command_line_does() -> None:
+    """The default method comes from the registry with the position's expansion (exact search for
+    Isla coop, as ``solve_endgame.py`` picks it); the flow solver, asked by name, refuses."""
     assert set(ISLA_LIBRARY) <= set(endgame.names())
     s = endgame.load("isla-rio4-5cards")
     assert s == ISLA_LIBRARY["isla-rio4-5cards"].position()
-    _refused(lambda: endgame.solve(s, "coop"), "coop by the flow solver")
+    sol = endgame.solve(s, "coop", time_limit=2)
+    assert sol.stats.kind == "exact" and sol.status in ("optimal", "feasible")
+    assert sol.bound is not None and sol.value <= sol.bound
+    _refused(lambda: endgame.solve(s, "coop", method="cpsat"), "coop by the flow solver")
 
 
 def test_the_solvers_called_directly_refuse_an_isla_position() -> None:
