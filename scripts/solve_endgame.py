@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -55,16 +56,21 @@ from viewer.build import line_page
 from viewer.page import write
 
 
-def _position(args: argparse.Namespace) -> tuple[Any, str]:
+def _position(args: argparse.Namespace, say: Callable[[str], None]) -> tuple[Any, str]:
+    """The position asked for, and how to name it; ``say`` hears a one-line note on stderr (a
+    ``--cards-left`` above the game's deck: what was cut instead)."""
     if args.from_game is not None:
         if args.position is not None:
             raise UsageError("give a POSITION or --from-game, not both")
         if args.players is None or args.cards_left is None:
             raise UsageError("--from-game needs --players and --cards-left")
         options = parse_option_args(args.option)
-        return cut(args.ruleset, args.players, args.from_game, args.cards_left, options), (
-            f"{game_label(args.ruleset, args.players, args.from_game, options)}, the first turn of the "
-            f"final pass with at most {args.cards_left} cards left")
+        game = game_label(args.ruleset, args.players, args.from_game, options)
+        s = cut(args.ruleset, args.players, args.from_game, args.cards_left, options)
+        if args.cards_left > len(s.setup.deck):
+            say(f"--cards-left {args.cards_left} is more than the {len(s.setup.deck)} cards of the deck "
+                f"({game}): cut at the first turn of the final pass, {len(s.draw)} cards left")
+        return s, f"{game}, the first turn of the final pass with at most {args.cards_left} cards left"
     if args.option:
         raise UsageError("--option sets the rules of the --from-game game; a position carries its own")
     name = args.position or DEFAULT
@@ -184,16 +190,16 @@ def _solve(frame: cli.Frame, args: argparse.Namespace) -> int:
         if args.html:
             raise UsageError("--html draws a solved line; --position-only solves nothing: draw the position "
                              "with scripts/show.py")
-        s, where = _position(args)
+        s, where = _position(args, frame.say)
         return _print_position(args, where, s)
 
     agree = None
-    progress = frame.progress("solving")  # nodes (exact search) or seconds (CP-SAT), with a note
     frame.kept = "nothing: no line yet (each solver prints its best line so far once it has one)"
     objective = OBJECTIVES[args.objective]
     have = methods(objective.name)
     cli.output_file(args.html, args.force)  # refused before the work, not after it
-    s, where = _position(args)
+    s, where = _position(args, frame.say)  # its note (if any) before the progress display
+    progress = frame.progress("solving")  # nodes (exact search) or seconds (CP-SAT), with a note
     if args.solver is None:
         args.solver = default_method(objective.name, s.setup.expansion)
     wanted = ["exact", "cpsat"] if args.solver == "both" else [args.solver]

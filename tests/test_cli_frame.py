@@ -167,6 +167,22 @@ def test_a_cut_from_a_game_says_it_is_the_final_pass() -> None:
     assert re.search(r"draw pile (\d+) cards", proc.stdout) is not None
 
 
+def test_a_cards_left_above_the_deck_is_stated_in_one_line() -> None:
+    """Issue 61: ``--cards-left 100000`` was read as "at most" in silence; now one line on stderr
+    names the flag, the deck's size and the cut made instead."""
+    proc = run("solve_endgame.py", "--from-game", "1", "--players", "4", "--cards-left", "100000",
+               "--objective", "solo")
+    assert proc.returncode == 0, proc.stderr
+    drawn = re.search(r"draw pile (\d+) cards", proc.stdout)
+    assert drawn is not None
+    assert proc.stderr.splitlines() == [
+        "solve_endgame.py: --cards-left 100000 is more than the 130 cards of the deck (rio-grande 4p "
+        f"seed 1): cut at the first turn of the final pass, {drawn.group(1)} cards left"]
+    within = run("solve_endgame.py", "--from-game", "1", "--players", "4", "--cards-left", "20",
+                 "--objective", "solo")
+    assert within.returncode == 0 and within.stderr == "", within.stderr
+
+
 class _FailsWhenFreed:
     def __init__(self, e: BaseException) -> None:
         self.e = e
