@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import NoReturn
 
-from console.progress import Progress, enabled
+from console.progress import STATUS_EVERY, Heartbeat, Progress, enabled
 from model.errors import BohnanzaError, UsageError
 
 OK, NO, BAD_INPUT, DISAGREE, INTERNAL, INTERRUPTED = 0, 1, 2, 3, 70, 130
@@ -70,10 +70,13 @@ class Parser(argparse.ArgumentParser):
 
 
 def parser(doc: str | None, *, progress: bool = False, force: bool = False) -> Parser:
-    """The script's parser with the frame's own options: --debug, and --progress / --force."""
+    """The script's parser with the frame's own options: --debug, --quiet, and --progress / --force."""
     p = Parser(description=doc, formatter_class=HelpFormatter)
     p.add_argument("--debug", action="store_true",
                    help="on an internal error, print the traceback (please include it in a report)")
+    p.add_argument("--quiet", action="store_true",
+                   help=f"no progress and no status lines (off a terminal or with --json: a line on "
+                        f"stderr every {STATUS_EVERY:.0f} s while the work runs)")
     if progress:
         p.add_argument("--progress", action="store_true",
                        help="show progress even off a terminal (one line on stderr per update)")
@@ -84,14 +87,34 @@ def parser(doc: str | None, *, progress: bool = False, force: bool = False) -> P
 
 class Frame:
     """What the body of a script shares with the frame: progress displays, and ``kept``: what an
-    interrupt leaves (the partial results, said in the one line printed on Ctrl-C)."""
+    interrupt leaves (the partial results, said in the one line printed on Ctrl-C). In mode
+    'status' (off a terminal or with ``--json``, without ``--quiet``) a heartbeat says on stderr
+    what runs, its count and the time elapsed, every ``console.progress.status_every()`` seconds."""
 
     def __init__(self, name: str, args: argparse.Namespace) -> None:
         self.name = name
         self.debug = bool(getattr(args, "debug", False))
-        self.mode = enabled(bool(getattr(args, "json", False)), bool(getattr(args, "progress", False)))
+        self.mode = enabled(bool(getattr(args, "json", False)), bool(getattr(args, "progress", False)),
+                            quiet=bool(getattr(args, "quiet", False)))
         self.kept = ""
         self._shown: list[Progress] = []
+        self._heartbeat = Heartbeat(name, self._status).start() if self.mode == "status" else None
+
+    @property
+    def shows(self) -> bool:
+        """Whether progress is drawn (a bar, or lines with ``--progress``)."""
+        return self.mode in ("bar", "lines")
+
+    def _status(self) -> str:
+        running = [bar for bar in self._shown if not bar.closed]
+        return running[-1].status() if running else "working"
+
+    def stop(self) -> None:
+        """Close the displays and stop the heartbeat: the work is over."""
+        self.close()
+        if self._heartbeat is not None:
+            self._heartbeat.stop()
+            self._heartbeat = None
 
     def progress(self, desc: str, total: int | None = None, unit: str = "it") -> Progress:
         bar = Progress(desc, self.mode, total, unit)
@@ -159,6 +182,13 @@ def run(name: str, args: argparse.Namespace, body: Callable[[Frame], int]) -> in
     gc.set_threshold(*GC_THRESHOLDS)
     frame = Frame(name, args)
     sys.unraisablehook = _unraisable
+    try:
+        return _run(frame, body)
+    finally:
+        frame.stop()
+
+
+def _run(frame: Frame, body: Callable[[Frame], int]) -> int:
     try:
         code = body(frame)
         frame.close()

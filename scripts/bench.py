@@ -109,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
 def _bench(frame: cli.Frame, args: argparse.Namespace) -> int:
     frame.kept = "nothing: a benchmark prints its table when every run is done"
     try:
-        res, show_table = _run(args, bool(frame.mode))
+        res, show_table = _run(args, frame.shows)
     except benchmarks.Disagreement as e:
         frame.say(str(e))
         return 1

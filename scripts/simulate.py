@@ -7,7 +7,9 @@ Example:
   python scripts/simulate.py --players 4 --games 50 --seed 1 --option reshuffle=on-demand  # E1 reading
 
 --record DIR is checked before the first game: an existing record file there is refused unless
---force. Ctrl-C stops with exit 130; the records written so far are whole (written atomically).
+--force. Ctrl-C stops with exit 130 and prints the statistics of the games finished, marked
+partial (with --json: "partial": true, "games" finished of "games_asked"); the records written so
+far are whole (written atomically).
 """
 
 from __future__ import annotations
@@ -61,31 +63,46 @@ def _simulate(frame: cli.Frame, args: argparse.Namespace) -> int:
     if args.record:  # checked before the first game: a file, a clash or a read-only place is refused
         record_dir = cli.output_dir(args.record, args.force, [_record_name(g) for g in range(args.games)])
     bar = frame.progress("games", total=args.games, unit="games")
-    results = []
+    results: list[Any] = []
     seeds = (game_seed(args.seed, g) for g in range(args.games))
-    for g, (result, s0, final, actions) in enumerate(play_games(rules, args.players, seeds, bots)):
-        seed = result.seed
-        results.append(result)
-        if record_dir is not None:
-            from model.records import header, write_record
+    try:
+        for g, (result, s0, final, actions) in enumerate(play_games(rules, args.players, seeds, bots)):
+            seed = result.seed
+            results.append(result)
+            if record_dir is not None:
+                from model.records import header, write_record
 
-            head = header(s0, names, seed=seed, game=g)
-            write_record(record_dir / _record_name(g), head, actions, final)
-            frame.kept = f"the records of games 0-{g} are in {record_dir}, each whole"
-        bar(g + 1)
+                head = header(s0, names, seed=seed, game=g)
+                write_record(record_dir / _record_name(g), head, actions, final)
+                frame.kept = f"the records of games 0-{g} are in {record_dir}, each whole"
+            bar(g + 1)
+    except KeyboardInterrupt:  # Ctrl-C: the statistics of the games finished, marked partial, then 130
+        frame.close()
+        _report(args, rules, names, results, partial=True)
+        done = f"the statistics of the {len(results)} games finished are printed (partial)"
+        frame.kept = f"{done}; {frame.kept}" if frame.kept else done
+        raise
+    _report(args, rules, names, results)
+    return 0
 
+
+def _report(args: argparse.Namespace, rules: Any, names: list[str], results: list[Any],
+            partial: bool = False) -> None:
+    """The statistics of ``results`` on stdout (one JSON object with --json); ``partial``: the run
+    was interrupted, and says how many of the games asked for finished."""
     summary = _summary(results, args.players, rules.option("isla"))
     if args.json:
         out: dict[str, Any] = {
-            "games": args.games, "players": args.players, "ruleset": rules.name,
-            "options": rules.options(), "seed": args.seed, "bots": names,
+            "games": len(results) if partial else args.games, "players": args.players,
+            "ruleset": rules.name, "options": rules.options(), "seed": args.seed, "bots": names,
             "results": [_game_json(g, r, rules.option("isla")) for g, r in enumerate(results)],
             "summary": summary,
         }
-        print(json.dumps(out, separators=(",", ":")))
+        if partial:
+            out.update(partial=True, games_asked=args.games)
+        print(json.dumps(out, separators=(",", ":")), flush=True)
     else:
-        _print_summary(summary, args, rules.name, names)
-    return 0
+        _print_summary(summary, args, rules.name, names, len(results) if partial else None)
 
 
 def _record_name(game: int) -> str:
@@ -121,8 +138,11 @@ def _summary(results: list[Any], players: int, isla: bool = False) -> dict[str, 
     }
 
 
-def _print_summary(s: dict[str, Any], args: argparse.Namespace, name: str, bots: list[str]) -> None:
-    print(f"{args.games} games, {name}, {args.players} players, seed {args.seed}, bots {','.join(bots)}")
+def _print_summary(s: dict[str, Any], args: argparse.Namespace, name: str, bots: list[str],
+                   finished: int | None = None) -> None:
+    games = (f"{args.games} games" if finished is None
+             else f"partial (interrupted): the {finished} of {args.games} games finished")
+    print(f"{games}, {name}, {args.players} players, seed {args.seed}, bots {','.join(bots)}")
     print(f"game length: {s['mean_turns']:.1f} turns, {s['mean_actions']:.1f} actions; "
           f"deals per game: {s['mean_deals']:.2f}")
     if "ship_sales" in s:

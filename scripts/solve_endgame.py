@@ -55,16 +55,20 @@ from viewer.build import line_page
 from viewer.page import write
 
 
-def _position(args: argparse.Namespace) -> tuple[Any, str]:
+def _position(args: argparse.Namespace, frame: cli.Frame) -> tuple[Any, str]:
+    """The position and its name; a ``--cards-left`` above the deck gets a note on stderr."""
     if args.from_game is not None:
         if args.position is not None:
             raise UsageError("give a POSITION or --from-game, not both")
         if args.players is None or args.cards_left is None:
             raise UsageError("--from-game needs --players and --cards-left")
         options = parse_option_args(args.option)
-        return cut(args.ruleset, args.players, args.from_game, args.cards_left, options), (
-            f"{game_label(args.ruleset, args.players, args.from_game, options)}, the first turn of the "
-            f"final pass with at most {args.cards_left} cards left")
+        game = game_label(args.ruleset, args.players, args.from_game, options)
+        s = cut(args.ruleset, args.players, args.from_game, args.cards_left, options)
+        if args.cards_left > len(s.setup.deck):
+            frame.say(f"--cards-left {args.cards_left} is more than the {len(s.setup.deck)} cards of the "
+                      f"deck ({game}): cut at the first turn of the final pass, {len(s.draw)} cards left")
+        return s, f"{game}, the first turn of the final pass with at most {args.cards_left} cards left"
     if args.option:
         raise UsageError("--option sets the rules of the --from-game game; a position carries its own")
     name = args.position or DEFAULT
@@ -96,8 +100,7 @@ def _print_position(args: argparse.Namespace, where: str, s: Any) -> int:
     if args.json:
         print(json.dumps(s.to_json()))
     else:
-        print(f"position: {where}")
-        print(describe(s))
+        print(f"position: {where}\n{describe(s)}")
     return 0
 
 
@@ -116,8 +119,7 @@ def _print_expected(args: argparse.Namespace, where: str, s: Any, ans: Any) -> i
             "arrangements": ans.arrangements, "per_player": None, "stats": stats,
         }))
         return 0
-    print(f"position: {where}")
-    print(describe(s))
+    print(f"position: {where}\n{describe(s)}")
     p = ans.player
     print(f"\nobjective: expected solo p{p}: p{p}'s expected coins, no trades, the unseen cards "
           "(draw pile and other hands) in a uniformly random order")
@@ -184,16 +186,16 @@ def _solve(frame: cli.Frame, args: argparse.Namespace) -> int:
         if args.html:
             raise UsageError("--html draws a solved line; --position-only solves nothing: draw the position "
                              "with scripts/show.py")
-        s, where = _position(args)
+        s, where = _position(args, frame)
         return _print_position(args, where, s)
 
     agree = None
-    progress = frame.progress("solving")  # nodes (exact search) or seconds (CP-SAT), with a note
     frame.kept = "nothing: no line yet (each solver prints its best line so far once it has one)"
     objective = OBJECTIVES[args.objective]
     have = methods(objective.name)
     cli.output_file(args.html, args.force)  # refused before the work, not after it
-    s, where = _position(args)
+    s, where = _position(args, frame)  # its note (if any) before the progress display
+    progress = frame.progress("solving")  # nodes (exact search) or seconds (CP-SAT), with a note
     if args.solver is None:
         args.solver = default_method(objective.name, s.setup.expansion)
     wanted = ["exact", "cpsat"] if args.solver == "both" else [args.solver]

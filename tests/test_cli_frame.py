@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import ctypes
 import json
+import os
 import re
 import subprocess
 import sys
@@ -166,6 +167,22 @@ def test_a_cut_from_a_game_says_it_is_the_final_pass() -> None:
     assert re.search(r"draw pile (\d+) cards", proc.stdout) is not None
 
 
+def test_a_cards_left_above_the_deck_is_stated_in_one_line() -> None:
+    """Issue 61: ``--cards-left 100000`` was read as "at most" in silence; now one line on stderr
+    names the flag, the deck's size and the cut made instead."""
+    proc = run("solve_endgame.py", "--from-game", "1", "--players", "4", "--cards-left", "100000",
+               "--objective", "solo")
+    assert proc.returncode == 0, proc.stderr
+    drawn = re.search(r"draw pile (\d+) cards", proc.stdout)
+    assert drawn is not None
+    assert proc.stderr.splitlines() == [
+        "solve_endgame.py: --cards-left 100000 is more than the 130 cards of the deck (rio-grande 4p "
+        f"seed 1): cut at the first turn of the final pass, {drawn.group(1)} cards left"]
+    within = run("solve_endgame.py", "--from-game", "1", "--players", "4", "--cards-left", "20",
+                 "--objective", "solo")
+    assert within.returncode == 0 and within.stderr == "", within.stderr
+
+
 class _FailsWhenFreed:
     def __init__(self, e: BaseException) -> None:
         self.e = e
@@ -208,3 +225,18 @@ def test_an_error_raised_while_a_ctrl_c_is_handled_is_an_interrupt(
     assert capsys.readouterr().err.strip() == "t: interrupted"
     assert cli.run("t", args, bug) == cli.INTERNAL
     assert "internal error: RuntimeError" in capsys.readouterr().err
+
+
+def test_off_a_terminal_a_long_run_says_what_it_does_on_stderr_and_json_stays_clean() -> None:
+    """Issue 61: off a terminal (stderr piped) a status line comes every STATUS_EVERY seconds (here
+    shortened by $BOHNANZA_STATUS_EVERY): the work, its count, the time elapsed; never on stdout;
+    ``--quiet`` silences it."""
+    env = {**os.environ, "BOHNANZA_STATUS_EVERY": "0.2"}
+    cmd = [sys.executable, str(SCRIPTS / "simulate.py"), "--games", "200", "--players", "3", "--json"]
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["games"] == 200
+    lines = proc.stderr.splitlines()
+    assert lines and all(re.fullmatch(r"simulate\.py: games \d+/200 games, \d+ s elapsed", x) for x in lines)
+    quiet = subprocess.run([*cmd, "--quiet"], capture_output=True, text=True, env=env, timeout=120)
+    assert quiet.returncode == 0 and quiet.stderr == "" and json.loads(quiet.stdout)["games"] == 200

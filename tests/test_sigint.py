@@ -87,6 +87,22 @@ def test_simulate_keeps_whole_records(tmp_path: Path) -> None:
         assert check_record(str(path)).status == "legal", path
 
 
+def test_simulate_prints_the_statistics_of_the_games_it_finished() -> None:
+    """Issue 61: without --record an interrupt threw the games played away; now their statistics
+    are printed, marked partial (text, and --json's one object)."""
+    args = ["simulate.py", "--players", "4", "--games", "200000", "--progress"]
+    seconds, out, err = interrupt([*args, "--json"], r"games: [1-9]")
+    assert seconds < 2
+    run = json.loads(out)
+    assert run["partial"] is True and run["games_asked"] == 200000
+    assert 1 <= run["games"] == len(run["results"]) < 200000
+    assert f"the statistics of the {run['games']} games finished" in last_line(err, "simulate.py")
+    _, out, err = interrupt(args, r"games: [1-9]")
+    finished = re.match(r"partial \(interrupted\): the (\d+) of 200000 games finished, rio-grande", out)
+    assert finished is not None and "seat  mean coins" in out, out
+    assert f"the statistics of the {finished.group(1)} games finished" in last_line(err, "simulate.py")
+
+
 def test_check_record_keeps_the_verdicts_printed(tmp_path: Path) -> None:
     subprocess.run([sys.executable, str(SCRIPTS / "simulate.py"), "--players", "3", "--games", "4",
                     "--seed", "2", "--record", str(tmp_path)], check=True, capture_output=True)
