@@ -41,9 +41,8 @@ from model import GameState
 from solvers.contract import OBJECTIVES, Budget, SolveError
 from solvers.cpsat_lazy import cp_model, solution_callback
 from solvers.cpsat_run import Interrupt
-from solvers.flow.cuts import Schedule, capped_values, cut, schedule
+from solvers.flow.cuts import Schedule, capped_values, cut, schedule, solve_schedule
 from solvers.flow.master import FlowMaster
-from solvers.flow.seat_batch import TooLarge, solve_seat_in
 
 # (kind, turn, partner, bean); kind g: active hand -> partner, u: face-up -> partner, h: partner -> active
 Link = tuple[str, int, int, int]
@@ -51,7 +50,6 @@ SCALE = 1000  # prices are priced in 1/SCALE coins, so the pricing objective is 
 PRICE_ROUNDS = 4  # pricing solves per seat and iteration while its cuts tighten its bound
 BOX = 1.0  # the link duals' box around the best prices so far, in coins a card (box step)
 BOX_MOST = 16.0  # past this the box is dropped
-SEAT_STATES = 50_000  # the seat search's guard (as solvers/flow/solver.py's)
 
 
 def links(fm: FlowMaster) -> dict[Link, tuple[int, int]]:
@@ -139,11 +137,7 @@ class ColumnBound:
 
     # ----------------------------------------------------------------- seats and columns
     def _seat(self, q: int, sched: Schedule) -> tuple[int | None, int]:
-        try:
-            got = solve_seat_in(self.s, q, [(k, kind, dict(c)) for k, kind, c in sched], SEAT_STATES)
-            return got.value, got.value
-        except TooLarge as e:
-            return None, e.bound
+        return solve_schedule(self.s, q, sched)[:2]
 
     def exact(self, q: int, sched: Schedule) -> tuple[int | None, int]:
         """Seat q's exact value on ``sched`` (None past the guard) and a proved bound on it."""

@@ -10,14 +10,30 @@ from __future__ import annotations
 
 from typing import Any
 
+from model import GameState
 from solvers.cpsat_lazy import cp_model
 from solvers.flow.master import FlowMaster, most_of
+from solvers.flow.seat_batch import TooLarge, solve_seat_in
+from solvers.flow.seat_plan import Op
 
 Schedule = tuple[tuple[int, str, tuple[tuple[int, int], ...]], ...]  # (turn, kind, (bean, count)...)
 
 
 def schedule(fm: FlowMaster, value: Any, q: int) -> Schedule:
     return tuple((k, kind, tuple(sorted(c.items()))) for k, kind, c in fm.fixed_batches(value, q))
+
+
+SEAT_STATES = 50_000  # the batch seat search's guard (the largest real seat so far: 6,734 states)
+
+
+def solve_schedule(s: GameState, q: int, sched: Schedule) -> tuple[int | None, int, list[Op]]:
+    """Seat q's exact fields on a schedule (solvers/flow/seat_batch.py): (the value of its best
+    plan, None past the ``SEAT_STATES`` guard; a proved bound on that value; the plan)."""
+    try:
+        got = solve_seat_in(s, q, [(k, kind, dict(c)) for k, kind, c in sched], SEAT_STATES)
+        return got.value, got.value, got.ops
+    except TooLarge as e:
+        return None, e.bound, []
 
 
 def capped_values(fm: FlowMaster) -> list[cp_model.IntVar]:

@@ -47,9 +47,8 @@ from solvers.contract import OBJECTIVES, Budget, Limits, Objective, Solution, So
 from solvers.cpsat_lazy import cp_model, solution_callback
 from solvers.cpsat_run import Interrupt, interruptible, reporting
 from solvers.exact import OpenSearch, SoloSearch, open_player, solve_solo
-from solvers.flow.cuts import Schedule, capped_values, cut, schedule
+from solvers.flow.cuts import Schedule, capped_values, cut, schedule, solve_schedule
 from solvers.flow.master import Batch, FlowMaster, capacity_default
-from solvers.flow.seat_batch import TooLarge, solve_seat_in
 from solvers.flow.seat_plan import Op, SeatPlan
 from solvers.timeline import Card, Deal, deal_proposals, play_deal, track_draws
 
@@ -65,7 +64,6 @@ STAGES = ((0.6, 0.7),)
 # 36.6 s, amigo4-6cards 20 in 8.5 s against 24.5 s (docs/lab-notes.md, 2026-12-07).
 BEST_STAGES = ((0.1, 0.7),)
 DECOMPOSE_UNTIL = 0.8  # the decomposition may go on to here until it has a first plan
-SEAT_STATES = 50_000  # the batch seat search's guard (the largest real seat so far: 6,734 states)
 HARVEST = 20  # master solutions a round hands to the seats: its last ones, the optimum among them
 JOINT_SHARE = 0.5  # of what is left then: the optimising joint model, before the search for any better plan
 WEAK_MASTER_AT = 0.3  # a first master solve whose bound is no tighter than the beanometer's ends here
@@ -602,16 +600,10 @@ class FlowSolver:
         return False
 
     def _seat(self, q: int, sched: Any) -> tuple[int | None, int, list[Op]]:
-        """Seat q's exact fields on a schedule (solvers/flow/seat_batch.py): (the value of its best
-        plan, None if none; the proved bound on that value; the plan). Past SEAT_STATES search
-        states (a guard, counted in the stats) only the bound the search had proved."""
-        try:
-            got = solve_seat_in(self.s, q, [(k, kind, dict(c)) for k, kind, c in sched], SEAT_STATES)
-            self.seat_counts["exact"] += 1
-            return got.value, got.value, got.ops
-        except TooLarge as e:
-            self.seat_counts["guard"] += 1
-            return None, e.bound, []
+        """Seat q's exact fields on a schedule (``cuts.solve_schedule``), counted in the stats."""
+        got = solve_schedule(self.s, q, sched)
+        self.seat_counts["exact" if got[0] is not None else "guard"] += 1
+        return got
 
     def _seat_model(self, fm: FlowMaster, q: int, sched: Any) -> tuple[cp_model.CpModel, SeatPlan]:
         """The CP-SAT seat model on a schedule, named as in the joint model: every batch and bean
