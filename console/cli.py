@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from console.progress import STATUS_EVERY, Heartbeat, Progress, enabled
-from model.errors import BohnanzaError, UsageError
+from model.errors import BohnanzaError, UsageError, command_line
 
 OK, NO, BAD_INPUT, DISAGREE, INTERNAL, INTERRUPTED = 0, 1, 2, 3, 70, 130
 UNDECIDED = 4  # a search ran out of time before it could say yes or no (check_record's unknown cards)
@@ -194,7 +194,7 @@ def _run(frame: Frame, body: Callable[[Frame], int]) -> int:
         frame.close()
         return code
     except BohnanzaError as e:
-        frame.say(str(e))
+        frame.say(command_line(e))  # an argument's error names the flag, not the Python argument
         return BAD_INPUT
     except KeyboardInterrupt as e:
         _KEPT.append(e)  # its frames' Z3 objects stay alive until ``exit`` leaves at once

@@ -22,6 +22,7 @@ from collections.abc import Callable
 
 from console.progress import ProgressFn
 from model import GameState, Phase, apply
+from model.errors import UnknownName
 from solvers import cpsat, cpsat_deals, duel, exact, expected, isla_cpsat, isla_duel, isla_exact, isla_open
 from solvers.contract import (
     BEST,
@@ -117,9 +118,10 @@ def _title(objective: str, method: str) -> str:
     return f"{objective} by {'the flow solver' if flow else _TITLES.get(method, method)}"
 
 
-def _no_method(objective: str, method: str) -> SolveError:
+def _no_method(objective: str, method: str) -> UnknownName:
     have = ", ".join(methods(objective)) or "none"
-    return SolveError(f"--objective {objective} has no {method} solver (methods: {have})")
+    return UnknownName("method", method, f"{objective} has no {method} solver (methods: {have})",
+                       f"--objective {objective} has no {method} solver (methods: {have})")
 
 
 def solve(s: GameState, objective: str, method: str, player: int | None = None,

@@ -1,6 +1,7 @@
 """The contract every endgame solver shares (issue 40 item 2): the objectives, declared once
 (``Objective``, ``OBJECTIVES``), what a solver may spend (``Limits``, and ``Budget``, the one clock of
-every solver), what it answers (``Solution``) and what it raises (``SolveError`` and the search limits).
+every solver), what it answers (``Solution``) and what it raises (``SolveError`` and the search
+limits, from ``model/errors.py``, the project's one family of errors).
 
 This module is the bottom of ``solvers/``: it imports ``model`` and ``console`` only, never another
 solver module; every solver, the registry (``solvers/api.py``), the studies and the scripts read
@@ -17,14 +18,16 @@ from typing import Any, Protocol
 
 from console.progress import ProgressFn
 from model import Action, GameState
-from model.errors import BohnanzaError, UsageError
+from model.errors import (
+    NodeLimitExceeded,
+    SearchLimitExceeded,
+    SolveError,
+    TimeLimitExceeded,
+    UnknownName,
+    UsageError,
+)
 
 # ------------------------------------------------------------------ errors
-
-
-class SolveError(BohnanzaError):
-    """The position does not fit the objective (one line, the rule or reason)."""
-
 
 RESHUFFLE_AHEAD = "a reshuffle lies ahead: open endgames need the final pass (E2)"
 
@@ -45,22 +48,6 @@ def base_game_only(s: GameState, solver: str, served: str = "") -> None:
         if served:
             raise SolveError(f"{head} are solved only by {served}")
         raise SolveError(f"{head} can be read, shown and validated, but {solver} does not handle them")
-
-
-class SearchLimitExceeded(SolveError):
-    """An exact search passed its node or time limit: the position is too large for it (no proved
-    answer). ``best``: the best line it found, as a feasible Solution with a proved bound, where the
-    search keeps one (``solvers.exact.OpenSearch``); None otherwise."""
-
-    best: Solution | None = None
-
-
-class NodeLimitExceeded(SearchLimitExceeded):
-    """An exact search passed its node limit."""
-
-
-class TimeLimitExceeded(SearchLimitExceeded):
-    """An exact search passed its time limit."""
 
 
 # ------------------------------------------------------------------ objectives
@@ -122,7 +109,7 @@ def objective(name: str) -> Objective:
     """The objective named ``name``; a SolveError naming the known ones otherwise."""
     o = OBJECTIVES.get(name)
     if o is None:
-        raise SolveError(f"objective {name!r}: not one of {', '.join(OBJECTIVES)}")
+        raise UnknownName("objective", name, f"not one of {', '.join(OBJECTIVES)}")
     return o
 
 

@@ -35,6 +35,7 @@ from model import (
     apply,
     legal_actions,
 )
+from model.errors import ArgumentError
 from solvers.contract import DUEL, Budget, Limits, Objective, Solution, SolveError, SolveStats, base_game_only
 from solvers.positions import in_final_pass
 
@@ -95,7 +96,7 @@ def duel_player(s: GameState, player: int | None) -> int:
         raise SolveError("the position must be a decision point, not a finished game or a reshuffle")
     p = s.to_move if player is None else player
     if p not in (0, 1):
-        raise SolveError(f"--player {p}: the bean duel has seats 0 and 1")
+        raise ArgumentError("player", p, "the bean duel has seats 0 and 1")
     return p
 
 

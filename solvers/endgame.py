@@ -21,6 +21,7 @@ from pathlib import Path
 
 from model import Action, GameState, Phase, apply, format_action
 from model.cards import BEAN_NAMES
+from model.errors import MissingFile, UnknownName
 from solvers.api import Limits, Solution, default_method
 from solvers.api import solve as _solve
 from solvers.contract import OBJECTIVES as DECLARED
@@ -39,11 +40,13 @@ def names() -> list[str]:
 
 def load(position: str) -> GameState:
     """A built-in position by name, or a state JSON file, checked against the rules (a broken one
-    raises a ``model.errors.InputError`` naming the field and the rule)."""
+    raises a ``model.errors.InputError`` naming the field and the rule; neither a file nor a
+    built-in: ``MissingFile``, a ``FileNotFoundError``)."""
     if position in BUILTINS:
         return BUILTINS[position].position()
-    if not Path(position).exists() and not position.endswith(".json"):
-        raise FileNotFoundError(unknown_position(position))
+    if not Path(position).exists():
+        raise MissingFile(unknown_position(position) if not position.endswith(".json")
+                          else f"{position}: no such file")
     return read_position(position)
 
 
@@ -57,8 +60,8 @@ def solve(s: GameState, objective: str = "best", player: int | None = None, meth
     coop and best; exact search on solo: the default policy's line, no bound). The duel's searches
     and La Isla Bohnita's solo search raise their ``SearchLimitExceeded``."""
     if objective not in OBJECTIVES:
-        raise ValueError(f"objective {objective!r}: one of {', '.join(OBJECTIVES)} "
-                         "(expected: solvers.expected.solve_expected)")
+        raise UnknownName("objective", objective, f"one of {', '.join(OBJECTIVES)} "
+                          "(expected: solvers.expected.solve_expected)")
     if method is None:
         method = default_method(objective, s.setup.expansion)
     return _solve(s, objective, method, player, Limits(time=time_limit), anytime=True)

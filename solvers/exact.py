@@ -22,6 +22,7 @@ from console.progress import ProgressFn
 from model import Action, EndPhase, GameState, Phase, apply, legal_actions
 from model.actions import Accept, Decline, Harvest, Plant, PlantAside, Propose
 from model.engine import give_options
+from model.errors import ArgumentError
 from solvers.bounds import gain_table
 from solvers.contract import (
     DEFAULT_NODES,
@@ -161,7 +162,7 @@ def final_pass_player(s: GameState, player: int | None) -> int:
                          f"{s.setup.final_exhaustion}): open endgames need the final pass (E2)")
     p = s.to_move if player is None else player
     if not 0 <= p < len(s.players):
-        raise SolveError(f"--player {p}: there are {len(s.players)} seats")
+        raise ArgumentError("player", p, f"there are {len(s.players)} seats")
     return p
 
 

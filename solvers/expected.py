@@ -39,6 +39,7 @@ from math import comb, factorial, prod
 
 from console.progress import ProgressFn
 from model import Action, EndPhase, GameState, Phase, Plant, apply
+from model.errors import ArgumentError
 from solvers.contract import DEFAULT_NODES, Budget, Limits, Objective, SolveError, base_game_only
 from solvers.exact import SoloSearch, default_policy, solve_solo
 from solvers.positions import in_final_pass
@@ -87,7 +88,7 @@ def check_expected(s: GameState, player: int | None) -> int:
         raise SolveError("the position is a reshuffle, not a decision point (E1)")
     p = s.to_move if player is None else player
     if not 0 <= p < len(s.players):
-        raise SolveError(f"--player {p}: there are {len(s.players)} seats")
+        raise ArgumentError("player", p, f"there are {len(s.players)} seats")
     return p
 
 

@@ -34,6 +34,7 @@ import time
 
 from console.progress import ProgressFn
 from model import Action, GameState, Phase, apply, legal_actions
+from model.errors import ArgumentError
 from model.isla import isla_of
 from model.isla.actions import PIRATE
 from model.isla.setup import isla_setup
@@ -65,7 +66,7 @@ def check_isla_duel(s: GameState, player: int | None) -> int:
         raise SolveError("the position must be a decision point, not a finished game or a reshuffle")
     p = s.to_move if player is None else player
     if p not in (0, 1):
-        raise SolveError(f"--player {p}: the Isla duel has seats 0 and 1")
+        raise ArgumentError("player", p, "the Isla duel has seats 0 and 1")
     return p
 
 

@@ -38,6 +38,7 @@ from typing import Any
 from console.progress import ProgressFn
 from model import Accept, Action, GameState, Phase, Propose, apply
 from model.cards import BEAN_NAMES
+from model.errors import ArgumentError
 from model.rules import setup
 from solvers.contract import Budget, SolveError, TimeLimitExceeded, base_game_only
 from solvers.cpsat_run import interruptible
@@ -202,7 +203,7 @@ def trade_map(s: GameState, max_cards: int | None = None, value: str = "solo",
         check_expected(s, s.active)
     k = s.setup.rules.max_deal_cards if max_cards is None else max_cards
     if k < 0:
-        raise SolveError(f"--max-cards must be at least 0, got {k}")
+        raise ArgumentError("max_cards", k, "must be at least 0")
     wide = s._replace(setup=_with_deal_cards(s, k))  # apply accepts any size; this lists up to k
     listed = deals(wide)
     done = 0

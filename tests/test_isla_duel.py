@@ -10,6 +10,7 @@ import pytest
 from builders import isla_fleet, isla_seat, isla_ship
 
 from model import GameState, Phase, apply, state_from_json
+from model.errors import ArgumentError
 from model.validate import check_state
 from solvers.api import solve
 from solvers.contract import Budget, Limits, SolveError
@@ -134,7 +135,7 @@ def test_refusals_are_one_line() -> None:
         solve_isla_duel(_duel((["chili"], ["blue"]), ["chili"], 1, exhaustions=1))
     with pytest.raises(SolveError, match=r"covers the Isla duel only"):
         solve_isla_duel(ISLA_LIBRARY["isla-rio4-5cards"].position())
-    with pytest.raises(SolveError, match=r"--player 2: the Isla duel has seats 0 and 1"):
+    with pytest.raises(ArgumentError, match=r"^player=2: the Isla duel has seats 0 and 1$"):
         solve_isla_duel(LAST_TURN, 2)
     with pytest.raises(SolveError, match=r"passed its node limit"):
         solve(ISLA_LIBRARY["isla-duel-7cards"].position(), "duel", "exact", None, Limits(nodes=50))

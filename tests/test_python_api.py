@@ -7,10 +7,16 @@ method from the registry, La Isla Bohnita's included (I1-I9); a ``Solution`` tha
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
+from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from builders import IDLE, NO_SHIP, P0, isla_seat, isla_state
 
+import model
+from model.errors import ArgumentError, BohnanzaError, MissingFile, UnknownName
 from solvers.api import served
 from solvers.endgame import load, solve
 
@@ -70,3 +76,41 @@ def test_the_docs_say_what_the_registry_solves_on_isla_positions() -> None:
         assert said in text, page
         assert "every other objective is refused" not in text, page
         assert not re.search(r"`--objective solo`[^.]*, and every other solver refuses", text), page
+
+
+S = load("rio4-last-turn")
+CALLS: list[tuple[str, Callable[[], object], type[Exception], str]] = [
+    ("a missing name", lambda: load("no-such-position"), FileNotFoundError, "no-such-position: no such file"),
+    ("a missing file", lambda: load("no-such.json"), FileNotFoundError, "no-such.json: no such file"),
+    ("an unknown objective", lambda: solve(S, "fastest"), LookupError, "objective='fastest': one of solo, "),
+    ("an unknown method", lambda: solve(S, "best", method="magic"), LookupError,
+     "method='magic': best has no magic solver"),
+    ("a seat out of range", lambda: solve(S, "best", player=9), ArgumentError, "player=9: there are 4 seats"),
+    ("a duel seat", lambda: solve(load("duel-4cards"), "duel", player=2), ArgumentError,
+     "player=2: the bean duel has seats 0 and 1"),
+    ("an unknown ruleset", lambda: model.new_game("zzz", players=4, seed=1), ValueError,
+     "unknown ruleset 'zzz'"),
+    ("an illegal action", lambda: model.apply(S, model.parse_action("p3 plant 0")), ValueError,
+     "p3 cannot act"),
+]
+
+
+@pytest.mark.parametrize(("what", "call", "kind", "message"), CALLS, ids=[c[0] for c in CALLS])
+def test_every_error_a_caller_can_cause_is_one_family_in_python_s_terms(
+        what: str, call: Callable[[], object], kind: type[Exception], message: str) -> None:
+    """A ``BohnanzaError`` of the kind Python users catch (``FileNotFoundError``, ``LookupError``,
+    ``ValueError``), its message naming the argument as Python does, never a command-line flag."""
+    with pytest.raises(BohnanzaError) as e:
+        call()
+    assert isinstance(e.value, kind), type(e.value).__mro__
+    assert str(e.value).startswith(message), str(e.value)
+    assert "--" not in str(e.value), str(e.value)
+    assert issubclass(MissingFile, FileNotFoundError) and issubclass(UnknownName, LookupError)
+
+
+def test_the_command_line_names_the_flag_for_the_same_error() -> None:
+    """``solve_endgame.py --player 9`` keeps its one line in the command line's terms, exit 2."""
+    proc = subprocess.run([sys.executable, "scripts/solve_endgame.py", "rio4-last-turn", "--objective",
+                           "best", "--player", "9"], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.strip() == "solve_endgame.py: --player 9: there are 4 seats", proc.stderr

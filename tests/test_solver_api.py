@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from model.errors import UsageError
+from model.errors import UnknownName, UsageError
 from solvers.api import METHODS, POLICIES, REGISTRY, default_method, methods, solve, solve_policy, verify_line
 from solvers.contract import DEFAULT_LIMITS, OBJECTIVES, Budget, Limits, NodeLimitExceeded, SolveError
 from solvers.positions import LIBRARY
@@ -48,13 +48,13 @@ def test_expected_is_solved_through_the_policy_registry() -> None:
     s = LIBRARY["rio4-last-turn"].position()
     ans = solve_policy(s, "expected", "exact", limits=DEFAULT_LIMITS)
     assert ans.value >= 0 and ans.player == s.to_move
-    with pytest.raises(SolveError, match="expected has no cpsat solver"):
+    with pytest.raises(UnknownName, match="expected has no cpsat solver"):
         solve_policy(s, "expected", "cpsat")
 
 
 def test_unknown_method_is_one_clear_error() -> None:
     s = LIBRARY["duel-4cards"].position()
-    with pytest.raises(SolveError, match="duel has no cpsat solver"):
+    with pytest.raises(LookupError, match="^method=.cpsat.: duel has no cpsat solver"):
         solve(s, "duel", "cpsat")
 
 
