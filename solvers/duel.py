@@ -17,6 +17,7 @@ This module never changes a rule: the line is replayed through ``model.apply`` w
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from functools import cache
 from typing import NamedTuple
 
@@ -36,7 +37,20 @@ from model import (
     legal_actions,
 )
 from model.errors import ArgumentError
-from solvers.contract import DUEL, Budget, Limits, Objective, Solution, SolveError, SolveStats, base_game_only
+from solvers.bounds import best_split
+from solvers.contract import (
+    DUEL,
+    Budget,
+    Limits,
+    NodeLimitExceeded,
+    Objective,
+    SearchLimitExceeded,
+    Solution,
+    SolveError,
+    SolveStats,
+    base_game_only,
+)
+from solvers.exact import default_policy, policy_line
 from solvers.positions import in_final_pass
 
 INF = 10**6
@@ -417,13 +431,42 @@ def solve_duel(s: GameState, player: int | None = None, node_limit: int | None =
     p = duel_player(s, player)
     t0 = time.perf_counter()
     search = DuelSearch(s, node_limit, time_limit, progress)
-    g = search.gain(s, -INF, INF)
+    try:
+        g = search.gain(s, -INF, INF)
+    except SearchLimitExceeded as e:
+        e.best = policy_duel(s, p, default_policy, margin_cap(s, p), search.nodes, len(search.table), t0, e)
+        raise
     line = search.line(s, g)
     value = margin(s, s.to_move) + g
     if p != s.to_move:
         value = -value
     stats = SolveStats("exact", time.perf_counter() - t0, nodes=search.nodes, table=len(search.table))
     return replayed_duel(s, p, value, line, stats)
+
+
+def margin_cap(s: GameState, p: int) -> int:
+    """A proved upper bound on P's minimax margin: P's coins plus every card not yet a coin (hands,
+    fields, set-aside, face-up, draw and discard piles: C1's best grouping of each bean), less the
+    opponent's coins (an opponent that buys nothing keeps them; F1 only spends)."""
+    cards: dict[int, int] = {}
+    zones = [s.draw, s.face_up, s.discard]
+    for pl in s.players:
+        zones += [pl.hand, pl.aside, tuple(f.bean for f in pl.fields for _ in range(f.count))]
+    for zone in zones:
+        for b in zone:
+            cards[b] = cards.get(b, 0) + 1
+    gain = sum(best_split(s.setup.payout[b], n) for b, n in cards.items())
+    return margin(s, p) + gain
+
+
+def policy_duel(s: GameState, p: int, policy: Callable[[GameState], Action], bound: int, nodes: int,
+                table: int, t0: float, stop: SearchLimitExceeded) -> Solution:
+    """A duel search stopped by a limit: both seats playing ``policy``, as a feasible Solution with
+    the proved ``bound`` on P's margin."""
+    line, coins = policy_line(s, policy)
+    stats = SolveStats("exact", time.perf_counter() - t0, nodes=nodes, table=table, bound=float(bound),
+                       stopped_by="nodes" if isinstance(stop, NodeLimitExceeded) else "time")
+    return Solution(DUEL, p, coins[p] - coins[1 - p], line, coins, status="feasible", stats=stats)
 
 
 def replayed_duel(s: GameState, p: int, value: int, line: list[Action], stats: SolveStats) -> Solution:

@@ -56,9 +56,8 @@ def solve(s: GameState, objective: str = "best", player: int | None = None, meth
     the player to move by default. ``method``: "exact" or "cpsat" (default: the registry's for the
     position's rules, ``default_method``, as ``solve_endgame.py`` picks it). The line is replayed
     through the engine before it is returned; ``sol.status`` is "optimal" or, past a limit,
-    "feasible": the best line found, ``sol.bound`` its proved bound (CP-SAT, and exact search on
-    coop and best; exact search on solo: the default policy's line, no bound). The duel's searches
-    and La Isla Bohnita's solo search raise their ``SearchLimitExceeded``."""
+    "feasible": the best line found, ``sol.bound`` its proved bound (exact search on solo and the
+    duels: the default policy's line; no bound on base-game solo)."""
     if objective not in OBJECTIVES:
         raise UnknownName("objective", objective, f"one of {', '.join(OBJECTIVES)} "
                           "(expected: solvers.expected.solve_expected)")

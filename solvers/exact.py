@@ -108,6 +108,11 @@ class SoloSearch:
         # NodeLimitExceeded past ``node_limit`` nodes (None: no limit), or the shared ``budget``'s limits
         self.budget = budget if budget is not None else Budget("solo search", node_limit)
 
+    def root_bound(self, s: GameState) -> int | None:
+        """A proved upper bound on P's coins from ``s`` for a search stopped by a limit (None: the
+        base search keeps none)."""
+        return None
+
     def choices(self, s: GameState) -> list[Action]:
         """P's moves: every legal action but deals; in trading, only ending it (T5)."""
         if s.phase == Phase.TRADE:
@@ -196,20 +201,27 @@ def solo_solution(search: SoloSearch, s: GameState, t0: float) -> Solution:
                     stats=SolveStats("exact", seconds, nodes=search.nodes, table=len(search.table)))
 
 
-def _default_line(search: SoloSearch, s: GameState, t0: float, stopped_by: str) -> Solution:
-    """A solo search stopped by a limit: P playing the others' default policy too, replayed with
-    checks, as a feasible Solution without a proved bound (the search keeps no line of its own)."""
-    p = search.player
+def policy_line(s: GameState, policy: Callable[[GameState], Action]) -> tuple[list[Action], list[int]]:
+    """Every seat playing ``policy`` from ``s`` to the end of the game, replayed with checks: the
+    line and every seat's final coins (a searcher's feasible answer past its limit)."""
     line: list[Action] = []
     while s.phase != Phase.OVER:
         if s.phase == Phase.CHANCE:
             raise SolveError(RESHUFFLE_AHEAD)
-        a = search.policy(s)
+        a = policy(s)
         line.append(a)
         s = apply(s, a)  # checked: the line must be legal
-    coins = [len(pl.coins) for pl in s.players]
+    return line, [len(pl.coins) for pl in s.players]
+
+
+def _default_line(search: SoloSearch, s: GameState, t0: float, stopped_by: str) -> Solution:
+    """A solo search stopped by a limit: P playing the others' default policy too, as a feasible
+    Solution with the search's proved bound at the root where it has one (``root_bound``)."""
+    p = search.player
+    line, coins = policy_line(s, search.policy)
+    bound = search.root_bound(s)
     stats = SolveStats("exact", time.perf_counter() - t0, nodes=search.nodes, table=len(search.table),
-                       stopped_by=stopped_by)
+                       stopped_by=stopped_by, bound=None if bound is None else float(bound))
     return Solution(SOLO, p, coins[p], line, coins, status="feasible", stats=stats)
 
 

@@ -45,12 +45,13 @@ from solvers.contract import (
     Budget,
     Limits,
     Objective,
+    SearchLimitExceeded,
     Solution,
     SolveError,
     SolveStats,
 )
-from solvers.duel import EXACT, INF, LOWER, UPPER, Key, replayed_duel
-from solvers.isla_exact import renames
+from solvers.duel import EXACT, INF, LOWER, UPPER, Key, policy_duel, replayed_duel
+from solvers.isla_exact import isla_policy, renames
 from solvers.positions import in_final_pass
 
 
@@ -308,7 +309,13 @@ def solve_isla_duel(s: GameState, player: int | None = None, budget: Budget | No
     p = check_isla_duel(s, player)
     t0 = time.perf_counter()
     search = IslaDuelSearch(budget or Budget("Isla duel search"))
-    v = search.value(s)
+    try:
+        v = search.value(s)
+    except SearchLimitExceeded as e:
+        low, high = margin_range(s)
+        bound = high if p == 0 else -low
+        e.best = policy_duel(s, p, isla_policy, bound, search.nodes, len(search.table), t0, e)
+        raise
     line = search.line(s, v)
     stats = SolveStats("exact", time.perf_counter() - t0, nodes=search.nodes, table=len(search.table))
     return replayed_duel(s, p, v if p == 0 else -v, line, stats)

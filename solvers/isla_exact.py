@@ -160,6 +160,10 @@ class IslaSoloSearch(SoloSearch):
                 cards[b] = cards.get(b, 0) + 1
         return len(pl.coins) + sum(self._split(s, b, n) for b, n in cards.items())
 
+    def root_bound(self, s: GameState) -> int | None:
+        """``upper``: every card that can still be P's, at the beanometer's best."""
+        return self.upper(s)
+
     def _split(self, s: GameState, b: int, n: int) -> int:
         return best_split(s.setup.payout[b], n)
 

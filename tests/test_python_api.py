@@ -17,7 +17,8 @@ from builders import IDLE, NO_SHIP, P0, isla_seat, isla_state
 
 import model
 from model.errors import ArgumentError, BohnanzaError, MissingFile, UnknownName
-from solvers.api import served
+from solvers.api import Limits, served
+from solvers.api import solve as solve_by
 from solvers.endgame import load, solve
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -38,6 +39,27 @@ def test_a_solo_search_past_its_time_limit_answers_the_default_line_feasible() -
     sol = solve(s, "solo", method="exact", time_limit=0.001)
     assert (sol.status, sol.stats.stopped_by, sol.bound) == ("feasible", "time", None), repr(sol)
     assert sol.value <= solve(s, "solo", method="exact").value == 8
+
+
+@pytest.mark.parametrize(("name", "player"), [("duel-9cards", 0), ("duel-9cards", 1), ("isla-duel-7cards", 0),
+                                            ("isla-duel-2cards", 1)])
+def test_a_duel_past_its_node_limit_answers_a_line_with_its_proved_bound(name: str, player: int) -> None:
+    """Both duel searches stopped by a limit: both seats' default policy, feasible, and a bound on
+    P's margin that holds (at least the optimum where that is known)."""
+    s = load(name)
+    sol = solve_by(s, "duel", "exact", player, Limits(nodes=5), anytime=True)
+    assert (sol.status, sol.stats.stopped_by, sol.player) == ("feasible", "nodes", player), repr(sol)
+    assert sol.value == sol.per_player[player] - sol.per_player[1 - player]
+    assert sol.bound is not None and sol.bound >= sol.value, repr(sol)
+    if name != "isla-duel-7cards":  # too large to solve here
+        assert sol.bound >= solve(s, "duel", player=player).value
+
+
+def test_isla_solo_past_its_node_limit_answers_the_policy_line_with_its_proved_bound() -> None:
+    s = load("isla-rio4-5cards")
+    sol = solve_by(s, "solo", "exact", None, Limits(nodes=3), anytime=True)
+    assert (sol.status, sol.stats.stopped_by) == ("feasible", "nodes"), repr(sol)
+    assert sol.bound is not None and sol.bound >= solve(s, "solo").value >= sol.value, repr(sol)
 
 
 def test_the_default_method_on_an_isla_position_is_the_registry_s() -> None:
