@@ -19,6 +19,7 @@ other method refuses them in one line naming what does serve them.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from console.progress import ProgressFn
 from model import GameState, Phase, apply
@@ -151,7 +152,7 @@ def solve(s: GameState, objective: str, method: str, player: int | None = None,
             raise
         sol = best
     verify_line(s, sol)
-    return sol
+    return replace(sol, start=s)
 
 
 def solve_policy(s: GameState, objective: str, method: str, player: int | None = None,

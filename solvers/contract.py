@@ -14,10 +14,11 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from html import escape
 from typing import Any, Protocol
 
 from console.progress import ProgressFn
-from model import Action, GameState
+from model import Action, GameState, apply, format_action
 from model.errors import (
     NodeLimitExceeded,
     SearchLimitExceeded,
@@ -351,6 +352,7 @@ class Solution:
     per_player: list[int]  # every seat's final coins after the line
     status: str = "optimal"
     stats: SolveStats = field(default_factory=lambda: SolveStats("exact"))
+    start: GameState | None = field(default=None, repr=False, compare=False)  # the position (solvers.api)
 
     def __repr__(self) -> str:
         """One readable line: what was solved, the answer and how (no function addresses)."""
@@ -358,6 +360,23 @@ class Solution:
         return (f"Solution({self.objective.name}{seat}: value {self.value}, {self.status}, "
                 f"bound {self.bound}, per_player {self.per_player}, {len(self.line)} actions, "
                 f"{self.stats.kind} {self.stats.seconds:.3f} s)")
+
+    def _repr_html_(self) -> str:
+        """The line in a notebook: the answer, then each step numbered with the coins it earns and
+        the final position's picture (when ``start``, the position solved, is known)."""
+        steps: list[str] = []
+        end = self.start
+        for a in self.line:
+            gains = ""
+            if end is not None:
+                before = [len(q.coins) for q in end.players]
+                end = apply(end, a)
+                gains = ", ".join(f"p{q} +{len(pl.coins) - before[q]}" for q, pl in enumerate(end.players)
+                                  if len(pl.coins) != before[q])
+            earned = f" [{gains}]" if gains else ""
+            steps.append(f"<li><code>{escape(format_action(a))}</code>{earned}</li>")
+        picture = end._repr_svg_() if end is not None else ""
+        return f"<div><p>{escape(repr(self))}</p><ol>{''.join(steps)}</ol>{picture}</div>"
 
     @property
     def bound(self) -> int | None:

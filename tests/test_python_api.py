@@ -16,6 +16,7 @@ import pytest
 from builders import IDLE, NO_SHIP, P0, isla_seat, isla_state
 
 import model
+from model import format_action
 from model.errors import ArgumentError, BohnanzaError, MissingFile, UnknownName
 from solvers.api import Limits, served
 from solvers.api import solve as solve_by
@@ -87,6 +88,18 @@ def test_a_solution_s_repr_is_one_readable_line() -> None:
     assert " at 0x" not in text and "\n" not in text, text
     assert text.startswith("Solution(solo p1: value 6, optimal, bound 6, per_player [11, 6, 3, 6], "), text
     assert repr(sol.objective) == "OBJECTIVES['solo']"
+
+
+def test_a_solution_shows_its_line_in_a_notebook() -> None:
+    """``_repr_html_``: the answer, every step with the coins it earns, the final position's picture."""
+    s = load("rio4-last-turn")
+    sol = solve(s, "solo", player=1)
+    html = sol._repr_html_()
+    steps = re.findall(r"<li><code>([^<]*)</code>( \[[^]]*\])?</li>", html)
+    assert [a for a, _ in steps] == [format_action(a) for a in sol.line]
+    earned = sum(int(g) for _, gains in steps for g in re.findall(r"\+(\d+)", gains))
+    assert earned == sum(sol.per_player) - sum(len(p.coins) for p in s.players)
+    assert html.count("<svg") == 1 and "value 6, optimal" in html
 
 
 def test_the_docs_say_what_the_registry_solves_on_isla_positions() -> None:
