@@ -18,7 +18,7 @@ from builders import IDLE, NO_SHIP, P0, isla_seat, isla_state
 import model
 from model import format_action
 from model.errors import ArgumentError, BohnanzaError, MissingFile, UnknownName
-from solvers.api import Limits, served
+from solvers.api import EXPANSION_REGISTRY, Limits, served
 from solvers.api import solve as solve_by
 from solvers.endgame import load, solve
 
@@ -102,15 +102,34 @@ def test_a_solution_shows_its_line_in_a_notebook() -> None:
     assert html.count("<svg") == 1 and "value 6, optimal" in html
 
 
+def _pages() -> dict[str, str]:
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    return {str(p.relative_to(ROOT)): re.sub(r"\s+", " ", p.read_text(encoding="utf-8")) for p in pages}
+
+
 def test_the_docs_say_what_the_registry_solves_on_isla_positions() -> None:
-    """docs/python.md and docs/tools.md name what ``EXPANSION_REGISTRY`` serves (``served``), and no
+    """Every page agrees with ``EXPANSION_REGISTRY``: the ``--list`` marks quoted anywhere are the
+    registry's (``served``), docs/python.md and docs/tools.md name what it serves, the README's
+    objective table names for each objective exactly the Isla methods registered for it, and no
     page says the Isla objectives but solo are refused."""
-    said = served("isla", duel=False)
-    for page in ("docs/python.md", "docs/tools.md"):
-        text = re.sub(r"\s+", " ", (ROOT / page).read_text(encoding="utf-8"))
-        assert said in text, page
+    marks = {f"[Isla: {served('isla', duel=False)} only]", f"[Isla duel: {served('isla', duel=True)} only]"}
+    pages = _pages()
+    for page, text in pages.items():
+        for quoted in re.findall(r"\[Isla(?: duel)?: [^]]*\]", text):
+            assert quoted in marks, (page, quoted)
         assert "every other objective is refused" not in text, page
         assert not re.search(r"`--objective solo`[^.]*, and every other solver refuses", text), page
+    assert served("isla") in pages["docs/python.md"]
+    assert served("isla", duel=False) in pages["docs/tools.md"]
+    titles = {"exact": "exact search", "cpsat": "CP-SAT"}
+    rows = dict(re.findall(r"^\| `(\w+)[ P]*` \|[^|]*\| ([^|]*) \|$",
+                           (ROOT / "README.md").read_text(encoding="utf-8"), re.MULTILINE))
+    for objective in ("solo", "coop", "best", "duel"):
+        isla = re.split(r"La Isla Bohnita:|the Isla duel:", rows[objective])[1]
+        have = {m for x, o, m in EXPANSION_REGISTRY if x == "isla" and o == objective}
+        for method, title in titles.items():
+            assert (title in isla) == (method in have), (objective, method, isla)
+
 
 
 S = load("rio4-last-turn")
