@@ -75,8 +75,7 @@ def _show(args: argparse.Namespace) -> int:
         print(f"{args.svg}: step {k} ({page.steps[k]['t']})")
         return 0
     size = write(page, args.out)
-    n = len(page.devs)
-    print(f"{args.out}: {page.count()}, {n} deviation{'s' * (n != 1)}, {size / 1024:.0f} KB")
+    print(f"{args.out}: {page.count()}, {page.verdict}, {size / 1024:.0f} KB")
     return 0
 
 

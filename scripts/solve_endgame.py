@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import Any
 
 from console import cli
+from model import format_action
 from model.display import describe
 from model.errors import UsageError
 from model.rules import parse_option_args
@@ -106,7 +107,6 @@ def _print_position(args: argparse.Namespace, where: str, s: Any) -> int:
 
 def _print_expected(args: argparse.Namespace, where: str, s: Any, ans: Any) -> int:
     """``expected``: a policy, not a line: the value, the best next action, every choice's value."""
-    from model import format_action
     stats = {k: (round(v, 3) if isinstance(v, float) else v) for k, v in ans.stats.items()}
     best = format_action(ans.best) if ans.best is not None else None
     if args.json:
@@ -218,10 +218,9 @@ def _solve(frame: cli.Frame, args: argparse.Namespace) -> int:
         agree = sols[0][1].value == sols[1][1].value
     solver_name, sol = sols[-1] if args.solver != "exact" else sols[0]
 
-    from model import format_action
-
-    stats = {k: (round(v, 3) if isinstance(v, float) else v) for k, v in sol.stats.as_dict().items()}
-    bound = sol.bound
+    bound = sol.bound  # the one proved bound (an optimal run's is its value): the stats say the same
+    stats = {k: bound if k == "bound" else round(v, 3) if isinstance(v, float) else v
+             for k, v in sol.stats.as_dict().items()}
     out = {
         "position": where, "objective": sol.objective.name, "player": sol.player, "solver": args.solver,
         "value": sol.value, "status": sol.status, "bound": bound,

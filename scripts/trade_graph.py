@@ -137,6 +137,9 @@ def _position_title(name: str | None) -> str:
     return Path(name).name
 
 
+BIG_JSON = 1_000_000  # characters: --json past this says its size on stderr
+
+
 def _graphml(g: Any, path: str) -> None:
     import networkx as nx
 
@@ -162,7 +165,11 @@ def _run_position(frame: cli.Frame, args: argparse.Namespace, name: str | None) 
         _graphml(deal_graph(tm), args.graphml)
     if args.json:
         out = {"position": where, "advanced_by": moved, "max_cards": k, **to_json(tm)}
-        print(json.dumps(out, separators=(",", ":")))
+        text = json.dumps(out, separators=(",", ":"))
+        print(text)
+        if len(text) >= BIG_JSON:  # one line on stderr: stdout stays the JSON
+            frame.say(f"--json: {len(text) / 1e6:.0f} MB on stdout, {len(tm.deals):,} deals"
+                      + (f" (--max-cards {k - 1} lists fewer)" if k > 1 else ""))
     else:
         print(_position_text(tm, where, moved, k))
         for what, path in (("drawing", args.png), ("GraphML", args.graphml)):

@@ -13,6 +13,7 @@ import random
 from itertools import combinations
 
 import pytest
+from builders import ROOT, run_script
 
 import solvers.contract as contract
 import solvers.duel as duel
@@ -300,3 +301,14 @@ def test_duel_stops_past_the_node_limit_and_reports_progress(monkeypatch):
     seen: list[int] = []
     sol = solve_duel(s, progress=lambda done, total, note: seen.append(done))
     assert seen == list(range(1, sol.stats.nodes + 1))
+
+
+@pytest.mark.parametrize("limit", [[], ["--node-limit", "5"]], ids=["optimal", "past-the-node-limit"])
+def test_the_json_answer_states_one_bound(limit: list[str]) -> None:
+    """``--json`` had ``stats.bound`` null while the top-level ``bound`` was -11: one proved bound."""
+    proc = run_script(ROOT / "scripts" / "solve_endgame.py", "duel-9cards", "--objective", "duel", "--json",
+                      *limit)
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["bound"] == out["stats"]["bound"] is not None and out["bound"] >= out["value"], out["stats"]
+    assert out["status"] == ("feasible" if limit else "optimal")

@@ -9,6 +9,8 @@ import base64
 import gzip
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -115,7 +117,9 @@ def test_a_solved_line_page_steps_to_the_solvers_value(tmp_path: Path) -> None:
     assert len(steps) == len(sol["line"]) + 1 and steps[-1]["v"] == sol["value"]
     # the command line, the summary and the page ("step k of N") count the same steps: the actions
     n = len(sol["line"])
-    assert f"{page}: {n} steps, 0 deviations" in proc.stdout and data["summary"][0].startswith(f"{n} steps;")
+    said = f"{page}: {n} steps, coop p{sol['player']} reaches {sol['value']} ({sol['status']}), "
+    assert said in proc.stdout and "deviation" not in proc.stdout
+    assert data["summary"][0].startswith(f"{n} steps;")
     assert all(st["t"].startswith(f"{k}. ") and st["l"] == k for k, st in enumerate(steps) if k)
     s = build(str(tmp_path / "line.json")).steps  # the same page in process
     assert s == steps
@@ -140,7 +144,7 @@ def test_step_counts_agree_and_one_step_is_singular(tmp_path: Path) -> None:
     (tmp_path / "one.json").write_text(json.dumps(sol))
     proc = run_script(SHOW, tmp_path / "one.json", "--out", tmp_path / "one.html")
     assert proc.returncode == 0, proc.stderr
-    assert "one.html: 1 step, 0 deviations," in proc.stdout
+    assert "one.html: 1 step, solo p" in proc.stdout and "deviation" not in proc.stdout
     page = build(str(tmp_path / "one.json"))
     assert page.count() == "1 step" and page.summary[0].startswith("1 step;")
     path = REFEREE / "three-deviations.jsonl"
@@ -239,3 +243,23 @@ def test_svg_writes_one_steps_picture(tmp_path: Path) -> None:
     assert out.read_text() == svg(replayed(REFEREE / "three-deviations.jsonl")[20])
     proc = run_script(SHOW, REFEREE / "three-deviations.jsonl", "--svg", tmp_path / "q.svg", "--step", "9999")
     assert proc.returncode == 2 and "--step 9999" in proc.stderr and not (tmp_path / "q.svg").exists()
+
+
+def test_show_says_what_a_position_page_holds(tmp_path: Path) -> None:
+    """Not "0 deviations" (a record's word) for a position: its table and the seat to move."""
+    proc = run_script(SHOW, "rio4-last-turn", "--out", tmp_path / "pos.html")
+    assert proc.returncode == 0, proc.stderr
+    assert "pos.html: 0 steps, a position (rio-grande, 4 players, p1 active), " in proc.stdout, proc.stdout
+
+
+def test_the_tools_page_s_viewer_commands_run_in_order(tmp_path: Path) -> None:
+    """docs/tools.md's line.html / line.json commands, as the page gives them, one after another in
+    one directory (the second page once collided with the first: "exists; use --force")."""
+    text = (ROOT / "docs" / "tools.md").read_text(encoding="utf-8")
+    block = text.split("## Pictures and the viewer")[1].split("```bash\n")[1].split("```")[0]
+    commands = [c.split("  #")[0] for c in block.splitlines() if "line.json" in c or "line.html" in c]
+    assert len(commands) >= 3, block
+    for command in commands:
+        command = command.replace("python scripts/", f"{sys.executable} {ROOT}/scripts/")
+        proc = subprocess.run(command, shell=True, cwd=tmp_path, capture_output=True, text=True, timeout=300)
+        assert proc.returncode == 0, (command, proc.stderr)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import networkx as nx
 import pytest
-from builders import run_script
+from builders import load_script, run_script
 
 from model import Phase, apply, new_game
 from model.cards import Bean
@@ -315,3 +315,20 @@ def test_cli_bad_input_is_one_line(args: list[str]) -> None:
     assert "Traceback" not in proc.stderr
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("trade_graph.py: ")
+
+
+def test_a_large_json_answer_says_its_size_in_one_line(monkeypatch: pytest.MonkeyPatch,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """rio4-8cards --json wrote 23 MB without a word: past ``BIG_JSON`` characters one line on stderr
+    gives the size and the deals (here the limit lowered to the small trade-map's answer)."""
+    script = load_script("trade_graph")
+    monkeypatch.setattr(script, "BIG_JSON", 1000)
+    assert script.main(["trade-map", "--json", "--quiet"]) == 0
+    out, err = capsys.readouterr()
+    deals = len(json.loads(out)["edges"])
+    mb = len(out.rstrip("\n")) / 1e6
+    said = f"trade_graph.py: --json: {mb:.0f} MB on stdout, {deals:,} deals (--max-cards 1 lists fewer)\n"
+    assert err == said
+    monkeypatch.setattr(script, "BIG_JSON", len(out) + 1)
+    assert script.main(["trade-map", "--json", "--quiet"]) == 0
+    assert capsys.readouterr().err == ""

@@ -57,6 +57,7 @@ def record_page(path: str, seat: int | None) -> Page:
     tally = ", ".join(f"{r} {n}" for r, n in _by_rule(run.deviations).items())
     n = len(run.deviations)
     verdict = f"{n} deviation{'s' * (n != 1)} ({tally})" if n else "legal"
+    page.verdict = f"{n} deviation{'s' * (n != 1)}" if n else "legal"
     page.summary.append(f"{path}: {len(rec.actions)} lines after the header, {len(states) - 1} replayed; "
                         f"{verdict} (check_record.py --all)")
     if run.stopped:
@@ -119,6 +120,7 @@ def line_page(sol: dict[str, Any], s0: GameState, where: str, seat: int | None) 
                  **({"d": deal_svg(*deal)} if deal else {}))
         s = nxt
     final = value(s)
+    page.verdict = f"{objective} p{player} reaches {final} ({sol.get('status')})"
     page.summary.append(f"{steps_text(len(line))}; objective {objective} p{player}: the line reaches "
                         f"{final}, the solver says {sol.get('value')} ({sol.get('status')}, "
                         f"bound {sol.get('bound')})")
@@ -144,6 +146,7 @@ def position_page(s: GameState, where: str, seat: int | None, graph: bool) -> Pa
     page = Page(f"{where}", seat)
     page.add(s, "the position", 0)
     page.summary.append(f"{where}: {s.setup.rules.name}, {len(s.players)} players")
+    page.verdict = f"a position ({s.setup.rules.name}, {len(s.players)} players, p{s.active} active)"
     if graph:
         page.extra = trade_graph_html(s, where)
     return page

@@ -41,6 +41,7 @@ class Page:
     extra: str = ""
     start: int = 0
     unit: str = "step"  # what the page numbers its steps by: "line" on a record (the file's lines)
+    verdict: str = ""  # what show.py says of it: a record's deviations, a line's value, a position's table
     states: list[GameState] = field(default_factory=list)  # each step's state (not in the page)
 
     def add(self, s: GameState, title: str, line: int, **more: Any) -> dict[str, Any]:
