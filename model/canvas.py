@@ -37,7 +37,7 @@ PALETTE: tuple[str, ...] = (
 )
 
 CARD_W, CARD_H, STEP = 60, 42, 64  # a single card, and the pitch of a row of them
-STACK_W, STACK_H = 68, 64  # a field, a coin stack, a pile
+STACK_W, STACK_H = 68, 80  # a field (five lines of text), a coin stack, a pile
 ROW_CARDS = 10  # hand cards per row before the row wraps
 COIN = 52  # a seat's coins: one coin with the count on it
 
@@ -88,8 +88,9 @@ class Canvas:
         self.out.append(f"</{tag}>")
 
     def card(self, x: float, y: float, zone: str, b: int | None, lines: tuple[str, ...] = (),
-             n: int = 1, cls: str = "", w: float = CARD_W, h: float = CARD_H) -> None:
-        """One card (``n`` 1) or a stack of ``n``; ``b`` None: its face is not shown (a back)."""
+             n: int = 1, cls: str = "", w: float = CARD_W, h: float = CARD_H, bold: int = 0) -> None:
+        """One card (``n`` 1) or a stack of ``n``; ``b`` None: its face is not shown (a back); the
+        ``bold`` line of ``lines`` is the card's name."""
         kind = "card" + (" back" if b is None else "") + (f" {cls}" if cls else "")
         self.open("g", class_=kind, data_zone=zone, data_n=n,
                   data_bean=None if b is None or b < 0 else BEAN_NAMES[b])
@@ -102,5 +103,5 @@ class Canvas:
             self.out.append(f'<rect x="{x + 1:g}" y="{y + 1:g}" width="{w - 2:g}" height="9" rx="3" '
                             f'fill="{bean_colour(b)}"/>')
         for k, line in enumerate(lines):
-            self.text(x + w / 2, y + 22 + 13 * k, line, 10, "hi" if k == 0 else "", middle=True)
+            self.text(x + w / 2, y + 22 + 13 * k, line, 10, "hi" if k == bold else "", middle=True)
         self.close("g")

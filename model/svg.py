@@ -67,38 +67,39 @@ def _seat(c: Canvas, s: GameState, i: int, y0: int, hand_shown: bool, coins_show
         x = 10 + j * (STACK_W + 8)
         if not f.count:
             c.rect(x, y, STACK_W, STACK_H, "#f0f0f0", rx=4)
-            c.text(x + STACK_W / 2, y + 36, f"field {j + 1}", 10, "cap", middle=True)
+            c.text(x + STACK_W / 2, y + 36, f"field {j}", 10, "cap", middle=True)
             continue
         pays = su.payout[f.bean][f.count] if f.bean < len(su.payout) else 0
-        protected = f.count == 1 and not harvestable(p.fields, j, su.strict_harvest)
-        lines: tuple[str, ...] = (BEAN_NAMES[f.bean], f"{f.count} card" + ("s" if f.count > 1 else ""),
-                                  f"pays {pays}")
+        # H4 explains a choice only to the seat that makes it: marked on the seat to move's fields
+        protected = moving and f.count == 1 and not harvestable(p.fields, j, su.strict_harvest)
+        lines: tuple[str, ...] = (f"field {j}", BEAN_NAMES[f.bean],
+                                  f"{f.count} card" + ("s" if f.count > 1 else ""), f"pays {pays}")
         if protected:
             lines = (*lines, "H4 kept")
         c.card(x, y, f"p{i}.fields.{j}", f.bean, lines, n=f.count, cls="h4" if protected else "",
-               w=STACK_W, h=STACK_H)
+               w=STACK_W, h=STACK_H, bold=1)
     x, y1 = 10 + 3 * (STACK_W + 8), y + (STACK_H - COIN) / 2
     # coins (H5): a coin with the count on it; hidden (H7): a grey coin, not even the count
     c.open("g", class_="card coin" + ("" if coins_shown else " hidden"), data_zone=f"p{i}.coins",
            data_n=len(p.coins) if coins_shown else None)
     c.rect(x, y1, COIN, COIN, "#f2cf4a" if coins_shown else "#c8c8c8", rx=COIN / 2)
-    c.text(x + COIN / 2, y1 + 19, "coins", 9, "cap", middle=True)
-    c.text(x + COIN / 2, y1 + 37, str(len(p.coins)) if coins_shown else "hidden", 15 if coins_shown else 9,
+    c.text(x + COIN / 2, y1 + 19, "coins", 10, "cap", middle=True)
+    c.text(x + COIN / 2, y1 + 37, str(len(p.coins)) if coins_shown else "hidden", 15 if coins_shown else 10,
            "hi", middle=True)
     c.close("g")
     hx = 330
     if p.hand:
-        c.text(hx, y - 2, "hand, front card first (H1)", 9, "cap")
+        c.text(hx, y - 2, "hand, front card h0 first (H1)", 10, "cap")
     for k, b in enumerate(p.hand):
         cx = hx + (k % ROW_CARDS) * STEP
         cy = y + 4 + (k // ROW_CARDS) * (CARD_H + 18)
         face = BEAN_NAMES[b] if hand_shown else "back"
-        c.card(cx, cy, f"p{i}.hand", b if hand_shown else None, (face, "front") if k == 0 else (face,),
+        c.card(cx, cy, f"p{i}.hand", b if hand_shown else None, (face, f"h{k} front" if k == 0 else f"h{k}"),
                cls="front" if k == 0 else "")
     rows = max(1, -(-len(p.hand) // ROW_CARDS))
     y += max(STACK_H + 4, rows * (CARD_H + 18))
     if p.aside:
-        c.text(10, y + 12, "set aside (T4): planted after trading (T6)", 9, "cap")
+        c.text(10, y + 12, "set aside (T4): planted after trading (T6)", 10, "cap")
         for k, b in enumerate(p.aside):
             c.card(10 + k * STEP, y + 16, f"p{i}.aside", b, (BEAN_NAMES[b],))
         y += 16 + CARD_H + 4
@@ -145,9 +146,9 @@ def _table(c: Canvas, s: GameState) -> None:
     if s.out:
         c.card(x, y, "out", None, ("out", str(len(s.out))), n=len(s.out), w=STACK_W, h=STACK_H)
         x += 80
-    c.text(x + 10, y + 10, "face up (T2)" if s.face_up else "face up: none", 9, "cap")
+    c.text(x + 10, y + 10, "face up (T2)" if s.face_up else "face up: none", 10, "cap")
     for k, b in enumerate(s.face_up):
-        c.card(x + 10 + k * STEP, y + 16, "face_up", b, (BEAN_NAMES[b],))
+        c.card(x + 10 + k * STEP, y + 16, "face_up", b, (BEAN_NAMES[b], f"u{k}"))
     if s.ext is not None:
         hooks(su).svg_table(c, s, y + STACK_H + 10)
     c.close("g")

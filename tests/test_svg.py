@@ -195,19 +195,35 @@ def test_H7_a_seat_view_shows_other_hands_as_backs_and_hides_their_coins() -> No
 
 
 @pytest.mark.rule("H4")
-def test_H4_a_protected_single_is_marked_and_the_front_card_is_marked_H1() -> None:
-    s = state_of(json.loads((CONF / "endgames" / "protected-single.json").read_text()), "protected-single")
+@pytest.mark.parametrize("name", ["protected-single", "rio4-last-turn"])
+def test_H4_a_protected_single_is_marked_where_it_explains_a_choice_and_the_front_card_H1(name: str) -> None:
+    """H4 is marked on the seat to move's protected singles only (it explains which harvest that
+    seat may make); "H4 kept" on every one-card field of the table explained nothing. Fields and
+    hand cards carry the numbers the actions use (``harvest 0``, ``accept h11,h15``)."""
+    from model.core import harvestable
+    from solvers.positions import BUILTINS
+
+    s = BUILTINS[name].position()
     root = check_picture(s)
     cards = [el for el, *_ in walk(root) if "card" in el.get("class", "")]
     kept = [el for el in cards if "h4" in el.get("class", "").split()]
-    from model.core import harvestable
-
-    want = [(i, j) for i, p in enumerate(s.players) for j, f in enumerate(p.fields)
-            if f.count == 1 and not harvestable(p.fields, j, s.setup.strict_harvest)]
-    assert want and [el.get("data-zone") for el in kept] == [f"p{i}.fields.{j}" for i, j in want]
+    protected = [(i, j) for i, p in enumerate(s.players) for j, f in enumerate(p.fields)
+                 if f.count == 1 and not harvestable(p.fields, j, s.setup.strict_harvest)]
+    want = [(i, j) for i, j in protected if i == s.to_move]
+    assert protected != want or name == "protected-single"  # rio4-last-turn: the others' too, unmarked
+    assert [el.get("data-zone") for el in kept] == [f"p{i}.fields.{j}" for i, j in want]
+    assert want or name != "protected-single"
+    texts = [[t.text for t in el.iter(NS + "text")] for el in cards]
+    assert sum("H4 kept" in x for x in texts) == len(want)
     fronts = [el for el in cards
               if "front" in el.get("class", "").split() and ".hand" in el.get("data-zone", "")]
     assert [el.get("data-zone") for el in fronts] == [f"p{i}.hand" for i, p in enumerate(s.players) if p.hand]
+    for i, p in enumerate(s.players):
+        hand = [x for el, x in zip(cards, texts, strict=True) if el.get("data-zone") == f"p{i}.hand"]
+        assert [x[1].split()[0] for x in hand] == [f"h{k}" for k in range(len(p.hand))]
+        fields = {el.get("data-zone"): x for el, x in zip(cards, texts, strict=True)
+                  if el.get("data-zone", "").startswith(f"p{i}.fields.")}
+        assert all(fields[f"p{i}.fields.{j}"][0] == f"field {j}" for j, f in enumerate(p.fields) if f.count)
 
 
 def test_the_coins_a_field_pays_now_follow_the_beanometer() -> None:

@@ -215,3 +215,74 @@ def test_the_pages_fit_the_width_without_scrolling_sideways(browser: Any, tmp_pa
                 f"line {line_no}: "), got
         assert page.errors == []
         page.close()
+
+
+LEGIBLE = """() => {
+  const size = t => parseFloat(t.getAttribute('font-size')) * t.getScreenCTM().a;
+  const cards = [...document.querySelectorAll('#picture svg text')].map(size);
+  const deal = [...document.querySelectorAll('#info svg.dealsvg text')].map(size);
+  return {picture: document.querySelector('#picture svg').getBoundingClientRect().width,
+          smallest: Math.min(...cards), deal: deal.length ? Math.min(...deal) : null};
+}"""
+
+CARD_TEXTS = """zone => [...document.querySelectorAll('#picture svg .card')]
+  .filter(el => el.dataset.zone === zone || el.dataset.zone.startsWith(zone + '.'))
+  .map(el => [el.dataset.zone, el.dataset.bean || '',
+              [...el.querySelectorAll('text')].map(t => t.textContent)])"""
+
+
+def test_the_picture_scales_reads_at_1920_and_numbers_as_the_actions_do(
+        browser: Any, tmp_path: Path, default_line: Line) -> None:
+    """Issue 61 item 5: the picture grows with the window (it stopped at 1000 px); at 1920x1080 every
+    text of the picture and the deal diagram's labels are at least 13 px; hand cards and fields carry
+    the numbers the actions use (``accept h11,h15``, ``harvest 0``); the last step credits the final
+    harvest's coins to the final harvest (E3), not to the planting; "H4 kept" only on the seat to
+    move's protected singles. Screenshots at each width."""
+    from model import Phase, apply, parse_action
+    from model.cards import BEAN_NAMES
+    from model.core import harvestable
+    from model.position_io import state_of
+
+    sol, html = default_line
+    states = [state_of(sol["state"], "line")]
+    for text in sol["line"]:
+        states.append(apply(states[-1], parse_action(text)))
+    accept = next(k for k, text in enumerate(sol["line"]) if " accept h" in text)
+    sizes = {}
+    for width in (1000, 1400, 1920):
+        page = open_page(browser, html, width)
+        page.set_viewport_size({"width": width, "height": 1080})
+        page.evaluate(f"viewer.go({accept + 1})")  # the deal: its diagram is in the step's info
+        got = page.evaluate(LEGIBLE)
+        sizes[width] = got
+        page.screenshot(path=str(screens(tmp_path) / f"viewer-{width}.png"))
+        assert page.errors == []
+        page.close()
+    assert sizes[1000]["picture"] < sizes[1400]["picture"] < sizes[1920]["picture"], sizes
+    assert sizes[1920]["picture"] >= 0.7 * 1920, sizes  # not half the screen a list
+    assert sizes[1920]["smallest"] >= 13 and sizes[1920]["deal"] >= 13, sizes
+
+    page = open_page(browser, html, 1920)
+    seat, hands = sol["line"][accept].split()[0], sol["line"][accept].split()[2]
+    page.evaluate(f"viewer.go({accept})")  # the state the accept is made in
+    s = states[accept]
+    shown = {texts[1].split()[0]: bean for _, bean, texts in page.evaluate(CARD_TEXTS, f"{seat}.hand")}
+    for h in hands.split(","):
+        assert shown[h] == BEAN_NAMES[s.players[int(seat[1:])].hand[int(h[1:])]], (h, shown)
+    fields = page.evaluate(CARD_TEXTS, f"{seat}.fields")
+    assert all(texts[0] == f"field {zone.rsplit('.', 1)[1]}" for zone, _, texts in fields), fields
+    protected = sum(f.count == 1 and not harvestable(p.fields, j, s.setup.strict_harvest)
+                    for i, p in enumerate(s.players) if i == s.to_move for j, f in enumerate(p.fields))
+    kept = page.evaluate("[...document.querySelectorAll('#picture svg text')]"
+                         ".filter(t => t.textContent === 'H4 kept').length")
+    assert kept == protected
+
+    assert states[-1].phase == Phase.OVER and " plant " in sol["line"][-1]  # a planting earns nothing
+    page.keyboard.press("End")
+    before, end = states[-2], states[-1]
+    was = [len(p.coins) for p in before.players]
+    gains = ", ".join(f"p{q} +{len(p.coins) - was[q]}" for q, p in enumerate(end.players)
+                      if len(p.coins) != was[q])
+    said = f"earns nothing; the game ends: final harvest (E3) {gains}"
+    assert gains and said in page.locator("#info").inner_text()
+    assert page.errors == []

@@ -14,6 +14,7 @@ from model.position_io import PositionInputError, read_json, state_of
 from model.records import RecordFormatError, parse_record
 from model.referee import action_name, follow
 from model.state import GameState
+from model.steps import STEPS
 from solvers.contract import OBJECTIVES
 from solvers.positions import BUILTINS, read_position, unknown_position
 from viewer.page import Page, check_seat, deal_of, deal_svg, steps_text
@@ -106,18 +107,20 @@ def line_page(sol: dict[str, Any], s0: GameState, where: str, seat: int | None) 
     for k, text in enumerate(line):
         try:
             a = parse_action(text)
-            nxt = apply(s, a)
+            with STEPS.traced("finish") as ended:  # the final harvest (E3), if this step ends the game
+                nxt = apply(s, a)
         except IllegalAction as e:
             raise InputError(f"{where}: line[{k}]: illegal {text}: {e.reason} [{e.rule}]") from None
         except ValueError as e:
             raise InputError(f"{where}: line[{k}]: {e}") from None
-        gains = [(q, len(p.coins) - len(s.players[q].coins)) for q, p in enumerate(nxt.players)]
-        shown = [f"p{q} +{g}" for q, g in gains if g and page.sees_coins(nxt, q)]
+        own = ended[0][1][0] if ended else nxt  # the state before the final harvest: the step's own coins
+        earned = "earns " + (_gains(page, s, own, nxt) or "nothing")
+        if ended:
+            earned += "; the game ends: final harvest (E3) " + (_gains(page, own, nxt, nxt) or "pays nothing")
         deal = deal_of(s, a)
         turn = f"turn {s.turn}, p{s.active} active"
         page.add(nxt, f"{k + 1}. {turn}: {format_action(a)}", k + 1, u=turn, r=f"{k + 1}. {format_action(a)}",
-                 g="earns " + (", ".join(shown) if shown else "nothing"), v=value(nxt),
-                 **({"d": deal_svg(*deal)} if deal else {}))
+                 g=earned, v=value(nxt), **({"d": deal_svg(*deal)} if deal else {}))
         s = nxt
     final = value(s)
     page.verdict = f"{objective} p{player} reaches {final} ({sol.get('status')})"
@@ -125,6 +128,14 @@ def line_page(sol: dict[str, Any], s0: GameState, where: str, seat: int | None) 
                         f"{final}, the solver says {sol.get('value')} ({sol.get('status')}, "
                         f"bound {sol.get('bound')})")
     return page
+
+
+def _gains(page: Page, before: GameState, after: GameState, shown: GameState) -> str:
+    """The coins each seat gained from ``before`` to ``after``, as far as the page's seat sees them in
+    ``shown`` (H7): "p1 +2, p3 +1", or ""."""
+    was = [len(p.coins) for p in before.players]
+    return ", ".join(f"p{q} +{len(p.coins) - was[q]}" for q, p in enumerate(after.players)
+                     if len(p.coins) != was[q] and page.sees_coins(shown, q))
 
 
 def _line_state(sol: dict[str, Any], where: str) -> tuple[GameState, str]:

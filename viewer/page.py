@@ -102,13 +102,13 @@ def deal_svg(giver: int, gives: list[int], partner: int, back: list[int]) -> str
            '<path d="M0,0 L6,3 L0,6 z" fill="#333"/></marker></defs>']
     for x, who in ((4, giver), (w - 54, partner)):
         out.append(f'<rect x="{x}" y="30" width="50" height="36" rx="6" fill="#fff8dc" stroke="#c90"/>'
-                   f'<text x="{x + 25}" y="53" font-size="13" text-anchor="middle" font-weight="bold">'
+                   f'<text x="{x + 25}" y="55" font-size="18" text-anchor="middle" font-weight="bold">'
                    f'p{who}</text>')
     for y, cards, right in ((22, gives, True), (86, back, False)):
         x0, x1 = (60, w - 60) if right else (w - 60, 60)
         out.append(f'<line x1="{x0}" y1="{y}" x2="{x1}" y2="{y}" stroke="#333" marker-end="url(#ah)"/>')
         label = ", ".join(BEAN_NAMES[b] for b in cards) or "nothing"
-        out.append(f'<text x="{w / 2:g}" y="{y - 6 if right else y - 6}" font-size="11" text-anchor="middle">'
+        out.append(f'<text x="{w / 2:g}" y="{y - 8}" font-size="16" text-anchor="middle">'
                    f'{escape(label)}</text>')
         for k, b in enumerate(cards):
             out.append(f'<rect x="{70 + 14 * k}" y="{y - 4}" width="10" height="8" fill="{bean_colour(b)}"/>')
