@@ -21,7 +21,7 @@ from pathlib import Path
 
 from model import Action, GameState, Phase, apply, format_action
 from model.cards import BEAN_NAMES
-from model.errors import MissingFile, UnknownName
+from model.errors import ArgumentError, MissingFile, UnknownName
 from solvers.api import Limits, Solution, default_method
 from solvers.api import solve as _solve
 from solvers.contract import OBJECTIVES as DECLARED
@@ -61,6 +61,8 @@ def solve(s: GameState, objective: str = "best", player: int | None = None, meth
     if objective not in OBJECTIVES:
         raise UnknownName("objective", objective, f"one of {', '.join(OBJECTIVES)} "
                           "(expected: solvers.expected.solve_expected)")
+    if not time_limit > 0:
+        raise ArgumentError("time_limit", time_limit, "must be more than 0 seconds")
     if method is None:
         method = default_method(objective, s.setup.expansion)
     return _solve(s, objective, method, player, Limits(time=time_limit), anytime=True)

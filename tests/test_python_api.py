@@ -140,6 +140,7 @@ CALLS: list[tuple[str, Callable[[], object], type[Exception], str]] = [
     ("an unknown method", lambda: solve(S, "best", method="magic"), LookupError,
      "method='magic': best has no magic solver"),
     ("a seat out of range", lambda: solve(S, "best", player=9), ArgumentError, "player=9: there are 4 seats"),
+    ("no time", lambda: solve(S, "best", time_limit=0), ArgumentError, "time_limit=0: must be more than 0"),
     ("a duel seat", lambda: solve(load("duel-4cards"), "duel", player=2), ArgumentError,
      "player=2: the bean duel has seats 0 and 1"),
     ("an unknown ruleset", lambda: model.new_game("zzz", players=4, seed=1), ValueError,
