@@ -417,3 +417,52 @@ def test_a_round_no_tighter_than_the_beanometer_ends_the_rounds() -> None:
         run.decompose(until=1.0)
     assert run.weak and run.stages["rounds"] == 1 and run.stages["master_gave_up"]
     assert run.cuts and run.bound == 23 and run.best.value < 23
+
+
+def _recorded(run: Any) -> list[tuple[str, float, bool]]:
+    """The run's joint model and rounds, each call recorded: (turn, until, proved before it)."""
+    calls: list[tuple[str, float, bool]] = []
+    joint, decompose = run.joint, run.decompose
+
+    def proved() -> bool:
+        return bool(run.bound is not None and run.best.value >= run.bound)
+
+    def joint_turn(until: float) -> None:
+        calls.append(("joint", until, proved()))
+        joint(until)
+
+    def rounds_turn(until: float, soft: float | None = None) -> None:
+        calls.append(("rounds", until, proved()))
+        decompose(until, soft)
+
+    run.joint, run.decompose = joint_turn, rounds_turn
+    return calls
+
+
+@pytest.mark.rule("T3")
+def test_best_takes_turns_joint_then_rounds_and_stops_at_a_proof() -> None:
+    """``take_turns`` (``BEST_TURNS``) from the no-trade plan: the joint model, then the rounds,
+    each to a later fraction of the run; the plan replays, stays at most exact search's optimum,
+    the bound at least it; and no turn starts once the plan meets the bound."""
+    from solvers.flow.solver import BEST_TURNS
+
+    assert [what for what, _ in BEST_TURNS] == ["joint", "rounds"]
+    checked = 0
+    for label, s, p in _CUTS[:6]:
+        want = _optimum(label, "best")
+        if want is None:
+            continue
+        with _no_trade_run(s, "best", p) as run:
+            calls = _recorded(run)
+            run.take_turns(BEST_TURNS)
+            got, bound = run.best, run.bound
+        assert got.value <= want <= (bound if bound is not None else want), label
+        assert calls and [c for c, _, _ in calls] == ["joint", "rounds"][:len(calls)], label
+        assert all(a < b for (_, a, _), (_, b, _) in zip(calls, calls[1:], strict=False)), label
+        assert not any(done for _, _, done in calls), label  # no turn once proved
+        t = s
+        for a in got.line:
+            t = apply(t, a)
+        assert [len(x.coins) for x in t.players] == got.coins
+        checked += 1
+    assert checked >= 4

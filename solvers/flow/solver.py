@@ -63,6 +63,12 @@ STAGES = ((0.6, 0.7),)
 # 9), while its plans come sooner from the plan search: rio4-8cards 23 proved in 11.6 s against
 # 36.6 s, amigo4-6cards 20 in 8.5 s against 24.5 s (docs/lab-notes.md, 2026-12-07).
 BEST_STAGES = ((0.1, 0.7),)
+# ``best``, once the plan search has no better plan: the joint model, then the rounds, each to its
+# fraction of what is left. Neither alone closes the 4-player 10-card growth cuts left at a gap of
+# 1: on one the rounds find the optimum (24, in 12-24 rounds) where the joint model is still open
+# after 45 s, on another the joint model proves it in 10 s where 33 rounds do not
+# (docs/lab-notes.md, 2026-12-07).
+BEST_TURNS = (("joint", 0.5), ("rounds", 0.6))
 DECOMPOSE_UNTIL = 0.8  # the decomposition may go on to here until it has a first plan
 HARVEST = 20  # master solutions a round hands to the seats: its last ones, the optimum among them
 JOINT_SHARE = 0.5  # of what is left then: the optimising joint model, before the search for any better plan
@@ -569,8 +575,24 @@ class FlowSolver:
                 if not moved:
                     break  # every neighbourhood of the best plan tried: none better
         finally:
-            self.stages.update({"plan_search_neighbourhoods": tried, "plan_search_improved": improved,
-                                "plan_search_seconds": time.perf_counter() - start})
+            for key, got in (("plan_search_neighbourhoods", tried), ("plan_search_improved", improved),
+                             ("plan_search_seconds", time.perf_counter() - start)):
+                self.stages[key] = self.stages.get(key, 0) + got  # (a run may search more than once)
+
+    def take_turns(self, turns: tuple[tuple[str, float], ...]) -> None:
+        """The joint model and the rounds in turn (``BEST_TURNS``: each to its fraction of what is
+        left of the run), until the plan meets the bound. The joint model starts each turn afresh
+        from the best plan; the rounds go on from their cuts."""
+        assert self.best is not None
+        for what, share in turns:
+            if self.interrupted or (self.bound is not None and self.best.value >= self.bound):
+                return
+            now = self.clock.fraction()
+            until = now + (1 - now) * share
+            if what == "joint":
+                self.joint(until)
+            else:
+                self.decompose(until)
 
     def _search_one(self, free: Callable[[str], bool], until: float) -> bool:
         """One neighbourhood (``free``: which flow variables, by name, may change): True if it
@@ -780,6 +802,8 @@ def solve_flow(s: GameState, objective: str, player: int | None = None, time_lim
                 for soft, search in BEST_STAGES if goal.floors else STAGES:  # rounds, then plan search
                     run.decompose(now + (1 - now) * DECOMPOSE_UNTIL, soft=now + (1 - now) * soft)
                     run.search_plans(now + (1 - now) * (WEAK_SEARCH_UNTIL if run.weak else search))
+                if goal.floors and not run.weak:
+                    run.take_turns(BEST_TURNS)
             while (not su.strict_harvest and not run.interrupted and run_clock.fraction() < 0.999
                    and run.best is not None and (run.bound is None or run.best.value < run.bound)):
                 before = (run.best.value, run.bound)
