@@ -21,16 +21,13 @@ from conformance.engine_readings import rank
 from conformance.engine_shrink import check_reproducer, shrink
 from model import BEAN_NAMES, ruleset
 from model.schemas import problem
-from proofs.mutants import MUTANTS
+from proofs.mutants import FOUND_AS, MUTANTS
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIM = f"{sys.executable} {ROOT / 'docs' / 'examples' / 'engine_shim.py'}"
 VOCAB = f"{sys.executable} {ROOT / 'tests' / 'engine_shims' / 'vocab_shim.py'}"
 SCRIPT = ROOT / "scripts" / "diff_engine.py"
-# H2 (a field holds one type) is broken by a planting that H3 forbids: our engine names H3. H5 swapped
-# (coins to the discard, the rest to the coins) pays count - coins, which the off-by-one beanometer
-# (C1) also pays where the row allows it; the coin and discard counts cannot tell them apart there.
-SAME_RULE = {"H2": {"H2", "H3"}, "H5": {"H5", "C1"}}
+SAME_RULE = FOUND_AS  # the rules a mutant's break may be found under (proofs/mutants.py)
 
 
 def _diff(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
