@@ -205,6 +205,12 @@ class GameRun:
     failure: str | None = None  # EngineFailure: one line naming the request
 
 
+def field_of(part: str) -> str:
+    """The state field a difference is in, a state cause's pattern: ``hand`` for ``hand`` and ``hand
+    order`` (the same cards in another order), ``draw`` for ``draw order``."""
+    return part.removesuffix(" order")
+
+
 def _template(reason: str) -> str:
     return re.sub(r"\d+", "#", reason)
 
@@ -525,8 +531,9 @@ class _Game:
         self._before = before
         listed = self.engine.ask("legal", proposals=False)  # what the engine would do next
         self.diverge("state", rule, f"after {last}: {diffs[0].text()}{more}",
-                     format_action(last), back=1, pattern=part, view=view, next_actions=listed.get("actions"))
-        if self.checks.masks((rule, "state", part)):
+                     format_action(last), back=1, pattern=field_of(part), view=view,
+                     next_actions=listed.get("actions"))
+        if self.checks.masks((rule, "state", field_of(part))):
             return self._resync()  # past a known cause: the engine put at our state, the game goes on
         if self.checks.past and not self.spec.follow:
             return self._from_ours()

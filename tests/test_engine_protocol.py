@@ -149,7 +149,8 @@ def test_state_rules_name_what_differs() -> None:
     assert state_rule(before, a, after, ["field count"], "trade") == "S"
     before, a, after = _reach("amigo", 3, 1, lambda t: t.phase == Phase.OVER)
     assert state_rule(before, a, after, ["hand"], "over") == "E2"  # cards drawn or not: when it ends
-    assert state_rule(before, a, after, ["coins"], "over") == "E3"
+    assert state_rule(before, a, after, ["fields", "coins"], "over") == "E3"  # a field left at the end
+    assert state_rule(before, a, after, ["coins", "discard"], "over") == "C1"  # all harvested, paid otherwise
     before, a, after = _reach("amigo", 3, 1, lambda t: t.pending is None and t.offers > 0)
     assert state_rule(before, a, after, ["hand order"], after.phase.name.lower()) == "H1"
 
