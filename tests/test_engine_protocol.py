@@ -331,3 +331,23 @@ def test_T3_a_third_offer_gets_the_same_rule_and_reason_from_the_harness_and_che
     verdict = check_lines([head, *map(action_line, played), action_line(parse_action(third))])
     assert (verdict["status"], verdict["line"], verdict["rule"]) == ("illegal", 6, rule), verdict
     assert why == f": {verdict['reason']}" and "2 offers allowed" in why
+
+
+def test_readings_that_score_alike_are_shown_as_a_tie() -> None:
+    # issue 60 item 4: two readings no game separates are a tie, never an order; one scored apart is not
+    from conformance.engine_readings import tied
+    from conformance.engine_report import readings_text
+
+    scores = {"fields": (3, 4, 90, 1), "tie_break": (3, 4, 90, 1), "harvest": (9, 4, 40, 0)}
+    readings = ({"harvest": "strict"}, {"fields": 2}, {"tie_break": "none"})
+    ranked = rank(lambda r: scores[next(iter(r))], readings)
+    assert [next(iter(r[0])) for r in ranked] == ["fields", "tie_break", "harvest"]
+    assert tied(ranked) == [False, True, False]
+    rows = [{"options": o, "divergences": n, "games": g, "agreed_steps": a, "whole_games": w, "tied": t}
+            for (o, n, g, a, w), t in zip(ranked, tied(ranked), strict=True)]
+    text = readings_text(rows)
+    best = "readings: the engine agrees longest under fields=2 = tie_break=none (tied: "
+    assert text.startswith(best), text
+    assert text.endswith("then harvest=strict 0 games, 40 steps, 9 divergences"), text
+    rows[1]["tied"] = False
+    assert readings_text(rows).startswith("readings: the engine agrees longest under fields=2 (1 of 4 games")
