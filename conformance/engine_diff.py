@@ -206,8 +206,9 @@ class GameRun:
 
 
 def field_of(part: str) -> str:
-    """The state field a difference is in, a state cause's pattern: ``hand`` for ``hand`` and ``hand
-    order`` (the same cards in another order), ``draw`` for ``draw order``."""
+    """The state field a difference is in, a state cause's pattern (the phase where it differs, the
+    rest following from it): ``hand`` for ``hand`` and ``hand order`` (the same cards in another
+    order), ``draw`` for ``draw order``."""
     return part.removesuffix(" order")
 
 
@@ -521,6 +522,7 @@ class _Game:
         diffs = self._mapped(before, last, view, compare_state(self.s, view))
         if not diffs:
             return True
+        diffs.sort(key=lambda d: d.part != "phase")  # the phase first: what else differs follows from it
         keys = [d.part for d in diffs]
         gain = coin_gain(before, self.s, last, view)
         rule = state_rule(before, last, self.s, keys, view.get("phase"), gain)
