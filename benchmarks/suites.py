@@ -9,6 +9,7 @@ Tests never time anything; these do.
 
 from __future__ import annotations
 
+import json
 import statistics
 import subprocess
 import sys
@@ -371,6 +372,43 @@ def bench_trades(positions: int, runs: int, show: bool) -> dict[str, Any]:
                 bar.update()
             rows.append({"players": n, "hand": h, "cases": cases})
     return {"rows": rows, "runs": runs}
+
+
+def diff_mutant(name: str, games: int) -> dict[str, Any]:
+    """scripts/diff_engine.py's --json report on the example shim with mutant ``name`` swapped in:
+    ``games`` seeded games, no perft positions, no shrinking."""
+    shim = f"{sys.executable} {ROOT / 'docs' / 'examples' / 'engine_shim.py'} --mutant {name}"
+    argv = [sys.executable, str(ROOT / "scripts" / "diff_engine.py"), "--engine", shim, "--games", str(games),
+            "--no-positions", "--no-shrink", "--json"]
+    proc = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT)
+    if proc.returncode not in (0, 1):
+        raise RuntimeError(f"diff_engine.py on mutant {name} exited {proc.returncode}: {proc.stderr.strip()}")
+    report: dict[str, Any] = json.loads(proc.stdout)
+    return report
+
+
+def bench_mutants(games: int, show: bool) -> dict[str, Any]:
+    """The live harness on each mutant of proofs/mutants.py (issue 60: each found as one cause under
+    its own rule): per mutant the causes reported in ``games`` seeded games with their counts, whether
+    the mutant's rule (or the rule it is found as, ``FOUND_AS``) names one, whether it is the only one,
+    and the seconds of the run (the harness and the shim started included)."""
+    from proofs.mutants import FOUND_AS, MUTANTS
+
+    rows: list[dict[str, Any]] = []
+    with progress(len(MUTANTS), "bench mutants", show) as bar:
+        for name, m in MUTANTS.items():
+            t0 = time.perf_counter()
+            causes = diff_mutant(name, games)["causes"]
+            seconds = time.perf_counter() - t0
+            own = FOUND_AS.get(m.rule, {m.rule})
+            rows.append({"mutant": name, "rule": m.rule, "seconds": seconds,
+                         "causes": [{"name": c["name"], "count": c["count"], "games": len(c["games"])}
+                                    for c in causes],
+                         "found": any(c["rule"] in own for c in causes),
+                         "one_cause": len(causes) == 1 and causes[0]["rule"] in own})
+            bar.update()
+    return {"games": games, "rows": rows, "found": sum(r["found"] for r in rows),
+            "one_cause": sum(r["one_cause"] for r in rows), "seconds": sum(r["seconds"] for r in rows)}
 
 
 def _trading_phases(players: int, hand: int | None) -> Iterator[GameState]:

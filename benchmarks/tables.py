@@ -151,6 +151,19 @@ def print_trades(res: dict[str, Any]) -> None:
               + (f"; {unsolved} not re-solved (budget)" if unsolved else ""))
 
 
+def print_mutants(res: dict[str, Any]) -> None:
+    rows = res["rows"]
+    print(f"the live harness on the {len(rows)} mutants of proofs/mutants.py (example shim, {res['games']} "
+          "seeded games each, no perft positions, no shrinking)")
+    print(f"{'mutant':<26}{'rule':<6}{'seconds':>8}  causes (count, games)")
+    for r in rows:
+        causes = "; ".join(f"{c['name']} ({c['count']}, {c['games']})" for c in r["causes"]) or "none found"
+        mark = "one cause" if r["one_cause"] else "found" if r["found"] else "NOT FOUND"
+        print(f"{r['mutant']:<26}{r['rule']:<6}{r['seconds']:>8.1f}  {mark}: {causes}")
+    print(f"{res['one_cause']} of {len(rows)} found as one cause under their own rule, {res['found']} found "
+          f"under it; {res['seconds']:.0f} s in all")
+
+
 def print_seats(res: dict[str, Any]) -> None:
     print(f"seat problems of the first master round, one worker: the batch search, the card-level DP "
           f"(state limit {res['state_limit']:,}), the CP-SAT seat model ({res['seat_seconds']:g} s limit)")

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,8 +26,18 @@ from typing import Any
 from conformance import engine_offers as offers
 from conformance.engine_client import Engine, EngineFailure
 from conformance.engine_probes import probes
-from conformance.engine_protocol import Protocol, choice_of, explained_payment, phase3_seats
-from conformance.engine_rules import allowing, illegal_rule
+from conformance.engine_protocol import (
+    Protocol,
+    by_type,
+    by_type_text,
+    choice_of,
+    explained_payment,
+    oversized,
+    phase3_seats,
+    typed_groups,
+    typed_parts,
+)
+from conformance.engine_rules import allowing, refusal
 from model import (
     BEAN_NAMES,
     PRESETS,
@@ -49,7 +60,7 @@ from model import (
     winners,
 )
 from model.claims import Diff, coin_gain, compare_state, counted, state_rule
-from model.core import oldest
+from model.core import evolve, oldest
 from model.engine import proposal_parts
 from model.errors import BohnanzaError
 from model.records import initial_deck
@@ -127,10 +138,16 @@ class Divergence:
     count: int = 1  # the same cause at the same step (one action set can miss many)
     coin_payment: str = "top"  # the engine's declared payment (F1): its reproducer's header says so
     pattern: str = ""  # the move (``offer``, ``harvest``) or, for a state divergence, the part that differs
+    reason: str = ""  # an extra or accepted action: our engine's reason for refusing it (check_record's)
 
     @property
     def key(self) -> tuple[str, str]:
         return self.kind, self.rule
+
+    def same(self, other: Divergence) -> bool:
+        """Whether ``other`` shows the same cause for the same reason (seats and counts aside): what a
+        shrunk reproducer must keep, so that check_record.py names the rule and reason reported."""
+        return other.cause == self.cause and _template(other.reason) == _template(self.reason)
 
     @property
     def cause(self) -> tuple[str, str, str]:
@@ -186,6 +203,17 @@ class GameRun:
     unchecked: set[str] = field(default_factory=set)
     skipped: str | None = None  # the engine refused or could not start this game
     failure: str | None = None  # EngineFailure: one line naming the request
+
+
+def field_of(part: str) -> str:
+    """The state field a difference is in, a state cause's pattern (the phase where it differs, the
+    rest following from it): ``hand`` for ``hand`` and ``hand order`` (the same cards in another
+    order), ``draw`` for ``draw order``."""
+    return part.removesuffix(" order")
+
+
+def _template(reason: str) -> str:
+    return re.sub(r"\d+", "#", reason)
 
 
 def pattern_of(text: str | None) -> str:
@@ -318,6 +346,8 @@ class _Game:
                 if self.halt:
                     break
                 a = self._recorded() or (bot(self.s, rng) if self.spec.actions is None else self._first())
+                if self.checks.protocol.deals == "by-type":
+                    a = by_type(self.s, a)  # the same deal, named by type: the cards both engines give
                 reply = self.engine.ask("apply", action=format_action(a))
             if "unsupported" in reply:
                 self.run.unchecked.add(f"{format_action(a)}: {reply['unsupported']}")
@@ -372,41 +402,47 @@ class _Game:
         if reply is None:
             self.checks.legal = False
             return set()
-        mine = {format_action(a): a for a in legal_actions(s, proposals=False)}
         listed = set(reply["actions"])
         groups = reply.get("offers") or []
+        if with_props and not reply.get("proposals", True):
+            self.run.unchecked.add("proposals in the legal actions (the engine does not list them)")
+        props = with_props and bool(reply.get("proposals", True))
+        if not props:
+            listed, groups = {x for x in listed if " offer " not in x}, []
+        listed, groups = self._sized(listed, groups)  # deals of more cards than ours lists: left out
         most = sum(len(g["partners"]) * len(g["give"]) * len(g["ask"]) for g in groups)
         if most > MOST_OFFERS:
             raise EngineFailure("legal with proposals", f"its offers stand for {most} proposals, more than "
                                 f"{MOST_OFFERS} (our largest trading state has about 30,000)")
-        if with_props and not reply.get("proposals", True):
-            self.run.unchecked.add("proposals in the legal actions (the engine does not list them)")
-        counted = 0  # missing proposals counted, not spelled out (engine_offers.compare)
-        if not with_props or not reply.get("proposals", True):
-            listed = {x for x in listed if " offer " not in x}
-            extra, missing = offers.text_diff(listed, set(mine))
-        elif groups and not any(" offer " in x for x in listed):
-            extra, missing = offers.text_diff(listed, set(mine))  # the proposals by parts, per partner
-            more, fewer, seen, counted = offers.compare(proposal_parts(s), groups)
-            extra, missing, listed = extra + more, missing + fewer, listed | seen
-        else:  # one by one: ours spelled out from the parts, the sets compared at C speed
-            for g in groups:
-                listed.update(offers.group_texts(g))
-            extra, missing = offers.text_diff(listed, set(mine).union(*map(offers.texts, proposal_parts(s))))
+        ours = s
+        if props and s.offers >= s.setup.rules.max_offers and (groups or any(" offer " in x for x in listed)):
+            ours = evolve(s, offers=0)  # T3 sets no limit: compared with the proposals of a fresh turn
+            limit = s.setup.rules.max_offers
+            self.note("offer_limit", f"the engine lists proposals after the turn's {limit} (max_offers)")
+        typed = self.checks.protocol.deals == "by-type"
+        extra, missing, listed, counted, mine = _listed_diff(s, ours, listed, groups, props, typed)
+        if not typed and _deals_missing(missing, counted):
+            alt = _listed_diff(s, ours, listed, groups, props, True)
+            if not _deals_missing(alt[1], alt[3]) and len(alt[0]) <= len(extra):
+                self.note("deals", "the engine lists one card of each type where several are alike "
+                          f"(it does not list {next(x for x in missing if x not in alt[1])}): deals named "
+                          "by bean type")
+                extra, missing, listed, counted, mine = alt
         judged: dict[tuple[Any, ...], tuple[str | None, bool]] = {}  # a proposal's shape -> rule, protocol
         for x in extra:
             shape = _shape(x)
             if shape is None or shape not in judged:
-                rule = illegal_rule(s, x)
+                rule, why = refusal(ours, x)
                 protocol = rule is not None and self.protocol_break(x, "lists")
                 if shape is not None:
                     judged[shape] = rule, protocol
             else:  # the same shape at the same state: counted under the first one's rule, not replayed
-                rule, protocol = judged[shape]
+                (rule, protocol), why = judged[shape], ""
                 if protocol:
                     self.protocol_break(x, "lists")
             if rule is not None and not protocol:
-                self.diverge("extra", rule, f"the engine lists {x}, which our engine refuses", x)
+                self.diverge("extra", rule, f"the engine lists {x}, which our engine refuses{why}", x,
+                             reason=why[2:])
         offered = [x for x in missing if x not in mine and " offer " in x]
         if offered:  # a proposal is allowed by T3 (engine_rules.allowing): one cause, counted at once
             first = offered[0]
@@ -417,6 +453,22 @@ class _Game:
                 a = mine[x] if x in mine else parse_action(x)
                 self.diverge("missing", allowing(s, a), f"the engine does not list {x}, which is legal", x)
         return listed | set(extra)
+
+    def _sized(self, listed: set[str], groups: list[dict[str, Any]]) -> tuple[set[str], list[dict[str, Any]]]:
+        """The listed proposals less those of more than ``max_deal_cards`` cards a side (legal under T3,
+        not compared: ours lists none; noted under ``deal_size_limit``)."""
+        k = self.s.setup.rules.max_deal_cards
+        big = sorted(x for x in listed if oversized(x, k))
+        kept = [{**g, "give": [x for x in g["give"] if len(_cards(x)) <= k],
+                 "ask": [x for x in g["ask"] if len(_cards(x)) <= k]} for g in groups]
+        cut = [f"{g['seat']} offer {g['partners'][0]} give {x}" for g in groups for x in g["give"]
+               if len(_cards(x)) > k and g["partners"]]
+        cut += [f"{g['seat']} offer {g['partners'][0]} ask {x}" for g in groups for x in g["ask"]
+                if len(_cards(x)) > k and g["partners"]]
+        if big or cut:
+            self.note("deal_size_limit", f"the engine lists {(big + cut)[0]}, more than max_deal_cards {k} "
+                      "cards a side")
+        return listed - set(big), kept
 
     def _probe(self, listed: set[str] = frozenset()) -> None:  # type: ignore[assignment]
         for action, rule in probes(self.s):
@@ -430,9 +482,9 @@ class _Game:
             if "unsupported" in reply or not reply["accepted"]:
                 continue
             if not self.protocol_break(text, "accepts"):
-                given = _given(self.s, action)
-                what = f"the engine accepts {text}{given}, which our engine refuses"
-                self.diverge("accepted", rule, what, text)
+                given, why = _given(self.s, action), refusal(self.s, text)[1]
+                what = f"the engine accepts {text}{given}, which our engine refuses{why}"
+                self.diverge("accepted", rule, what, text, reason=why[2:])
             if self.halt or not self._resync():
                 self.halt = True
                 return
@@ -470,6 +522,7 @@ class _Game:
         diffs = self._mapped(before, last, view, compare_state(self.s, view))
         if not diffs:
             return True
+        diffs.sort(key=lambda d: d.part != "phase")  # the phase first: what else differs follows from it
         keys = [d.part for d in diffs]
         gain = coin_gain(before, self.s, last, view)
         rule = state_rule(before, last, self.s, keys, view.get("phase"), gain)
@@ -480,8 +533,9 @@ class _Game:
         self._before = before
         listed = self.engine.ask("legal", proposals=False)  # what the engine would do next
         self.diverge("state", rule, f"after {last}: {diffs[0].text()}{more}",
-                     format_action(last), back=1, pattern=part, view=view, next_actions=listed.get("actions"))
-        if self.checks.masks((rule, "state", part)):
+                     format_action(last), back=1, pattern=field_of(part), view=view,
+                     next_actions=listed.get("actions"))
+        if self.checks.masks((rule, "state", field_of(part))):
             return self._resync()  # past a known cause: the engine put at our state, the game goes on
         if self.checks.past and not self.spec.follow:
             return self._from_ours()
@@ -524,6 +578,40 @@ class _Game:
         elif reply.get("winners") is not None and sorted(reply["winners"]) != best:
             self.diverge("end", "E4", f"winners {reply['winners']}, ours {best} (coins {coins})",
                          pattern="winners", result=reply)
+
+
+def _cards(part: str) -> list[str]:
+    return [x for x in part.split(",") if x]
+
+
+def _listed_diff(s: GameState, ours: GameState, listed: set[str], groups: list[dict[str, Any]], props: bool,
+                 typed: bool) -> tuple[list[str], list[str], set[str], int, dict[str, Action]]:
+    """(extra, missing, the engine's actions as compared, the missing proposals counted but not
+    spelled out, our actions by text): the engine's legal reply against ours at ``s`` (its proposals
+    against those of ``ours``); ``typed``: deals compared by type (``deals: by-type``, T3)."""
+    mine = {format_action(a): a for a in legal_actions(s, proposals=False)}
+    parts = proposal_parts(ours) if props else []
+    if typed:
+        mine = {by_type_text(s, x): a for x, a in mine.items()}
+        listed = {by_type_text(s, x) for x in listed}
+        parts, groups = typed_parts(s, parts), typed_groups(s, groups)
+    counted = 0
+    if not props:
+        extra, missing = offers.text_diff(listed, set(mine))
+    elif groups and not any(" offer " in x for x in listed):
+        extra, missing = offers.text_diff(listed, set(mine))  # the proposals by parts, per partner
+        more, fewer, seen, counted = offers.compare(parts, groups)
+        extra, missing, listed = extra + more, missing + fewer, listed | seen
+    else:  # one by one: ours spelled out from the parts, the sets compared at C speed
+        for g in groups:
+            listed.update(by_type_text(s, x) if typed else x for x in offers.group_texts(g))
+        extra, missing = offers.text_diff(listed, set(mine).union(*map(offers.texts, parts)))
+    return extra, missing, listed, counted, mine
+
+
+def _deals_missing(missing: list[str], counted: int) -> bool:
+    """Whether a proposal or an accept is missing (what deals named by type would leave out)."""
+    return counted > 0 or any(" offer " in x or " accept" in x for x in missing)
 
 
 def _shape(text: str) -> tuple[Any, ...] | None:

@@ -7,7 +7,7 @@ the third field's cost (F1). An engine built on one reading diverges from ours u
 the games compared to their end, then the steps of each game compared before a divergence that
 parts the engines (a state or refused one: it ends the comparison of the game, so counting
 divergences alone would rank first a reading that breaks every game at once), summed, then by the
-divergences found.
+divergences found. Readings that score alike are ties (``tied``), reported as such, never as an order.
 """
 
 from __future__ import annotations
@@ -33,3 +33,10 @@ def rank(count: Callable[[dict[str, Any]], tuple[int, ...]],
         agreed, whole = more if more else (0, 0)
         scored.append((reading, n, games, agreed, whole))
     return sorted(scored, key=lambda r: (-r[4], -r[3], r[1]))
+
+
+def tied(ranked: list[tuple[dict[str, Any], int, int, int, int]]) -> list[bool]:
+    """For each ranked reading, whether it scores as the one before it (the same games agreed to the
+    end, steps agreed and divergences): nothing in the games played separates the two."""
+    return [k > 0 and (r[1], r[3], r[4]) == (ranked[k - 1][1], ranked[k - 1][3], ranked[k - 1][4])
+            for k, r in enumerate(ranked)]

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from conformance.engine_protocol import HINTS, RULE_OF
+from conformance.engine_readings import tied
 
 
 @dataclass
@@ -119,8 +120,9 @@ def summary(found: Found, hello: dict[str, Any], readings: Ranked,
             "skipped": found.skipped, "skipped_positions": found.skipped_positions,
             "unchecked": dict(found.unchecked),
             "protocol": protocol_section(found, declared or {}),
-            "readings": [{"options": o, "divergences": n, "games": g, "agreed_steps": a, "whole_games": w}
-                         for o, n, g, a, w in readings]}
+            "readings": [{"options": o, "divergences": n, "games": g, "agreed_steps": a, "whole_games": w,
+                          "tied": tie}
+                         for (o, n, g, a, w), tie in zip(readings, tied(readings), strict=True)]}
 
 
 def print_report(info: dict[str, Any]) -> None:
@@ -165,12 +167,30 @@ def print_report(info: dict[str, Any]) -> None:
     if info["skipped"]:
         print(f"{_not_played(info).removeprefix(', ')}; the first: {info['skipped'][0]}")
     if info["readings"]:
-        best = info["readings"][0]
-        print(f"readings: the engine agrees longest under {options_text(best['options'])} "
-              f"({best['whole_games']} of {best['games']} games to the end, {best['agreed_steps']} steps "
-              f"agreed, {best['divergences']} divergences); then "
-              + "; ".join(f"{options_text(r['options'])} {r['whole_games']} games, {r['agreed_steps']} "
-                          f"steps, {r['divergences']} divergences" for r in info["readings"][1:]))
+        print(readings_text(info["readings"]))
+
+
+def readings_text(readings: list[dict[str, Any]]) -> str:
+    """The readings line: the first (or the first tie, ``A = B``, with nothing in these games to
+    separate them), then the others, each tie joined by ``=``."""
+    groups: list[list[dict[str, Any]]] = []
+    for r in readings:
+        if r.get("tied") and groups:
+            groups[-1].append(r)
+        else:
+            groups.append([r])
+
+    def names(group: list[dict[str, Any]]) -> str:
+        return " = ".join(options_text(r["options"]) for r in group)
+
+    best = groups[0][0]
+    tie = (" (tied: these games do not separate them; more games, --reading-games, may)"
+           if len(groups[0]) > 1 else "")
+    rest = "; ".join(f"{names(g)} {g[0]['whole_games']} games, {g[0]['agreed_steps']} steps, "
+                     f"{g[0]['divergences']} divergences" for g in groups[1:])
+    return (f"readings: the engine agrees longest under {names(groups[0])}{tie} ({best['whole_games']} of "
+            f"{best['games']} games to the end, {best['agreed_steps']} steps agreed, {best['divergences']} "
+            f"divergences); then {rest}")
 
 
 def _not_played(info: dict[str, Any]) -> str:

@@ -63,19 +63,16 @@ def canonical(text: str) -> str:
     return str(a)
 
 
-def illegal_rule(s: GameState, text: str) -> str | None:
-    """The rule our engine names in refusing ``text`` at ``s``; None if it is legal."""
+def refusal(s: GameState, text: str) -> tuple[str | None, str]:
+    """(the rule, ``": "`` and the reason) our engine gives in refusing ``text`` at ``s``, as
+    scripts/check_record.py says them; (None, "") if it is legal."""
     try:
-        action = parse_action(text)
-    except NotationError:
-        return NOTATION
-    try:
-        apply(s, action)
+        apply(s, parse_action(text))
     except IllegalAction as e:
-        return e.rule
-    except BohnanzaError:
-        return NOTATION
-    return None
+        return e.rule, f": {e.reason}"
+    except (NotationError, BohnanzaError) as e:
+        return NOTATION, f": {e}"
+    return None, ""
 
 
 def allowing(s: GameState, action: Action) -> str:

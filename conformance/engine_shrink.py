@@ -2,8 +2,9 @@
 
 A game is replayed from its actions (``GameSpec.actions``: each is played where our engine allows
 it, else our first legal action), so every candidate is a legal game. A candidate is kept when the
-engine still shows a divergence of the same kind and rule. Passes, repeated while one helps and
-the budget lasts: fewer players, option changes that end the game sooner, the actions cut after
+engine still shows a divergence of the same cause for the same reason (``Divergence.same``: the
+record then gets check_record.py's rule and reason as reported). Passes, repeated while one helps
+and the budget lasts: fewer players, option changes that end the game sooner, the actions cut after
 the divergence, then runs of actions deleted (halves down to single actions).
 
 A reproducer longer than ``MAX_ACTIONS`` is started from the state before its divergent step.
@@ -87,7 +88,7 @@ def _replay_actions(d: Divergence) -> tuple[Action | None, ...]:
 class _Shrinker:
     def __init__(self, engine: Engine, target: Divergence, checks: Checks, budget: int,
                  seconds: float) -> None:
-        self.engine, self.key, self.checks = engine, target.key, checks
+        self.engine, self.target, self.checks = engine, target, checks
         self.budget, self.deadline = budget, time.monotonic() + seconds
         self.evaluations = 0
         self.strength = 0
@@ -96,7 +97,7 @@ class _Shrinker:
         return self.evaluations < self.budget and time.monotonic() < self.deadline
 
     def test(self, spec: GameSpec) -> Divergence | None:
-        """The first divergence of the target's kind and rule in ``spec``, or None."""
+        """The first divergence of the target's cause and reason in ``spec``, or None."""
         self.evaluations += 1
         if self.engine.proc is None:
             self.engine.open()
@@ -105,11 +106,10 @@ class _Shrinker:
             spec.initial()
         except BohnanzaError:
             return None
-        run = run_game(self.engine, spec, dataclasses.replace(self.checks),
-                       stop=lambda x: x.key == self.key)
+        run = run_game(self.engine, spec, dataclasses.replace(self.checks), stop=self.target.same)
         if run.failure is not None:
             return None
-        found = next((x for x in run.divergences if x.key == self.key), None)
+        found = next((x for x in run.divergences if self.target.same(x)), None)
         if found is None or _strength(found) < self.strength:
             return None  # shorter, but a record no longer shows it as well
         return found
@@ -182,7 +182,7 @@ class _Shrinker:
 
 def shrink(engine: Engine, d: Divergence, checks: Checks | None = None, budget: int = 200,
            seconds: float = 60.0) -> Reproducer | None:
-    """The shortest reproducer of ``d``'s kind and rule found within ``budget`` replays and
+    """The shortest reproducer of ``d``'s cause and reason found within ``budget`` replays and
     ``seconds``; None if ``d`` does not replay (an engine that is not deterministic)."""
     t0 = time.monotonic()
     sh = _Shrinker(engine, d, checks or Checks(), budget, seconds)
@@ -225,7 +225,7 @@ def _followed(engine: Engine, sh: _Shrinker, d: Divergence, unflagged: Shown) ->
         run = run_game(engine, spec, dataclasses.replace(sh.checks, probes=False, legal=False))
         first = next((x for x in run.divergences if x.kind == "state"), None)
         end = next((x for x in run.divergences if x.kind == "end"), None)
-        if first is None or first.key != d.key or end is None:
+        if first is None or not d.same(first) or end is None:
             continue
         lines, flagged, _ = record_of(end)
         if best is None or len(lines) < len(best[0]):

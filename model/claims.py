@@ -156,7 +156,8 @@ def state_rule(before: GameState, action: Action, after: GameState, keys: list[s
     same cards, ``fields``, ``field count``, ``coins``, ``aside``, ``face_up``, ``draw``, ``draw
     order``, ``discard``, ``phase``, ``to_move``, ``active``) after ``action`` took our engine from
     ``before`` to ``after``: named by what differs (a reshuffle's timing E1, a purchase F1, the number
-    of fields S, hand order H1, when the game ends E2, its scoring E3), else by the step.
+    of fields S, hand order H1, when the game ends E2, its final harvests E3 but what they pay C1), else
+    by the step.
     ``coin_gain`` is (ours, theirs) for the seat that harvested."""
     kind = type(action)
     ours = after.phase.name.lower()
@@ -166,7 +167,10 @@ def state_rule(before: GameState, action: Action, after: GameState, keys: list[s
     if after.phase == Phase.OVER:
         if "phase" in keys and engine_phase != "over":
             return "E2"
-        return "E2" if {"hand", "draw", "draw order"} & set(keys) else "E3"  # when it ends: the draws
+        if {"hand", "draw", "draw order"} & set(keys):
+            return "E2"  # when it ends: the draws
+        # E3: every field harvested at the end, C1 applies: with the fields alike, only the pay differs
+        return "C1" if set(keys) <= {"coins", "discard"} else "E3"
     if engine_phase == "over":
         return "E2"
     if engine_phase == "chance" and ours != "chance":

@@ -457,6 +457,12 @@ class Declares(BaseModel):
     simultaneous_phase3: bool = Field(False, description="every seat plants its set-aside cards at once (T6)")
     coin_payment: Literal["top", "oldest"] = Field("top", description="which coin cards pay (F1)")
     off_turn_harvests: bool = Field(False, description="a seat not to move may harvest, buy a field (H6, F1)")
+    deals: Literal["by-card", "by-type"] = Field("by-card", description="deals name the cards given, or only "
+                                                 "which beans and how many (T3)")
+    offer_limit: Literal["max_offers", "none"] = Field("max_offers", description="proposals a turn: at most "
+                                                       "max_offers, or no limit (T3)")
+    deal_size_limit: Literal["max_deal_cards", "none"] = Field(
+        "max_deal_cards", description="deals listed: at most max_deal_cards cards a side, or any size (T3)")
     options: Options = Field(default_factory=lambda: Options(), description="option values it always plays")
 
 

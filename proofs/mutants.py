@@ -225,6 +225,12 @@ def _wrong_tie_break() -> dict[str, Any]:
     return {"winners": winners}
 
 
+# The rules a live harness (scripts/diff_engine.py) may name for a mutant's break besides its own: H2
+# (a field holds one type) is broken by a planting that H3 forbids, and our engine names H3; H5 swapped
+# (coins to the discard, the rest to the coins) pays count - coins, which an off-by-one beanometer (C1)
+# also pays where the row allows it, so the coin and discard counts cannot tell them apart there.
+FOUND_AS: dict[str, set[str]] = {"H2": {"H2", "H3"}, "H5": {"H5", "C1"}}
+
 MUTANTS: dict[str, Mutant] = {m.id: m for m in [
     Mutant("plant-from-back", "H1", "phase 1 plants the back card of the hand", _plant_from_back,
            steps=("plant",)),

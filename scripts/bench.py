@@ -52,6 +52,10 @@ trades [--positions 3] [--runs 3]: the trade graph of trading phases 10 cards fr
 median and worst time to map them, deals valued per second, the value cache's hit rate, and on
 hands of up to 3 cards the time without the memo (a new search per value) and the ratio.
 
+mutants [--games 4]: the live harness (scripts/diff_engine.py, example shim) on each of the 16
+mutants of proofs/mutants.py: the causes it reports, whether one names the mutant's rule and whether
+it is the only one (issue 60), and each run's seconds (about 90 s in all at 4 games).
+
 study [--runs 3] [--no-ray]: the study runner (studies/scaling.py): per executor (in-process,
 a pool of 1 and 2, local Ray with 1 and 2 CPUs) the start-up, the overhead per task (empty tasks
 through the whole runner, one a submission and 20 a chunk), tasks per second on real simulation
@@ -76,7 +80,8 @@ from solvers.contract import OBJECTIVES
 def main(argv: list[str] | None = None) -> int:
     parser = cli.parser(__doc__, progress=True)
     parser.add_argument("suite", help="which benchmark",
-                        choices=["engine", "adapters", "solvers", "seats", "master", "trades", "study"])
+                        choices=["engine", "adapters", "solvers", "seats", "master", "trades", "study",
+                                 "mutants"])
     parser.add_argument("--objective", default="solo",
                         choices=list(dict.fromkeys(o for o, _ in REGISTRY)),  # the objectives with a line
                         help="solvers: which objective")
@@ -93,7 +98,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--node-limit", type=cli.at_least(1, "--node-limit"), default=100_000,
                         help="solvers coop/best: exact search nodes")
     parser.add_argument("--runs", type=cli.at_least(1, "--runs"), default=5, help="timed runs (medians)")
-    parser.add_argument("--games", type=cli.at_least(1, "--games"), default=100, help="engine: games a run")
+    parser.add_argument("--games", type=cli.at_least(1, "--games"), default=None,
+                        help="engine: games a run (100); mutants: seeded games a mutant (4)")
     parser.add_argument("--growth", action="store_true",
                         help="solvers coop/best: the flow solver by cards left (5-30) and players (4, 5)")
     parser.add_argument("--real", action="store_true",
@@ -123,12 +129,14 @@ def _bench(frame: cli.Frame, args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace, show: bool) -> tuple[dict[str, Any], Callable[[dict[str, Any]], None]]:
     """The chosen suite's results and the function that prints them as a table."""
     if args.suite == "engine":
-        return benchmarks.bench_engine(args.runs, args.games, show), tables.print_engine
+        return benchmarks.bench_engine(args.runs, args.games or 100, show), tables.print_engine
+    if args.suite == "mutants":
+        return benchmarks.bench_mutants(args.games or 4, show), tables.print_mutants
     if args.suite == "adapters":
         from benchmarks import adapters  # OpenSpiel and PettingZoo: the extras, needed here only
 
         with benchmarks.progress(3 * len(adapters.PLAYERS), "bench adapters", show) as bar:
-            res = adapters.bench_adapters(args.runs, min(args.games, 10), lambda: bar.update())
+            res = adapters.bench_adapters(args.runs, min(args.games or 10, 10), lambda: bar.update())
         return res, tables.print_adapters
     if args.suite == "study":
         from studies.scaling import bench_study

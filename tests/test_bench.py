@@ -103,3 +103,29 @@ def test_adapters_are_timed_beside_the_engine_on_real_games(
     lines = capsys.readouterr().out.splitlines()
     assert lines[1].split()[:2] == ["players", "engine"] and lines[2].split()[0] == "3"
     assert lines[2].count("x") == 2
+
+
+def test_mutants_counts_the_mutants_found_as_one_cause_under_their_own_rule(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    # the harness stubbed: mix-types (H2) as one H3 cause (the rule it is found as), plant-from-back
+    # (H1) under H1 and T1, skip-aside (T6) not at all, every other mutant as one cause of its rule
+    from proofs.mutants import MUTANTS
+
+    def report(name: str, games: int) -> dict[str, Any]:
+        assert games == 2
+        rules = {"mix-types": ["H3"], "plant-from-back": ["H1", "T1"], "skip-aside": ["E2"]}
+        return {"causes": [{"name": f"{r} state hand", "rule": r, "count": 3, "games": [0, 1]}
+                           for r in rules.get(name, [MUTANTS[name].rule])]}
+
+    monkeypatch.setattr(benchmarks, "diff_mutant", report)
+    assert bench.main(["mutants", "--games", "2", "--json"]) == 0
+    res = json.loads(capsys.readouterr().out)
+    rows = {r["mutant"]: r for r in res["rows"]}
+    n = len(MUTANTS)
+    assert len(rows) == n and res["one_cause"] == n - 2 and res["found"] == n - 1
+    assert rows["mix-types"]["one_cause"] and not rows["plant-from-back"]["one_cause"]
+    assert rows["plant-from-back"]["found"] and not rows["skip-aside"]["found"]
+    tables.print_mutants(res)
+    text = capsys.readouterr().out
+    assert "skip-aside                T6" in text and "NOT FOUND: E2 state hand (3, 2)" in text
+    assert f"{len(MUTANTS) - 2} of {len(MUTANTS)} found as one cause under their own rule" in text

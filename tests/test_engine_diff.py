@@ -21,16 +21,13 @@ from conformance.engine_readings import rank
 from conformance.engine_shrink import check_reproducer, shrink
 from model import BEAN_NAMES, ruleset
 from model.schemas import problem
-from proofs.mutants import MUTANTS
+from proofs.mutants import FOUND_AS, MUTANTS
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIM = f"{sys.executable} {ROOT / 'docs' / 'examples' / 'engine_shim.py'}"
 VOCAB = f"{sys.executable} {ROOT / 'tests' / 'engine_shims' / 'vocab_shim.py'}"
 SCRIPT = ROOT / "scripts" / "diff_engine.py"
-# H2 (a field holds one type) is broken by a planting that H3 forbids: our engine names H3. H5 swapped
-# (coins to the discard, the rest to the coins) pays count - coins, which the off-by-one beanometer
-# (C1) also pays where the row allows it; the coin and discard counts cannot tell them apart there.
-SAME_RULE = {"H2": {"H2", "H3"}, "H5": {"H5", "C1"}}
+SAME_RULE = FOUND_AS  # the rules a mutant's break may be found under (proofs/mutants.py)
 
 
 def _diff(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
@@ -89,6 +86,8 @@ def test_a_mutant_is_found_with_its_rule_and_shrunk_to_a_flagged_record(mutant: 
     verdict = check_reproducer(rep)
     assert verdict["status"] == "illegal" and verdict["line"] == rep.flagged, verdict
     assert verdict["rule"] == rep.divergence.rule and verdict["rule"] in SAME_RULE.get(m.rule, {m.rule})
+    if rep.divergence.kind in ("extra", "accepted"):  # the reason reported is check_record's (issue 60)
+        assert rep.divergence.what.endswith(f"which our engine refuses: {verdict['reason']}"), verdict
     assert rep.divergence.spec.players <= first.spec.players
     # no divide shows a result; a state one only where the next legal actions differ (issue 42)
     assert rep.divide or rep.divergence.kind in ("end", "state")
@@ -197,8 +196,9 @@ def test_claims_on_a_record_line_are_judged_with_the_rule_of_the_step() -> None:
 
 def test_sigterm_keeps_the_partial_report_with_its_reproducers(tmp_path: Path) -> None:
     # SIGTERM (as `timeout` sends it) once a divergence is counted: exit 130, the JSON report and the
-    # reproducer files of what was found (tests/engine_shims/faq_shim.py lists front-most gives only, T3)
-    engine = f"{sys.executable} {ROOT / 'tests' / 'engine_shims' / 'faq_shim.py'} --front-names"
+    # reproducer files of what was found (tests/engine_shims/faq_shim.py lists no give of two cards of
+    # one type, T3)
+    engine = f"{sys.executable} {ROOT / 'tests' / 'engine_shims' / 'faq_shim.py'} --one-of-a-type"
     argv = ["diff_engine.py", "--engine", engine, "--games", "200", "--json", "--progress",
             "--out", str(tmp_path / "repro")]
     _, out, err = interrupt(argv, r"\([1-9]\d* causes?\)", sig=signal.SIGTERM)
@@ -231,9 +231,9 @@ def test_games_counts_agree_on_an_engine_that_plays_one_reading() -> None:
 
 
 def test_T3_one_naming_restriction_is_one_cause_not_thousands_of_divergences() -> None:
-    # deals named by bean type, listed as their front-most cards (faq_shim --front-names): every other
-    # give is missing (T3), thousands a trading state; the report names one cause, the games it touched
-    engine = f"{sys.executable} {ROOT / 'tests' / 'engine_shims' / 'faq_shim.py'} --front-names"
+    # no give of two cards of one type (faq_shim --one-of-a-type): every such give is missing (T3),
+    # hundreds a trading state; the report names one cause, the games it touched
+    engine = f"{sys.executable} {ROOT / 'tests' / 'engine_shims' / 'faq_shim.py'} --one-of-a-type"
     run = _diff("--engine", engine, "--games", "3", "--no-positions", "--json", "--shrink-time", "5")
     assert run.returncode == 1, run.stderr
     info = json.loads(run.stdout)
@@ -269,3 +269,21 @@ def test_two_independent_bugs_are_both_found_past_the_first_or_with_ignore() -> 
 def test_ignore_takes_a_rule_id_or_a_cause_else_one_line_and_exit_2() -> None:
     run = _diff("--engine", SHIM, "--ignore", "missing T3")
     assert run.returncode == 2 and run.stderr.count("\n") == 1 and "is not a cause" in run.stderr
+
+
+def test_two_independent_bugs_each_one_cause_with_a_reproducer_check_record_flags() -> None:
+    # issue 60, done when: an engine with two independent bugs (C1: harvests pay one card early; E3: the
+    # game ends without the final harvest), both found in one run, each one cause, each with a shrunk
+    # reproducer that check_record.py flags on the line the harness names, with the cause's rule
+    engine = (f"{sys.executable} {ROOT / 'tests' / 'engine_shims' / 'faq_shim.py'} "
+              "--mutant beanometer-off-by-one --mutant skip-final-harvest")
+    run = _diff("--engine", engine, "--games", "4", "--no-positions", "--json", "--shrink-time", "5")
+    assert run.returncode == 1, run.stderr
+    info = json.loads(run.stdout)
+    assert [c["rule"] for c in info["causes"]] == ["C1", "E3"], [c["name"] for c in info["causes"]]
+    for cause in info["causes"]:
+        first = cause["first"]
+        verdict, shrunk = first["check_record"], first["shrunk"]
+        assert shrunk["shrunk"] and shrunk["line"] is not None, cause
+        flagged = verdict["status"], verdict["line"], verdict["rule"]
+        assert flagged == ("illegal", shrunk["line"], cause["rule"]), cause

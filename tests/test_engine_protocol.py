@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from conformance.engine_client import Engine
-from conformance.engine_diff import Checks, claimed, plan, run_game, with_reading
+from conformance.engine_diff import Checks, GameSpec, claimed, plan, run_game, with_reading
 from conformance.engine_protocol import from_hello
 from conformance.engine_readings import rank
 from model import BEAN_NAMES, Action, GameState, Phase, Reshuffle, apply, chance_outcome, new_game, ruleset
@@ -47,7 +47,8 @@ def test_T3_open_offers_are_protocol_and_the_non_active_deal_is_the_only_rule_br
     flags = [d for r in runs for d in r.divergences]
     notes = [n for r in runs for n in r.notes]
     assert flags and {d.key for d in flags} == {("accepted", "T3")}
-    assert flags[0].what == "the engine accepts p1 offer p2 give h0 (gives 1x Blue), which our engine refuses"
+    assert flags[0].what == ("the engine accepts p1 offer p2 give h0 (gives 1x Blue), which our engine "
+                             "refuses: p1 cannot propose a deal: only the active player, p0, proposes")
     for d in flags:  # the bug: two non-active players trade, and nothing else
         assert d.action is not None and " offer " in d.action
         seat, partner = int(d.action.split()[0][1:]), int(d.action.split()[2][1:])
@@ -148,7 +149,8 @@ def test_state_rules_name_what_differs() -> None:
     assert state_rule(before, a, after, ["field count"], "trade") == "S"
     before, a, after = _reach("amigo", 3, 1, lambda t: t.phase == Phase.OVER)
     assert state_rule(before, a, after, ["hand"], "over") == "E2"  # cards drawn or not: when it ends
-    assert state_rule(before, a, after, ["coins"], "over") == "E3"
+    assert state_rule(before, a, after, ["fields", "coins"], "over") == "E3"  # a field left at the end
+    assert state_rule(before, a, after, ["coins", "discard"], "over") == "C1"  # all harvested, paid otherwise
     before, a, after = _reach("amigo", 3, 1, lambda t: t.pending is None and t.offers > 0)
     assert state_rule(before, a, after, ["hand order"], after.phase.name.lower()) == "H1"
 
@@ -254,3 +256,98 @@ def test_T3_a_face_up_gift_that_takes_a_hand_card_instead_breaks_T3_not_T4() -> 
     keys = [d.part for d in compare_state(ours, ReferenceShim._view(theirs))]
     assert "face_up" in keys
     assert state_rule(apply(s, deal), Accept(q), ours, keys, ours.phase.name.lower()) == "T3"
+
+
+# ---------------------------------------------------------------- deals by type, no offer or deal-size limit
+
+
+def test_T3_deals_named_by_type_are_compared_by_type_and_a_wrong_count_is_still_caught() -> None:
+    # faq_shim --front-names lists the gives of the front-most cards of each type only (deals named by
+    # bean type): declared, compared by type (no cause); undeclared, protocol with a hint. Listing no give
+    # of two cards of one type (--one-of-a-type) is wrong by type too: T3, one cause
+    code, info = _diff(_shim("faq", "--front-names"), "--games", "3", "--no-shrink")
+    assert code == 0 and info["causes"] == [] and info["protocol"]["declared"] == {"deals": "by-type"}
+    assert info["protocol"]["differences"] == {}
+    code, info = _diff(_shim("faq", "--front-names", "--undeclared"), "--games", "3", "--no-shrink")
+    assert code == 0 and info["causes"] == []
+    entry = info["protocol"]["differences"]["deals"]
+    assert entry["count"] > 0 and entry["rule"] == "T3" and '"deals": "by-type"' in entry["hint"]
+    code, info = _diff(_shim("faq", "--front-names", "--one-of-a-type"), "--games", "3", "--no-shrink")
+    assert code == 1 and [c["name"] for c in info["causes"]] == ["T3 missing offer"], info["causes"]
+    with Engine(_shim("faq", "--front-names", "--one-of-a-type")) as engine:
+        hello = engine.open()
+        runs = [run_game(engine, spec, Checks(protocol=from_hello(hello)), stop=lambda d: True)
+                for spec in plan(claimed(hello), 3, 1, positions=False)]
+    d = next(d for r in runs for d in r.divergences)
+    assert d.action is not None
+    hand = d.before.players[d.before.active].hand
+    gives = [hand[int(x[1:])] for x in d.action.split(" give ")[1].split()[0].split(",") if x[0] == "h"]
+    assert len(gives) > len(set(gives)), d.line()  # what it lacks gives two cards of one type
+
+
+def _limited(flags: tuple[str, ...]) -> tuple[list[Any], list[Any]]:
+    """The divergences and protocol notes of faq_shim with ``flags`` from the perft positions whose
+    ``max_offers`` is 2, with the bots that make two offers a turn there."""
+    with Engine(_shim("faq", *flags)) as engine:
+        checks = Checks(protocol=from_hello(engine.open()))
+        runs = [run_game(engine, GameSpec(0, "amigo", 5, seed=3, bot=bot, position=name), checks)
+                for name in ("amigo-5p-trade", "rio-grande-7p-trade") for bot in ("greedy", "random-trader")]
+    return [d for r in runs for d in r.divergences], [n for r in runs for n in r.notes]
+
+
+@pytest.mark.parametrize("declared", [True, False])
+def test_T3_no_offer_limit_is_protocol(declared: bool) -> None:
+    flags, notes = _limited(("--no-offer-limit",) + (() if declared else ("--undeclared",)))
+    assert not [d.line() for d in flags]
+    assert notes and {(n.choice, n.declared) for n in notes} == {("offer_limit", declared)}
+    assert all(n.spec.initial().setup.rules.max_offers == 2 for n in notes)
+
+
+def test_T3_no_deal_size_limit_is_protocol() -> None:
+    code, info = _diff(_shim("faq", "--any-deal-size"), "--games", "2", "--no-shrink")
+    assert code == 0 and info["causes"] == [] and info["protocol"]["declared"] == {"deal_size_limit": "none"}
+    entry = info["protocol"]["differences"]["deal_size_limit"]
+    assert entry["count"] > 0 and entry["declared"] and "more than max_deal_cards" in entry["first"]
+
+
+def test_T3_a_third_offer_gets_the_same_rule_and_reason_from_the_harness_and_check_record() -> None:
+    # the turn's max_offers (2 in this position) reached: our engine's reason, which the harness reports
+    # for a listed or accepted third offer, is the one check_record.py gives on the record's line
+    from conformance.engine_rules import refusal
+    from conformance.engine_shrink import check_lines
+    from model import Decline, Propose, format_action, parse_action
+    from model.records import RECORD_FORMAT, RECORD_VERSION, action_line
+    from model.state import state_to_json
+
+    s0 = GameSpec(0, "amigo", 5, position="amigo-5p-trade").initial()
+    s, played = s0, []
+    for partner in (1, 2):
+        for a in (Propose(s.active, (s.active + partner) % 5, (0,)), Decline((s.active + partner) % 5)):
+            s = apply(s, a)
+            played.append(a)
+    third = format_action(Propose(s.active, (s.active + 3) % 5, (0,)))
+    rule, why = refusal(s, third)
+    head = {"format": RECORD_FORMAT, "version": RECORD_VERSION, "state": state_to_json(s0)}
+    verdict = check_lines([head, *map(action_line, played), action_line(parse_action(third))])
+    assert (verdict["status"], verdict["line"], verdict["rule"]) == ("illegal", 6, rule), verdict
+    assert why == f": {verdict['reason']}" and "2 offers allowed" in why
+
+
+def test_readings_that_score_alike_are_shown_as_a_tie() -> None:
+    # issue 60 item 4: two readings no game separates are a tie, never an order; one scored apart is not
+    from conformance.engine_readings import tied
+    from conformance.engine_report import readings_text
+
+    scores = {"fields": (3, 4, 90, 1), "tie_break": (3, 4, 90, 1), "harvest": (9, 4, 40, 0)}
+    readings = ({"harvest": "strict"}, {"fields": 2}, {"tie_break": "none"})
+    ranked = rank(lambda r: scores[next(iter(r))], readings)
+    assert [next(iter(r[0])) for r in ranked] == ["fields", "tie_break", "harvest"]
+    assert tied(ranked) == [False, True, False]
+    rows = [{"options": o, "divergences": n, "games": g, "agreed_steps": a, "whole_games": w, "tied": t}
+            for (o, n, g, a, w), t in zip(ranked, tied(ranked), strict=True)]
+    text = readings_text(rows)
+    best = "readings: the engine agrees longest under fields=2 = tie_break=none (tied: "
+    assert text.startswith(best), text
+    assert text.endswith("then harvest=strict 0 games, 40 steps, 9 divergences"), text
+    rows[1]["tied"] = False
+    assert readings_text(rows).startswith("readings: the engine agrees longest under fields=2 (1 of 4 games")

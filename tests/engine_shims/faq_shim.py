@@ -1,7 +1,13 @@
 """A shim for an engine adapted as docs/engine-protocol.md's questions say, with two of its choices:
 ``--front-names`` lists only the proposals that give the front-most hand cards of each type (an
-engine whose deals name bean types, mapped onto cards: T3 names cards, so the rest are missing), and
+engine whose deals name bean types, mapped onto cards: declared, the harness compares them by type), and
 ``--on-demand-only`` plays only the on-demand reshuffle (E1): it refuses every other game.
+``--no-offer-limit`` plays every game with as many proposals a turn as our options allow (30, whatever
+``max_offers`` says: an engine with no offer limit), ``--any-deal-size`` lists deals of up to 3 cards a
+side (our most, whatever ``max_deal_cards`` says: no deal-size limit). ``--one-of-a-type`` lists no
+give of two hand cards of one type (a bug under T3 whatever the naming: a count wrong). ``hello``
+declares the choices (``"deals": "by-type"`` with ``--front-names``, ``"offer_limit": "none"``,
+``"deal_size_limit": "none"``); ``--undeclared`` leaves them out.
 ``--mutant ID`` (repeatable) swaps in mutants of proofs/mutants.py: an engine with independent bugs.
 
 The engine underneath is ours (docs/examples/engine_shim.py), so every difference the harness
@@ -19,6 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent.parent))
 
 from conformance.engine_client import serve  # noqa: E402
 from docs.examples.engine_shim import ReferenceShim  # noqa: E402
+from model.rules import OPTION_RANGES  # noqa: E402
 
 
 def front_most(hand: list[int], give: str) -> bool:
@@ -34,21 +41,49 @@ def front_most(hand: list[int], give: str) -> bool:
     return True
 
 
+def one_of_a_type(hand: list[int], give: str) -> bool:
+    """Whether ``give`` names at most one hand card of each bean type (an engine that cannot give two
+    cards of one type in a deal: a count wrong, whatever the naming)."""
+    picked = [hand[int(x[1:])] for x in give.split(",") if x.startswith("h") and int(x[1:]) < len(hand)]
+    return len(picked) == len(set(picked))
+
+
+def _unlimited(req: dict[str, Any], keys: list[str]) -> dict[str, Any]:
+    """A start request with the options ``keys`` at the most our options allow (an engine without
+    that limit)."""
+    most = {k: OPTION_RANGES[k].high for k in keys}
+    if req.get("state") is not None:
+        state = req["state"]
+        return {**req, "state": {**state, "options": {**state.get("options", {}), **most}}}
+    return {**req, "options": {**(req.get("options") or {}), **most}}
+
+
 class FaqShim(ReferenceShim):
-    def __init__(self, front_names: bool, on_demand_only: bool) -> None:
+    def __init__(self, front_names: bool = False, on_demand_only: bool = False, no_offer_limit: bool = False,
+                 one_of_a_type: bool = False, undeclared: bool = False, any_deal_size: bool = False) -> None:
         super().__init__("faq-shim")
         self.front_names, self.on_demand_only = front_names, on_demand_only
+        self.no_offer_limit, self.one_of_a_type, self.undeclared = no_offer_limit, one_of_a_type, undeclared
+        self.unlimited = ["max_offers"] * no_offer_limit + ["max_deal_cards"] * any_deal_size
 
     def handle(self, req: dict[str, Any]) -> dict[str, Any]:
-        if req.get("cmd") == "start" and self.on_demand_only:
+        if req.get("cmd") == "start":
             opts = (req.get("state") or {}).get("options") or req.get("options") or {}
-            if opts.get("reshuffle") != "on-demand":
+            if self.on_demand_only and opts.get("reshuffle") != "on-demand":
                 return {"unsupported": "only the on-demand reshuffle"}
+            if self.unlimited:
+                req = _unlimited(req, self.unlimited)
         reply = super().handle(req)
-        if req.get("cmd") == "legal" and self.front_names and self.s is not None and reply.get("offers"):
+        if req.get("cmd") == "hello" and not self.undeclared:
+            declared = {"deals": "by-type"} if self.front_names else {}
+            declared |= {"offer_limit": "none"} if "max_offers" in self.unlimited else {}
+            declared |= {"deal_size_limit": "none"} if "max_deal_cards" in self.unlimited else {}
+            reply["declares"] = declared
+        if req.get("cmd") == "legal" and self.s is not None and reply.get("offers"):
             for g in reply["offers"]:
                 hand = list(self.s.players[int(g["seat"][1:])].hand)
-                g["give"] = [x for x in g["give"] if front_most(hand, x)]
+                g["give"] = [x for x in g["give"] if (not self.front_names or front_most(hand, x))
+                             and (not self.one_of_a_type or one_of_a_type(hand, x))]
         return reply
 
 
@@ -56,6 +91,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--front-names", action="store_true", help="list front-most gives only")
     parser.add_argument("--on-demand-only", action="store_true", help="play the on-demand reshuffle only")
+    parser.add_argument("--one-of-a-type", action="store_true",
+                        help="list no give of two hand cards of one type (a count wrong)")
+    parser.add_argument("--undeclared", action="store_true", help="declare none of the choices in hello")
+    parser.add_argument("--no-offer-limit", action="store_true", help="no limit on proposals a turn")
+    parser.add_argument("--any-deal-size", action="store_true",
+                        help="list deals of as many cards a side as our options allow (3)")
     parser.add_argument("--mutant", action="append", default=[], metavar="ID", help="swap in a mutant")
     args = parser.parse_args()
     from proofs.mutants import activate
@@ -63,7 +104,8 @@ def main() -> None:
     kept = [activate(m) for m in args.mutant]  # swapped in for the life of the process
     for m in kept:
         m.__enter__()
-    serve(FaqShim(args.front_names, args.on_demand_only).handle)
+    serve(FaqShim(args.front_names, args.on_demand_only, args.no_offer_limit, args.one_of_a_type,
+                  args.undeclared, args.any_deal_size).handle)
 
 
 if __name__ == "__main__":
