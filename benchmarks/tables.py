@@ -159,7 +159,8 @@ def print_mutants(res: dict[str, Any]) -> None:
     for r in rows:
         causes = "; ".join(f"{c['name']} ({c['count']}, {c['games']})" for c in r["causes"]) or "none found"
         mark = "one cause" if r["one_cause"] else "found" if r["found"] else "NOT FOUND"
-        print(f"{r['mutant']:<26}{r['rule']:<6}{r['seconds']:>8.1f}  {mark}: {causes}")
+        more = f" (in {r['games']} games)" if r.get("games", res["games"]) != res["games"] else ""
+        print(f"{r['mutant']:<26}{r['rule']:<6}{r['seconds']:>8.1f}  {mark}{more}: {causes}")
     print(f"{res['one_cause']} of {len(rows)} found as one cause under their own rule, {res['found']} found "
           f"under it; {res['seconds']:.0f} s in all")
 

@@ -59,6 +59,29 @@ class Found:
             self.first[d.cause] = d
             self.first_at[d.cause] = seconds
 
+    def grouped(self) -> dict[Cause, list[Cause]]:
+        """Each cause the report names (a bug) with its consequences: a cause of the same move (the
+        action at issue: the one played for a state divergence, listed, accepted or refused else;
+        none at the end) seen only in games where the bug shows is counted as the bug's consequence
+        (what the same wrong move gives at another step, state field or phase, or in the legal
+        lists), not as a cause of its own. The bug is the one of that move in the most games (then
+        the most often, then the first): its rule names the cause. One of another move, or seen in a
+        game without it, stays a cause of its own (an independent bug; --ignore the first to see a
+        second one of the same move)."""
+        def move(c: Cause) -> str:
+            return move_of(self.first[c])
+
+        ranked = sorted(self.first, key=lambda c: (-len(self.games_of[c]), -self.cause_counts[c],
+                                                   self.first_at[c]))
+        out: dict[Cause, list[Cause]] = {}
+        for c in ranked:
+            lead = next((b for b in out if move(b) == move(c) and self.games_of[c] <= self.games_of[b]), None)
+            if lead is None:
+                out[c] = []
+            else:
+                out[lead].append(c)
+        return out
+
     def by_rule(self) -> dict[str, Counter[str]]:
         out: dict[str, Counter[str]] = {}
         for (kind, rule), n in self.counts.items():
@@ -67,6 +90,14 @@ class Found:
 
 
 Cause = tuple[str, str, str]  # rule, kind, pattern (a move, or the state part that differs)
+
+
+def move_of(d: Any) -> str:
+    """The move a divergence is about (``plant``, ``harvest``): of the action played for a state
+    divergence, listed, accepted or refused else; ``""`` at the end (coins, winners)."""
+    from conformance.engine_diff import pattern_of
+
+    return pattern_of(d.action)
 
 
 def cause_name(cause: Cause) -> str:
@@ -103,9 +134,13 @@ def summary(found: Found, hello: dict[str, Any], readings: Ranked,
         return ex
 
     order = sorted(found.first, key=lambda c: found.first_at[c])
+    groups = found.grouped()
     causes = [{"name": cause_name(c), "rule": c[0], "kind": c[1], "pattern": c[2],
-               "count": found.cause_counts[c], "games": sorted(found.games_of[c]), "first": example(c)}
-              for c in order]
+               "count": found.cause_counts[c], "games": sorted(found.games_of[c]), "first": example(c),
+               "consequences": [{"name": cause_name(x), "count": found.cause_counts[x],
+                                 "games": sorted(found.games_of[x])}
+                                for x in sorted(groups[c], key=lambda x: found.first_at[x])]}
+              for c in order if c in groups]
     rules: dict[str, Any] = {}
     for rule, kinds in found.by_rule().items():
         entry: dict[str, Any] = {"count": sum(kinds.values()), "kinds": dict(kinds), "examples": []}

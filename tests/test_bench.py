@@ -108,12 +108,16 @@ def test_adapters_are_timed_beside_the_engine_on_real_games(
 def test_mutants_counts_the_mutants_found_as_one_cause_under_their_own_rule(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     # the harness stubbed: mix-types (H2) as one H3 cause (the rule it is found as), plant-from-back
-    # (H1) under H1 and T1, skip-aside (T6) not at all, every other mutant as one cause of its rule
+    # (H1) under H1 and T1, skip-aside (T6) under E2 only, wrong-tie-break (E4) in 8 games and not in
+    # fewer, reshuffle-coins (E1) in none, every other mutant as one cause of its rule
     from proofs.mutants import MUTANTS
 
+    asked: list[tuple[str, int]] = []
+
     def report(name: str, games: int) -> dict[str, Any]:
-        assert games == 2
-        rules = {"mix-types": ["H3"], "plant-from-back": ["H1", "T1"], "skip-aside": ["E2"]}
+        asked.append((name, games))
+        rules = {"mix-types": ["H3"], "plant-from-back": ["H1", "T1"], "skip-aside": ["E2"],
+                 "wrong-tie-break": ["E4"] if games >= 8 else [], "reshuffle-coins": []}
         return {"causes": [{"name": f"{r} state hand", "rule": r, "count": 3, "games": [0, 1]}
                            for r in rules.get(name, [MUTANTS[name].rule])]}
 
@@ -122,10 +126,16 @@ def test_mutants_counts_the_mutants_found_as_one_cause_under_their_own_rule(
     res = json.loads(capsys.readouterr().out)
     rows = {r["mutant"]: r for r in res["rows"]}
     n = len(MUTANTS)
-    assert len(rows) == n and res["one_cause"] == n - 2 and res["found"] == n - 1
+    assert len(rows) == n and res["one_cause"] == n - 3 and res["found"] == n - 2
     assert rows["mix-types"]["one_cause"] and not rows["plant-from-back"]["one_cause"]
     assert rows["plant-from-back"]["found"] and not rows["skip-aside"]["found"]
+    # a mutant found in no game is run again on twice as many, up to 4 times as many
+    runs = {name: [g for m, g in asked if m == name] for name in MUTANTS}
+    assert runs["wrong-tie-break"] == [2, 4, 8] and rows["wrong-tie-break"]["one_cause"]
+    assert runs["reshuffle-coins"] == [2, 4, 8] and not rows["reshuffle-coins"]["found"]
+    assert runs["skip-aside"] == [2] and rows["skip-aside"]["games"] == 2
     tables.print_mutants(res)
     text = capsys.readouterr().out
     assert "skip-aside                T6" in text and "NOT FOUND: E2 state hand (3, 2)" in text
-    assert f"{len(MUTANTS) - 2} of {len(MUTANTS)} found as one cause under their own rule" in text
+    assert "wrong-tie-break           E4" in text and "one cause (in 8 games): E4 state hand (3, 2)" in text
+    assert f"{n - 3} of {n} found as one cause under their own rule" in text

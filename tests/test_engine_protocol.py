@@ -351,3 +351,36 @@ def test_readings_that_score_alike_are_shown_as_a_tie() -> None:
     assert text.endswith("then harvest=strict 0 games, 40 steps, 9 divergences"), text
     rows[1]["tied"] = False
     assert readings_text(rows).startswith("readings: the engine agrees longest under fields=2 (1 of 4 games")
+
+
+def test_a_cause_seen_only_with_a_bug_of_the_same_move_is_its_consequence_not_a_cause() -> None:
+    # issue 60: one bug, one cause. Of one move (plant), the cause in the most games names the bug and
+    # one seen only in its games is counted as its consequence (--json); one of the same move seen in
+    # a game without it, or of another move (the end's coins), stays a cause of its own
+    from conformance.engine_diff import Divergence
+    from conformance.engine_report import Found, summary
+
+    s = new_game(ruleset("rio-grande"), 3, 1)
+    found = Found()
+
+    def add(kind: str, rule: str, pattern: str, action: str | None, game: int, count: int) -> None:
+        spec = GameSpec(game, "rio-grande", 3)
+        found.add(Divergence(kind, rule, f"{rule} {kind}", spec, 1, s, action, count=count, pattern=pattern),
+                  float(len(found.first_at)))
+
+    for g in range(4):
+        add("state", "H1", "hand", "p0 plant 1", g, 5)  # the bug, in every game
+        add("end", "E3", "coins", None, g, 1)  # another move: independent
+    add("refused", "T1", "plant", "p1 plant 1", 1, 2)  # same move, only where the bug shows
+    add("accepted", "H3", "plant", "p1 plant 0", 2, 3)
+    for g in (4, 5):
+        add("extra", "H4", "harvest", "p0 harvest 0", g, 1)  # another move
+    add("missing", "T1", "plant", "p2 plant 0", 6, 1)  # same move, in a game without the bug
+    info = summary(found, {"name": "x"}, [])
+    named = {c["name"]: c for c in info["causes"]}
+    assert list(named) == ["H1 state hand", "E3 end coins", "H4 extra harvest", "T1 missing plant"]
+    assert [(x["name"], x["count"], x["games"]) for x in named["H1 state hand"]["consequences"]] == [
+        ("T1 refused plant", 2, [1]), ("H3 accepted plant", 3, [2])]
+    assert named["H1 state hand"]["count"] == 20 and named["H1 state hand"]["games"] == [0, 1, 2, 3]
+    assert all(not named[n]["consequences"] for n in named if n != "H1 state hand")
+    assert info["divergences"] == 20 + 4 + 2 + 3 + 2 + 1  # the raw counts stay
