@@ -87,7 +87,8 @@ def _play(frame: cli.Frame, engine: Any, specs: list[Any], checks: Any, found: F
             found.add(d, time.monotonic() - t0)
         for d in run.masked:
             found.mask(d)
-        causes = f"{len(found.first)} cause{'' if len(found.first) == 1 else 's'}"
+        named = len(found.grouped())  # the causes so far (a later game may split or join them)
+        causes = f"{named} cause{'' if named == 1 else 's'}"
         frame.kept = f"{causes} of divergence found in {found.games} of {len(specs)} games (reported above)"
         bar(i + 1, note=causes)
 
@@ -118,8 +119,9 @@ def _reproducers(frame: cli.Frame, engine: Any, found: Found, args: argparse.Nam
     from conformance.engine_client import EngineFailure
     from conformance.engine_shrink import check_reproducer, shrink
 
-    bar = frame.progress("shrinking", total=len(found.first), unit="causes")
-    for k, (key, d) in enumerate(sorted(found.first.items())):
+    named = found.grouped()  # a reproducer per cause named, none for its consequences
+    bar = frame.progress("shrinking", total=len(named), unit="causes")
+    for k, (key, d) in enumerate(sorted((c, found.first[c]) for c in named)):
         try:
             if engine.proc is None:
                 engine.open()
@@ -209,7 +211,8 @@ def _keep(found: Found) -> None:
     """A reproducer, as found (not shrunk), for each cause an interrupt left without one."""
     from conformance.engine_shrink import check_reproducer, unshrunk
 
-    for key, d in sorted(found.first.items()):
+    named = found.grouped()
+    for key, d in sorted((c, found.first[c]) for c in named):
         if key not in found.reproducers:
             rep = unshrunk(d)
             found.reproducers[key] = (rep, check_reproducer(rep))

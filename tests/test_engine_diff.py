@@ -306,3 +306,16 @@ def test_a_mutant_is_one_cause_under_its_own_rule(mutant: str, games: int) -> No
     assert [c["rule"] in SAME_RULE.get(rule, {rule}) for c in info["causes"]] == [True], info["causes"]
     cause = info["causes"][0]
     assert cause["count"] + sum(x["count"] for x in cause["consequences"]) == info["divergences"]
+
+
+def test_a_reproducer_per_cause_named_none_for_its_consequences(tmp_path: Path) -> None:
+    # plant-from-back (H1): the plants of the wrong card refused or accepted are the cause's
+    # consequences; the one cause gets the reproducer, flagged by check_record.py under H1
+    run = _diff("--engine", f"{SHIM} --mutant plant-from-back", "--games", "2", "--no-positions", "--json",
+                "--shrink-time", "3", "--out", str(tmp_path))
+    info = json.loads(run.stdout)
+    (cause,) = info["causes"]
+    assert cause["name"] == "H1 state hand" and cause["consequences"], cause
+    assert cause["first"]["check_record"]["rule"] == "H1", cause["first"]
+    files = sorted(p.name for p in tmp_path.iterdir())
+    assert files == ["H1-state-hand.jsonl", "H1-state-hand.position.json"], files
