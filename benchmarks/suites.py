@@ -411,7 +411,8 @@ def bench_mutants(games: int, show: bool) -> dict[str, Any]:
             seconds = time.perf_counter() - t0
             own = FOUND_AS.get(m.rule, {m.rule})
             rows.append({"mutant": name, "rule": m.rule, "seconds": seconds, "games": n,
-                         "causes": [{"name": c["name"], "count": c["count"], "games": len(c["games"])}
+                         "causes": [{"name": c["name"], "count": c["count"], "games": len(c["games"]),
+                                     "consequences": [x["name"] for x in c.get("consequences", [])]}
                                     for c in causes],
                          "found": any(c["rule"] in own for c in causes),
                          "one_cause": len(causes) == 1 and causes[0]["rule"] in own})

@@ -151,13 +151,19 @@ def print_trades(res: dict[str, Any]) -> None:
               + (f"; {unsolved} not re-solved (budget)" if unsolved else ""))
 
 
+def _consequences(cause: dict[str, Any]) -> str:
+    """``; with T1 refused plant, H3 accepted plant``: what a cause counts as its consequences."""
+    return f"; with {', '.join(cause['consequences'])}" if cause.get("consequences") else ""
+
+
 def print_mutants(res: dict[str, Any]) -> None:
     rows = res["rows"]
     print(f"the live harness on the {len(rows)} mutants of proofs/mutants.py (example shim, {res['games']} "
           "seeded games each, no perft positions, no shrinking)")
     print(f"{'mutant':<26}{'rule':<6}{'seconds':>8}  causes (count, games)")
     for r in rows:
-        causes = "; ".join(f"{c['name']} ({c['count']}, {c['games']})" for c in r["causes"]) or "none found"
+        causes = "; ".join(f"{c['name']} ({c['count']}, {c['games']}{_consequences(c)})"
+                           for c in r["causes"]) or "none found"
         mark = "one cause" if r["one_cause"] else "found" if r["found"] else "NOT FOUND"
         more = f" (in {r['games']} games)" if r.get("games", res["games"]) != res["games"] else ""
         print(f"{r['mutant']:<26}{r['rule']:<6}{r['seconds']:>8.1f}  {mark}{more}: {causes}")

@@ -54,7 +54,9 @@ hands of up to 3 cards the time without the memo (a new search per value) and th
 
 mutants [--games 4]: the live harness (scripts/diff_engine.py, example shim) on each of the 16
 mutants of proofs/mutants.py: the causes it reports, whether one names the mutant's rule and whether
-it is the only one (issue 60), and each run's seconds (about 90 s in all at 4 games).
+it is the only one (issue 60), and each run's seconds (about 110 s in all at 4 games); a mutant
+found in no game is run again on twice as many games, up to 4 times as many (wrong-tie-break: a tie
+for most coins first comes up in game 4).
 
 study [--runs 3] [--no-ray]: the study runner (studies/scaling.py): per executor (in-process,
 a pool of 1 and 2, local Ray with 1 and 2 CPUs) the start-up, the overhead per task (empty tasks

@@ -118,8 +118,9 @@ def test_mutants_counts_the_mutants_found_as_one_cause_under_their_own_rule(
         asked.append((name, games))
         rules = {"mix-types": ["H3"], "plant-from-back": ["H1", "T1"], "skip-aside": ["E2"],
                  "wrong-tie-break": ["E4"] if games >= 8 else [], "reshuffle-coins": []}
-        return {"causes": [{"name": f"{r} state hand", "rule": r, "count": 3, "games": [0, 1]}
-                           for r in rules.get(name, [MUTANTS[name].rule])]}
+        more = [{"name": "T1 refused plant", "count": 2, "games": [1]}] if name == "draw-to-front" else []
+        return {"causes": [{"name": f"{r} state hand", "rule": r, "count": 3, "games": [0, 1],
+                            "consequences": more} for r in rules.get(name, [MUTANTS[name].rule])]}
 
     monkeypatch.setattr(benchmarks, "diff_mutant", report)
     assert bench.main(["mutants", "--games", "2", "--json"]) == 0
@@ -137,5 +138,7 @@ def test_mutants_counts_the_mutants_found_as_one_cause_under_their_own_rule(
     tables.print_mutants(res)
     text = capsys.readouterr().out
     assert "skip-aside                T6" in text and "NOT FOUND: E2 state hand (3, 2)" in text
+    assert "draw-to-front             H1        " in text
+    assert "one cause: H1 state hand (3, 2; with T1 refused plant)\n" in text
     assert "wrong-tie-break           E4" in text and "one cause (in 8 games): E4 state hand (3, 2)" in text
     assert f"{n - 3} of {n} found as one cause under their own rule" in text
