@@ -23,11 +23,11 @@ are found too (--first-only: the comparison of the game ends there).
 --readings also plays the games under each documented reading (E1 reshuffle, E4 tie-break, H4,
 fields, third-field cost) forced for every game, and names the one the engine diverges least under.
 
-An engine that fails a request (no reply within --timeout, a crash, a reply that is not the
-protocol's) gets one line naming the request; the run goes on with the next game, the engine
-restarted. Exit 0: no divergence; 1: divergences; 2: bad usage, or an engine that cannot be run
-or fails every game; 130: interrupted by Ctrl-C or SIGTERM (what was found so far is reported, each
-cause with its reproducer as found, and written to --out).
+An engine that fails a request (no reply within --timeout, the hello after a start as well, a
+crash, a reply that is not the protocol's) gets one line naming the request; the run goes on with
+the next game, the engine restarted. Exit 0: no divergence; 1: divergences; 2: bad usage, or an
+engine that cannot be run or fails every game; 130: interrupted by Ctrl-C or SIGTERM (what was
+found so far is reported, each cause with its reproducer as found, and written to --out).
 
 Examples:
   python scripts/diff_engine.py --engine "python docs/examples/engine_shim.py" --games 50
@@ -151,7 +151,7 @@ def _run(frame: cli.Frame, args: argparse.Namespace) -> int:
     from model.errors import InputError
 
     out = cli.output_dir(args.out, args.force) if args.out else None
-    engine = Engine(args.engine, timeout=args.timeout)
+    engine = Engine(args.engine, timeout=args.timeout, start_timeout=args.timeout)
     try:
         hello = engine.open()
     except EngineFailure as e:
@@ -262,7 +262,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=cli.at_least(0, "--games"), default=100, help="seeded games")
     parser.add_argument("--seed", type=int, default=1, help="the run's seed (decks, bots, reshuffles)")
     parser.add_argument("--timeout", type=cli.positive(float, "--timeout"), default=10.0, metavar="SECONDS",
-                        help="the longest wait for one reply")
+                        help="the longest wait for one reply, the hello after each start too")
     parser.add_argument("--no-positions", action="store_true", help="leave out the perft positions")
     parser.add_argument("--no-probes", action="store_true", help="offer no illegal actions")
     parser.add_argument("--proposals-every", type=cli.at_least(0, "--proposals-every"), default=1,

@@ -143,13 +143,13 @@ def test_a_broken_shim_gets_one_line_per_game_and_the_run_goes_on(kind: str, tmp
         "        out = {'unsupported': 'no'}\n"
         "    print(json.dumps({'id': req['id'], **out}), flush=True)\n")
     run = _diff("--engine", f"{sys.executable} {shim}", "--games", "2", "--no-positions",
-                "--timeout", "1")
+                "--timeout", "2")
     assert run.returncode == 2
     assert "Traceback" not in run.stderr
     lines = run.stderr.strip().splitlines()
     assert len(lines) == 2 and all(line.startswith("diff_engine.py: game ") for line in lines), lines
     want = {"crash": "engine failed on start amigo 3p: the engine exited with code 3; its last words: boom",
-            "hang": "engine failed on legal: no reply within 1 s",
+            "hang": "engine failed on legal: no reply within 2 s",
             "garbage": "engine failed on start amigo 3p: the reply is not JSON"}[kind]
     assert want in lines[0] and want in lines[1]
 
@@ -158,6 +158,13 @@ def test_an_engine_that_cannot_start_is_bad_usage(tmp_path: Path) -> None:
     run = _diff("--engine", str(tmp_path / "missing-shim"), "--games", "1")
     assert run.returncode == 2 and "Traceback" not in run.stderr
     assert run.stderr.count("\n") == 1 and "cannot run" in run.stderr
+
+
+def test_the_hello_after_a_start_obeys_the_timeout() -> None:
+    """Issue 61: an engine that never says hello was waited on for 30 s whatever --timeout said."""
+    run = _diff("--engine", "sleep 1000", "--games", "1", "--timeout", "0.25")
+    assert run.returncode == 2 and "Traceback" not in run.stderr
+    assert run.stderr == "diff_engine.py: sleep 1000: engine failed on hello: no reply within 0.25 s\n"
 
 
 def test_a_replayed_game_plays_its_actions_where_legal() -> None:
