@@ -24,6 +24,7 @@ from benchmarks.seat_problems import random_problem
 from model import GameState, Phase, ruleset
 from play.bots import BOTS
 from play.playout import game_seed, play_games
+from proofs.mutants import FOUND_AS, MUTANTS
 from solvers.api import solve
 from solvers.contract import OBJECTIVES, Limits, SearchLimitExceeded, Solution, SolveError
 from solvers.cpsat_run import interruptible
@@ -397,8 +398,6 @@ def bench_mutants(games: int, show: bool) -> dict[str, Any]:
     and the seconds of the run (the harness and the shim started included). A mutant whose break shows
     in none of them (a tie for most coins, E4) is run again on twice as many games, up to
     ``MUTANT_GAMES_GROWTH`` times ``games``: the games it took are in its row."""
-    from proofs.mutants import FOUND_AS, MUTANTS
-
     rows: list[dict[str, Any]] = []
     with progress(len(MUTANTS), "bench mutants", show) as bar:
         for name, m in MUTANTS.items():

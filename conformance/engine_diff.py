@@ -33,6 +33,7 @@ from conformance.engine_protocol import (
     choice_of,
     explained_payment,
     oversized,
+    pattern_of,
     phase3_seats,
     typed_groups,
     typed_parts,
@@ -214,12 +215,6 @@ def field_of(part: str) -> str:
 
 def _template(reason: str) -> str:
     return re.sub(r"\d+", "#", reason)
-
-
-def pattern_of(text: str | None) -> str:
-    """The move of an action's text (``p0 offer p1 give h0`` -> ``offer``), a cause's pattern."""
-    words = (text or "").split()
-    return words[1] if len(words) > 1 and words[0][:1] == "p" else words[0] if words else ""
 
 
 def _names(cards: tuple[int, ...]) -> list[str]:

@@ -230,3 +230,9 @@ def oversized(text: str, most: int) -> bool:
         return False
     sides = [words[k + 1].split(",") for k in range(len(words) - 1) if words[k] in ("give", "ask")]
     return any(len(x) > most for x in sides)
+
+
+def pattern_of(text: str | None) -> str:
+    """The move of an action's text (``p0 offer p1 give h0`` -> ``offer``), a cause's pattern."""
+    words = (text or "").split()
+    return words[1] if len(words) > 1 and words[0][:1] == "p" else words[0] if words else ""

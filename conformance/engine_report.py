@@ -11,7 +11,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from conformance.engine_protocol import HINTS, RULE_OF
+from conformance.engine_protocol import HINTS, RULE_OF, pattern_of
 from conformance.engine_readings import tied
 
 
@@ -95,8 +95,6 @@ Cause = tuple[str, str, str]  # rule, kind, pattern (a move, or the state part t
 def move_of(d: Any) -> str:
     """The move a divergence is about (``plant``, ``harvest``): of the action played for a state
     divergence, listed, accepted or refused else; ``""`` at the end (coins, winners)."""
-    from conformance.engine_diff import pattern_of
-
     return pattern_of(d.action)
 
 
