@@ -466,3 +466,23 @@ def test_best_takes_turns_joint_then_rounds_and_stops_at_a_proof() -> None:
         assert [len(x.coins) for x in t.players] == got.coins
         checked += 1
     assert checked >= 4
+
+
+def test_the_beanometer_bound_comes_with_the_first_plan_and_stays_without_a_master(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The beanometer's bound (solvers/bounds.py) is proved before any solve: the first progress
+    tick carries it beside the no-trade plan, and a run whose master never ends (here: no phase
+    runs at all) still reports it as its bound, not none."""
+    from solvers.exact import OpenSearch, solve_solo
+    from solvers.flow.solver import FlowSolver
+
+    s = LIBRARY["rio4-8cards"].position()
+    upper = OpenSearch("coop", s.to_move).upper(s)
+    ticks: list[tuple[int, float]] = []
+    for phase in ("decompose", "search_plans", "take_turns", "joint", "above"):
+        monkeypatch.setattr(FlowSolver, phase, lambda self, *a, **k: None)
+    sol = solve_flow(s, "coop", time_limit=60, workers=1, tick=lambda v, b, e: ticks.append((v, b)))
+    solo = sum(solve_solo(s, q).value for q in range(len(s.players)))
+    assert ticks == [(solo, upper)]
+    assert (sol.value, sol.stats.bound, sol.status) == (solo, upper, "feasible")
+    _replays(s, sol)

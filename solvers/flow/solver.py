@@ -386,10 +386,14 @@ class FlowSolver:
     def interrupted(self) -> bool:
         return self.stop.hit
 
+    def proved_bound(self) -> int:
+        """The least bound proved so far: the master's (or a joint model's) and the beanometer's
+        (``upper``, known before any solve), so a run has a bound from its first second."""
+        return self.upper if self.bound is None else min(self.bound, self.upper)
+
     def _report(self) -> None:
         if self.tick is not None and self.best is not None:
-            bound = self.bound if self.bound is not None else float("nan")
-            self.tick(self.best.value, bound, self.clock.elapsed())
+            self.tick(self.best.value, self.proved_bound(), self.clock.elapsed())
 
     def _solve(self, m: cp_model.CpModel, until: float, lb_tree: bool = False, lns: bool = False,
                callback: cp_model.CpSolverSolutionCallback | None = None, most: float | None = None,
@@ -794,6 +798,7 @@ def solve_flow(s: GameState, objective: str, player: int | None = None, time_lim
             got = run._score(coins)
             assert got is not None  # every seat ends with exactly its solo optimum
             run.best = _Found(got, line, coins)
+            run._report()  # the no-trade plan and the beanometer's bound, before any solve
             now = run_clock.fraction()
             if su.strict_harvest:  # the seat search alone knows H4's strict reading: all of the run
                 run.decompose(0.5)
@@ -820,11 +825,10 @@ def solve_flow(s: GameState, objective: str, player: int | None = None, time_lim
                 raise
     if run.best is None:
         raise SolveError(f"no plan found within {time_limit:g} s")
-    if run.bound is not None:  # the beanometer's bound holds too (solvers/bounds.py)
-        if run.upper < run.best.value:
-            raise SolveError(f"internal error: a plan worth {run.best.value} beats the beanometer "
-                             f"bound {run.upper}")
-        run.bound = min(run.bound, run.upper)
+    if run.upper < run.best.value:  # the beanometer's bound holds too (solvers/bounds.py)
+        raise SolveError(f"internal error: a plan worth {run.best.value} beats the beanometer "
+                         f"bound {run.upper}")
+    run.bound = run.proved_bound()  # the beanometer's alone when no master solve ended
     status = "optimal" if run.bound is not None and run.best.value >= run.bound else "feasible"
     stopped = ("proved" if status == "optimal" else "interrupted" if run.interrupted
                else run_clock.stopped_by())
