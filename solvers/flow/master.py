@@ -47,7 +47,7 @@ def capacity_default(s: GameState, floors: bool) -> bool:
     (``FlowMaster._opened``) they proved ``rio5-15cards coop`` (3 turns) in 26 s where the master
     without them stayed at 65 / 67; on 4 turns and more the first master solve with them took 48 s
     or more (``rio4-18cards`` 63 / 64 either way, the whole final pass 61 / 73 against 69 / 73
-    without them; docs/endgames.md)."""
+    without them; docs/lab-notes.md, "The flow solver's record to stop 66")."""
     return floors or len(timeline(s)) <= COOP_CAPACITY_TURNS
 
 

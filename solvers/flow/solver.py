@@ -56,7 +56,7 @@ Tick = Callable[[float, float, float], None]
 # The rounds (the bound, the cuts, plans) and the plan search, as fractions of the run: rounds to
 # 0.6, plan search to 0.7; the rest goes to the joint model warm-started from the best plan. (Taking
 # turns, rounds to 0.3, search to 0.4, rounds to 0.55, search to 0.6, was no better on 8 growth cuts
-# and the 12 built-in solves: docs/endgames.md.)
+# and the 12 built-in solves: docs/lab-notes.md.)
 STAGES = ((0.6, 0.7),)
 # ``best``: the rounds give way to the plan search once past 0.1 (a plan is in hand from the start).
 # Its master's first bound rarely moves in later rounds (rio5-15cards: 26 after 1 round and after
@@ -139,7 +139,7 @@ def _solver(workers: int, lb_tree: bool = False) -> cp_model.CpSolver:
     bound and a hint: 43-65 rounds a minute on amigo5-12cards coop, 8 with the default search). The
     first master solve, with no bound yet, uses the default search: it proves the first bound
     1.6-8 times sooner on the built-ins (rio4-18cards 6.5 s against 27.5 s) and on the whole final
-    pass in 20 s, where the tree search found no solution in 90 s (docs/endgames.md)."""
+    pass in 20 s, where the tree search found no solution in 90 s (docs/lab-notes.md)."""
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = workers
     solver.parameters.linearization_level = 2
@@ -773,8 +773,8 @@ def solve_flow(s: GameState, objective: str, player: int | None = None, time_lim
     ``capacity`` adds the master's capacity cuts (FlowMaster._carry); by default
     (``capacity_default``) on for ``best``, where they close gaps the plain master leaves, and on
     ``coop`` with at most 3 turns left, where with the H4 cap they close them too; on longer
-    ``coop`` runs the master's first solve with them is too slow (docs/endgames.md, "The flow
-    solver")."""
+    ``coop`` runs the master's first solve with them is too slow (docs/lab-notes.md, "The flow
+    solver's record to stop 66")."""
     goal = OBJECTIVES.get(objective)
     if goal is None or not goal.trades:
         raise SolveError(f"objective {objective!r}: the flow solver solves coop and best")
