@@ -26,7 +26,7 @@ from play.bots import BOTS
 from play.playout import game_seed, play_games
 from proofs.mutants import FOUND_AS, MUTANTS
 from solvers.api import solve
-from solvers.contract import OBJECTIVES, Limits, SearchLimitExceeded, Solution, SolveError
+from solvers.contract import OBJECTIVES, Limits, SearchLimitExceeded, Solution, SolveError, Status
 from solvers.cpsat_run import interruptible
 from solvers.exact import solve_solo
 from solvers.flow import seat_batch, seat_dp
@@ -81,7 +81,7 @@ def _median(xs: Sequence[float]) -> float | None:
 
 
 def _check_agree(exact: Solution, cpsat: Solution) -> None:
-    if cpsat.status == "optimal" and exact.value != cpsat.value:
+    if cpsat.status == Status.OPTIMAL and exact.value != cpsat.value:
         raise Disagreement(f"exact {exact.value} and CP-SAT {cpsat.value} disagree")
 
 
@@ -155,7 +155,7 @@ def bench_solvers(positions: int, show: bool) -> dict[str, Any]:
                 b = solve(s, "solo", "cpsat", limits=Limits(time=10, workers=1))
                 t2 = time.perf_counter()
                 _check_agree(a, b)
-                optimal += b.status == "optimal"
+                optimal += b.status == Status.OPTIMAL
                 exact_t.append(t1 - t0)
                 cpsat_t.append(t2 - t1)
                 rates.append((a.stats.nodes or 0) / max(t1 - t0, 1e-9))
@@ -196,7 +196,7 @@ def bench_open(objective: str, positions: int, hand: int, time_limit: float, nod
                 t0 = time.perf_counter()
                 b = solve(s, objective, "cpsat", limits=Limits(time=time_limit, workers=workers))
                 cp_t.append(time.perf_counter() - t0)
-                proved += b.status == "optimal"
+                proved += b.status == Status.OPTIMAL
                 if b.bound is not None:  # None: stopped before any bound was proved
                     gaps.append(float(b.bound) - b.value)
                 left.append(len(s.draw))
@@ -253,9 +253,9 @@ def bench_real(objective: str, positions: int, time_limit: float, show: bool) ->
                     if sol is None:
                         r["proved"].append(False)
                         continue
-                    r["proved"].append(sol.status == "optimal")
+                    r["proved"].append(sol.status == Status.OPTIMAL)
                     r["value"].append(sol.value)
-                    if sol.status != "optimal" and sol.bound is not None:
+                    if sol.status != Status.OPTIMAL and sol.bound is not None:
                         r["gap"].append(float(sol.bound) - sol.value)
                 bar.update()
             row: dict[str, Any] = {"group": label, "positions": len(states), "objective": objective,
@@ -299,7 +299,7 @@ def bench_growth(objective: str, positions: int, time_limit: float, show: bool,
                 lefts.append(len(s.draw))
                 if sol is None:
                     none += 1
-                elif sol.status == "optimal":
+                elif sol.status == Status.OPTIMAL:
                     proved += 1
                     master = sol.stats.stages.get("master_bound")
                     if master is not None:

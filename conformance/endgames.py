@@ -14,7 +14,7 @@ from model.state import state_to_json
 from model.validate import check_state
 from solvers.api import solve as api_solve
 from solvers.api import solve_policy
-from solvers.contract import OBJECTIVES, Limits
+from solvers.contract import OBJECTIVES, Limits, Status
 from solvers.isla_cpsat import read_timeline
 from solvers.positions import BUILTINS, LIBRARY, cut, small
 
@@ -63,7 +63,7 @@ def solve(s: GameState, objective: str, player: int, method: str = "exact",
     flow = method == "cpsat" and goal.trades
     limits = Limits(time=120.0, workers=1) if flow else Limits(time=EXACT_SECONDS, nodes=5_000_000)
     sol = api_solve(s, objective, "cpsat" if flow else "exact", player, limits, progress)
-    if sol.status != "optimal":
+    if sol.status != Status.OPTIMAL:
         raise GenerationError(f"{objective} p{player}: {sol.status}, not proved optimal")
     named = ISLA_DUEL if s.setup.expansion and objective == "duel" else SOLVERS[objective]
     return {"objective": objective, "player": player, "value": sol.value, "solver": FLOW if flow else named}
@@ -78,7 +78,7 @@ def isla_solve(s: GameState, player: int, progress: ProgressFn | None = None) ->
     if player in {t.active for t in read_timeline(s, player)[1]}:
         return out  # a turn of P's: the CP-SAT model gives a line, not a proof (docs/endgames.md)
     second = api_solve(s, "solo", "cpsat", player, Limits(time=ISLA_CPSAT_SECONDS, workers=1), progress)
-    if second.status != "optimal" or second.value != sol.value:
+    if second.status != Status.OPTIMAL or second.value != sol.value:
         raise GenerationError(f"solo p{player}: exact search proves {sol.value}, CP-SAT gives {second.value} "
                               f"({second.status})")
     out.append({**out[0], "solver": ISLA_CPSAT})

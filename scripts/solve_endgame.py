@@ -50,7 +50,7 @@ from model.display import describe
 from model.errors import UsageError
 from model.rules import parse_option_args
 from solvers.api import METHODS, default_method, methods, served, solve, solve_policy
-from solvers.contract import DEFAULT_LIMITS, DEFAULT_NODES, DEFAULT_SECONDS, OBJECTIVES, Limits
+from solvers.contract import DEFAULT_LIMITS, DEFAULT_NODES, DEFAULT_SECONDS, OBJECTIVES, Limits, Status
 from solvers.positions import BUILTINS, DEFAULT, cut, game_label, read_position, unknown_position
 from viewer.build import line_page
 from viewer.page import write
@@ -251,7 +251,7 @@ def _solve(frame: cli.Frame, args: argparse.Namespace) -> int:
         stopped = " (interrupted)" if xs.interrupted else ""
         if xs.stopped_by in ("time", "work", "nodes"):
             stopped = f" (stopped by the {xs.stopped_by.rstrip('s')} limit)"
-        if x.status == "optimal":
+        if x.status == Status.OPTIMAL:
             status = "proved optimal"
         elif xs.bound is None:
             status = f"feasible{stopped}, no bound proved"
@@ -286,7 +286,7 @@ def _exit(frame: cli.Frame, sols: list[tuple[str, Any]], agree: bool | None, pro
     if any(x.stats.interrupted for _, x in sols):
         frame.say("interrupted; the best line found so far is printed above (feasible, not proved)")
         return cli.INTERRUPTED
-    unproved = [name for name, x in sols if x.status != "optimal"]
+    unproved = [name for name, x in sols if x.status != Status.OPTIMAL]
     if proved and unproved:
         frame.say(f"not proved optimal ({', '.join(unproved)}): a limit stopped the solve; "
                   "the line printed is the best found (--require-proved)")

@@ -14,12 +14,14 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from html import escape
 from typing import Any, Protocol
 
 from console.progress import ProgressFn
 from model import Action, GameState, apply, format_action
 from model.errors import (
+    ArgumentError,
     NodeLimitExceeded,
     SearchLimitExceeded,
     SolveError,
@@ -339,20 +341,36 @@ class SolveStats:
         return out
 
 
+class Status(StrEnum):
+    """How far a solver got: ``OPTIMAL``, the line's value is proved the optimum; ``FEASIBLE``,
+    the best line found, with its proved bound if it has one. A ``str``, so it prints, compares
+    and goes into JSON as "optimal" and "feasible"."""
+
+    OPTIMAL = "optimal"
+    FEASIBLE = "feasible"
+
+
 @dataclass
 class Solution:
     """A solver's answer: the line from the position to the end of the game, its ``value`` (the
     objective's, from ``per_player``, every seat's final coins after the line), ``status``
-    ("optimal": proved; "feasible": the best line found, ``bound`` the proved limit if any)."""
+    (``Status.OPTIMAL``: proved; ``Status.FEASIBLE``: the best line found, ``bound`` the proved
+    limit if any)."""
 
     objective: Objective  # what the line optimises (``objective.name`` in --json)
     player: int
     value: int  # the objective's value: P's final coins for solo
     line: list[Action]
     per_player: list[int]  # every seat's final coins after the line
-    status: str = "optimal"
+    status: Status = Status.OPTIMAL
     stats: SolveStats = field(default_factory=lambda: SolveStats("exact"))
     start: GameState | None = field(default=None, repr=False, compare=False)  # the position (solvers.api)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.status, Status):  # "optimal" or "feasible" spelled as a string
+            if self.status not in tuple(Status):
+                raise ArgumentError("status", self.status, "a solution is 'optimal' or 'feasible'")
+            self.status = Status(self.status)
 
     def __repr__(self) -> str:
         """One readable line: what was solved, the answer and how (no function addresses)."""
@@ -381,7 +399,7 @@ class Solution:
     @property
     def bound(self) -> int | None:
         """A proved upper bound on the objective (the value itself once proved optimal), or None."""
-        if self.status == "optimal":
+        if self.status == Status.OPTIMAL:
             return self.value
         b = self.stats.bound
         return None if b is None else int(b)
@@ -390,7 +408,7 @@ class Solution:
 __all__ = ["SolveError", "RESHUFFLE_AHEAD", "SearchLimitExceeded", "NodeLimitExceeded", "TimeLimitExceeded",
            "Objective", "SOLO", "COOP", "BEST", "DUEL", "EXPECTED", "OBJECTIVES", "objective", "Limits",
            "DEFAULT_LIMITS", "DEFAULT_SECONDS", "DEFAULT_NODES", "PROGRESS_SECONDS", "Budget", "SolveStats",
-           "STATS_KEYS", "Solution", "Solver"]
+           "STATS_KEYS", "Solution", "Solver", "Status"]
 
 
 class Solver(Protocol):

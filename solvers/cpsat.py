@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from console.progress import ProgressFn
 from model import Action, BuyField, EndPhase, GameState, Harvest, Phase, Plant, PlantAside, apply
-from solvers.contract import RESHUFFLE_AHEAD, SOLO, Limits, Objective, Solution, SolveError
+from solvers.contract import RESHUFFLE_AHEAD, SOLO, Limits, Objective, Solution, SolveError, Status
 from solvers.cpsat_fields import Seat, Step, read_step
 from solvers.cpsat_lazy import cp_model
 from solvers.cpsat_run import Tick, reporting, run_model
@@ -137,7 +137,7 @@ def solve_solo_cpsat(s: GameState, player: int | None = None, time_limit: float 
     coins_end = [len(q.coins) for q in end.players]
     if coins_end[p] != value:
         raise SolveError(f"the CP-SAT plan replays to {coins_end[p]} coins, not its value {value}")
-    return Solution(SOLO, p, value, line, coins_end, status=run.status, stats=run.stats(t0))
+    return Solution(SOLO, p, value, line, coins_end, status=Status(run.status), stats=run.stats(t0))
 
 
 def _replay(s: GameState, p: int, plan: list[Step]) -> tuple[list[Action], GameState]:

@@ -45,7 +45,7 @@ from model import (
 )
 from solvers import cpsat  # cpsat.solve_solo_cpsat looked up at the call (tests patch it)
 from solvers.bounds import gain_table, hull
-from solvers.contract import OBJECTIVES, Limits, Objective, Solution, SolveError
+from solvers.contract import OBJECTIVES, Limits, Objective, Solution, SolveError, Status
 from solvers.cpsat_fields import Event, Seat, Step, read_step
 from solvers.cpsat_lazy import cp_model
 from solvers.cpsat_run import Interrupt, Run, interruptible, reporting, run_model
@@ -299,7 +299,7 @@ def solve_deals_cpsat(s: GameState, objective: str, player: int | None = None, t
     bound: float | None = run.solver.best_objective_bound if run.solver is not fallback else None
     if run.status == "none":  # no plan with trades in time: the one without is the answer so far
         assert fallback is not None
-        run = Run(fallback, "feasible", 1, run.interrupted)
+        run = Run(fallback, Status.FEASIBLE, 1, run.interrupted)
         if bound is not None and bound < run.solver.objective_value:
             bound = None  # stopped before the search proved any bound
     solver = run.solver
@@ -315,7 +315,7 @@ def solve_deals_cpsat(s: GameState, objective: str, player: int | None = None, t
         bound = min(int(bound), OpenSearch(objective, p).upper(s))
     stats.bound = bound  # the full model's (a fallback plan's own bound assumed no trades)
     stats.floors = floors
-    return Solution(OBJECTIVES[objective], p, value, line, coins, status=run.status, stats=stats)
+    return Solution(OBJECTIVES[objective], p, value, line, coins, status=Status(run.status), stats=stats)
 
 
 def _bean_bounds(dm: DealsModel, finals: list[cp_model.IntVar]) -> None:
@@ -348,7 +348,7 @@ def _floors(s: GameState, time_limit: float, workers: int, stop: Interrupt) -> l
     floors = []
     for q in range(len(s.players)):
         sol = cpsat.solve_solo_cpsat(s, q, time_limit, workers)
-        if sol.status != "optimal":
+        if sol.status != Status.OPTIMAL:
             stop.check()
             raise SolveError(f"p{q}'s solo optimum was not proved within {time_limit} s: best needs it")
         floors.append(sol.value)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from console.progress import ProgressFn
-from solvers.contract import Budget, SolveError, SolveStats
+from solvers.contract import Budget, SolveError, SolveStats, Status
 from solvers.cpsat_lazy import cp_model, solution_callback
 
 Tick = Callable[[float, float, float], None]  # (objective, bound, seconds) at each improvement
@@ -190,7 +190,7 @@ def reporting(progress: ProgressFn | None, seconds: float, what: str) -> Iterato
 @dataclass
 class Run:
     solver: cp_model.CpSolver
-    status: str  # "optimal" or "feasible"
+    status: str  # a Status, or "none" (``bound_only``: no solution in time)
     found: int
     interrupted: bool
 
@@ -224,4 +224,5 @@ def run_model(model: cp_model.CpModel, time_limit: float, workers: int, tick: Ti
             raise KeyboardInterrupt
         raise SolveError(f"CP-SAT found no solution ({solver.status_name(status).lower()}, "
                          f"{solver.wall_time:.1f} s)")
-    return Run(solver, "optimal" if status == cp_model.OPTIMAL else "feasible", progress.found, stop.hit)
+    proved = Status.OPTIMAL if status == cp_model.OPTIMAL else Status.FEASIBLE
+    return Run(solver, proved, progress.found, stop.hit)

@@ -48,6 +48,7 @@ from solvers.contract import (
     Solution,
     SolveError,
     SolveStats,
+    Status,
     base_game_only,
 )
 from solvers.exact import default_policy, policy_line
@@ -466,7 +467,7 @@ def policy_duel(s: GameState, p: int, policy: Callable[[GameState], Action], bou
     line, coins = policy_line(s, policy)
     stats = SolveStats("exact", time.perf_counter() - t0, nodes=nodes, table=table, bound=float(bound),
                        stopped_by="nodes" if isinstance(stop, NodeLimitExceeded) else "time")
-    return Solution(DUEL, p, coins[p] - coins[1 - p], line, coins, status="feasible", stats=stats)
+    return Solution(DUEL, p, coins[p] - coins[1 - p], line, coins, status=Status.FEASIBLE, stats=stats)
 
 
 def replayed_duel(s: GameState, p: int, value: int, line: list[Action], stats: SolveStats) -> Solution:

@@ -37,6 +37,7 @@ from solvers.contract import (
     Solution,
     SolveError,
     SolveStats,
+    Status,
     base_game_only,
 )
 from solvers.positions import in_final_pass
@@ -222,7 +223,7 @@ def _default_line(search: SoloSearch, s: GameState, t0: float, stopped_by: str) 
     bound = search.root_bound(s)
     stats = SolveStats("exact", time.perf_counter() - t0, nodes=search.nodes, table=len(search.table),
                        stopped_by=stopped_by, bound=None if bound is None else float(bound))
-    return Solution(SOLO, p, coins[p], line, coins, status="feasible", stats=stats)
+    return Solution(SOLO, p, coins[p], line, coins, status=Status.FEASIBLE, stats=stats)
 
 
 # ------------------------------------------------------------------ coop and best: every seat chooses
@@ -515,7 +516,7 @@ def open_solution(search: OpenSearch, s: GameState, t0: float) -> Solution:
     line, end = search.line(s)  # replayed with checks
     stats = SolveStats("exact", time.perf_counter() - t0, nodes=search.nodes, table=len(search.table),
                        floors=search.floors)
-    return _checked(search, line, end, value, "optimal", stats)
+    return _checked(search, line, end, value, Status.OPTIMAL, stats)
 
 
 def _found(search: OpenSearch, s: GameState, t0: float, stopped_by: str | None) -> Solution | None:
@@ -530,10 +531,10 @@ def _found(search: OpenSearch, s: GameState, t0: float, stopped_by: str | None) 
     end = s
     for a in line:
         end = apply(end, a)  # checked: the line must be legal
-    return _checked(search, line, end, search.found, "feasible", stats)
+    return _checked(search, line, end, search.found, Status.FEASIBLE, stats)
 
 
-def _checked(search: OpenSearch, line: list[Action], end: GameState, value: int, status: str,
+def _checked(search: OpenSearch, line: list[Action], end: GameState, value: int, status: Status,
              stats: SolveStats) -> Solution:
     """``line``, which ends in ``end``, as a Solution worth ``value``, or an internal error."""
     coins = [len(pl.coins) for pl in end.players]

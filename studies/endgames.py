@@ -76,8 +76,7 @@ def _answer(s: GameState, objective: str, method: str, player: int | None, limit
         return {"status": "too-large", "value": None, "bound": None, "error": str(e)}
     except TimeLimitExceeded as e:
         return {"status": "timeout", "value": None, "bound": None, "error": str(e)}
-    status = "optimal" if sol.status == "optimal" else "feasible"
-    return {"status": status, "value": sol.value, "bound": sol.bound}
+    return {"status": sol.status.value, "value": sol.value, "bound": sol.bound}
 
 
 def _solo(s: GameState, method: str, q: int, limits: Limits) -> dict[str, Any]:

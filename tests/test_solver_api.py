@@ -112,3 +112,19 @@ def test_one_clock_splits_a_work_limit_between_stages() -> None:
     assert 24 < params.max_time_in_seconds <= 25
     with pytest.raises(UsageError, match="work limit must be more than 0"):
         Budget("a run", work_limit=0)
+
+
+def test_status_is_an_enum_that_reads_as_its_name() -> None:
+    """``Solution.status`` is a ``Status``: a string given for it becomes one, prints and goes into
+    JSON as before ("optimal", "feasible"), and a status that is neither is refused in one line."""
+    import json
+
+    from model.errors import ArgumentError
+    from solvers.contract import SOLO, Solution, Status
+
+    sol = Solution(SOLO, 0, 3, [], [3], status="feasible")  # type: ignore[arg-type]
+    assert sol.status is Status.FEASIBLE and sol.status == "feasible"
+    assert json.dumps({"status": sol.status}) == '{"status": "feasible"}' and f"{sol.status}" == "feasible"
+    assert Solution(SOLO, 0, 3, [], [3]).status is Status.OPTIMAL
+    with pytest.raises(ArgumentError, match="status='proved': a solution is 'optimal' or 'feasible'"):
+        Solution(SOLO, 0, 3, [], [3], status="proved")  # type: ignore[arg-type]

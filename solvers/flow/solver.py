@@ -43,7 +43,7 @@ from model import (
     Propose,
     apply,
 )
-from solvers.contract import OBJECTIVES, Budget, Limits, Objective, Solution, SolveError, SolveStats
+from solvers.contract import OBJECTIVES, Budget, Limits, Objective, Solution, SolveError, SolveStats, Status
 from solvers.cpsat_lazy import cp_model, solution_callback
 from solvers.cpsat_run import Interrupt, interruptible, reporting
 from solvers.exact import OpenSearch, SoloSearch, open_player, solve_solo
@@ -829,8 +829,8 @@ def solve_flow(s: GameState, objective: str, player: int | None = None, time_lim
         raise SolveError(f"internal error: a plan worth {run.best.value} beats the beanometer "
                          f"bound {run.upper}")
     run.bound = run.proved_bound()  # the beanometer's alone when no master solve ended
-    status = "optimal" if run.bound is not None and run.best.value >= run.bound else "feasible"
-    stopped = ("proved" if status == "optimal" else "interrupted" if run.interrupted
+    status = Status.OPTIMAL if run.bound is not None and run.best.value >= run.bound else Status.FEASIBLE
+    stopped = ("proved" if status == Status.OPTIMAL else "interrupted" if run.interrupted
                else run_clock.stopped_by())
     stats = SolveStats("flow", run_clock.elapsed(), work=round(run_clock.work, 3), capacity=capacity,
                        work_limit=work_limit, stopped_by=stopped, bound=run.bound,

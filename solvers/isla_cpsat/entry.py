@@ -17,7 +17,7 @@ from model import (
     apply,
 )
 from model.isla import isla_of
-from solvers.contract import SOLO, Budget, Limits, Objective, Solution, SolveError
+from solvers.contract import SOLO, Budget, Limits, Objective, Solution, SolveError, Status
 from solvers.cpsat_run import Interrupt, Tick, interruptible, reporting, run_model
 from solvers.isla_cpsat.base import PHASE1_STEPS, PHASE2_EXTRA
 from solvers.isla_cpsat.relax import prove
@@ -72,9 +72,10 @@ def _with_turn(s: GameState, p: int, clock: Budget, workers: int, tick: Tick | N
     found: list[Solution] = []  # the ladder's lines, each better than the one before
     try:
         best = _ladder(s, p, clock, workers, tick, phase1_steps, phase2_extra, stop, found)
-        if best.status != "optimal" and not stop.hit and prove(s, p, best.value, 1.0, workers, clock):
+        unproved = best.status != Status.OPTIMAL and not stop.hit
+        if unproved and prove(s, p, best.value, 1.0, workers, clock):
             stats = replace(best.stats, seconds=clock.elapsed(), bound=float(best.value))
-            best = replace(best, status="optimal", stats=stats)
+            best = replace(best, status=Status.OPTIMAL, stats=stats)
     except KeyboardInterrupt:
         if not found:
             raise
@@ -109,7 +110,7 @@ def _ladder(s: GameState, p: int, clock: Budget, workers: int, tick: Tick | None
                 best = _solve_model(s, p, clock, ladder, workers, tick, a, b)[0]
                 break
             continue  # nothing better in time: the best line so far stands
-        if sol.status == "optimal":  # an exact model (``sound_steps``), proved
+        if sol.status == Status.OPTIMAL:  # an exact model (``sound_steps``), proved
             best = sol
             break
         if best is None or sol.value > best.value:
@@ -158,10 +159,10 @@ def _solve_model(s: GameState, p: int, clock: Budget, until: float, workers: int
         raise SolveError(f"internal error: the Isla CP-SAT plan replays to {coins[p]} coins, not its value "
                          f"{value}")
     stats = replace(run.stats(0.0), seconds=clock.elapsed())
-    sol = Solution(SOLO, p, value, line, coins, status=run.status, stats=stats)
+    sol = Solution(SOLO, p, value, line, coins, status=Status(run.status), stats=stats)
     if not model.exact:  # the step caps fall short of ``sound_steps``: a real line, its optimum unproved
-        sol = replace(sol, status="feasible", stats=replace(sol.stats, bound=None))
-    return sol, {name: int(run.solver.value(var)) for name, var in names}, run.status == "optimal"
+        sol = replace(sol, status=Status.FEASIBLE, stats=replace(sol.stats, bound=None))
+    return sol, {name: int(run.solver.value(var)) for name, var in names}, run.status == Status.OPTIMAL
 
 
 def replay(s: GameState, p: int, model: IslaModel) -> tuple[list[Action], GameState]:
