@@ -101,7 +101,8 @@ _current: Interrupt | None = None
 
 @contextmanager
 def interruptible() -> Iterator[Interrupt]:
-    """Ctrl-C inside this block ends the CP-SAT search in progress and sets ``hit`` (outside a
+    """Ctrl-C (or SIGTERM, which ``console.cli.terminate_as_interrupt`` hands on) inside this block
+    ends the CP-SAT search in progress and sets ``hit`` (outside a
     search it raises KeyboardInterrupt, ``hit`` set too); nested blocks share one Interrupt. Off
     the main thread there is no handler (``hit`` stays False)."""
     global _current
@@ -124,7 +125,7 @@ def interruptible() -> Iterator[Interrupt]:
 
     def watch() -> None:
         while data := os.read(read, 64):
-            if signal.SIGINT in data:
+            if signal.SIGINT in data or signal.SIGTERM in data:  # SIGTERM: console.cli hands it on
                 stop.stop()
         os.close(read)
 

@@ -137,6 +137,31 @@ def test_cross_check_stops_its_workers() -> None:
     last_line(err, "cross_check.py")
 
 
+def test_cross_check_on_sigterm_reports_the_positions_finished() -> None:
+    """Issue 61: ``timeout`` (SIGTERM) at 193 of 200 positions left an empty --json and no report;
+    now the positions finished so far are reported, marked partial, and the exit is 130."""
+    args = ["cross_check.py", "--objective", "best", "--positions", "200", "--seed", "1", "--jobs", "1",
+            "--progress"]
+    seconds, out, err = interrupt([*args, "--json"], r"positions: [1-9]", sig=signal.SIGTERM)
+    assert seconds < 2
+    run = json.loads(out)
+    assert run["partial"] is True and run["positions_asked"] == 200
+    assert 1 <= run["positions"] < 200 and run["disagreements"] == 0 and run["cpsat_not_proved"] == 0
+    line = last_line(err, "cross_check.py")
+    assert f"the {run['positions']} positions compared so far" in line and "marked partial" in line
+
+
+def test_cross_check_on_sigterm_with_workers_ends_them() -> None:
+    """SIGTERM to the parent with a pool of 2: the pool's workers end with it (no hang, no leak)."""
+    seconds, out, err = interrupt(["cross_check.py", "--objective", "solo", "--positions", "500", "--jobs",
+                                   "2", "--progress"], r"positions: [1-9]", sig=signal.SIGTERM)
+    assert seconds < 2
+    finished = re.match(r"partial \(interrupted\): the (\d+) of 500 positions finished\n", out)
+    assert finished is not None, out
+    assert f"{finished.group(1)} solo positions, 0 disagreements" in out
+    assert "leaked" not in err and "KeyboardInterrupt" not in err, err
+
+
 def test_solve_endgame_cpsat_stops_in_its_search() -> None:
     """Interrupted before its first solution (rio4-8cards takes about 10 s to one): nothing kept."""
     seconds, out, err = interrupt(["solve_endgame.py", "rio4-8cards", "--objective", "coop", "--solver",
