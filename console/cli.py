@@ -23,6 +23,7 @@ import tempfile
 import traceback
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from types import FrameType
 from typing import Any, NoReturn
 
 from console.progress import STATUS_EVERY, Heartbeat, Progress, enabled
@@ -68,21 +69,26 @@ def ignore_interrupts() -> None:
 _MAIN_PID: list[int] = []  # the process that installed ``terminate_as_interrupt``'s handler
 
 
-def terminate_as_interrupt() -> None:
+SignalHandler = Callable[[int, FrameType | None], Any] | int | None  # what signal.signal takes and returns
+
+
+def terminate_as_interrupt() -> SignalHandler:
     """SIGTERM (what ``timeout``, ``kill`` and CI runners send) ends the run as Ctrl-C does: it is
     handed to the SIGINT handler in force (Python's KeyboardInterrupt, or a search's own handler
     that stops at a safe point), so the script reports what it kept and exits 130. ``run`` installs
     it; off the main thread it does nothing. A process forked from this one that kept the handler
     (not through ``ignore_interrupts``) gets SIGTERM's default back: it ends at once, as it would
-    have without the handler."""
+    have without the handler. Returns the handler it replaced (None off the main thread), which
+    ``run`` puts back when the script's work is over (a test calling ``main`` keeps its own)."""
     try:
-        signal.signal(signal.SIGTERM, _sigterm)
+        old = signal.signal(signal.SIGTERM, _sigterm)
     except ValueError:  # not the main thread: Python gives signals to the main thread only
-        return
+        return None
     _MAIN_PID[:] = [os.getpid()]
+    return old
 
 
-def _sigterm(signum: int, frame: Any) -> None:
+def _sigterm(signum: int, frame: FrameType | None) -> None:
     if _MAIN_PID != [os.getpid()]:  # a forked child: end as an unhandled SIGTERM would
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         os.kill(os.getpid(), signal.SIGTERM)
@@ -212,13 +218,15 @@ _KEPT: list[BaseException] = []
 def run(name: str, args: argparse.Namespace, body: Callable[[Frame], int]) -> int:
     """``body(frame)``'s exit code; errors, interrupts and bugs become one line and their code."""
     gc.set_threshold(*GC_THRESHOLDS)
-    terminate_as_interrupt()
+    old_sigterm = terminate_as_interrupt()
     frame = Frame(name, args)
     sys.unraisablehook = _unraisable
     try:
         return _run(frame, body)
     finally:
         frame.stop()
+        if old_sigterm is not None:
+            signal.signal(signal.SIGTERM, old_sigterm)
 
 
 def _run(frame: Frame, body: Callable[[Frame], int]) -> int:
