@@ -159,15 +159,16 @@ def _env() -> dict[str, str]:
     return env
 
 
-def run_one(command: str, cwd: Path, cap: float, role: str = "timed") -> Ran:
+def run_one(command: str, cwd: Path, cap: float, role: str = "timed", log: str | None = None) -> Ran:
     """``command`` in a shell in ``cwd``, at most ``cap`` seconds (then SIGTERM to its process
     group, SIGKILL ``KILL_AFTER`` s later). An interrupt of this process ends the group the same
-    way before it is raised."""
+    way before it is raised. ``log``: a file name in ``cwd`` for its stdout (a command stopped at
+    the cap prints its partial report there), else it is dropped."""
     err = cwd / f".stderr-{os.getpid()}"
     t0 = time.monotonic()
-    with open(err, "w", encoding="utf-8") as sink:
+    with open(err, "w", encoding="utf-8") as sink, open(cwd / log if log else os.devnull, "wb") as out:
         proc = subprocess.Popen(["bash", "-c", command], cwd=cwd, env=_env(), stdin=subprocess.DEVNULL,
-                                stdout=subprocess.DEVNULL, stderr=sink, start_new_session=True)
+                                stdout=out, stderr=sink, start_new_session=True)
         stopped = False
         try:
             try:
@@ -227,13 +228,14 @@ def run_page(selected: Iterable[str], cwd: Path, cap: float, into: list[Ran] | N
              report: Callable[[Ran], None] | None = None, before: Callable[[str], None] | None = None
              ) -> list[Ran]:
     """Run ``selected`` commands of the page (``plan``) in ``cwd``, each under ``cap`` seconds;
-    ``into`` (returned) gets each run as it ends, so an interrupted caller reports those.
+    ``into`` (returned) gets each run as it ends, so an interrupted caller reports those; the
+    stdout of the i-th command run is ``cwd/stdout-NN.txt`` (NN: i, two digits).
     ``before(command)`` as each starts, ``report(ran)`` as each ends."""
     runs: list[Ran] = [] if into is None else into
-    for command, role in plan(selected):
+    for i, (command, role) in enumerate(plan(selected), 1):
         if before is not None:
             before(command)
-        ran = run_one(command, cwd, cap, role)
+        ran = run_one(command, cwd, cap, role, log=f"stdout-{i:02d}.txt")
         runs.append(ran)
         if report is not None:
             report(ran)

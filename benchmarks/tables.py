@@ -236,7 +236,7 @@ def print_docs(res: dict[str, Any]) -> None:
     rows = res["commands"]
     head = "partial (interrupted): " if res.get("partial") else ""
     print(f"{head}docs/tools.md: {len(rows)} commands run once each, cap {res['cap_s']:g} s a command, in "
-          f"{res['scratch']}")
+          f"{res['scratch']} (the stdout of the i-th: stdout-NN.txt)")
     print(f"{'seconds':>9} {'exit':>5}  command")
     for r in rows:
         note = "  (stopped at the cap)" if r["stopped"] else "  (setup)" if r["role"] == "setup" else ""

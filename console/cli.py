@@ -20,6 +20,7 @@ import os
 import signal
 import sys
 import tempfile
+import threading
 import traceback
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -67,6 +68,14 @@ def ignore_interrupts() -> None:
 
 
 _MAIN_PID: list[int] = []  # the process that installed ``terminate_as_interrupt``'s handler
+_TERMINATED = threading.Event()  # a SIGTERM came: the run ends, no new search starts
+
+
+def terminated() -> bool:
+    """Whether this process got SIGTERM (``terminate_as_interrupt``). A Ctrl-C stops the search in
+    progress; SIGTERM stops the run: a search block entered after it starts interrupted
+    (``solvers.cpsat_run.interruptible``), so a loop of searches ends too."""
+    return _TERMINATED.is_set()
 
 
 SignalHandler = Callable[[int, FrameType | None], Any] | int | None  # what signal.signal takes and returns
@@ -84,6 +93,7 @@ def terminate_as_interrupt() -> SignalHandler:
         old = signal.signal(signal.SIGTERM, _sigterm)
     except ValueError:  # not the main thread: Python gives signals to the main thread only
         return None
+    _TERMINATED.clear()  # a new run (a test runs several in one process)
     _MAIN_PID[:] = [os.getpid()]
     return old
 
@@ -93,6 +103,7 @@ def _sigterm(signum: int, frame: FrameType | None) -> None:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         os.kill(os.getpid(), signal.SIGTERM)
         return
+    _TERMINATED.set()
     handler = signal.getsignal(signal.SIGINT)
     if callable(handler):
         handler(signal.SIGINT, frame)
@@ -227,6 +238,7 @@ def run(name: str, args: argparse.Namespace, body: Callable[[Frame], int]) -> in
         frame.stop()
         if old_sigterm is not None:
             signal.signal(signal.SIGTERM, old_sigterm)
+            _TERMINATED.clear()
 
 
 def _run(frame: Frame, body: Callable[[Frame], int]) -> int:

@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from console.cli import terminated
 from console.progress import ProgressFn
 from solvers.contract import Budget, SolveError, SolveStats
 from solvers.cpsat_lazy import cp_model, solution_callback
@@ -110,6 +111,7 @@ def interruptible() -> Iterator[Interrupt]:
         yield _current
         return
     stop = Interrupt()
+    stop.hit = terminated()  # after a SIGTERM no new search starts (console.cli.terminated)
 
     def handler(signum: int, frame: Any) -> None:
         stop.on_sigint()

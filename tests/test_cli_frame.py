@@ -19,6 +19,7 @@ from builders import run_script
 
 from console import cli
 from model.errors import RuleError, UsageError
+from solvers.cpsat_run import interruptible
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPTS = ROOT / "scripts"
@@ -105,9 +106,11 @@ def test_sigterm_is_an_interrupt_while_the_work_runs(capsys: pytest.CaptureFixtu
             time.sleep(0.2)
         finally:
             signal.signal(signal.SIGINT, old)
-        return 0
+        with interruptible() as stop:  # SIGTERM ends the run: a search after it starts interrupted
+            return 0 if stop.hit and cli.terminated() else 1
 
     assert cli.run("tool.py", argparse.Namespace(), searching) == 0 and seen == [signal.SIGINT]
+    assert not cli.terminated()  # the run is over: the next one (a test's) starts afresh
 
 
 def test_a_usage_error_is_one_line() -> None:

@@ -57,12 +57,14 @@ def test_every_short_command_of_docs_tools_md_runs_and_writes_its_files(tmp_path
     missing = [f"{c}: {p.name}" for c, p in made if not p.exists() or p.is_file() and not p.stat().st_size]
     assert not missing, missing
     assert not [p for p in Path(doc_commands.ROOT).glob("*.html")]  # nothing landed in the repository
+    listed = json.loads((where / "stdout-01.txt").read_text())  # the first command's stdout, kept
+    assert listed["games"] == 600
 
 
 def _fake_runs(fail: str | None = None, stop_after: int | None = None) -> object:
     seen: list[str] = []
 
-    def run_one(command: str, cwd: Path, cap: float, role: str = "timed") -> Ran:
+    def run_one(command: str, cwd: Path, cap: float, role: str = "timed", log: str | None = None) -> Ran:
         if stop_after is not None and len(seen) == stop_after:
             raise KeyboardInterrupt
         seen.append(command)
