@@ -4,6 +4,7 @@ the suites themselves are benchmarks/suites.py, this prints their results as tab
   python scripts/bench.py engine [--runs 5] [--games 100] [--json]
   python scripts/bench.py adapters [--runs 5] [--games 10] [--json]
   python scripts/bench.py solvers [--objective solo|coop|best|duel] [--positions 10] [--json]
+  python scripts/bench.py docs [--cap 900] [--all] [--json]
 
 engine: full random games per second for 3, 4 and 5 players (amigo, rio-grande) with the plain
 random bot (ends each trading phase at once; the headline) and with random proposals
