@@ -229,3 +229,17 @@ def print_master(res: dict[str, Any]) -> None:
                        for k, v in res["median_ratio_cpsat_over"].items())
     wins = ", ".join(f"{k} {v}" for k, v in sorted(res["fastest"].items()))
     print(f"fastest proof: {wins}; median of CP-SAT's time / the MIP's (both proved): {ratios}")
+
+
+def print_docs(res: dict[str, Any]) -> None:
+    """docs/tools.md's commands with the seconds and exit code of each (``bench.py docs``)."""
+    rows = res["commands"]
+    head = "partial (interrupted): " if res.get("partial") else ""
+    print(f"{head}docs/tools.md: {len(rows)} commands run once each, cap {res['cap_s']:g} s a command, in "
+          f"{res['scratch']} (the stdout of the i-th: stdout-NN.txt)")
+    print(f"{'seconds':>9} {'exit':>5}  command")
+    for r in rows:
+        note = "  (stopped at the cap)" if r["stopped"] else "  (setup)" if r["role"] == "setup" else ""
+        print(f"{r['seconds']:>9.1f} {r['code']:>5}  {r['command']}{note}")
+        if r["code"] != 0 and not r["stopped"] and r["last"]:
+            print(f"{'':>17}{r['last']}")

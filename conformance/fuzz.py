@@ -1096,46 +1096,52 @@ def run_cases(todo: list[Case], workers: int = 2, timeout: float = 5.0, batch: i
         if report is not None:
             report(out)
 
-    for _ in range(min(workers, len(queue))):
-        slots.append(start())
-    while slots:
-        busy = [s for s in slots if s.batch or not s.ready]
-        if not busy:
-            break
-        ready = wait([s.conn for s in busy], timeout=0.2)
-        now = time.monotonic()
-        for slot in list(busy):
-            if slot.conn in ready:
-                try:
-                    msg = slot.conn.recv()
-                except EOFError:  # the worker died (a crash of the interpreter itself)
-                    msg = None
-                if msg == "ready":
-                    slot.ready = True
+    try:
+        for _ in range(min(workers, len(queue))):
+            slots.append(start())
+        while slots:
+            busy = [s for s in slots if s.batch or not s.ready]
+            if not busy:
+                break
+            ready = wait([s.conn for s in busy], timeout=0.2)
+            now = time.monotonic()
+            for slot in list(busy):
+                if slot.conn in ready:
+                    try:
+                        msg = slot.conn.recv()
+                    except EOFError:  # the worker died (a crash of the interpreter itself)
+                        msg = None
+                    if msg == "ready":
+                        slot.ready = True
+                        feed(slot)
+                        continue
+                    if msg is None:
+                        case = slot.batch.pop(0)
+                        done(Outcome(case, parse_case(case).kind, "crash", "the worker process died",
+                                     where="worker died", mutation=_safe_describe(parse_case(case))))
+                        _replace(slots, slot, start)
+                        continue
+                    done(Outcome(**msg))
+                    slot.batch.pop(0)
                     feed(slot)
-                    continue
-                if msg is None:
+                elif slot.ready and slot.batch and now - slot.since > timeout:
                     case = slot.batch.pop(0)
-                    done(Outcome(case, parse_case(case).kind, "crash", "the worker process died",
-                                 where="worker died", mutation=_safe_describe(parse_case(case))))
+                    done(Outcome(case, parse_case(case).kind, "hang", f"no answer in {timeout:g} s",
+                                 where=parse_case(case).kind, mutation=_safe_describe(parse_case(case)),
+                                 seconds=now - slot.since))
                     _replace(slots, slot, start)
-                    continue
-                done(Outcome(**msg))
-                slot.batch.pop(0)
-                feed(slot)
-            elif slot.ready and slot.batch and now - slot.since > timeout:
-                case = slot.batch.pop(0)
-                done(Outcome(case, parse_case(case).kind, "hang", f"no answer in {timeout:g} s",
-                             where=parse_case(case).kind, mutation=_safe_describe(parse_case(case)),
-                             seconds=now - slot.since))
-                _replace(slots, slot, start)
-            elif not slot.ready and now - slot.since > 120:
-                raise RuntimeError("a fuzz worker did not start in 120 s")
-        for slot in list(slots):
-            if slot.ready and not slot.batch and not queue:
-                slot.conn.send(None)
+                elif not slot.ready and now - slot.since > 120:
+                    raise RuntimeError("a fuzz worker did not start in 120 s")
+            for slot in list(slots):
+                if slot.ready and not slot.batch and not queue:
+                    slot.conn.send(None)
+                    slot.proc.join(5)
+                    slots.remove(slot)
+    finally:  # Ctrl-C, SIGTERM or an error: the workers end now, not when they notice the parent gone
+        for slot in slots:
+            if slot.proc.is_alive():
+                slot.proc.kill()
                 slot.proc.join(5)
-                slots.remove(slot)
     return results
 
 

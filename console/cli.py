@@ -5,7 +5,7 @@ line per error, Ctrl-C answered with what was kept, and output targets checked b
 
   0 ok, 1 the answer is "no" (illegal, disagreement, mutant survived), 2 bad input or usage,
   3 the two referees disagree, 70 an internal error (a bug: one line, the traceback with --debug),
-  130 interrupted (one line saying which partial results were kept).
+  130 interrupted by Ctrl-C or SIGTERM (one line saying which partial results were kept).
 
 A ``BohnanzaError`` reaching the frame is the user's (exit 2), and so is an optional extra that is
 not installed (``EXTRAS``: one line naming the extra to install); anything else is ours (exit 70).
@@ -20,10 +20,12 @@ import os
 import signal
 import sys
 import tempfile
+import threading
 import traceback
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import NoReturn
+from types import FrameType
+from typing import Any, NoReturn
 
 from console.progress import STATUS_EVERY, Heartbeat, Progress, enabled
 from model.errors import BohnanzaError, UsageError, command_line
@@ -58,8 +60,55 @@ class HelpFormatter(argparse.RawDescriptionHelpFormatter, argparse.ArgumentDefau
 
 def ignore_interrupts() -> None:
     """A worker process's initializer: Ctrl-C reaches the whole process group, but only the parent
-    acts on it (it stops the pool and reports what it kept), so a worker prints no traceback."""
+    acts on it (it stops the pool and reports what it kept), so a worker prints no traceback. SIGTERM
+    keeps its default in a worker (a forked one inherits the parent's ``terminate_as_interrupt``):
+    the parent's pool ends its workers with it, at once, even inside a C call."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+_MAIN_PID: list[int] = []  # the process that installed ``terminate_as_interrupt``'s handler
+_TERMINATED = threading.Event()  # a SIGTERM came: the run ends, no new search starts
+
+
+def terminated() -> bool:
+    """Whether this process got SIGTERM (``terminate_as_interrupt``). A Ctrl-C stops the search in
+    progress; SIGTERM stops the run: a search block entered after it starts interrupted
+    (``solvers.cpsat_run.interruptible``), so a loop of searches ends too."""
+    return _TERMINATED.is_set()
+
+
+SignalHandler = Callable[[int, FrameType | None], Any] | int | None  # what signal.signal takes and returns
+
+
+def terminate_as_interrupt() -> SignalHandler:
+    """SIGTERM (what ``timeout``, ``kill`` and CI runners send) ends the run as Ctrl-C does: it is
+    handed to the SIGINT handler in force (Python's KeyboardInterrupt, or a search's own handler
+    that stops at a safe point), so the script reports what it kept and exits 130. ``run`` installs
+    it; off the main thread it does nothing. A process forked from this one that kept the handler
+    (not through ``ignore_interrupts``) gets SIGTERM's default back: it ends at once, as it would
+    have without the handler. Returns the handler it replaced (None off the main thread), which
+    ``run`` puts back when the script's work is over (a test calling ``main`` keeps its own)."""
+    try:
+        old = signal.signal(signal.SIGTERM, _sigterm)
+    except ValueError:  # not the main thread: Python gives signals to the main thread only
+        return None
+    _TERMINATED.clear()  # a new run (a test runs several in one process)
+    _MAIN_PID[:] = [os.getpid()]
+    return old
+
+
+def _sigterm(signum: int, frame: FrameType | None) -> None:
+    if _MAIN_PID != [os.getpid()]:  # a forked child: end as an unhandled SIGTERM would
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGTERM)
+        return
+    _TERMINATED.set()
+    handler = signal.getsignal(signal.SIGINT)
+    if callable(handler):
+        handler(signal.SIGINT, frame)
+        return
+    raise KeyboardInterrupt  # SIGINT ignored (a background job of a shell script) or at its default
 
 
 class Parser(argparse.ArgumentParser):
@@ -180,12 +229,16 @@ _KEPT: list[BaseException] = []
 def run(name: str, args: argparse.Namespace, body: Callable[[Frame], int]) -> int:
     """``body(frame)``'s exit code; errors, interrupts and bugs become one line and their code."""
     gc.set_threshold(*GC_THRESHOLDS)
+    old_sigterm = terminate_as_interrupt()
     frame = Frame(name, args)
     sys.unraisablehook = _unraisable
     try:
         return _run(frame, body)
     finally:
         frame.stop()
+        if old_sigterm is not None:
+            signal.signal(signal.SIGTERM, old_sigterm)
+            _TERMINATED.clear()
 
 
 def _run(frame: Frame, body: Callable[[Frame], int]) -> int:

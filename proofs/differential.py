@@ -345,16 +345,18 @@ class SpecCheck:
     seconds: float = 0.0
 
 
-def check_states(count: int, seed: int = 0, progress: ProgressFn | None = None) -> SpecCheck:
+def check_states(count: int, seed: int = 0, progress: ProgressFn | None = None,
+                 into: SpecCheck | None = None) -> SpecCheck:
     """Engine against spec on ``count`` sampled states (``sample_states``): ``progress(states
     done, count, note)`` before each state and every TICK_EVERY spec actions of a large one.
-    Ctrl-C raises KeyboardInterrupt within a second (no Z3 query here runs long)."""
+    Ctrl-C raises KeyboardInterrupt within a second (no Z3 query here runs long); ``into``, when
+    given, is the SpecCheck returned, its counts and ``seconds`` kept up to date as each state is
+    checked, so a caller that catches the interrupt reports the states checked before it."""
     with catching_ctrl_c():
-        return _check_states(count, seed, progress)
+        return _check_states(count, seed, progress, SpecCheck() if into is None else into)
 
 
-def _check_states(count: int, seed: int, progress: ProgressFn | None) -> SpecCheck:
-    out = SpecCheck()
+def _check_states(count: int, seed: int, progress: ProgressFn | None, out: SpecCheck) -> SpecCheck:
     t0 = time.perf_counter()
     for s in sample_states(count, seed):
         stop_if_interrupted()
@@ -366,6 +368,8 @@ def _check_states(count: int, seed: int, progress: ProgressFn | None) -> SpecChe
             if progress is not None:
                 progress(out.states, count, f"{what}: {found} spec actions")
 
+        problems = check_state(s, tick=tick if progress is not None else None)
+        # counted once the state is checked: an interrupt inside one leaves the counts whole
         out.by_phase[s.phase.name.lower()] += 1
         out.by_players[len(s.players)] += 1
         out.by_rules[s.setup.rules.name] += 1
@@ -374,11 +378,10 @@ def _check_states(count: int, seed: int, progress: ProgressFn | None) -> SpecChe
             out.waiting += waiting_for_need(s)
             out.need_chance += s.phase == Phase.CHANCE
         out.actions += len(legal_actions(s))
-        problems = check_state(s, tick=tick if progress is not None else None)
         if problems:
             out.bad.append(problems)
         out.states += 1
-    out.seconds = time.perf_counter() - t0
+        out.seconds = time.perf_counter() - t0
     if progress is not None:
         progress(out.states, count, "done")
     return out

@@ -37,6 +37,7 @@ from typing import Any, Generic, TypeVar
 
 import z3
 
+from console.cli import terminated
 from console.progress import ProgressFn
 from proofs.kernel import Transition
 from proofs.symbolic import Cond
@@ -146,6 +147,8 @@ def catching_ctrl_c() -> Iterator[None]:
         _ctrl_c.set()  # raised at the next ``stop_if_interrupted``, never inside a Z3 call (see above)
 
     _ctrl_c.clear()
+    if terminated():  # after a SIGTERM the block stops at its first safe point (console.cli.terminated)
+        _ctrl_c.set()
     old = signal.signal(signal.SIGINT, handler)
     _catching = True
     try:

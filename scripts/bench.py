@@ -4,6 +4,7 @@ the suites themselves are benchmarks/suites.py, this prints their results as tab
   python scripts/bench.py engine [--runs 5] [--games 100] [--json]
   python scripts/bench.py adapters [--runs 5] [--games 10] [--json]
   python scripts/bench.py solvers [--objective solo|coop|best|duel] [--positions 10] [--json]
+  python scripts/bench.py docs [--cap 900] [--all] [--json]
 
 engine: full random games per second for 3, 4 and 5 players (amigo, rio-grande) with the plain
 random bot (ends each trading phase at once; the headline) and with random proposals
@@ -58,6 +59,13 @@ it is the only one (issue 60), and each run's seconds (about 110 s in all at 4 g
 found in no game is run again on twice as many games, up to 4 times as many (wrong-tie-break: a tie
 for most coins first comes up in game 4).
 
+docs [--cap 900] [--all] [--out DIR]: the long commands of docs/tools.md (benchmarks/doc_commands.py
+LONG; --all: every command of the page), each run once as the page gives it, in page order, in a
+scratch directory (in --out, default the system's temporary one), under --cap seconds a command
+(then stopped: SIGTERM, and the partial report it prints): per command its seconds and exit code,
+and the setup commands run first for what it reads. Exit 1 when a command exits non-zero (not at
+the cap). Ctrl-C or SIGTERM: the rows of the commands finished so far, marked partial.
+
 study [--runs 3] [--no-ray]: the study runner (studies/scaling.py): per executor (in-process,
 a pool of 1 and 2, local Ray with 1 and 2 CPUs) the start-up, the overhead per task (empty tasks
 through the whole runner, one a submission and 20 a chunk), tasks per second on real simulation
@@ -72,7 +80,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from benchmarks import master_mip, tables
+from benchmarks import doc_commands, master_mip, tables
 from benchmarks import suites as benchmarks
 from console import cli
 from solvers.api import REGISTRY
@@ -83,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = cli.parser(__doc__, progress=True)
     parser.add_argument("suite", help="which benchmark",
                         choices=["engine", "adapters", "solvers", "seats", "master", "trades", "study",
-                                 "mutants"])
+                                 "mutants", "docs"])
     parser.add_argument("--objective", default="solo",
                         choices=list(dict.fromkeys(o for o, _ in REGISTRY)),  # the objectives with a line
                         help="solvers: which objective")
@@ -109,12 +117,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--compare", type=cli.at_least(0, "--compare"), default=0,
                         help="seats: also this many random seat problems, the batch search beside the DP")
     parser.add_argument("--no-ray", action="store_true", help="study: without the Ray executor")
+    parser.add_argument("--cap", type=cli.positive(float, "--cap"), default=900.0, metavar="SECONDS",
+                        help="docs: the longest run of one command (then stopped, its partial report kept)")
+    parser.add_argument("--all", action="store_true",
+                        help="docs: every command of the page, not only the long")
+    parser.add_argument("--out", metavar="DIR", default=None,
+                        help="docs: where the scratch directory is made (default: the system's "
+                        "temporary one)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     return cli.run("bench.py", args, lambda frame: _bench(frame, args))
 
 
 def _bench(frame: cli.Frame, args: argparse.Namespace) -> int:
+    if args.suite == "docs":
+        return _docs(frame, args)
     frame.kept = "nothing: a benchmark prints its table when every run is done"
     try:
         res, show_table = _run(args, frame.shows)
@@ -126,6 +143,44 @@ def _bench(frame: cli.Frame, args: argparse.Namespace) -> int:
     else:
         show_table(res)
     return 0
+
+
+def _docs(frame: cli.Frame, args: argparse.Namespace) -> int:
+    """docs/tools.md's commands, each timed once (benchmarks/doc_commands.py)."""
+    selected = doc_commands.commands() if args.all else sorted(doc_commands.LONG)
+    if args.out is not None:
+        cli.output_dir(args.out, force=True)
+    where = doc_commands.scratch(args.out)
+    todo = doc_commands.plan(selected)
+    bar = frame.progress("docs commands", total=len(todo), unit="commands")
+    runs: list[doc_commands.Ran] = []
+    frame.kept = "no command finished yet"
+
+    def report(ran: doc_commands.Ran) -> None:
+        bar.advance(note=f"{ran.command[:60]}: {ran.seconds:.0f} s, exit {ran.code}")
+        frame.kept = f"the rows of the {len(runs)} commands finished so far are printed, marked partial"
+
+    def result(partial: bool) -> dict[str, Any]:
+        res: dict[str, Any] = {"page": "docs/tools.md", "cap_s": args.cap, "scratch": str(where),
+                               "commands": [r.to_json() for r in runs]}
+        return {**res, "partial": True, "commands_asked": len(todo)} if partial else res
+
+    def show(res: dict[str, Any]) -> None:
+        if args.json:
+            print(json.dumps(res), flush=True)
+        else:
+            tables.print_docs(res)
+            sys.stdout.flush()
+
+    try:
+        doc_commands.run_page(selected, where, args.cap, into=runs, report=report)
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM (cli.run): the rows so far, marked partial
+        frame.close()
+        show(result(True))
+        raise
+    bar.close()
+    show(result(False))
+    return 1 if any(r.code != 0 and not r.stopped for r in runs) else 0
 
 
 def _run(args: argparse.Namespace, show: bool) -> tuple[dict[str, Any], Callable[[dict[str, Any]], None]]:

@@ -12,7 +12,9 @@ solo by exact search against solvers/isla_cpsat/; coop and best by exact search 
 line (coop at least its total; best at least P's coins on it when it meets every floor), the
 positions exact search does not finish within --node-limit counted, not replaced, and their proved
 bounds held to the same.
-Exit 1 on any disagreement or any CP-SAT answer not proved optimal.
+Exit 1 on any disagreement or any CP-SAT answer not proved optimal. Ctrl-C or SIGTERM (as `timeout`
+sends it): the report of the positions finished so far, marked partial (with --json: "partial": true
+and "positions_asked"), then exit 130.
 
 Examples:
   python scripts/cross_check.py --objective solo --positions 200 --seed 1
@@ -59,16 +61,31 @@ def main(argv: list[str] | None = None) -> int:
 
 def _cross_check(frame: cli.Frame, args: argparse.Namespace) -> int:
     bar = frame.progress(f"{args.objective} positions", total=args.positions, unit="positions")
+    run: dict[str, Any] = {}  # filled as positions finish: an interrupt reports those
+    frame.kept = "no position compared yet"
 
     def report(done: int, total: int | None, note: str) -> None:
         bar(done, total, note)
-        frame.kept = f"the {done} positions compared so far ({note}) are not summarised"
+        frame.kept = (f"the {done} positions compared so far ({note}) are summarised on stdout, "
+                      "marked partial")
 
-    run = cross_check(args.objective, args.positions, args.seed, args.node_limit, args.jobs, args.solver,
-                      progress=report, reshuffle=args.reshuffle, expansion=args.expansion)
-    done, skipped, refused = run["done"], run["replaced"], run["refused"]
+    try:
+        whole = cross_check(args.objective, args.positions, args.seed, args.node_limit, args.jobs,
+                            args.solver, progress=report, reshuffle=args.reshuffle,
+                            expansion=args.expansion, into=run)
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM (cli.run): the positions finished, marked partial
+        frame.close()
+        _summarise(args, run, partial=True)
+        raise
+    return _summarise(args, whole)
+
+
+def _summarise(args: argparse.Namespace, run: dict[str, Any], partial: bool = False) -> int:
+    """The report on stdout (one JSON object with --json, in one write); ``partial``: the run was
+    interrupted and ``run`` holds the positions finished before it."""
+    done, skipped, refused = run.get("done", []), run.get("replaced", []), run.get("refused", [])
     if args.expansion and args.objective != "solo":
-        return _isla_open_summary(args, done, skipped)
+        return _isla_open_summary(args, done, skipped, partial)
     # a disagreement: both claim an optimum and the claims differ (CP-SAT's line above exact search's
     # optimum, or a CP-SAT optimum other than it); a line below it with no proof is only not proved
     differ = [r for r in done if r["cpsat"] is not None and r["exact"] != r["cpsat"]
@@ -84,25 +101,44 @@ def _cross_check(frame: cli.Frame, args: argparse.Namespace) -> int:
         "disagreements": len(bad),
         "too_large_for_exact": len(skipped), "refused_by_cpsat": len(refused),
         "cpsat_not_proved": len(unproved),
-        "exact_median_s": round(statistics.median(ex), 4), "exact_max_s": round(max(ex), 4),
-        "cpsat_median_s": round(statistics.median(cp), 4), "cpsat_max_s": round(max(cp), 4),
-        "exact_median_nodes": statistics.median(r["nodes"] for r in done),
+        "exact_median_s": _median(ex), "exact_max_s": round(max(ex), 4) if ex else None,
+        "cpsat_median_s": _median(cp), "cpsat_max_s": round(max(cp), 4) if cp else None,
+        "exact_median_nodes": statistics.median(r["nodes"] for r in done) if done else None,
+        **_partial(args, partial),
     }
     if args.json:
-        print(json.dumps({**summary, "problems": bad + unproved, "replaced": skipped, "refused": refused}))
+        print(json.dumps({**summary, "problems": bad + unproved, "replaced": skipped, "refused": refused}),
+              flush=True)
     else:
+        _partial_line(args, len(done), partial)
         for line in (bad + unproved)[:10]:
             print(line)
         print(f"{summary['positions']} {args.objective} positions, {len(bad)} disagreements, "
               f"{len(unproved)} CP-SAT answers not proved optimal "
               f"({len(skipped)} replaced: more than {args.node_limit} exact nodes"
-              f"{f'; {len(refused)} refused by CP-SAT and replaced' if refused else ''}); exact median "
-              f"{summary['exact_median_s']} s (max {summary['exact_max_s']}), CP-SAT median "
-              f"{summary['cpsat_median_s']} s (max {summary['cpsat_max_s']})")
+              f"{f'; {len(refused)} refused by CP-SAT and replaced' if refused else ''})"
+              + (f"; exact median {summary['exact_median_s']} s (max {summary['exact_max_s']}), CP-SAT "
+                 f"median {summary['cpsat_median_s']} s (max {summary['cpsat_max_s']})" if done else ""),
+              flush=True)
     return 1 if bad or unproved else 0
 
 
-def _isla_open_summary(args: argparse.Namespace, done: list[dict[str, Any]], skipped: list[str]) -> int:
+def _median(xs: list[float]) -> float | None:
+    return round(statistics.median(xs), 4) if xs else None
+
+
+def _partial(args: argparse.Namespace, partial: bool) -> dict[str, Any]:
+    """--json's marks of an interrupted run: ``partial`` and the positions asked for."""
+    return {"partial": True, "positions_asked": args.positions} if partial else {}
+
+
+def _partial_line(args: argparse.Namespace, done: int, partial: bool) -> None:
+    if partial:
+        print(f"partial (interrupted): the {done} of {args.positions} positions finished")
+
+
+def _isla_open_summary(args: argparse.Namespace, done: list[dict[str, Any]], skipped: list[str],
+                       partial: bool = False) -> int:
     """Isla ``coop``/``best``: how many positions exact search finished, and each against the solo
     line (``solvers.cross_check.check_isla_open``)."""
     finished = [r for r in done if not r["unfinished"]]
@@ -113,14 +149,16 @@ def _isla_open_summary(args: argparse.Namespace, done: list[dict[str, Any]], ski
         "objective": args.objective, "expansion": args.expansion, "positions": len(done),
         "finished": len(finished), "unfinished": len(done) - len(finished), "disagreements": len(bad),
         "solo_too_large": len(skipped),
-        "exact_median_s": round(statistics.median(times), 4) if times else None,
+        "exact_median_s": _median(times),
         "exact_max_s": round(max(times), 4) if times else None,
         "unfinished_gap_median": statistics.median(gaps) if gaps else None,
+        **_partial(args, partial),
     }
     if args.json:
         print(json.dumps({**summary, "problems": bad, "unfinished_positions":
-                          [r["label"] for r in done if r["unfinished"]], "replaced": skipped}))
+                          [r["label"] for r in done if r["unfinished"]], "replaced": skipped}), flush=True)
     else:
+        _partial_line(args, len(done), partial)
         for line in bad[:10]:
             print(line)
         print(f"{len(done)} Isla {args.objective} positions: exact search finished {len(finished)} "
@@ -130,7 +168,7 @@ def _isla_open_summary(args: argparse.Namespace, done: list[dict[str, Any]], ski
               + (f"; exact median {summary['exact_median_s']} s (max {summary['exact_max_s']})"
                  if times else "")
               + (f"; unfinished: median gap {summary['unfinished_gap_median']} between the line found "
-                 "and the proved bound" if gaps else ""))
+                 "and the proved bound" if gaps else ""), flush=True)
     return 1 if bad else 0
 
 

@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import signal
 import time
 from pathlib import Path
 from typing import Any
@@ -179,7 +178,6 @@ def _run(frame: cli.Frame, args: argparse.Namespace) -> int:
     found = Found()
     readings: Ranked = []
     t0 = time.monotonic()
-    signal.signal(signal.SIGTERM, _terminated)
     try:
         _play(frame, engine, specs, checks, found, "games", t0)
         _top_up(frame, engine, specs, checks, found, args, pairs, protocol.options, t0)
@@ -191,7 +189,7 @@ def _run(frame: cli.Frame, args: argparse.Namespace) -> int:
             tried = READINGS + tuple({k: v} for k, v in fixed.items() if {k: v} not in READINGS)
             readings = rank(lambda reading: _count(frame, engine, with_reading(base, {**fixed, **reading}),
                                                    lambda: checks(False)), tried)
-    except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the partial report, a reproducer per cause
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM (cli.run): the partial report, a reproducer per cause
         frame.close()
         _keep(found)
         _report(found, hello, readings, args, protocol.summary())
@@ -216,11 +214,6 @@ def _keep(found: Found) -> None:
         if key not in found.reproducers:
             rep = unshrunk(d)
             found.reproducers[key] = (rep, check_reproducer(rep))
-
-
-def _terminated(signum: int, frame: Any) -> None:
-    """SIGTERM (as ``timeout`` sends it) ends the run as Ctrl-C does: the partial report kept."""
-    raise KeyboardInterrupt
 
 
 def _count(frame: cli.Frame, engine: Any, specs: list[Any], checks: Any) -> tuple[int, int, int, int]:

@@ -2,7 +2,8 @@
 
 Prints the cases per outcome (verdict, crash, hang, wrong) and, for each kind of crash, hang and
 wrong verdict, one line with an example case to rerun with --case. Exit 0 when there is no crash,
-hang or wrong verdict, 1 otherwise, 2 on bad arguments.
+hang or wrong verdict, 1 otherwise, 2 on bad arguments, 130 on Ctrl-C or SIGTERM (the summary of the
+cases finished so far, marked partial: --json's "partial": true, "cases" and "cases_asked").
 
 Example:
   python scripts/fuzz.py --records 10000 --positions 2000 --states 1000 --seed 0
@@ -48,22 +49,47 @@ def _fuzz(frame: cli.Frame, args: argparse.Namespace) -> int:
     bad = {"crash": 0, "hang": 0, "wrong": 0}
     bar = frame.progress("fuzz", total=len(todo), unit="cases")
 
+    finished: list[fuzz.Outcome] = []  # as the cases end: an interrupt reports these
+    frame.kept = "no case run yet"
+
     def report(out: fuzz.Outcome) -> None:
+        finished.append(out)
         if out.status in bad:
             bad[out.status] += 1
         bar.advance(note=", ".join(f"{v} {k}" for k, v in bad.items() if v))
-        frame.kept = f"{bar.done} of {len(todo)} cases run: " + ", ".join(f"{v} {k}" for k, v in bad.items())
+        frame.kept = (f"the {bar.done} of {len(todo)} cases run so far (" + ", ".join(f"{v} {k}" for k, v
+                      in bad.items()) + ") are summarised on stdout, marked partial")
 
-    results = fuzz.run_cases(todo, args.workers, args.timeout, report=report)
+    try:
+        fuzz.run_cases(todo, args.workers, args.timeout, report=report)
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM (cli.run): the cases finished, marked partial
+        frame.close()
+        _summarise(args, counts, finished, time.monotonic() - t0, partial=True)
+        raise
     bar.close()
-    seconds = time.monotonic() - t0
+    _summarise(args, counts, finished, time.monotonic() - t0)
+    return 1 if any(bad.values()) else 0
+
+
+def _summarise(args: argparse.Namespace, counts: dict[str, int], results: list[Any], seconds: float,
+               partial: bool = False) -> None:
+    """The summary on stdout (one JSON object with --json, in one write); ``partial``: interrupted,
+    ``results`` the cases finished before it (each kind's ``cases`` then counts those)."""
+    from conformance import fuzz
+
     info = fuzz.summary(results, counts)
     info.update(seed=args.seed, workers=args.workers, timeout=args.timeout, seconds=round(seconds, 1))
+    if partial:
+        for kind in info["kinds"].values():
+            kind["cases"] = sum(kind[k] for k in ("verdict", "crash", "hang", "wrong"))
+        info.update(partial=True, cases=len(results), cases_asked=sum(counts.values()))
     if args.json:
-        print(json.dumps(info))
-    else:
-        _print(info, counts)
-    return 1 if any(bad.values()) else 0
+        print(json.dumps(info), flush=True)
+        return
+    if partial:
+        print(f"partial (interrupted): the {len(results)} of {sum(counts.values())} cases finished")
+    _print(info, counts)
+    sys.stdout.flush()
 
 
 def _one(text: str, as_json: bool) -> int:

@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from console.cli import terminated
 from console.progress import ProgressFn
 from solvers.contract import Budget, SolveError, SolveStats, Status
 from solvers.cpsat_lazy import cp_model, solution_callback
@@ -101,7 +102,8 @@ _current: Interrupt | None = None
 
 @contextmanager
 def interruptible() -> Iterator[Interrupt]:
-    """Ctrl-C inside this block ends the CP-SAT search in progress and sets ``hit`` (outside a
+    """Ctrl-C (or SIGTERM, which ``console.cli.terminate_as_interrupt`` hands on) inside this block
+    ends the CP-SAT search in progress and sets ``hit`` (outside a
     search it raises KeyboardInterrupt, ``hit`` set too); nested blocks share one Interrupt. Off
     the main thread there is no handler (``hit`` stays False)."""
     global _current
@@ -109,6 +111,7 @@ def interruptible() -> Iterator[Interrupt]:
         yield _current
         return
     stop = Interrupt()
+    stop.hit = terminated()  # after a SIGTERM no new search starts (console.cli.terminated)
 
     def handler(signum: int, frame: Any) -> None:
         stop.on_sigint()
@@ -124,7 +127,7 @@ def interruptible() -> Iterator[Interrupt]:
 
     def watch() -> None:
         while data := os.read(read, 64):
-            if signal.SIGINT in data:
+            if signal.SIGINT in data or signal.SIGTERM in data:  # SIGTERM: console.cli hands it on
                 stop.stop()
         os.close(read)
 

@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import multiprocessing
 import random
-import signal
 import time
 from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 from typing import Any
 
+from console.cli import ignore_interrupts
 from console.progress import ProgressFn
 from solvers.api import METHODS, methods, solve
 from solvers.contract import OBJECTIVES, Limits, SearchLimitExceeded, Solution, SolveError
@@ -183,17 +183,12 @@ def _below_solo(objective: str, p: int, solo: list[int], a: Solution, top: float
     return problems
 
 
-def _quiet_worker() -> None:
-    """Workers leave Ctrl-C to the main process, which ends them (no traceback from each)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 def _results(items: list[Item], jobs: int, **kw: Any) -> Iterator[dict[str, Any]]:
     work = partial(check, **kw)
     if jobs == 1:
         yield from map(work, items)
         return
-    pool = multiprocessing.Pool(jobs, initializer=_quiet_worker)
+    pool = multiprocessing.Pool(jobs, initializer=ignore_interrupts)
     try:
         yield from pool.imap(work, items)
         pool.close()
@@ -205,13 +200,16 @@ def _results(items: list[Item], jobs: int, **kw: Any) -> Iterator[dict[str, Any]
 def cross_check(objective: str, count: int, seed: int, node_limit: int, jobs: int = 1,
                 solver: str = "cpsat", progress: ProgressFn | None = None,
                 max_replaced: int | None = None, exact_seconds: float = EXACT_SECONDS,
-                reshuffle: str = "at-exhaustion", expansion: str | None = None) -> dict[str, Any]:
+                reshuffle: str = "at-exhaustion", expansion: str | None = None,
+                into: dict[str, Any] | None = None) -> dict[str, Any]:
     """``count`` positions solved both ways, in ``jobs`` processes: ``{"done": [check results],
     "replaced": [labels too large for exact search], "refused": [labels and CP-SAT's refusals]}``.
     Replacements come from the next seed's batch (seed + 10**6, ...); more than ``max_replaced``
     (default ``REPLACED_PER_POSITION * count``) is a SolveError. ``progress(positions done, count,
     note)`` after each position.
-    Ctrl-C raises KeyboardInterrupt at once (the worker processes are ended). ``expansion`` "isla":
+    Ctrl-C raises KeyboardInterrupt at once (the worker processes are ended); ``into``, when given,
+    is the dict returned, filled as each position finishes, so a caller that catches the interrupt
+    reports the positions finished before it. ``expansion`` "isla":
     La Isla Bohnita positions (``isla_positions``): ``solo`` against its CP-SAT model
     (solvers/isla_cpsat/); ``coop`` and ``best`` by exact search checked against the solo lines
     (``check_isla_open``), a position it does not finish counted ``unfinished``, not replaced."""
@@ -221,9 +219,10 @@ def cross_check(objective: str, count: int, seed: int, node_limit: int, jobs: in
         raise SolveError(f"cross-check: positions, jobs and node limit must be at least 1, got "
                          f"{count}, {jobs} and {node_limit}")
     cap = REPLACED_PER_POSITION * count if max_replaced is None else max_replaced
-    done: list[dict[str, Any]] = []
-    replaced: list[str] = []
-    refused: list[str] = []  # Isla: positions the CP-SAT model refuses (one line each), replaced too
+    run: dict[str, Any] = {} if into is None else into
+    done: list[dict[str, Any]] = run.setdefault("done", [])
+    replaced: list[str] = run.setdefault("replaced", [])
+    refused: list[str] = run.setdefault("refused", [])  # Isla: positions CP-SAT refuses, replaced too
     batch_seed = seed
     while len(done) < count:
         items = positions(objective, count - len(done), batch_seed, reshuffle, expansion)
@@ -247,4 +246,4 @@ def cross_check(objective: str, count: int, seed: int, node_limit: int, jobs: in
             if progress is not None:
                 more = f", {len(refused)} refused" if refused else ""
                 progress(len(done), count, f"{len(replaced)} replaced{more}")
-    return {"done": done, "replaced": replaced, "refused": refused}
+    return run

@@ -13,7 +13,6 @@ recorded as failed ("the worker process died"). On Ray a lost worker's task is r
 from __future__ import annotations
 
 import os
-import signal
 import time
 from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -21,6 +20,7 @@ from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import get_context
 from typing import Any, Protocol
 
+from console.cli import ignore_interrupts
 from console.muted import muted
 from model.errors import UsageError
 from studies import endgames, simulations
@@ -89,11 +89,6 @@ class Inline:
         pass
 
 
-def _quiet_worker() -> None:
-    """Pool workers leave Ctrl-C to the main process, which ends them."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 class Pool:
     """A local process pool of ``workers`` processes (forked: they start in milliseconds)."""
 
@@ -106,7 +101,8 @@ class Pool:
         self._pool: ProcessPoolExecutor | None = None
 
     def _new(self, workers: int) -> ProcessPoolExecutor:
-        self._pool = ProcessPoolExecutor(workers, mp_context=get_context("fork"), initializer=_quiet_worker)
+        self._pool = ProcessPoolExecutor(workers, mp_context=get_context("fork"),
+                                         initializer=ignore_interrupts)
         return self._pool
 
     def _round(self, chunks: Sequence[Chunk], workers: int) -> Iterator[tuple[Chunk, list[Outcome] | None]]:

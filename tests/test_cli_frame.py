@@ -8,8 +8,10 @@ import ctypes
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -17,6 +19,7 @@ from builders import run_script
 
 from console import cli
 from model.errors import RuleError, UsageError
+from solvers.cpsat_run import interruptible
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPTS = ROOT / "scripts"
@@ -78,6 +81,36 @@ def test_an_interrupt_says_what_it_kept(capsys: pytest.CaptureFixture[str]) -> N
 
     assert cli.run("tool.py", argparse.Namespace(), work) == 130
     assert capsys.readouterr().err.strip() == "tool.py: interrupted; 3 records written"
+
+
+def test_sigterm_is_an_interrupt_while_the_work_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    """SIGTERM (``timeout``) in the work: 130 and what was kept, as Ctrl-C; a search's own Ctrl-C
+    handler gets it; after the work the caller's SIGTERM handler is back."""
+    before = signal.getsignal(signal.SIGTERM)
+
+    def work(frame: cli.Frame) -> int:
+        frame.kept = "2 positions summarised"
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(5)  # the handler raises here
+        return 0
+
+    assert cli.run("tool.py", argparse.Namespace(), work) == 130
+    assert capsys.readouterr().err.strip() == "tool.py: interrupted; 2 positions summarised"
+    assert signal.getsignal(signal.SIGTERM) is before
+    seen: list[int] = []
+
+    def searching(frame: cli.Frame) -> int:
+        old = signal.signal(signal.SIGINT, lambda signum, f: seen.append(signum))  # a search's handler
+        try:
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(0.2)
+        finally:
+            signal.signal(signal.SIGINT, old)
+        with interruptible() as stop:  # SIGTERM ends the run: a search after it starts interrupted
+            return 0 if stop.hit and cli.terminated() else 1
+
+    assert cli.run("tool.py", argparse.Namespace(), searching) == 0 and seen == [signal.SIGINT]
+    assert not cli.terminated()  # the run is over: the next one (a test's) starts afresh
 
 
 def test_a_usage_error_is_one_line() -> None:

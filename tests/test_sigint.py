@@ -103,6 +103,15 @@ def test_simulate_prints_the_statistics_of_the_games_it_finished() -> None:
     assert f"the statistics of the {finished.group(1)} games finished" in last_line(err, "simulate.py")
 
 
+def test_simulate_on_sigterm_prints_the_statistics_of_the_games_it_finished() -> None:
+    seconds, out, err = interrupt(["simulate.py", "--players", "4", "--games", "200000", "--progress",
+                                   "--json"], r"games: [1-9]", sig=signal.SIGTERM)
+    assert seconds < 2
+    run = json.loads(out)
+    assert run["partial"] is True and 1 <= run["games"] < 200000
+    assert f"the statistics of the {run['games']} games finished" in last_line(err, "simulate.py")
+
+
 def test_check_record_keeps_the_verdicts_printed(tmp_path: Path) -> None:
     subprocess.run([sys.executable, str(SCRIPTS / "simulate.py"), "--players", "3", "--games", "4",
                     "--seed", "2", "--record", str(tmp_path)], check=True, capture_output=True)
@@ -125,9 +134,22 @@ def test_check_record_all_keeps_the_verdicts_printed() -> None:
 
 
 def test_check_spec_stops(tmp_path: Path) -> None:
-    seconds, _, err = interrupt(["check_spec.py", "--states", "100000", "--progress"], r"states: [1-9]")
+    seconds, out, err = interrupt(["check_spec.py", "--states", "100000", "--progress"], r"states: [1-9]")
     assert seconds < 2
-    assert "states checked before the interrupt" in last_line(err, "check_spec.py")
+    assert "states checked so far are summarised on stdout, marked partial" in last_line(err, "check_spec.py")
+    assert re.match(r"partial \(interrupted\): the [1-9]\d* of 100000 states checked\n", out), out
+    assert ", 0 disagreements, " in out
+
+
+def test_check_spec_on_sigterm_reports_the_states_checked() -> None:
+    """SIGTERM (``timeout``) as Ctrl-C: the summary of the states checked so far, marked partial."""
+    seconds, out, err = interrupt(["check_spec.py", "--states", "100000", "--progress", "--json"],
+                                  r"states: [1-9]", sig=signal.SIGTERM)
+    assert seconds < 2
+    run = json.loads(out)
+    assert run["partial"] is True and run["states_asked"] == 100000
+    assert 1 <= run["states"] == sum(run["by_phase"].values()) and run["disagreements"] == 0
+    assert f"the {run['states']} states checked so far" in last_line(err, "check_spec.py")
 
 
 def test_cross_check_stops_its_workers() -> None:
@@ -137,11 +159,54 @@ def test_cross_check_stops_its_workers() -> None:
     last_line(err, "cross_check.py")
 
 
-def test_solve_endgame_cpsat_stops_in_its_search() -> None:
-    """Interrupted before its first solution (rio4-8cards takes about 10 s to one): nothing kept."""
+def test_cross_check_on_sigterm_reports_the_positions_finished() -> None:
+    """Issue 61: ``timeout`` (SIGTERM) at 193 of 200 positions left an empty --json and no report;
+    now the positions finished so far are reported, marked partial, and the exit is 130."""
+    args = ["cross_check.py", "--objective", "best", "--positions", "200", "--seed", "1", "--jobs", "1",
+            "--progress"]
+    seconds, out, err = interrupt([*args, "--json"], r"positions: [1-9]", sig=signal.SIGTERM)
+    assert seconds < 2
+    run = json.loads(out)
+    assert run["partial"] is True and run["positions_asked"] == 200
+    assert 1 <= run["positions"] < 200 and run["disagreements"] == 0 and run["cpsat_not_proved"] == 0
+    line = last_line(err, "cross_check.py")
+    assert f"the {run['positions']} positions compared so far" in line and "marked partial" in line
+
+
+def test_cross_check_on_sigterm_with_workers_ends_them() -> None:
+    """SIGTERM to the parent with a pool of 2: the pool's workers end with it (no hang, no leak)."""
+    seconds, out, err = interrupt(["cross_check.py", "--objective", "solo", "--positions", "500", "--jobs",
+                                   "2", "--progress"], r"positions: [1-9]", sig=signal.SIGTERM)
+    assert seconds < 2
+    finished = re.match(r"partial \(interrupted\): the (\d+) of 500 positions finished\n", out)
+    assert finished is not None, out
+    assert f"{finished.group(1)} solo positions, 0 disagreements" in out
+    assert "leaked" not in err and "KeyboardInterrupt" not in err, err
+
+
+def test_fuzz_on_sigterm_reports_the_cases_finished() -> None:
+    """SIGTERM (``timeout``) in a fuzz run: the summary of the cases finished, marked partial, the
+    workers ended; Ctrl-C the same in text."""
+    args = ["fuzz.py", "--records", "20000", "--positions", "0", "--states", "0", "--options", "0",
+            "--progress"]
+    seconds, out, err = interrupt([*args, "--json"], r"fuzz: [1-9]", sig=signal.SIGTERM)
+    assert seconds < 2
+    run = json.loads(out)
+    assert run["partial"] is True and run["cases_asked"] == 20000
+    assert 1 <= run["cases"] == run["kinds"]["records"]["cases"] < 20000
+    assert f"the {run['cases']} of 20000 cases run so far" in last_line(err, "fuzz.py")
+    _, out, err = interrupt(args, r"fuzz: [1-9]")
+    assert re.match(r"partial \(interrupted\): the [1-9]\d* of 20000 cases finished\n", out), out
+    assert "marked partial" in last_line(err, "fuzz.py")
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_solve_endgame_cpsat_stops_in_its_search(sig: int) -> None:
+    """Interrupted before its first solution (rio4-8cards takes about 10 s to one): nothing kept.
+    SIGTERM too (console.cli hands it to the search's own Ctrl-C handler)."""
     seconds, out, err = interrupt(["solve_endgame.py", "rio4-8cards", "--objective", "coop", "--solver",
                                    "cpsat-cards", "--time-limit", "120", "--progress"],
-                                  r"solving: [1-9]/120")  # searching (a fixed delay hit imports under load)
+                                  r"solving: [1-9]/120", sig=sig)  # searching (not a fixed delay: imports)
     assert seconds < 2
     last_line(err, "solve_endgame.py")
 
@@ -175,6 +240,15 @@ def test_prove_rules_prints_the_verdicts_so_far() -> None:
     assert seconds < 2
     line = last_line(err, "prove_rules.py")  # one property done is "1 property"
     assert re.search(r"\((1 property|\d+ properties), after \d+ of \d+ instances\)", line), line
+    assert "INTERRUPTED" in out and "all proofs:" in out
+
+
+def test_prove_rules_on_sigterm_prints_the_verdicts_so_far() -> None:
+    """SIGTERM reaches the proofs' own Ctrl-C handler (a safe point between Z3 queries)."""
+    seconds, out, err = interrupt(["prove_rules.py", "--progress", "--jobs", "1"], r"proofs: [1-9]",
+                                  sig=signal.SIGTERM)
+    assert seconds < 2
+    assert "the verdicts so far" in last_line(err, "prove_rules.py")
     assert "INTERRUPTED" in out and "all proofs:" in out
 
 
