@@ -42,8 +42,8 @@ def _check(frame: cli.Frame, args: argparse.Namespace) -> int:
     frame.kept = "no state checked yet"
 
     def report(done: int, total: int | None, note: str) -> None:
-        bar(done, total, note)
         frame.kept = f"the {run.states} states checked so far are summarised on stdout, marked partial"
+        bar(done, total, note)  # after: an interrupt seen after the bar reports what it showed
 
     try:
         check_states(args.states, args.seed, progress=report, into=run)

@@ -65,9 +65,9 @@ def _cross_check(frame: cli.Frame, args: argparse.Namespace) -> int:
     frame.kept = "no position compared yet"
 
     def report(done: int, total: int | None, note: str) -> None:
-        bar(done, total, note)
         frame.kept = (f"the {done} positions compared so far ({note}) are summarised on stdout, "
-                      "marked partial")
+                      "marked partial")  # before the bar: an interrupt seen after it says the same
+        bar(done, total, note)
 
     try:
         whole = cross_check(args.objective, args.positions, args.seed, args.node_limit, args.jobs,

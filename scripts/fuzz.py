@@ -56,9 +56,9 @@ def _fuzz(frame: cli.Frame, args: argparse.Namespace) -> int:
         finished.append(out)
         if out.status in bad:
             bad[out.status] += 1
-        bar.advance(note=", ".join(f"{v} {k}" for k, v in bad.items() if v))
-        frame.kept = (f"the {bar.done} of {len(todo)} cases run so far (" + ", ".join(f"{v} {k}" for k, v
+        frame.kept = (f"the {len(finished)} of {len(todo)} cases run so far (" + ", ".join(f"{v} {k}" for k, v
                       in bad.items()) + ") are summarised on stdout, marked partial")
+        bar.advance(note=", ".join(f"{v} {k}" for k, v in bad.items() if v))  # after: see check_spec.py
 
     try:
         fuzz.run_cases(todo, args.workers, args.timeout, report=report)
