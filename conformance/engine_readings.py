@@ -1,42 +1,440 @@
-"""Readings: which documented option values explain another engine best.
+"""Readings judged by the engine: which documented option values explain another engine's moves.
 
 RULES.md leaves some choices open and the engine offers them as options (docs/rules.md): when the
-discard pile is reshuffled (E1), the tie-break (E4), H4 lenient or strict, the starting fields and
-the third field's cost (F1). An engine built on one reading diverges from ours under the others;
-``rank`` plays the same games under each reading and orders them by agreement over whole games:
-the games compared to their end, then the steps of each game compared before a divergence that
-parts the engines (a state or refused one: it ends the comparison of the game, so counting
-divergences alone would rank first a reading that breaks every game at once), summed, then by the
-divergences found. Readings that score alike are ties (``tied``), reported as such, never as an order.
+discard pile is reshuffled (E1), the tie-break (E4), H4 lenient or strict, the starting fields (S)
+and the third field's cost (F1). Every reading is judged at the same states, never along the paths
+its own bots take (a reading whose bots meet an engine's bug later must not rank first for that):
+``collect`` plays our engine alone through the run's seeded games under each reading and keeps the
+states where the readings' answers differ (the legal actions, the state after the action played, the
+winners at the end; a game's setup, dealt from one deck, for the starting fields); ``judge`` starts
+the engine at each such state under each reading (``start`` with the state, or with the deck for a
+setup) and compares its legal list, its state after the same action and its winners with ours
+under that reading. A reading's score is the states where the engine agrees with it; a state where
+every reading answers alike separates nothing and is not judged. Readings that score alike are a
+tie, with the count of states that would separate them. This module asks the engine only through
+``Engine.ask`` and never plays a game of its bots through it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import random
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from typing import Any
+
+from conformance.engine_client import Engine, EngineFailure
+from conformance.engine_protocol import Protocol, by_type, by_type_text, choice_of, phase3_seats
+from model import (
+    BEAN_NAMES,
+    Action,
+    GameState,
+    IllegalAction,
+    NotationError,
+    Phase,
+    apply,
+    chance_outcome,
+    format_action,
+    legal_actions,
+    new_game,
+    parse_action,
+    ruleset,
+    scores,
+    winners,
+)
+from model.claims import compare_state
+from model.core import oldest
+from model.errors import BohnanzaError
+from model.records import initial_deck
+from model.rules import HARVEST_READINGS, RESHUFFLE_READINGS, TIE_BREAKS, setup
+from model.state import state_from_json, state_to_json
+from play.bots import BOTS
 
 READINGS: tuple[dict[str, Any], ...] = (
     {}, {"reshuffle": "on-demand"}, {"tie_break": "hand"}, {"tie_break": "seat"}, {"tie_break": "none"},
     {"harvest": "strict"}, {"fields": 2}, {"fields": 3}, {"third_field_cost": 2}, {"third_field_cost": 3},
 )
+# Every value a declared option may take as a reading (a declared value never hides its alternatives).
+VALUES: dict[str, tuple[Any, ...]] = {
+    "reshuffle": RESHUFFLE_READINGS, "tie_break": TIE_BREAKS, "harvest": HARVEST_READINGS,
+    "fields": (2, 3), "third_field_cost": (2, 3)}
+STATES = 100  # the states judged by default (--readings-states): each costs about 4 engine calls a reading
 
 
-def rank(count: Callable[[dict[str, Any]], tuple[int, ...]],
-         readings: tuple[dict[str, Any], ...] = READINGS) -> list[tuple[dict[str, Any], int, int, int, int]]:
-    """(reading, divergences, games played, steps agreed, games agreed to the end) for each reading:
-    most games agreed to the end first, then most steps agreed, then fewest divergences (ties: in the
-    order given). ``count(reading)`` plays the run's games with those option values forced:
-    (divergences, games) or (divergences, games, steps agreed, games agreed to the end)."""
-    scored = []
-    for reading in readings:
-        n, games, *more = count(reading)
-        agreed, whole = more if more else (0, 0)
-        scored.append((reading, n, games, agreed, whole))
-    return sorted(scored, key=lambda r: (-r[4], -r[3], r[1]))
+@dataclass(frozen=True)
+class Reading:
+    """One reading: its own values (``own``; none: the presets' own options), the options played
+    (``own`` over the values the engine declares), and whether its values are the declared ones."""
+
+    own: tuple[tuple[str, Any], ...]
+    options: tuple[tuple[str, Any], ...]
+    declared: bool = False
+
+    def label(self) -> str:
+        text = " ".join(f"{k}={v}" for k, v in self.own) or "the presets' own options"
+        return text + " (declared)" if self.declared else text
 
 
-def tied(ranked: list[tuple[dict[str, Any], int, int, int, int]]) -> list[bool]:
-    """For each ranked reading, whether it scores as the one before it (the same games agreed to the
-    end, steps agreed and divergences): nothing in the games played separates the two."""
-    return [k > 0 and (r[1], r[3], r[4]) == (ranked[k - 1][1], ranked[k - 1][3], ranked[k - 1][4])
-            for k, r in enumerate(ranked)]
+def tried(declared: dict[str, Any] | None = None,
+          readings: Iterable[dict[str, Any]] = READINGS) -> list[Reading]:
+    """The readings to judge: each documented one, and every value of each declared option (the
+    declared one marked), each played over the declared values; two that play the same options are
+    one (the one naming its values kept)."""
+    fixed = dict(declared or {})
+    own = [dict(r) for r in readings]
+    for k, v in fixed.items():
+        own += [{k: w} for w in (*VALUES.get(k, ()), v) if {k: w} not in own]
+    out: dict[tuple[tuple[str, Any], ...], Reading] = {}
+    for r in own:
+        played = tuple(sorted({**fixed, **r}.items()))
+        mine = bool(r) and all(fixed.get(k) == v for k, v in r.items())
+        if played not in out or not out[played].own:
+            out[played] = Reading(tuple(sorted(r.items())), played, mine)
+    return list(out.values())
+
+
+Answer = tuple[frozenset[str], Any, Any]  # legal actions, the next state or "refused", winners
+
+
+@dataclass
+class Point:
+    """A state of a game, or its setup (``state`` None: dealt from ``deck``), with the action the
+    game played there and our answer under each reading (None where the reading does not apply:
+    another number of starting fields than the state's, an option the preset refuses)."""
+
+    game: str
+    step: int
+    preset: str
+    players: int
+    state: GameState | None
+    action: Action | None
+    deck: tuple[int, ...]
+    answers: list[Answer | None] = field(default_factory=list)
+
+    def differs(self) -> bool:
+        seen = [a for a in self.answers if a is not None]
+        return any(a != seen[0] for a in seen[1:])
+
+
+def at(point: Point, reading: Reading) -> GameState | None:
+    """The point's state under ``reading`` (its setup dealt under it), or None where it does not
+    apply (the preset refuses the options, or another number of starting fields than dealt)."""
+    try:
+        rules = ruleset(point.preset, dict(reading.options))
+        if point.state is None:
+            return new_game(rules, point.players, deck=list(point.deck))
+        su = setup(rules, point.players)
+    except BohnanzaError:
+        return None
+    if su.fields != point.state.setup.fields:
+        return None
+    return point.state._replace(setup=su)
+
+
+def _answer(s: GameState, a: Action | None) -> Answer | None:
+    """Our answer at ``s``: the legal actions, the state after ``a`` (the state itself at a setup)
+    less its setup (which names the reading), the winners if the game is then over; None where
+    the state cannot be under this reading (a draw pile left empty that it would have reshuffled)."""
+    legal = frozenset() if s.phase in (Phase.OVER, Phase.CHANCE) else frozenset(
+        format_action(x) for x in legal_actions(s, proposals=False))
+    if a is None:  # a setup: the state dealt
+        return legal, _bare(s), None
+    try:
+        after = apply(s, a)
+    except IllegalAction:
+        return legal, "refused", None
+    except (IndexError, ValueError):  # a state of another reading this one never reaches (E1)
+        return None
+    over = winners(after) if after.phase == Phase.OVER else None
+    return legal, _bare(after), over
+
+
+def _bare(s: GameState) -> tuple[Any, ...]:
+    """The state less its setup (which names the reading): what two readings' answers compare."""
+    return tuple(s)[1:]
+
+
+def collect(games: list[tuple[str, str, int, int, str]], readings: list[Reading],
+            most_steps: int = 5000) -> tuple[list[Point], int]:
+    """(the points where the readings' answers differ, the points seen): the setup of each game
+    (label, preset, players, seed, bot) and every state our engine visits playing it under each
+    reading (the same bot and seed), each answered under every reading."""
+    out: list[Point] = []
+    seen: set[tuple[Any, ...]] = set()
+    total = 0
+
+    def consider(point: Point, key: tuple[Any, ...]) -> None:
+        nonlocal total
+        if key in seen:
+            return
+        seen.add(key)
+        total += 1
+        for r in readings:
+            s = at(point, r)
+            point.answers.append(None if s is None else _answer(s, point.action))
+        if point.differs():
+            out.append(point)
+
+    for label, preset, players, seed, bot_name in games:
+        try:
+            deck = tuple(initial_deck(new_game(ruleset(preset, dict(readings[0].options)), players, seed)))
+        except BohnanzaError:
+            continue
+        consider(Point(label, 0, preset, players, None, None, deck), ("setup", preset, players, deck))
+        bot = BOTS[bot_name]
+        for r in readings:
+            try:
+                s = new_game(ruleset(preset, dict(r.options)), players, deck=list(deck))
+            except BohnanzaError:
+                continue
+            rng = random.Random(seed ^ 0x5EED)
+            for step in range(most_steps):
+                if s.phase == Phase.OVER:
+                    break
+                if s.phase == Phase.CHANCE:
+                    s = apply(s, chance_outcome(s, rng))
+                    continue
+                a = bot(s, rng)
+                key = (_bare(s), a)
+                consider(Point(label, step, preset, players, s, a, deck), key)
+                s = apply(s, a, bot_name != "random")
+    return out, total
+
+
+def chosen(points: list[Point], limit: int) -> list[Point]:
+    """At most ``limit`` points, taken in turn from each way the readings part (which readings
+    answer alike), so that a rare difference (a tie at the end, E4) is judged beside a common one."""
+    ways: dict[tuple[int, ...], list[Point]] = {}
+    for p in points:
+        classes: list[Answer | None] = []
+        way = []
+        for a in p.answers:
+            if a not in classes:
+                classes.append(a)
+            way.append(classes.index(a))
+        ways.setdefault(tuple(way), []).append(p)
+    out: list[Point] = []
+    queues = [list(reversed(q)) for q in ways.values()]
+    while len(out) < limit and any(queues):
+        for q in queues:
+            if q and len(out) < limit:
+                out.append(q.pop())
+    return out
+
+
+@dataclass
+class Judged:
+    """The readings judged by the engine: for each reading, the states it was judged at, those the
+    engine agrees with it at and those whose start it refused; for each pair, the states judged
+    where the two differ and how often the engine agrees with each there."""
+
+    readings: list[Reading]
+    seen: int = 0  # points (states and setups) seen in the games
+    differing: int = 0  # of them, where the readings' answers differ
+    judged: int = 0  # of them, judged by the engine (at most the limit)
+    limit: int = STATES
+    calls: int = 0  # engine calls made
+    agreed: list[int] = field(default_factory=list)
+    at: list[int] = field(default_factory=list)
+    refused: list[int] = field(default_factory=list)
+    apart: dict[tuple[int, int], int] = field(default_factory=dict)  # pair -> differing states seen
+    apart_judged: dict[tuple[int, int], tuple[int, int, int]] = field(default_factory=dict)
+    unchecked: list[str] = field(default_factory=list)
+
+    def score(self, k: int) -> tuple[int, int, int]:
+        """Reading ``k``'s score, best first when sorted: judged at all, the fewest states where the
+        engine answers otherwise (a reading is judged only at the states it reaches: the number of
+        starting fields, S), the most where it agrees."""
+        return self.at[k] == 0, self.at[k] - self.agreed[k], -self.agreed[k]
+
+    def ranked(self) -> list[int]:
+        """The readings' indices, best score first (then fewest starts refused, then as tried)."""
+        return sorted(range(len(self.readings)), key=lambda k: (self.score(k), self.refused[k], k))
+
+    def separating(self, i: int, j: int) -> str:
+        """What would separate readings ``i`` and ``j`` (or what does, where they differ)."""
+        a, b = self.readings[i].label(), self.readings[j].label()
+        n = self.apart.get((min(i, j), max(i, j)), 0)
+        if n == 0:
+            return f"no state in these games where {a} and {b} differ (more games, --reading-games, may)"
+        k, x, y = self.apart_judged.get((min(i, j), max(i, j)), (0, 0, 0))
+        if i > j:
+            x, y = y, x
+        if k == 0:
+            return (f"{a} and {b} differ at {n} states of these games, none judged (a larger "
+                    "--readings-states may)")
+        return f"{a} and {b} differ at {k} states judged; the engine agrees with {a} at {x}, with {b} at {y}"
+
+    def entries(self) -> list[dict[str, Any]]:
+        """The ranked readings as --json gives them (``docs/engine-protocol.md``, Readings)."""
+        order = self.ranked()
+        out = []
+        for n, k in enumerate(order):
+            tie = n > 0 and self.score(order[n - 1]) == self.score(k)
+            group = [j for j in order if self.score(j) == self.score(k) and j != k]
+            out.append({"options": dict(self.readings[k].own), "played": dict(self.readings[k].options),
+                        "label": self.readings[k].label(), "declared": self.readings[k].declared,
+                        "agreed": self.agreed[k], "judged": self.at[k], "refused": self.refused[k],
+                        "tied": tie, "separated_by": {self.readings[j].label(): self.separating(k, j)
+                                                      for j in group}})
+        return out
+
+    def summary(self) -> dict[str, Any]:
+        return {"ranked": self.entries(), "states_seen": self.seen, "states_differing": self.differing,
+                "states_judged": self.judged, "limit": self.limit, "engine_calls": self.calls,
+                "unchecked": self.unchecked}
+
+
+def judged_readings(engine: Engine, games: list[tuple[str, str, int, int, str]], protocol: Protocol,
+                    limit: int = STATES) -> dict[str, Any]:
+    """The readings (every value of a declared option too) judged by the engine at the states of
+    ``games`` (label, preset, players, seed, bot) where they differ, as --json gives them, with the
+    seconds it took."""
+    t0 = time.monotonic()
+    readings = tried(dict(protocol.options))
+    points, seen = collect(games, readings)
+    if engine.proc is None:
+        engine.open()
+    judged = judge(engine, points, readings, protocol, limit, seen)
+    return {**judged.summary(), "seconds": round(time.monotonic() - t0, 1)}
+
+
+class _Asker:
+    """The engine, its calls counted."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine, self.calls = engine, 0
+
+    def __call__(self, cmd: str, **fields: Any) -> dict[str, Any]:
+        self.calls += 1
+        return self.engine.ask(cmd, **fields)
+
+
+def judge(engine: Engine, points: list[Point], readings: list[Reading], protocol: Protocol | None = None,
+          limit: int = STATES, seen: int = 0) -> Judged:
+    """Start the engine at each of at most ``limit`` of ``points`` under each reading that applies
+    there and compare its answer with ours under that reading (``Judged``)."""
+    out = Judged(readings, seen=seen, differing=len(points), limit=limit, agreed=[0] * len(readings),
+                 at=[0] * len(readings), refused=[0] * len(readings))
+    ask = _Asker(engine)
+    protocol = protocol or Protocol()
+    from_state = True
+    for p in chosen(points, limit):
+        if p.state is not None and not from_state:
+            continue
+        agrees: dict[int, bool] = {}
+        for k, r in enumerate(readings):
+            s = at(p, r)
+            if s is None or p.answers[k] is None or not _valid(s):
+                continue  # the reading does not reach this state
+            try:
+                verdict = _agrees(ask, p, s, protocol)
+            except EngineFailure as e:  # one line noted; the engine restarted, the state judged as refused
+                out.unchecked.append(f"a state of {p.game}, step {p.step}: {e}")
+                engine.open()
+                verdict = "refused"
+            if verdict == "unsupported":
+                from_state = False
+                out.unchecked.append("readings at the states of a game (the engine cannot start from a "
+                                     "state): judged at the setups only")
+                break
+            out.at[k] += 1
+            out.refused[k] += verdict == "refused"
+            agrees[k] = verdict is True
+            out.agreed[k] += verdict is True
+        else:
+            out.judged += 1
+            for (i, a), (j, b) in ((x, y) for x in agrees.items() for y in agrees.items() if x[0] < y[0]):
+                if p.answers[i] != p.answers[j]:
+                    n, x, y = out.apart_judged.get((i, j), (0, 0, 0))
+                    out.apart_judged[i, j] = (n + 1, x + a, y + b)
+    for p in points:
+        for i in range(len(readings)):
+            for j in range(i + 1, len(readings)):
+                if p.answers[i] is not None and p.answers[j] is not None and p.answers[i] != p.answers[j]:
+                    out.apart[i, j] = out.apart.get((i, j), 0) + 1
+    out.calls = ask.calls
+    return out
+
+
+def _agrees(ask: _Asker, p: Point, s: GameState, protocol: Protocol) -> bool | str:
+    """Whether the engine, started at ``s`` (``p`` under one reading), lists our legal actions, and
+    after the point's action reaches our state and winners; ``"refused"`` if it does not start there,
+    ``"unsupported"`` if it cannot start from a state."""
+    if p.state is None:
+        reply = ask("start", ruleset=p.preset, options=s.setup.rules.options(), players=p.players,
+                    deck=[_name(c) for c in p.deck])
+    else:
+        reply = ask("start", state=state_to_json(s))
+        if "unsupported" in reply:
+            return "unsupported"
+    if "unsupported" in reply or not reply.get("ok"):
+        return "refused"
+    if s.phase not in (Phase.OVER, Phase.CHANCE):
+        listed = ask("legal", proposals=False)
+        if "unsupported" not in listed and not _same_list(s, listed["actions"], protocol):
+            return False
+    after, a = s, p.action
+    if a is not None:
+        try:
+            after = apply(s, a)
+        except IllegalAction:
+            after = s
+        if protocol.deals == "by-type":
+            a = by_type(s, a)
+        reply = ask("apply", action=format_action(a))
+        if "unsupported" in reply:
+            return False
+        if bool(reply["accepted"]) != (after is not s):
+            return False
+        if after is s:
+            return True
+        if protocol.coin_payment == "oldest":
+            after = oldest(s, after, getattr(a, "player", 0))
+    view = ask("state")
+    if "unsupported" not in view and not _same_state(after, view["state"]):
+        return False
+    if after.phase == Phase.OVER:
+        result = ask("winners")
+        if "unsupported" not in result:
+            if not result["over"] or result.get("coins", list(scores(after))) != list(scores(after)):
+                return False
+            if sorted(result.get("winners", winners(after))) != list(winners(after)):
+                return False
+    return True
+
+
+def _valid(s: GameState) -> bool:
+    """Whether ``s`` is a state the rules allow (docs/state-format.md): what a start may carry."""
+    try:
+        state_from_json(state_to_json(s))
+    except BohnanzaError:
+        return False
+    return True
+
+
+def _same_list(s: GameState, actions: list[str], protocol: Protocol) -> bool:
+    """Whether the engine's list (proposals left out) is ours at ``s``, less the actions a protocol
+    choice explains (docs/engine-protocol.md, "Protocol choices")."""
+    typed = protocol.deals == "by-type"
+    ours = {format_action(a) for a in legal_actions(s, proposals=False)}
+    theirs = {x for x in actions if " offer " not in x}
+    if typed:
+        ours, theirs = {by_type_text(s, x) for x in ours}, {by_type_text(s, x) for x in theirs}
+    for x in theirs - ours:
+        try:
+            if choice_of(s, parse_action(x), protocol) is None:
+                return False
+        except NotationError:
+            return False
+    return ours <= theirs
+
+
+def _same_state(ours: GameState, view: dict[str, Any]) -> bool:
+    seats = phase3_seats(ours)
+    return all(d.part == "to_move" and seats and (d.theirs in seats or d.theirs == seats)
+               for d in compare_state(ours, view))
+
+
+def _name(card: int) -> str:
+    return BEAN_NAMES[card]
