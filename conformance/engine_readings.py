@@ -241,15 +241,29 @@ class Judged:
     apart_judged: dict[tuple[int, int], tuple[int, int, int]] = field(default_factory=dict)
     unchecked: list[str] = field(default_factory=list)
 
+    def beats(self, i: int, j: int) -> int:
+        """1 if at the states judged where readings ``i`` and ``j`` differ the engine agrees with
+        ``i`` more often than with ``j``, -1 if less often, 0 if as often (or no such state)."""
+        _, x, y = self.apart_judged.get((min(i, j), max(i, j)), (0, 0, 0))
+        if i > j:
+            x, y = y, x
+        return (x > y) - (x < y)
+
     def score(self, k: int) -> tuple[int, int, int]:
-        """Reading ``k``'s score, best first when sorted: judged at all, the fewest states where the
-        engine answers otherwise (a reading is judged only at the states it reaches: the number of
-        starting fields, S), the most where it agrees."""
-        return self.at[k] == 0, self.at[k] - self.agreed[k], -self.agreed[k]
+        """Reading ``k``'s score, best first when sorted: the readings it beats less those that beat
+        it, each pair judged at the states where the two differ (the same states for both); then the
+        most states where the engine agrees, then the fewest where it answers otherwise."""
+        net = sum(self.beats(k, j) for j in range(len(self.readings)) if j != k)
+        return -net, -self.agreed[k], self.at[k] - self.agreed[k]
 
     def ranked(self) -> list[int]:
         """The readings' indices, best score first (then fewest starts refused, then as tried)."""
         return sorted(range(len(self.readings)), key=lambda k: (self.score(k), self.refused[k], k))
+
+    def tie(self, i: int, j: int) -> bool:
+        """Whether readings ``i`` and ``j`` are a tie: as many readings beaten, and neither beats the
+        other where they differ."""
+        return self.score(i)[0] == self.score(j)[0] and self.beats(i, j) == 0
 
     def separating(self, i: int, j: int) -> str:
         """What would separate readings ``i`` and ``j`` (or what does, where they differ)."""
@@ -270,11 +284,12 @@ class Judged:
         order = self.ranked()
         out = []
         for n, k in enumerate(order):
-            tie = n > 0 and self.score(order[n - 1]) == self.score(k)
-            group = [j for j in order if self.score(j) == self.score(k) and j != k]
+            tie = n > 0 and self.tie(order[n - 1], k)
+            group = [j for j in order if j != k and self.tie(j, k)]
             out.append({"options": dict(self.readings[k].own), "played": dict(self.readings[k].options),
                         "label": self.readings[k].label(), "declared": self.readings[k].declared,
                         "agreed": self.agreed[k], "judged": self.at[k], "refused": self.refused[k],
+                        "beats": [self.readings[j].label() for j in order if self.beats(k, j) > 0],
                         "tied": tie, "separated_by": {self.readings[j].label(): self.separating(k, j)
                                                       for j in group}})
         return out

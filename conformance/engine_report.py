@@ -27,8 +27,6 @@ class Found:
     games: int = 0
     positions: int = 0  # of the games, those started from a perft position
     steps: int = 0
-    agreed: int = 0  # steps played before each game's state or refused divergence (or all), summed
-    whole: int = 0  # games compared to their end (no state or refused divergence, no failure)
     failures: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)  # games the engine does not play, seeded and positions
     skipped_positions: int = 0  # of them, those from a perft position

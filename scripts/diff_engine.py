@@ -72,9 +72,6 @@ def _play(frame: cli.Frame, engine: Any, specs: list[Any], checks: Any, found: F
         found.games += run.skipped is None
         found.positions += run.skipped is None and spec.position is not None
         found.steps += run.steps
-        parted = [d.step for d in run.divergences if d.kind in ("state", "refused")]
-        found.agreed += min(parted, default=run.steps)  # the steps compared before the engines parted
-        found.whole += not parted and run.skipped is None and run.failure is None
         for part in run.unchecked:
             found.unchecked[part] += 1
         if run.skipped is not None:
@@ -175,9 +172,9 @@ def _run(frame: cli.Frame, args: argparse.Namespace) -> int:
                   f"{hello.get('presets')})")
         return cli.BAD_INPUT
 
-    def checks(past: bool = not args.first_only) -> Checks:
+    def checks() -> Checks:
         return Checks(proposals_every=args.proposals_every, probes=not args.no_probes, protocol=protocol,
-                      ignore=tuple(tuple(x.split()) for x in args.ignore), past=past)
+                      ignore=tuple(tuple(x.split()) for x in args.ignore), past=not args.first_only)
 
     found = Found()
     readings: Ranked = {}

@@ -113,22 +113,28 @@ def _readings(engine: str, *args: str) -> dict[str, Any]:
 
 
 def test_H4_readings_are_judged_at_the_same_states_not_by_how_long_bot_games_last() -> None:
-    # issue 60 item 4: an engine whose every harvest of a protected single is allowed (the mutant
-    # harvest-protected-single, H4) was ranked harvest=strict first, its bots harvesting less and
-    # meeting the bug later. Judged at the same states, the engine contradicts harvest=strict at every
-    # state where strict and lenient differ (it lists the harvests strict forbids) and agrees with
-    # the presets' own lenient reading there: strict comes last of the readings judged at every state
-    info = _readings(f"{SHIM} --mutant harvest-protected-single", "--readings-states", "40")
+    # issue 60 item 4: an engine whose every harvest is wrong (C1: it pays one card early) and that
+    # plays H4's lenient reading whatever it is asked (faq_shim --lenient-only) was ranked harvest=strict
+    # first (0 of 20 games to the end, 332 steps agreed against 213): under strict its bots harvest less
+    # and meet the bug later. Judged at the same states, the engine lists the harvests strict forbids:
+    # the lenient reading (the presets' own) beats strict where the two differ, and strict comes last
+    engine = f"{sys.executable} {ROOT / 'tests' / 'engine_shims' / 'faq_shim.py'} --lenient-only "
+    engine += "--mutant beanometer-off-by-one"
+    info = _readings(engine, "--readings-states", "40")
     by = {r["label"]: r for r in info["ranked"]}
     strict, lenient = by["harvest=strict"], by["the presets' own options"]
-    assert info["ranked"][0]["label"] != "harvest=strict" and not info["ranked"][0]["tied"]
+    assert info["ranked"][-1]["label"] == "harvest=strict" and not strict["tied"], info["ranked"]
+    assert "harvest=strict" in lenient["beats"] and strict["beats"] == [], info["ranked"]
     assert lenient["agreed"] > strict["agreed"] and strict["judged"] > 0, info
-    assert lenient["judged"] - lenient["agreed"] < strict["judged"] - strict["agreed"]  # fewer against
     assert info["states_judged"] == 40 and info["states_differing"] > 40 and info["engine_calls"] > 40 * 9
-    run = _diff("--engine", f"{SHIM} --mutant harvest-protected-single", "--games", "3", "--no-positions",
-                "--no-shrink", "--readings", "--reading-games", "3", "--readings-states", "40", timeout=300)
+    # the catalog's mutant that allows every harvest of a protected single (H4) under both readings:
+    # it agrees with lenient where lenient and strict differ (no field holds more than one card)
+    mutant = _readings(f"{SHIM} --mutant harvest-protected-single", "--readings-states", "40")["ranked"]
+    assert mutant[-1]["label"] == "harvest=strict" and mutant[0]["label"] != "harvest=strict", mutant
+    run = _diff("--engine", engine, "--games", "3", "--no-positions", "--no-shrink", "--readings",
+                "--reading-games", "3", "--readings-states", "40", timeout=300)
     line = next(x for x in run.stdout.splitlines() if x.startswith("readings: "))
-    assert line.startswith("readings: the engine follows ") and "harvest=strict agrees at " in line, line
+    assert line.startswith("readings: the engine follows ") and "; harvest=strict agrees at " in line, line
     assert "states where the readings differ (--readings-states 40)" in line and " engine calls, " in line
 
 
@@ -151,10 +157,11 @@ def test_E4_readings_no_state_separates_are_a_tie_with_what_would_separate_them(
     info = _readings(SHIM, "--readings-states", "20")
     best = info["ranked"][0]
     assert all(r["agreed"] == r["judged"] for r in info["ranked"]) and best["agreed"] > 0
-    group = [r for r in info["ranked"] if (r["judged"], r["agreed"]) == (best["judged"], best["agreed"])]
-    assert len(group) > 1 and all(r["tied"] for r in group[1:]) and not best["tied"]
+    assert all(r["tied"] for r in info["ranked"][1:]) and not best["tied"]  # one tie: none beats another
+    assert all(r["beats"] == [] for r in info["ranked"])
     notes = list(best["separated_by"].values())
-    assert len(notes) == len(group) - 1
+    assert len(notes) == len(info["ranked"]) - 1
+    assert any(" differ at " in n and " states judged; the engine agrees with " in n for n in notes), notes
     assert any(n.startswith("no state in these games where ") for n in notes), notes
     text = _diff("--engine", SHIM, "--games", "3", "--no-positions", "--no-shrink", "--readings",
                  "--reading-games", "3", "--readings-states", "20", timeout=300).stdout

@@ -334,10 +334,12 @@ def test_readings_that_score_alike_are_shown_as_a_tie_with_what_would_separate_t
     # so; two that differ at states where the engine agrees with both are a tie that says how often
     rs = [Reading(own, own) for own in ((("harvest", "strict"),), (("fields", 2),), (("tie_break", "none"),))]
     judged = Judged(rs, seen=50, differing=9, judged=9, limit=9, calls=80, agreed=[3, 9, 9], at=[9, 9, 9],
-                    refused=[0, 0, 0], apart={(0, 1): 6, (0, 2): 6})
+                    refused=[0, 0, 0], apart={(0, 1): 6, (0, 2): 6},
+                    apart_judged={(0, 1): (6, 0, 6), (0, 2): (6, 0, 6)})  # fields, tie_break beat strict
     entries = judged.entries()
     assert [e["label"] for e in entries] == ["fields=2", "tie_break=none", "harvest=strict"]
     assert [e["tied"] for e in entries] == [False, True, False]
+    assert [e["beats"] for e in entries] == [["harvest=strict"], ["harvest=strict"], []]
     assert entries[0]["separated_by"] == {"tie_break=none": "no state in these games where fields=2 and "
                                           "tie_break=none differ (more games, --reading-games, may)"}
     text = readings_text({**judged.summary(), "seconds": 1.5})
