@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,6 +32,7 @@ from model import (
     IllegalAction,
     NotationError,
     Phase,
+    Reshuffle,
     apply,
     chance_outcome,
     format_action,
@@ -58,6 +59,8 @@ READINGS: tuple[dict[str, Any], ...] = (
 VALUES: dict[str, tuple[Any, ...]] = {
     "reshuffle": RESHUFFLE_READINGS, "tie_break": TIE_BREAKS, "harvest": HARVEST_READINGS,
     "fields": (2, 3), "third_field_cost": (2, 3)}
+NO_STATE = ("a start from a state (the engine cannot): each state replayed from its game's deck under each "
+            "reading (many more engine calls)")
 STATES = 100  # the states judged by default (--readings-states): each costs about 4 engine calls a reading
 
 
@@ -110,6 +113,7 @@ class Point:
     action: Action | None
     deck: tuple[int, ...]
     answers: list[Answer | None] = field(default_factory=list)
+    path: tuple[tuple[tuple[str, Any], ...], int, str] = ((), 0, "random")  # options, seed, bot of its game
 
     def differs(self) -> bool:
         seen = [a for a in self.answers if a is not None]
@@ -154,6 +158,23 @@ def _bare(s: GameState) -> tuple[Any, ...]:
     return tuple(s)[1:]
 
 
+def _playout(preset: str, players: int, deck: tuple[int, ...], options: tuple[tuple[str, Any], ...],
+             seed: int, bot_name: str, most_steps: int = 5000) -> Iterator[tuple[GameState, Action]]:
+    """(state, action) at each step of the game our engine plays from ``deck`` under ``options``
+    (the bot and seed of a run's game, a reshuffle at a chance node), to its end."""
+    try:
+        s = new_game(ruleset(preset, dict(options)), players, deck=list(deck))
+    except BohnanzaError:
+        return
+    bot, rng = BOTS[bot_name], random.Random(seed ^ 0x5EED)
+    for _ in range(most_steps):
+        if s.phase == Phase.OVER:
+            return
+        a: Action = chance_outcome(s, rng) if s.phase == Phase.CHANCE else bot(s, rng)
+        yield s, a
+        s = apply(s, a, bot_name != "random" and s.phase != Phase.CHANCE)
+
+
 def collect(games: list[tuple[str, str, int, int, str]], readings: list[Reading],
             most_steps: int = 5000) -> tuple[list[Point], int]:
     """(the points where the readings' answers differ, the points seen): the setup of each game
@@ -181,23 +202,12 @@ def collect(games: list[tuple[str, str, int, int, str]], readings: list[Reading]
         except BohnanzaError:
             continue
         consider(Point(label, 0, preset, players, None, None, deck), ("setup", preset, players, deck))
-        bot = BOTS[bot_name]
         for r in readings:
-            try:
-                s = new_game(ruleset(preset, dict(r.options)), players, deck=list(deck))
-            except BohnanzaError:
-                continue
-            rng = random.Random(seed ^ 0x5EED)
-            for step in range(most_steps):
-                if s.phase == Phase.OVER:
-                    break
-                if s.phase == Phase.CHANCE:
-                    s = apply(s, chance_outcome(s, rng))
-                    continue
-                a = bot(s, rng)
-                key = (_bare(s), a)
-                consider(Point(label, step, preset, players, s, a, deck), key)
-                s = apply(s, a, bot_name != "random")
+            steps = _playout(preset, players, deck, r.options, seed, bot_name, most_steps)
+            for step, (s, a) in enumerate(steps):
+                if s.phase != Phase.CHANCE:
+                    point = Point(label, step, preset, players, s, a, deck, path=(r.options, seed, bot_name))
+                    consider(point, (_bare(s), a))
     return out, total
 
 
@@ -334,30 +344,38 @@ def judge(engine: Engine, points: list[Point], readings: list[Reading], protocol
     ask = _Asker(engine)
     protocol = protocol or Protocol()
     from_state = True
+    budget = limit * len(readings) * 4  # replays from the deck stop at what starts from a state cost
     for p in chosen(points, limit):
-        if p.state is not None and not from_state:
+        if p.state is not None and not from_state and ask.calls >= budget:
+            note = f"states replayed from the deck past {budget} engine calls (--readings-states {limit})"
+            out.unchecked += [] if note in out.unchecked else [note]
             continue
         agrees: dict[int, bool] = {}
+        path: list[Action] | None = None
         for k, r in enumerate(readings):
             s = at(p, r)
             if s is None or p.answers[k] is None or not _valid(s):
                 continue  # the reading does not reach this state
+            verdict: bool | str | None
             try:
-                verdict = _agrees(ask, p, s, protocol)
+                verdict = _agrees(ask, p, s, protocol) if from_state or p.state is None else "unsupported"
+                if verdict == "unsupported":
+                    if from_state:
+                        from_state = False
+                        out.unchecked.append(NO_STATE)
+                    path = _path(p) if path is None else path
+                    verdict = _replayed(ask, p, r, path, protocol)
             except EngineFailure as e:  # one line noted; the engine restarted, the state judged as refused
                 out.unchecked.append(f"a state of {p.game}, step {p.step}: {e}")
                 engine.open()
                 verdict = "refused"
-            if verdict == "unsupported":
-                from_state = False
-                out.unchecked.append("readings at the states of a game (the engine cannot start from a "
-                                     "state): judged at the setups only")
-                break
+            if verdict is None:
+                continue  # our engine does not play this state's game under the reading
             out.at[k] += 1
             out.refused[k] += verdict == "refused"
             agrees[k] = verdict is True
             out.agreed[k] += verdict is True
-        else:
+        if agrees:
             out.judged += 1
             for (i, a), (j, b) in ((x, y) for x in agrees.items() for y in agrees.items() if x[0] < y[0]):
                 if p.answers[i] != p.answers[j]:
@@ -385,11 +403,17 @@ def _agrees(ask: _Asker, p: Point, s: GameState, protocol: Protocol) -> bool | s
             return "unsupported"
     if "unsupported" in reply or not reply.get("ok"):
         return "refused"
+    return _compare(ask, s, p.action, protocol)
+
+
+def _compare(ask: _Asker, s: GameState, action: Action | None, protocol: Protocol) -> bool:
+    """Whether the engine, at ``s`` (ours), lists our legal actions, and after ``action`` reaches our
+    state and winners."""
     if s.phase not in (Phase.OVER, Phase.CHANCE):
         listed = ask("legal", proposals=False)
         if "unsupported" not in listed and not _same_list(s, listed["actions"], protocol):
             return False
-    after, a = s, p.action
+    after, a = s, action
     if a is not None:
         try:
             after = apply(s, a)
@@ -417,6 +441,48 @@ def _agrees(ask: _Asker, p: Point, s: GameState, protocol: Protocol) -> bool | s
             if sorted(result.get("winners", winners(after))) != list(winners(after)):
                 return False
     return True
+
+
+def _path(p: Point) -> list[Action]:
+    """The actions (reshuffles too) that reach point ``p`` in the game it was seen in."""
+    options, seed, bot_name = p.path
+    steps = _playout(p.preset, p.players, p.deck, options, seed, bot_name, p.step)
+    return [a for _, a in steps]
+
+
+def _replayed(ask: _Asker, p: Point, r: Reading, path: list[Action], protocol: Protocol) -> bool | str | None:
+    """``_agrees`` for an engine that cannot start from a state: started from the deck under ``r``,
+    the path to ``p`` replayed (an action it refuses that ours allows under ``r``: it disagrees);
+    None where our engine under ``r`` does not play that path (the reading never reaches ``p`` so)."""
+    try:
+        s = new_game(ruleset(p.preset, dict(r.options)), p.players, deck=list(p.deck))
+    except BohnanzaError:
+        return None
+    steps = []
+    for a in path:
+        if isinstance(a, Reshuffle) != (s.phase == Phase.CHANCE):
+            return None
+        try:
+            after = apply(s, a)
+        except (IllegalAction, IndexError, ValueError):
+            return None
+        steps.append((s, a))
+        s = after
+    if _answer(s, p.action) is None:
+        return None
+    reply = ask("start", ruleset=p.preset, options=s.setup.rules.options(), players=p.players,
+                deck=[_name(c) for c in p.deck])
+    if "unsupported" in reply or not reply.get("ok"):
+        return "refused"
+    for before, a in steps:
+        if isinstance(a, Reshuffle):
+            reply = ask("reshuffle", order=[_name(c) for c in a.order])
+        else:
+            named = by_type(before, a) if protocol.deals == "by-type" else a
+            reply = ask("apply", action=format_action(named))
+        if "unsupported" in reply or not reply["accepted"]:
+            return False
+    return _compare(ask, s, p.action, protocol)
 
 
 def _valid(s: GameState) -> bool:

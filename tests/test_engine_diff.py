@@ -138,6 +138,18 @@ def test_H4_readings_are_judged_at_the_same_states_not_by_how_long_bot_games_las
     assert "states where the readings differ (--readings-states 40)" in line and " engine calls, " in line
 
 
+def test_H4_readings_name_the_reading_of_an_engine_that_cannot_start_from_a_state() -> None:
+    # vocab_shim --nur-streng plays H4 strict whatever it is asked and starts from a deck only: each
+    # state is reached by replaying its game from the deck under each reading (a move it refuses
+    # that ours allows under the reading: it disagrees there), within the calls --readings-states allows
+    info = _readings(f"{VOCAB} --nur-streng", "--readings-states", "20")
+    ranked = info["ranked"]
+    assert ranked[0]["label"] == "harvest=strict" and not ranked[1]["tied"], ranked
+    assert "the presets' own options" in ranked[0]["beats"] and ranked[0]["agreed"] == ranked[0]["judged"] > 0
+    assert any(x.startswith("a start from a state (the engine cannot)") for x in info["unchecked"])
+    assert info["engine_calls"] < 20 * len(ranked) * 4 + 1000  # the budget, and the last state's replays
+
+
 def test_E1_a_declared_option_value_does_not_hide_its_alternatives() -> None:
     # issue 60 item 4: an engine on the on-demand reshuffle that declares it (E1): reshuffle=at-exhaustion
     # is still judged (it was never tried), and the declared value comes first
