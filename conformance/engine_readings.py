@@ -9,10 +9,13 @@ states where the readings' answers differ (the legal actions, the state after th
 winners at the end; a game's setup, dealt from one deck, for the starting fields); ``judge`` starts
 the engine at each such state under each reading (``start`` with the state, or with the deck for a
 setup) and compares its legal list, its state after the same action and its winners with ours
-under that reading. A reading's score is the states where the engine agrees with it; a state where
-every reading answers alike separates nothing and is not judged. Readings that score alike are a
-tie, with the count of states that would separate them. This module asks the engine only through
-``Engine.ask`` and never plays a game of its bots through it.
+under that reading (an engine that cannot start from a state: the state's game replayed from the
+deck under the reading). A state where every reading answers alike separates nothing and is not
+judged. Two readings are compared at the states judged where they differ: the one the engine agrees
+with more often there beats the other; readings are ranked by how many they beat less how many beat
+them, then by the states agreed. Readings neither of which beats the other, and that beat as many,
+are a tie, with the count of states that would separate them. This module asks the engine only
+through ``Engine.ask`` and never plays a game of its bots through it.
 """
 
 from __future__ import annotations
@@ -345,7 +348,10 @@ def judge(engine: Engine, points: list[Point], readings: list[Reading], protocol
     protocol = protocol or Protocol()
     from_state = True
     budget = limit * len(readings) * 4  # replays from the deck stop at what starts from a state cost
+    stop = False
     for p in chosen(points, limit):
+        if stop:
+            break
         if p.state is not None and not from_state and ask.calls >= budget:
             note = f"states replayed from the deck past {budget} engine calls (--readings-states {limit})"
             out.unchecked += [] if note in out.unchecked else [note]
@@ -354,7 +360,7 @@ def judge(engine: Engine, points: list[Point], readings: list[Reading], protocol
         path: list[Action] | None = None
         for k, r in enumerate(readings):
             s = at(p, r)
-            if s is None or p.answers[k] is None or not _valid(s):
+            if stop or s is None or p.answers[k] is None or not _valid(s):
                 continue  # the reading does not reach this state
             verdict: bool | str | None
             try:
@@ -367,8 +373,12 @@ def judge(engine: Engine, points: list[Point], readings: list[Reading], protocol
                     verdict = _replayed(ask, p, r, path, protocol)
             except EngineFailure as e:  # one line noted; the engine restarted, the state judged as refused
                 out.unchecked.append(f"a state of {p.game}, step {p.step}: {e}")
-                engine.open()
                 verdict = "refused"
+                try:
+                    engine.open()
+                except EngineFailure as again:
+                    out.unchecked.append(f"the judging stopped: {again}")
+                    stop = True
             if verdict is None:
                 continue  # our engine does not play this state's game under the reading
             out.at[k] += 1

@@ -329,6 +329,16 @@ def test_T3_a_third_offer_gets_the_same_rule_and_reason_from_the_harness_and_che
     assert why == f": {verdict['reason']}" and "2 offers allowed" in why
 
 
+def test_E1_every_value_of_a_declared_option_is_a_reading_the_declared_one_marked() -> None:
+    # issue 60 item 4: reshuffle=at-exhaustion was never tried once on-demand was declared
+    labels = [r.label() for r in tried({"reshuffle": "on-demand"})]
+    assert "reshuffle=at-exhaustion" in labels and "reshuffle=on-demand (declared)" in labels
+    assert "the presets' own options" not in labels  # it plays what reshuffle=on-demand (declared) plays
+    strict = next(r for r in tried({"reshuffle": "on-demand"}) if r.own == (("harvest", "strict"),))
+    assert dict(strict.options) == {"harvest": "strict", "reshuffle": "on-demand"} and not strict.declared
+    assert [r.label() for r in tried({}, ({}, {"fields": 2}))] == ["the presets' own options", "fields=2"]
+
+
 def test_readings_that_score_alike_are_shown_as_a_tie_with_what_would_separate_them() -> None:
     # issue 60 item 4: two readings no state separates are a tie, never an order, and the line says
     # so; two that differ at states where the engine agrees with both are a tie that says how often
