@@ -64,6 +64,7 @@ VALUES: dict[str, tuple[Any, ...]] = {
     "fields": (2, 3), "third_field_cost": (2, 3)}
 NO_STATE = ("a start from a state (the engine cannot): each state replayed from its game's deck under each "
             "reading (many more engine calls)")
+UNEXPLAINED = "unexplained"  # the engine's answer is ours under no reading
 STATES = 100  # the states judged by default (--readings-states): each costs about 4 engine calls a reading
 
 
@@ -250,6 +251,7 @@ class Judged:
     agreed: list[int] = field(default_factory=list)
     at: list[int] = field(default_factory=list)
     refused: list[int] = field(default_factory=list)
+    unexplained: list[int] = field(default_factory=list)  # states where the answer is no reading's
     apart: dict[tuple[int, int], int] = field(default_factory=dict)  # pair -> differing states seen
     apart_judged: dict[tuple[int, int], tuple[int, int, int]] = field(default_factory=dict)
     unchecked: list[str] = field(default_factory=list)
@@ -302,6 +304,7 @@ class Judged:
             out.append({"options": dict(self.readings[k].own), "played": dict(self.readings[k].options),
                         "label": self.readings[k].label(), "declared": self.readings[k].declared,
                         "agreed": self.agreed[k], "judged": self.at[k], "refused": self.refused[k],
+                        "unexplained": self.unexplained[k] if self.unexplained else 0,
                         "beats": [self.readings[j].label() for j in order if self.beats(k, j) > 0],
                         "tied": tie, "separated_by": {self.readings[j].label(): self.separating(k, j)
                                                       for j in group}})
@@ -343,7 +346,7 @@ def judge(engine: Engine, points: list[Point], readings: list[Reading], protocol
     """Start the engine at each of at most ``limit`` of ``points`` under each reading that applies
     there and compare its answer with ours under that reading (``Judged``)."""
     out = Judged(readings, seen=seen, differing=len(points), limit=limit, agreed=[0] * len(readings),
-                 at=[0] * len(readings), refused=[0] * len(readings))
+                 at=[0] * len(readings), refused=[0] * len(readings), unexplained=[0] * len(readings))
     ask = _Asker(engine)
     protocol = protocol or Protocol()
     from_state = True
@@ -357,6 +360,7 @@ def judge(engine: Engine, points: list[Point], readings: list[Reading], protocol
             out.unchecked += [] if note in out.unchecked else [note]
             continue
         agrees: dict[int, bool] = {}
+        judged = False
         path: list[Action] | None = None
         for k, r in enumerate(readings):
             s = at(p, r)
@@ -364,7 +368,8 @@ def judge(engine: Engine, points: list[Point], readings: list[Reading], protocol
                 continue  # the reading does not reach this state
             verdict: bool | str | None
             try:
-                verdict = _agrees(ask, p, s, protocol) if from_state or p.state is None else "unsupported"
+                got = _agrees(ask, p, s, protocol) if from_state or p.state is None else "unsupported"
+                verdict = _verdict(got, p, k, readings, protocol) if isinstance(got, Replies) else got
                 if verdict == "unsupported":
                     if from_state:
                         from_state = False
@@ -382,15 +387,18 @@ def judge(engine: Engine, points: list[Point], readings: list[Reading], protocol
             if verdict is None:
                 continue  # our engine does not play this state's game under the reading
             out.at[k] += 1
+            judged = True
             out.refused[k] += verdict == "refused"
-            agrees[k] = verdict is True
             out.agreed[k] += verdict is True
-        if agrees:
-            out.judged += 1
-            for (i, a), (j, b) in ((x, y) for x in agrees.items() for y in agrees.items() if x[0] < y[0]):
-                if p.answers[i] != p.answers[j]:
-                    n, x, y = out.apart_judged.get((i, j), (0, 0, 0))
-                    out.apart_judged[i, j] = (n + 1, x + a, y + b)
+            if verdict == UNEXPLAINED:
+                out.unexplained[k] += 1  # a bug of another rule: it separates no reading from another
+            else:
+                agrees[k] = verdict is True
+        out.judged += judged
+        for (i, a), (j, b) in ((x, y) for x in agrees.items() for y in agrees.items() if x[0] < y[0]):
+            if p.answers[i] != p.answers[j]:
+                n, x, y = out.apart_judged.get((i, j), (0, 0, 0))
+                out.apart_judged[i, j] = (n + 1, x + a, y + b)
     for p in points:
         for i in range(len(readings)):
             for j in range(i + 1, len(readings)):
@@ -400,9 +408,20 @@ def judge(engine: Engine, points: list[Point], readings: list[Reading], protocol
     return out
 
 
-def _agrees(ask: _Asker, p: Point, s: GameState, protocol: Protocol) -> bool | str:
-    """Whether the engine, started at ``s`` (``p`` under one reading), lists our legal actions, and
-    after the point's action reaches our state and winners; ``"refused"`` if it does not start there,
+@dataclass(frozen=True)
+class Replies:
+    """What the engine answered at a state: its legal actions (None: not asked or unsupported),
+    whether it accepted the action (None: no action), its state after it and its winners."""
+
+    listed: list[str] | None
+    accepted: bool | None
+    view: dict[str, Any] | None
+    result: dict[str, Any] | None
+
+
+def _agrees(ask: _Asker, p: Point, s: GameState, protocol: Protocol) -> Replies | str:
+    """The engine's replies, started at ``s`` (``p`` under one reading) and asked its legal actions,
+    the point's action, its state and winners; ``"refused"`` if it does not start there,
     ``"unsupported"`` if it cannot start from a state."""
     if p.state is None:
         reply = ask("start", ruleset=p.preset, options=s.setup.rules.options(), players=p.players,
@@ -413,43 +432,65 @@ def _agrees(ask: _Asker, p: Point, s: GameState, protocol: Protocol) -> bool | s
             return "unsupported"
     if "unsupported" in reply or not reply.get("ok"):
         return "refused"
-    return _compare(ask, s, p.action, protocol)
+    return _replies(ask, s, p.action, protocol)
 
 
-def _compare(ask: _Asker, s: GameState, action: Action | None, protocol: Protocol) -> bool:
-    """Whether the engine, at ``s`` (ours), lists our legal actions, and after ``action`` reaches our
-    state and winners."""
+def _replies(ask: _Asker, s: GameState, action: Action | None, protocol: Protocol) -> Replies:
+    listed = None
     if s.phase not in (Phase.OVER, Phase.CHANCE):
-        listed = ask("legal", proposals=False)
-        if "unsupported" not in listed and not _same_list(s, listed["actions"], protocol):
-            return False
-    after, a = s, action
-    if a is not None:
-        try:
-            after = apply(s, a)
-        except IllegalAction:
-            after = s
-        if protocol.deals == "by-type":
-            a = by_type(s, a)
+        reply = ask("legal", proposals=False)
+        listed = None if "unsupported" in reply else list(reply["actions"])
+    accepted = None
+    if action is not None:
+        a = by_type(s, action) if protocol.deals == "by-type" else action
         reply = ask("apply", action=format_action(a))
-        if "unsupported" in reply:
-            return False
-        if bool(reply["accepted"]) != (after is not s):
-            return False
-        if after is s:
-            return True
-        if protocol.coin_payment == "oldest":
-            after = oldest(s, after, getattr(a, "player", 0))
-    view = ask("state")
-    if "unsupported" not in view and not _same_state(after, view["state"]):
+        accepted = None if "unsupported" in reply else bool(reply["accepted"])
+        if not accepted:
+            return Replies(listed, accepted, None, None)
+    reply = ask("state")
+    view = None if "unsupported" in reply else reply["state"]
+    result = None
+    if view is None or view.get("phase") == "over" or s.phase == Phase.OVER or _ends(s, action):
+        reply = ask("winners")
+        result = None if "unsupported" in reply else reply
+    return Replies(listed, accepted, view, result)
+
+
+def _ends(s: GameState, action: Action | None) -> bool:
+    try:
+        return action is not None and apply(s, action).phase == Phase.OVER
+    except (IllegalAction, IndexError, ValueError):
         return False
-    if after.phase == Phase.OVER:
-        result = ask("winners")
-        if "unsupported" not in result:
-            if not result["over"] or result.get("coins", list(scores(after))) != list(scores(after)):
-                return False
-            if sorted(result.get("winners", winners(after))) != list(winners(after)):
-                return False
+
+
+def _matches(got: Replies, s: GameState, action: Action | None, protocol: Protocol) -> bool:
+    """Whether the engine's replies are ours at ``s`` (one reading's state): its legal actions, its
+    acceptance of ``action`` and, after it, its state and winners."""
+    if got.listed is not None and s.phase not in (Phase.OVER, Phase.CHANCE) and \
+            not _same_list(s, got.listed, protocol):
+        return False
+    after = s
+    if action is not None:
+        if got.accepted is None:
+            return False
+        try:
+            after = apply(s, action)
+        except IllegalAction:
+            return not got.accepted
+        except (IndexError, ValueError):
+            return False
+        if not got.accepted:
+            return False
+        if protocol.coin_payment == "oldest":
+            after = oldest(s, after, getattr(action, "player", 0))
+    if got.view is not None and not _same_state(after, got.view):
+        return False
+    if after.phase == Phase.OVER and got.result is not None:
+        coins, best = list(scores(after)), list(winners(after))
+        if not got.result["over"] or got.result.get("coins", coins) != coins:
+            return False
+        if sorted(got.result.get("winners", best)) != best:
+            return False
     return True
 
 
@@ -492,7 +533,23 @@ def _replayed(ask: _Asker, p: Point, r: Reading, path: list[Action], protocol: P
             reply = ask("apply", action=format_action(named))
         if "unsupported" in reply or not reply["accepted"]:
             return False
-    return _compare(ask, s, p.action, protocol)
+    return _matches(_replies(ask, s, p.action, protocol), s, p.action, protocol)
+
+
+def _verdict(got: Replies, p: Point, k: int, readings: list[Reading], protocol: Protocol) -> bool | str:
+    """True if the engine's replies are ours under reading ``k``; False if not but ours under another
+    reading that answers otherwise there (the engine follows that one); ``UNEXPLAINED`` if they are
+    ours under no reading (a bug of another rule, as a wrong final harvest where one reading ends the
+    game and another does not)."""
+    s = at(p, readings[k])
+    assert s is not None
+    if _matches(got, s, p.action, protocol):
+        return True
+    for j, r in enumerate(readings):
+        other = at(p, r) if p.answers[j] not in (None, p.answers[k]) else None
+        if other is not None and _matches(got, other, p.action, protocol):
+            return False
+    return UNEXPLAINED
 
 
 def _valid(s: GameState) -> bool:

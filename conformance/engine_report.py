@@ -214,7 +214,8 @@ def readings_text(readings: dict[str, Any]) -> str:
 
     def score(r: dict[str, Any]) -> str:
         refused = f", {r['refused']} starts refused" if r["refused"] else ""
-        return f"agrees at {r['agreed']} of {r['judged']} states{refused}"
+        other = f", {r['unexplained']} answered as no reading" if r.get("unexplained") else ""
+        return f"agrees at {r['agreed']} of {r['judged']} states{refused}{other}"
 
     n = readings["states_judged"]
     cost = (f"judged at {n} of the {readings['states_differing']} states where the readings differ "

@@ -134,7 +134,7 @@ def test_H4_readings_are_judged_at_the_same_states_not_by_how_long_bot_games_las
     run = _diff("--engine", engine, "--games", "3", "--no-positions", "--no-shrink", "--readings",
                 "--reading-games", "3", "--readings-states", "40", timeout=300)
     line = next(x for x in run.stdout.splitlines() if x.startswith("readings: "))
-    assert line.startswith("readings: the engine follows ") and "; harvest=strict agrees at " in line, line
+    assert line.startswith("readings: the engine follows ") and "then harvest=strict agrees at " in line, line
     assert "states where the readings differ (--readings-states 40)" in line and " engine calls, " in line
 
 
