@@ -290,9 +290,10 @@ class Judged:
         if i > j:
             x, y = y, x
         if k == 0:
-            return (f"{a} and {b} differ at {n} states of these games, none judged (a larger "
+            return (f"{a} and {b} differ at {_states(n)} of these games, none judged (a larger "
                     "--readings-states may)")
-        return f"{a} and {b} differ at {k} states judged; the engine agrees with {a} at {x}, with {b} at {y}"
+        return (f"{a} and {b} differ at {_states(k)} judged; the engine agrees with {a} at {x}, "
+                f"with {b} at {y}")
 
     def entries(self) -> list[dict[str, Any]]:
         """The ranked readings as --json gives them (``docs/engine-protocol.md``, Readings)."""
@@ -328,6 +329,10 @@ def judged_readings(engine: Engine, games: list[tuple[str, str, int, int, str]],
         engine.open()
     judged = judge(engine, points, readings, protocol, limit, seen)
     return {**judged.summary(), "seconds": round(time.monotonic() - t0, 1)}
+
+
+def _states(n: int) -> str:
+    return f"{n} state{'' if n == 1 else 's'}"
 
 
 class _Asker:
