@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -318,7 +318,7 @@ class Judged:
 
 
 def judged_readings(engine: Engine, games: list[tuple[str, str, int, int, str]], protocol: Protocol,
-                    limit: int = STATES) -> dict[str, Any]:
+                    limit: int = STATES, tick: Callable[[int], object] | None = None) -> dict[str, Any]:
     """The readings (every value of a declared option too) judged by the engine at the states of
     ``games`` (label, preset, players, seed, bot) where they differ, as --json gives them, with the
     seconds it took."""
@@ -327,7 +327,7 @@ def judged_readings(engine: Engine, games: list[tuple[str, str, int, int, str]],
     points, seen = collect(games, readings)
     if engine.proc is None:
         engine.open()
-    judged = judge(engine, points, readings, protocol, limit, seen)
+    judged = judge(engine, points, readings, protocol, limit, seen, tick)
     return {**judged.summary(), "seconds": round(time.monotonic() - t0, 1)}
 
 
@@ -347,7 +347,7 @@ class _Asker:
 
 
 def judge(engine: Engine, points: list[Point], readings: list[Reading], protocol: Protocol | None = None,
-          limit: int = STATES, seen: int = 0) -> Judged:
+          limit: int = STATES, seen: int = 0, tick: Callable[[int], object] | None = None) -> Judged:
     """Start the engine at each of at most ``limit`` of ``points`` under each reading that applies
     there and compare its answer with ours under that reading (``Judged``)."""
     out = Judged(readings, seen=seen, differing=len(points), limit=limit, agreed=[0] * len(readings),
@@ -357,7 +357,9 @@ def judge(engine: Engine, points: list[Point], readings: list[Reading], protocol
     from_state = True
     budget = limit * len(readings) * 4  # replays from the deck stop at what starts from a state cost
     stop = False
-    for p in chosen(points, limit):
+    for n, p in enumerate(chosen(points, limit)):
+        if tick is not None:
+            tick(n + 1)
         if stop:
             break
         if p.state is not None and not from_state and ask.calls >= budget:

@@ -188,7 +188,8 @@ def _run(frame: cli.Frame, args: argparse.Namespace) -> int:
         if args.readings:
             readings = judged_readings(engine, [(f"game {g.index}", g.preset, g.players, g.seed, g.bot)
                                                 for g in specs if g.position is None][:args.reading_games],
-                                       protocol, args.readings_states)
+                                       protocol, args.readings_states,
+                                       frame.progress("readings", total=args.readings_states, unit="states"))
     except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the partial report, a reproducer per cause
         frame.close()
         _keep(found)
