@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from conformance.engine_protocol import HINTS, RULE_OF, pattern_of
-from conformance.engine_readings import tied
 
 
 @dataclass
@@ -28,8 +27,6 @@ class Found:
     games: int = 0
     positions: int = 0  # of the games, those started from a perft position
     steps: int = 0
-    agreed: int = 0  # steps played before each game's state or refused divergence (or all), summed
-    whole: int = 0  # games compared to their end (no state or refused divergence, no failure)
     failures: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)  # games the engine does not play, seeded and positions
     skipped_positions: int = 0  # of them, those from a perft position
@@ -103,7 +100,7 @@ def cause_name(cause: Cause) -> str:
     return " ".join(x for x in cause if x)
 
 
-Ranked = list[tuple[dict[str, Any], int, int, int, int]]  # reading, divergences, games, steps, whole games
+Ranked = dict[str, Any]  # the readings judged by the engine (engine_readings.Judged.summary), {} if not asked
 
 
 def protocol_section(found: Found, declared: dict[str, Any]) -> dict[str, Any]:
@@ -153,9 +150,7 @@ def summary(found: Found, hello: dict[str, Any], readings: Ranked,
             "skipped": found.skipped, "skipped_positions": found.skipped_positions,
             "unchecked": dict(found.unchecked),
             "protocol": protocol_section(found, declared or {}),
-            "readings": [{"options": o, "divergences": n, "games": g, "agreed_steps": a, "whole_games": w,
-                          "tied": tie}
-                         for (o, n, g, a, w), tie in zip(readings, tied(readings), strict=True)]}
+            "readings": readings}
 
 
 def print_report(info: dict[str, Any]) -> None:
@@ -203,27 +198,51 @@ def print_report(info: dict[str, Any]) -> None:
         print(readings_text(info["readings"]))
 
 
-def readings_text(readings: list[dict[str, Any]]) -> str:
-    """The readings line: the first (or the first tie, ``A = B``, with nothing in these games to
-    separate them), then the others, each tie joined by ``=``."""
+def readings_text(readings: dict[str, Any]) -> str:
+    """The readings lines: the reading (or the tie, ``A = B``) the engine agrees with at the most
+    states where the readings differ, or that none agrees; then the others; what the judging cost;
+    then, for each tie, what would separate its readings (docs/engine-protocol.md, Readings)."""
     groups: list[list[dict[str, Any]]] = []
-    for r in readings:
-        if r.get("tied") and groups:
+    for r in readings["ranked"]:
+        if r["tied"] and groups:
             groups[-1].append(r)
         else:
             groups.append([r])
 
     def names(group: list[dict[str, Any]]) -> str:
-        return " = ".join(options_text(r["options"]) for r in group)
+        return " = ".join(r["label"] for r in group)
 
+    def score(r: dict[str, Any]) -> str:
+        refused = f", {r['refused']} starts refused" if r["refused"] else ""
+        other = f", {r['unexplained']} answered as no reading" if r.get("unexplained") else ""
+        return f"agrees at {r['agreed']} of {r['judged']} states{refused}{other}"
+
+    n = readings["states_judged"]
+    cost = (f"judged at {n} of the {readings['states_differing']} states where the readings differ "
+            f"(--readings-states {readings['limit']}), of {readings['states_seen']} seen; "
+            f"{readings['engine_calls']} engine calls, {readings.get('seconds', 0)} s")
     best = groups[0][0]
-    tie = (" (tied: these games do not separate them; more games, --reading-games, may)"
-           if len(groups[0]) > 1 else "")
-    rest = "; ".join(f"{names(g)} {g[0]['whole_games']} games, {g[0]['agreed_steps']} steps, "
-                     f"{g[0]['divergences']} divergences" for g in groups[1:])
-    return (f"readings: the engine agrees longest under {names(groups[0])}{tie} ({best['whole_games']} of "
-            f"{best['games']} games to the end, {best['agreed_steps']} steps agreed, {best['divergences']} "
-            f"divergences); then {rest}")
+    if not n:
+        head = "readings: no state in these games where the readings differ: nothing separates them"
+        shown = groups[1:]
+    elif best["agreed"] == 0:
+        head = f"readings: none agrees with the engine at any of the {n} states judged"
+        shown = groups
+    else:
+        tie = " (tied)" if len(groups[0]) > 1 else ""
+        head = f"readings: the engine follows {names(groups[0])}{tie} best: {score(best)}"
+        shown = groups[1:]
+    rest = "; ".join(f"{names(g)} {score(g[0])}" for g in shown)
+    lines = [f"{head}{'; then ' if best['agreed'] else '; '}{rest} ({cost})" if rest else f"{head} ({cost})"]
+    for g in groups:
+        if len(g) < 2:
+            continue
+        notes = [g[0]["separated_by"][r["label"]] for r in g[1:]]
+        more = f"; and {len(notes) - 4} more (--json: separated_by)" if len(notes) > 4 else ""
+        lines.append(f"  tie {names(g)}: " + "; ".join(notes[:4]) + more)
+    if readings.get("unchecked"):
+        lines.append(f"  readings not checked: {'; '.join(sorted(set(readings['unchecked'])))}")
+    return "\n".join(lines)
 
 
 def _not_played(info: dict[str, Any]) -> str:

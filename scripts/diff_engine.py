@@ -20,8 +20,11 @@ Past the first bug: at a state divergence or a refused action the engine is star
 state (where it can start from a state) and the game goes on, so that later bugs of the same game
 are found too (--first-only: the comparison of the game ends there).
 
---readings also plays the games under each documented reading (E1 reshuffle, E4 tie-break, H4,
-fields, third-field cost) forced for every game, and names the one the engine diverges least under.
+--readings judges the documented readings (E1 reshuffle, E4 tie-break, H4, fields, third-field
+cost; every value of an option the engine declares) by the engine's own answers: at the states of
+the seeded games where the readings' answers differ (legal actions, the next state, the winners),
+the engine is started under each reading and compared with ours under it; the reading it agrees
+with at the most states comes first, ties shown as ties with what would separate them.
 
 An engine that fails a request (no reply within --timeout, the hello after a start as well, a
 crash, a reply that is not the protocol's) gets one line naming the request; the run goes on with
@@ -45,6 +48,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from conformance.engine_readings import STATES, judged_readings
 from conformance.engine_report import Found, Ranked, cause_name, print_report, summary
 from console import cli
 
@@ -67,9 +71,6 @@ def _play(frame: cli.Frame, engine: Any, specs: list[Any], checks: Any, found: F
         found.games += run.skipped is None
         found.positions += run.skipped is None and spec.position is not None
         found.steps += run.steps
-        parted = [d.step for d in run.divergences if d.kind in ("state", "refused")]
-        found.agreed += min(parted, default=run.steps)  # the steps compared before the engines parted
-        found.whole += not parted and run.skipped is None and run.failure is None
         for part in run.unchecked:
             found.unchecked[part] += 1
         if run.skipped is not None:
@@ -144,9 +145,8 @@ def _write(found: Found, out: Path) -> None:
 
 def _run(frame: cli.Frame, args: argparse.Namespace) -> int:
     from conformance.engine_client import Engine, EngineFailure
-    from conformance.engine_diff import Checks, claimed, plan, with_reading
+    from conformance.engine_diff import Checks, claimed, plan
     from conformance.engine_protocol import from_hello
-    from conformance.engine_readings import READINGS, rank
     from model.errors import InputError
 
     out = cli.output_dir(args.out, args.force) if args.out else None
@@ -171,12 +171,12 @@ def _run(frame: cli.Frame, args: argparse.Namespace) -> int:
                   f"{hello.get('presets')})")
         return cli.BAD_INPUT
 
-    def checks(past: bool = not args.first_only) -> Checks:
+    def checks() -> Checks:
         return Checks(proposals_every=args.proposals_every, probes=not args.no_probes, protocol=protocol,
-                      ignore=tuple(tuple(x.split()) for x in args.ignore), past=past)
+                      ignore=tuple(tuple(x.split()) for x in args.ignore), past=not args.first_only)
 
     found = Found()
-    readings: Ranked = []
+    readings: Ranked = {}
     t0 = time.monotonic()
     try:
         _play(frame, engine, specs, checks, found, "games", t0)
@@ -184,11 +184,10 @@ def _run(frame: cli.Frame, args: argparse.Namespace) -> int:
         if found.first and not args.no_shrink:
             _reproducers(frame, engine, found, args, checks)
         if args.readings:
-            base = [g for g in specs if g.position is None][:args.reading_games]
-            fixed = dict(protocol.options)  # the declared values: played, and tried as readings
-            tried = READINGS + tuple({k: v} for k, v in fixed.items() if {k: v} not in READINGS)
-            readings = rank(lambda reading: _count(frame, engine, with_reading(base, {**fixed, **reading}),
-                                                   lambda: checks(False)), tried)
+            readings = judged_readings(engine, [(f"game {g.index}", g.preset, g.players, g.seed, g.bot)
+                                                for g in specs if g.position is None][:args.reading_games],
+                                       protocol, args.readings_states,
+                                       frame.progress("readings", total=args.readings_states, unit="states"))
     except KeyboardInterrupt:  # Ctrl-C or SIGTERM (cli.run): the partial report, a reproducer per cause
         frame.close()
         _keep(found)
@@ -214,12 +213,6 @@ def _keep(found: Found) -> None:
         if key not in found.reproducers:
             rep = unshrunk(d)
             found.reproducers[key] = (rep, check_reproducer(rep))
-
-
-def _count(frame: cli.Frame, engine: Any, specs: list[Any], checks: Any) -> tuple[int, int, int, int]:
-    found = Found()
-    _play(frame, engine, specs, checks, found, "readings", time.monotonic())
-    return found.total + len(found.failures), found.games, found.agreed, found.whole
 
 
 def _report(found: Found, hello: dict[str, Any], readings: Ranked,
@@ -265,9 +258,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--shrink-time", type=cli.positive(float, "--shrink-time"), default=30.0,
                         metavar="SECONDS", help="the longest shrinking of one cause of divergence")
     parser.add_argument("--readings", action="store_true",
-                        help="also rank the documented readings by the engine's agreement over whole games")
+                        help="also rank the documented readings by the states where the engine agrees with "
+                        "each (judged at the same states, where the readings differ)")
     parser.add_argument("--reading-games", type=cli.at_least(1, "--reading-games"), default=20,
-                        metavar="N", help="games per reading with --readings")
+                        metavar="N", help="seeded games whose states judge the readings (each played by our "
+                        "engine under every reading)")
+    parser.add_argument("--readings-states", type=cli.at_least(1, "--readings-states"), default=STATES,
+                        metavar="N", help="the most states where the readings differ at which the engine is "
+                        f"started under each reading (about 4 engine calls a reading a state; "
+                        f"default {STATES})")
     parser.add_argument("--ignore", action="append", default=[], type=_cause, metavar="CAUSE",
                         help='a known cause to go past (repeatable): a rule ID ("H5"), or a cause as the '
                         'report names it ("T3 missing offer"); counted as masked, the game goes on from '

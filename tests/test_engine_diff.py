@@ -11,13 +11,13 @@ import signal
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from test_sigint import interrupt
 
 from conformance.engine_client import Engine, EngineFailure
-from conformance.engine_diff import GameSpec, claimed, plan, run_game, with_reading
-from conformance.engine_readings import rank
+from conformance.engine_diff import GameSpec, claimed, plan, run_game
 from conformance.engine_shrink import check_reproducer, shrink
 from model import BEAN_NAMES, ruleset
 from model.schemas import problem
@@ -104,20 +104,81 @@ def test_a_shim_with_another_vocabulary_agrees_and_says_what_it_cannot_answer() 
     assert info["skipped"] and "state" in info["skipped"][0] or "Stapel" in info["skipped"][0]
 
 
-def test_readings_name_the_reading_an_engine_is_built_on() -> None:
-    with Engine(f"{VOCAB} --nur-streng") as engine:
-        base = plan(claimed(engine.open()), 4, 1, positions=False)
+def _readings(engine: str, *args: str) -> dict[str, Any]:
+    run = _diff("--engine", engine, "--games", "3", "--no-positions", "--no-shrink", "--readings",
+                "--reading-games", "3", "--json", *args, timeout=300)
+    assert run.returncode in (0, 1) and "Traceback" not in run.stderr, run.stderr
+    readings: dict[str, Any] = json.loads(run.stdout)["readings"]
+    return readings
 
-        def count(reading: dict[str, object]) -> tuple[int, int]:
-            n = 0
-            for spec in with_reading(base, reading):
-                run = run_game(engine, spec)
-                n += sum(d.count for d in run.divergences)
-            return n, len(base)
 
-        ranked = rank(count, ({}, {"tie_break": "none"}, {"harvest": "strict"}))
-    assert ranked[0][0] == {"harvest": "strict"} and ranked[0][1] == 0
-    assert all(r[1] > 0 for r in ranked[1:])
+def test_H4_readings_are_judged_at_the_same_states_not_by_how_long_bot_games_last() -> None:
+    # issue 60 item 4: an engine whose every harvest is wrong (C1: it pays one card early) and that
+    # plays H4's lenient reading whatever it is asked (faq_shim --lenient-only) was ranked harvest=strict
+    # first (0 of 20 games to the end, 332 steps agreed against 213): under strict its bots harvest less
+    # and meet the bug later. Judged at the same states, the engine lists the harvests strict forbids:
+    # the lenient reading (the presets' own) beats strict where the two differ, and strict comes last
+    engine = f"{sys.executable} {ROOT / 'tests' / 'engine_shims' / 'faq_shim.py'} --lenient-only "
+    engine += "--mutant beanometer-off-by-one"
+    info = _readings(engine, "--readings-states", "40")
+    by = {r["label"]: r for r in info["ranked"]}
+    strict, lenient = by["harvest=strict"], by["the presets' own options"]
+    assert info["ranked"][-1]["label"] == "harvest=strict" and not strict["tied"], info["ranked"]
+    assert "harvest=strict" in lenient["beats"] and strict["beats"] == [], info["ranked"]
+    assert lenient["agreed"] > strict["agreed"] and strict["judged"] > 0, info
+    assert info["states_judged"] == 40 and info["states_differing"] > 40 and info["engine_calls"] > 40 * 9
+    # the catalog's mutant that allows every harvest of a protected single (H4) under both readings:
+    # it agrees with lenient where lenient and strict differ (no field holds more than one card)
+    mutant = _readings(f"{SHIM} --mutant harvest-protected-single", "--readings-states", "40")["ranked"]
+    assert mutant[-1]["label"] == "harvest=strict" and mutant[0]["label"] != "harvest=strict", mutant
+    run = _diff("--engine", engine, "--games", "3", "--no-positions", "--no-shrink", "--readings",
+                "--reading-games", "3", "--readings-states", "40", timeout=300)
+    line = next(x for x in run.stdout.splitlines() if x.startswith("readings: "))
+    assert line.startswith("readings: the engine follows ") and "then harvest=strict agrees at " in line, line
+    assert "states where the readings differ (--readings-states 40)" in line and " engine calls, " in line
+
+
+def test_H4_readings_name_the_reading_of_an_engine_that_cannot_start_from_a_state() -> None:
+    # vocab_shim --nur-streng plays H4 strict whatever it is asked and starts from a deck only: each
+    # state is reached by replaying its game from the deck under each reading (a move it refuses
+    # that ours allows under the reading: it disagrees there), within the calls --readings-states allows
+    info = _readings(f"{VOCAB} --nur-streng", "--readings-states", "20")
+    ranked = info["ranked"]
+    assert ranked[0]["label"] == "harvest=strict" and not ranked[1]["tied"], ranked
+    assert "the presets' own options" in ranked[0]["beats"] and ranked[0]["agreed"] == ranked[0]["judged"] > 0
+    assert any(x.startswith("a start from a state (the engine cannot)") for x in info["unchecked"])
+    assert info["engine_calls"] < 20 * len(ranked) * 4 + 1000  # the budget, and the last state's replays
+
+
+def test_E1_a_declared_option_value_does_not_hide_its_alternatives() -> None:
+    # issue 60 item 4: an engine on the on-demand reshuffle that declares it (E1): reshuffle=at-exhaustion
+    # is still judged (it was never tried), and the declared value comes first
+    engine = f"{sys.executable} {ROOT / 'tests' / 'engine_shims' / 'bazaar_shim.py'} --on-demand "
+    engine += "--declare-on-demand"
+    info = _readings(engine, "--readings-states", "30")
+    by = {r["label"]: r for r in info["ranked"]}
+    declared, other = by["reshuffle=on-demand (declared)"], by["reshuffle=at-exhaustion"]
+    assert declared["declared"] and not other["declared"] and other["judged"] > 0
+    assert other["played"]["reshuffle"] == "at-exhaustion" and "the presets' own options" not in by
+    assert declared["agreed"] > other["agreed"] and info["ranked"][0]["label"] != "reshuffle=at-exhaustion"
+
+
+def test_E4_readings_no_state_separates_are_a_tie_with_what_would_separate_them() -> None:
+    # issue 60 item 4: our engine behind the protocol plays every reading it is asked: every reading
+    # agrees wherever judged; readings the games never separate are a tie that says so, never an order
+    info = _readings(SHIM, "--readings-states", "20")
+    best = info["ranked"][0]
+    assert all(r["agreed"] == r["judged"] for r in info["ranked"]) and best["agreed"] > 0
+    assert all(r["tied"] for r in info["ranked"][1:]) and not best["tied"]  # one tie: none beats another
+    assert all(r["beats"] == [] for r in info["ranked"])
+    notes = list(best["separated_by"].values())
+    assert len(notes) == len(info["ranked"]) - 1
+    assert any(" differ at " in n and " states judged; the engine agrees with " in n for n in notes), notes
+    assert any(n.startswith("no state in these games where ") for n in notes), notes
+    text = _diff("--engine", SHIM, "--games", "3", "--no-positions", "--no-shrink", "--readings",
+                 "--reading-games", "3", "--readings-states", "20", timeout=300).stdout
+    tie = next(x for x in text.splitlines() if x.startswith("  tie "))
+    assert " differ (more games, --reading-games, may)" in tie, tie
 
 
 BROKEN = {

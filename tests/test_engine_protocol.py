@@ -16,9 +16,10 @@ from typing import Any
 import pytest
 
 from conformance.engine_client import Engine
-from conformance.engine_diff import Checks, GameSpec, claimed, plan, run_game, with_reading
+from conformance.engine_diff import Checks, GameSpec, claimed, plan, run_game
 from conformance.engine_protocol import from_hello
-from conformance.engine_readings import rank
+from conformance.engine_readings import Judged, Reading, collect, judge, tried
+from conformance.engine_report import readings_text
 from model import BEAN_NAMES, Action, GameState, Phase, Reshuffle, apply, chance_outcome, new_game, ruleset
 from model.claims import compare_state, state_rule
 from play.bots import BOTS
@@ -166,31 +167,26 @@ def test_a_card_difference_is_a_multiset_difference() -> None:
     assert "discard: the engine has 1x Chili, 1x Soy, 1x Red ours lacks" in texts
 
 
-# ---------------------------------------------------------------- readings ranked by agreement
+# ---------------------------------------------------------------- readings judged by the engine
 
 
-def test_E1_readings_rank_the_engines_reshuffle_first_by_agreement_over_whole_games() -> None:
-    """An engine on the on-demand reshuffle (E1) with a T3 bug: every reading has many T3 flags, and
-    a reading under which the games part early has fewer; ranked by agreement the true one is first."""
-    readings = ({}, {"fields": 2}, {"reshuffle": "on-demand"})
+def test_E1_readings_judged_at_the_same_states_put_the_engines_reshuffle_first() -> None:
+    """An engine on the on-demand reshuffle (E1) with a T3 bug, started at the same states under each
+    reading: it agrees with on-demand where the readings differ on the reshuffle, and with the
+    presets' own at-exhaustion reading nowhere there."""
+    readings = tried({}, ({}, {"fields": 2}, {"reshuffle": "on-demand"}))
+    games = [(g.label(), g.preset, g.players, g.seed, g.bot)
+             for g in plan([("amigo", 3), ("amigo", 4)], 4, 1, positions=False)]
+    points, seen = collect(games, readings)
+    assert seen > len(points) > 0
     with Engine(_shim("bazaar", "--on-demand")) as engine:
-        base = plan(claimed(engine.open()), 4, 1, positions=False)
-
-        def count(reading: dict[str, Any]) -> tuple[int, int, int, int]:
-            n = agreed = whole = 0
-            for spec in with_reading(base, reading):
-                run = run_game(engine, spec)
-                n += sum(d.count for d in run.divergences)
-                parted = [d.step for d in run.divergences if d.kind in ("state", "refused")]
-                agreed += min(parted, default=run.steps)
-                whole += not parted
-            return n, len(base), agreed, whole
-
-        ranked = rank(count, readings)
-    assert ranked[0][0] == {"reshuffle": "on-demand"} and ranked[0][4] == 4, ranked
-    fewest = min(ranked, key=lambda r: r[1])
-    assert fewest[0] != {"reshuffle": "on-demand"}  # what ranking by the divergences alone would pick
-    assert all(r[4] < 4 for r in ranked[1:])  # the other readings part some games from the engine
+        engine.open()
+        judged = judge(engine, points, readings, limit=30, seen=seen)
+    first = judged.ranked()[0]
+    assert readings[first].own == (("reshuffle", "on-demand"),), judged.entries()
+    assert judged.agreed[first] == judged.at[first] > 0 and judged.judged == min(30, len(points))
+    assert judged.agreed[0] < judged.at[0]  # the presets' own reading is contradicted
+    assert judged.calls >= judged.judged * 2
 
 
 def test_an_engine_that_cannot_start_from_a_state_is_warned_of_the_cost() -> None:
@@ -333,24 +329,44 @@ def test_T3_a_third_offer_gets_the_same_rule_and_reason_from_the_harness_and_che
     assert why == f": {verdict['reason']}" and "2 offers allowed" in why
 
 
-def test_readings_that_score_alike_are_shown_as_a_tie() -> None:
-    # issue 60 item 4: two readings no game separates are a tie, never an order; one scored apart is not
-    from conformance.engine_readings import tied
-    from conformance.engine_report import readings_text
+def test_E1_every_value_of_a_declared_option_is_a_reading_the_declared_one_marked() -> None:
+    # issue 60 item 4: reshuffle=at-exhaustion was never tried once on-demand was declared
+    labels = [r.label() for r in tried({"reshuffle": "on-demand"})]
+    assert "reshuffle=at-exhaustion" in labels and "reshuffle=on-demand (declared)" in labels
+    assert "the presets' own options" not in labels  # it plays what reshuffle=on-demand (declared) plays
+    strict = next(r for r in tried({"reshuffle": "on-demand"}) if r.own == (("harvest", "strict"),))
+    assert dict(strict.options) == {"harvest": "strict", "reshuffle": "on-demand"} and not strict.declared
+    assert [r.label() for r in tried({}, ({}, {"fields": 2}))] == ["the presets' own options", "fields=2"]
 
-    scores = {"fields": (3, 4, 90, 1), "tie_break": (3, 4, 90, 1), "harvest": (9, 4, 40, 0)}
-    readings = ({"harvest": "strict"}, {"fields": 2}, {"tie_break": "none"})
-    ranked = rank(lambda r: scores[next(iter(r))], readings)
-    assert [next(iter(r[0])) for r in ranked] == ["fields", "tie_break", "harvest"]
-    assert tied(ranked) == [False, True, False]
-    rows = [{"options": o, "divergences": n, "games": g, "agreed_steps": a, "whole_games": w, "tied": t}
-            for (o, n, g, a, w), t in zip(ranked, tied(ranked), strict=True)]
-    text = readings_text(rows)
-    best = "readings: the engine agrees longest under fields=2 = tie_break=none (tied: "
-    assert text.startswith(best), text
-    assert text.endswith("then harvest=strict 0 games, 40 steps, 9 divergences"), text
-    rows[1]["tied"] = False
-    assert readings_text(rows).startswith("readings: the engine agrees longest under fields=2 (1 of 4 games")
+
+def test_readings_that_score_alike_are_shown_as_a_tie_with_what_would_separate_them() -> None:
+    # issue 60 item 4: two readings no state separates are a tie, never an order, and the line says
+    # so; two that differ at states where the engine agrees with both are a tie that says how often
+    rs = [Reading(own, own) for own in ((("harvest", "strict"),), (("fields", 2),), (("tie_break", "none"),))]
+    judged = Judged(rs, seen=50, differing=9, judged=9, limit=9, calls=80, agreed=[3, 9, 9], at=[9, 9, 9],
+                    refused=[0, 0, 0], apart={(0, 1): 6, (0, 2): 6},
+                    apart_judged={(0, 1): (6, 0, 6), (0, 2): (6, 0, 6)})  # fields, tie_break beat strict
+    entries = judged.entries()
+    assert [e["label"] for e in entries] == ["fields=2", "tie_break=none", "harvest=strict"]
+    assert [e["tied"] for e in entries] == [False, True, False]
+    assert [e["beats"] for e in entries] == [["harvest=strict"], ["harvest=strict"], []]
+    assert entries[0]["separated_by"] == {"tie_break=none": "no state in these games where fields=2 and "
+                                          "tie_break=none differ (more games, --reading-games, may)"}
+    text = readings_text({**judged.summary(), "seconds": 1.5})
+    first, tie = text.splitlines()
+    assert first == ("readings: the engine follows fields=2 = tie_break=none (tied) best: agrees at 9 of 9 "
+                     "states; then harvest=strict agrees at 3 of 9 states (judged at 9 of the 9 states where "
+                     "the readings differ (--readings-states 9), of 50 seen; 80 engine calls, 1.5 s)"), first
+    assert tie.startswith("  tie fields=2 = tie_break=none: no state in these games where"), tie
+    judged.apart[1, 2] = 4
+    judged.apart_judged[1, 2] = (4, 4, 4)
+    note = judged.entries()[0]["separated_by"]["tie_break=none"]
+    assert note == ("fields=2 and tie_break=none differ at 4 states judged; the engine agrees with fields=2 "
+                    "at 4, with tie_break=none at 4")
+    none = Judged(rs, seen=50, differing=9, judged=9, limit=9, calls=80, agreed=[0, 0, 0], at=[9, 9, 9],
+                  refused=[0, 0, 0])
+    text = readings_text(none.summary())
+    assert text.startswith("readings: none agrees with the engine at any of the 9 states"), text
 
 
 def test_a_cause_seen_only_with_a_bug_of_the_same_move_is_its_consequence_not_a_cause() -> None:
@@ -376,7 +392,7 @@ def test_a_cause_seen_only_with_a_bug_of_the_same_move_is_its_consequence_not_a_
     for g in (4, 5):
         add("extra", "H4", "harvest", "p0 harvest 0", g, 1)  # another move
     add("missing", "T1", "plant", "p2 plant 0", 6, 1)  # same move, in a game without the bug
-    info = summary(found, {"name": "x"}, [])
+    info = summary(found, {"name": "x"}, {})
     named = {c["name"]: c for c in info["causes"]}
     assert list(named) == ["H1 state hand", "E3 end coins", "H4 extra harvest", "T1 missing plant"]
     assert [(x["name"], x["count"], x["games"]) for x in named["H1 state hand"]["consequences"]] == [

@@ -8,6 +8,8 @@ side (our most, whatever ``max_deal_cards`` says: no deal-size limit). ``--one-o
 give of two hand cards of one type (a bug under T3 whatever the naming: a count wrong). ``hello``
 declares the choices (``"deals": "by-type"`` with ``--front-names``, ``"offer_limit": "none"``,
 ``"deal_size_limit": "none"``); ``--undeclared`` leaves them out.
+``--lenient-only`` plays H4's lenient reading whatever the options say (an engine with one harvest
+rule that ignores the option, silently: it allows the harvests ``harvest=strict`` forbids).
 ``--mutant ID`` (repeatable) swaps in mutants of proofs/mutants.py: an engine with independent bugs.
 
 The engine underneath is ours (docs/examples/engine_shim.py), so every difference the harness
@@ -58,13 +60,23 @@ def _unlimited(req: dict[str, Any], keys: list[str]) -> dict[str, Any]:
     return {**req, "options": {**(req.get("options") or {}), **most}}
 
 
+def _lenient(req: dict[str, Any]) -> dict[str, Any]:
+    """A start request with H4's lenient reading, whatever it asked for."""
+    if req.get("state") is not None:
+        state = req["state"]
+        return {**req, "state": {**state, "options": {**(state.get("options") or {}), "harvest": "lenient"}}}
+    return {**req, "options": {**(req.get("options") or {}), "harvest": "lenient"}}
+
+
 class FaqShim(ReferenceShim):
     def __init__(self, front_names: bool = False, on_demand_only: bool = False, no_offer_limit: bool = False,
-                 one_of_a_type: bool = False, undeclared: bool = False, any_deal_size: bool = False) -> None:
+                 one_of_a_type: bool = False, undeclared: bool = False, any_deal_size: bool = False,
+                 lenient_only: bool = False) -> None:
         super().__init__("faq-shim")
         self.front_names, self.on_demand_only = front_names, on_demand_only
         self.no_offer_limit, self.one_of_a_type, self.undeclared = no_offer_limit, one_of_a_type, undeclared
         self.unlimited = ["max_offers"] * no_offer_limit + ["max_deal_cards"] * any_deal_size
+        self.lenient_only = lenient_only
 
     def handle(self, req: dict[str, Any]) -> dict[str, Any]:
         if req.get("cmd") == "start":
@@ -73,6 +85,8 @@ class FaqShim(ReferenceShim):
                 return {"unsupported": "only the on-demand reshuffle"}
             if self.unlimited:
                 req = _unlimited(req, self.unlimited)
+            if self.lenient_only:
+                req = _lenient(req)
         reply = super().handle(req)
         if req.get("cmd") == "hello" and not self.undeclared:
             declared = {"deals": "by-type"} if self.front_names else {}
@@ -97,6 +111,8 @@ def main() -> None:
     parser.add_argument("--no-offer-limit", action="store_true", help="no limit on proposals a turn")
     parser.add_argument("--any-deal-size", action="store_true",
                         help="list deals of as many cards a side as our options allow (3)")
+    parser.add_argument("--lenient-only", action="store_true",
+                        help="play H4's lenient reading whatever the options say")
     parser.add_argument("--mutant", action="append", default=[], metavar="ID", help="swap in a mutant")
     args = parser.parse_args()
     from proofs.mutants import activate
@@ -105,7 +121,7 @@ def main() -> None:
     for m in kept:
         m.__enter__()
     serve(FaqShim(args.front_names, args.on_demand_only, args.no_offer_limit, args.one_of_a_type,
-                  args.undeclared, args.any_deal_size).handle)
+                  args.undeclared, args.any_deal_size, args.lenient_only).handle)
 
 
 if __name__ == "__main__":
