@@ -9,7 +9,8 @@ first ``t`` whose game reaches a turn start in the final pass with at most ``car
 the average open optimum over the same cards). ``solo`` is solved by exact search first, and by
 CP-SAT when that passes its node limit and the method is ``cpsat``.
 
-Each objective's answer is ``{"status", "value", "bound"}``: ``optimal`` (proved), ``feasible``
+Each objective's answer is ``{"status", "value", "bound"}`` (with ``coins``, every seat's coins
+after the line, for ``coop`` and ``best``): ``optimal`` (proved), ``feasible``
 (a value and a proved bound, CP-SAT out of time), ``too-large`` (exact search passed its node
 limit: deterministic) or ``timeout`` (a wall-clock limit: depends on the machine, so a rerun may
 differ), with the solver's one-line ``error`` for the last two and ``not-applicable``.
@@ -76,7 +77,10 @@ def _answer(s: GameState, objective: str, method: str, player: int | None, limit
         return {"status": "too-large", "value": None, "bound": None, "error": str(e)}
     except TimeLimitExceeded as e:
         return {"status": "timeout", "value": None, "bound": None, "error": str(e)}
-    return {"status": sol.status.value, "value": sol.value, "bound": sol.bound}
+    out: dict[str, Any] = {"status": sol.status.value, "value": sol.value, "bound": sol.bound}
+    if OBJECTIVES[objective].trades:  # every seat's coins after the line, for the checks (studies/rows.py)
+        out["coins"] = list(sol.per_player)
+    return out
 
 
 def _solo(s: GameState, method: str, q: int, limits: Limits) -> dict[str, Any]:

@@ -7,6 +7,13 @@ the key (``results.jsonl:7: result.games[2].coins: missing``). Numbers are exact
 a float by its decimal repr, or "a/b"). An answer has a value only if its status is ``optimal``
 (``PROVED``) or ``feasible``, an expected answer only if proved. A group's kind and player count
 are those of its first row; a game number occurs once per group.
+
+Every endgame row is also checked against what the rules guarantee (``_consistent``), and the first
+row that breaks it stops the reading, naming the file, the line and the position: the line without
+deals is a ``coop`` plan worth the sum of the solo optima and a ``best`` plan worth the active
+seat's, so ``coop`` at least ``Σ solo`` and ``best`` at least the active seat's ``solo`` (for a
+proved value, and for a bound always); a line's coins add up to its value; and a ``best`` line
+leaves every other seat at least its solo value (its floor, E2).
 """
 
 from __future__ import annotations
@@ -101,13 +108,14 @@ class Answer:
     status: str
     value: Fraction | None
     bound: Fraction | None = None
+    coins: tuple[int, ...] | None = None  # every seat's final coins after the line (coop, best)
 
     @property
     def proved(self) -> bool:
         return self.status == PROVED and self.value is not None
 
 
-def _answer(line: _Line, obj: Any, at: str) -> Answer:
+def _answer(line: _Line, obj: Any, at: str, players: int = 0) -> Answer:
     status = line.typed(obj, "status", at, str, "a status")
     if status not in STATUSES:
         raise line.error(f"{at}.status", f"expected one of {', '.join(STATUSES)}, got {status!r}")
@@ -116,6 +124,13 @@ def _answer(line: _Line, obj: Any, at: str) -> Answer:
         value = _fraction(line, line.get(obj, "value", at), f"{at}.value")
         raw = obj.get("bound")
         bound = None if raw is None else _fraction(line, raw, f"{at}.bound")
+        if players and obj.get("coins") is not None:
+            coins = line.typed(obj, "coins", at, list, "a list of coins per seat")
+            if len(coins) != players:
+                raise line.error(f"{at}.coins", f"{len(coins)} seats with {players} players")
+            return Answer(status, value, bound,
+                          tuple(line.typed(coins, q, f"{at}.coins", int, "a number of coins")
+                                for q in range(players)))
     return Answer(status, value, bound)
 
 
@@ -249,8 +264,9 @@ def _endgame(line: _Line, g: Group, key: str, result: Any) -> None:
         if len(seats) != g.players:
             raise line.error("result.solo", f"{len(seats)} seats with {g.players} players")
         solo = tuple(_answer(line, a, f"result.solo[{q}]") for q, a in enumerate(seats))
-    coop, best = (_answer(line, line.get(result, o, "result"), f"result.{o}") if o in g.objectives else None
-                  for o in ("coop", "best"))
+    coop, best = (_answer(line, line.get(result, o, "result"), f"result.{o}", g.players)
+                  if o in g.objectives else None for o in ("coop", "best"))
+    _consistent(line, key, active, solo, coop, best)
     expected = None
     if "expected" in g.objectives:
         e = line.get(result, "expected", "result")
@@ -264,6 +280,39 @@ def _endgame(line: _Line, g: Group, key: str, result: Any) -> None:
                               for k in ("value", "open_average"))
             expected = Expected(status, value, average)
     g.positions.append(Position(key, g.name, active, solo, coop, best, expected, line.line))
+
+
+def _consistent(line: _Line, key: str, active: int, solo: tuple[Answer, ...] | None,
+                coop: Answer | None, best: Answer | None) -> None:
+    """The rules' guarantees on one position's answers (the module docstring); a StudyError naming
+    the row and the position for the first one broken."""
+    def broken(at: str, reason: str) -> StudyError:
+        return line.error(at, f"position {key}: {reason}")
+
+    if coop is not None and coop.coins is not None and sum(coop.coins) != coop.value:
+        raise broken("result.coop.coins", f"the line's coins {list(coop.coins)} add up to "
+                                          f"{sum(coop.coins)}, not its value {coop.value}")
+    if best is not None and best.coins is not None and best.coins[active] != best.value:
+        raise broken("result.best.coins", f"p{active}'s coins {best.coins[active]} are not "
+                                          f"the line's value {best.value}")
+    if solo is None or any(a.value is None for a in solo):
+        return
+    values = [a.value for a in solo if a.value is not None]
+    for name, answer, least, whose in (("coop", coop, sum(values, Fraction(0)), "the sum of the solo values"),
+                                       ("best", best, values[active], f"p{active}'s solo value")):
+        if answer is None or answer.value is None:
+            continue
+        if answer.proved and answer.value < least:
+            raise broken(f"result.{name}.value", f"proved {answer.value}, below {whose} {least} "
+                                                 "(the line without deals reaches it)")
+        if answer.bound is not None and answer.bound < least:
+            raise broken(f"result.{name}.bound", f"bound {answer.bound}, below {whose} {least} "
+                                                 "(the line without deals reaches it)")
+    if best is not None and best.coins is not None:
+        for q, (got, floor) in enumerate(zip(best.coins, values, strict=True)):
+            if q != active and got < floor:
+                raise broken(f"result.best.coins[{q}]", f"the best line leaves p{q} {got} coins, "
+                                                        f"below its solo value {floor} (its floor)")
 
 
 def read_groups(source: str | os.PathLike[str]) -> tuple[dict[str, Any], dict[str, Group], list[Failure]]:

@@ -316,3 +316,6 @@ def test_a_work_limit_reaches_the_flow_solver_and_reproduces(monkeypatch: pytest
     assert first == again
     assert {first["coop"]["status"], first["best"]["status"]} <= {"optimal", "feasible"}
     assert seen and set(seen) == {0.5}
+    # every seat's coins after each line, which the report checks (studies/rows.py)
+    assert sum(first["coop"]["coins"]) == first["coop"]["value"]
+    assert first["best"]["coins"][first["active"]] == first["best"]["value"]

@@ -75,6 +75,7 @@ def rows() -> list[dict[str, Any]]:
     Endgames (E, p0 to move in pos0, p1 in pos1, p2 in pos2):
         pos  solo p0, p1, p2             coop               best          expected value, open average
         0    5, 3, 4 (all optimal)       14 optimal         7 optimal     9/2, 5
+             (the lines' coins: coop 6, 4, 4; best 7, 3, 4)
         1    2, 6, 1 (all optimal)       9 optimal          timeout       10/3, 7/2
         2    4, 3 feasible (bound 5), 2  10 feasible (13)   2 optimal     too-large
     pos3 failed."""
@@ -85,8 +86,8 @@ def rows() -> list[dict[str, Any]]:
         sim(A, "rio-grande", [game(2, [12, 7, 7], [0], []),
                               game(3, [5, 11, 8], [1], [[2, 0, ["stink", "green"], ["blue"]]])]),
         sim(B, "amigo", [game(0, [8, 6, 8], [0, 2], []), game(1, [5, 9, 7], [1], [[1, 0, ["wax"], []]])]),
-        end(0, 0, [answer(o, 5), answer(o, 3), answer(o, 4)], answer(o, 14), answer(o, 7),
-            expected(o, "9/2", "5")),
+        end(0, 0, [answer(o, 5), answer(o, 3), answer(o, 4)], {**answer(o, 14), "coins": [6, 4, 4]},
+            {**answer(o, 7), "coins": [7, 3, 4]}, expected(o, "9/2", "5")),
         end(1, 1, [answer(o, 2), answer(o, 6), answer(o, 1)], answer(o, 9), answer("timeout"),
             expected(o, "10/3", "7/2")),
         end(2, 2, [answer(o, 4), answer("feasible", 3, 5), answer(o, 2)], answer("feasible", 10, 13),
@@ -351,3 +352,30 @@ def test_an_endgame_row_without_what_the_report_needs(tmp_path: Path, edit: Any,
     edit(lines[3])
     with pytest.raises(StudyError, match=message):
         analyse(write(tmp_path / "results.jsonl", head(), lines))
+
+
+@pytest.mark.parametrize(("row", "edit", "message"), [
+    (3, lambda r: r["result"]["coop"].update(value=11, bound=11, coins=[5, 3, 3]),
+     r":5: result\.coop\.value: position .*/pos0: proved 11, below the sum of the solo values 12 "),
+    (5, lambda r: r["result"]["coop"].update(value=7, bound=8),
+     r":7: result\.coop\.bound: position .*/pos2: bound 8, below the sum of the solo values 9 "),
+    (3, lambda r: r["result"]["best"].update(value=4, bound=4, coins=[4, 3, 4]),
+     r":5: result\.best\.value: position .*/pos0: proved 4, below p0's solo value 5 "),
+    (3, lambda r: r["result"]["best"].update(coins=[7, 2, 4]),
+     r":5: result\.best\.coins\[1\]: position .*/pos0: the best line leaves p1 2 coins, below its solo "
+     r"value 3 \(its floor\)$"),
+    (3, lambda r: r["result"]["coop"].update(coins=[6, 4, 5]),
+     r":5: result\.coop\.coins: position .*/pos0: the line's coins \[6, 4, 5\] add up to 15, "
+     r"not its value 14$"),
+    (3, lambda r: r["result"]["best"].update(coins=[6, 3, 4]),
+     r":5: result\.best\.coins: position .*/pos0: p0's coins 6 are not the line's value 7$"),
+])
+def test_E2_answers_that_break_what_the_rules_guarantee_stop_the_report(
+        tmp_path: Path, row: int, edit: Any, message: str) -> None:
+    """coop >= sum of solo, best >= solo, a best line's other seats at their floors: the first row
+    that breaks one is named, and nothing is reported."""
+    lines = rows()
+    edit(lines[row])
+    with pytest.raises(StudyError, match=message) as e:
+        report(write(tmp_path / "results.jsonl", head(), lines), tmp_path / "report")
+    assert "\n" not in str(e.value) and not (tmp_path / "report").exists()
