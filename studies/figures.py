@@ -173,23 +173,29 @@ def seat_figure(seats: Sequence[SeatStats], metric: str = "win", width: float | 
 
 
 def _strip_panel(ax: Axes, cells: Sequence[tuple[str, int, Sequence[Fraction]]], series: Sequence[str],
-                 ylabel: str) -> None:
+                 ylabel: str, open_cells: Sequence[Sequence[tuple[Fraction, Fraction]]] = ()) -> None:
     """Per (series label, cards left) the values as a strip (equal values side by side), beside it
     their mean with a 95 % interval (mean ± t·s/√n, drawn for n ≥ ``MIN_CI``: t(0.975, 1) = 12.7
-    would dwarf the data), and their number n above the panel's data."""
+    would dwarf the data), and their number n above the panel's data: once per column where every
+    series has the same n, else per series, upright. ``open_cells`` (per cell, the same order):
+    the unproved positions' intervals, each a thin bar in the strip."""
     lefts = sorted({k for _, k, _ in cells})
     offs = _offsets(len(series), 0.76)
     step = 0.76 / len(series)
     tops = []
-    for label, k, values in cells:
+    for c, (label, k, values) in enumerate(cells):
         i = series.index(label)
         x = lefts.index(k) + offs[i]
-        if not values:
-            tops.append((x, 0))
-            continue
         colour = COLOURS[i % len(COLOURS)]
-        ys = [float(v) for v in values]
         dots, at = x - 0.2 * step, x + 0.18 * step  # the strip left, the mean right: neither hides the other
+        ranges = open_cells[c] if c < len(open_cells) else ()
+        for j, (lo, hi) in enumerate(ranges):
+            px = dots + (j - (len(ranges) - 1) / 2) * min(0.4 * step / max(len(ranges), 1), 0.03)
+            ax.plot([px, px], [float(lo), float(hi)], color=colour, alpha=0.5, linewidth=0.7, zorder=2)
+        if not values:
+            tops.append((lefts.index(k), x, 0))
+            continue
+        ys = [float(v) for v in values]
         dx = _spread(ys, 0.4 * step)
         ax.scatter([dots + d for d in dx], ys, s=8, color=colour, alpha=0.6, linewidths=0, zorder=2)
         mean, low, high = mean_ci(values)
@@ -198,20 +204,26 @@ def _strip_panel(ax: Axes, cells: Sequence[tuple[str, int, Sequence[Fraction]]],
                         elinewidth=0.8, capsize=2, capthick=0.7, zorder=3)
         ax.scatter([at], [mean], s=22, marker=MARKERS[i % len(MARKERS)], color=colour, edgecolors="black",
                    linewidths=0.5, zorder=4)
-        tops.append((x, len(values)))
+        tops.append((lefts.index(k), x, len(values)))
     from matplotlib.transforms import blended_transform_factory
 
     trans = blended_transform_factory(ax.transData, ax.transAxes)
-    for x, n in tops:
-        ax.text(x, 1.0, f"n={n}", transform=trans, ha="center", va="bottom", fontsize=FONT - 1.5,
-                color="#444444")
+    for col in range(len(lefts)):
+        here = [(x, n) for c, x, n in tops if c == col]
+        if len({n for _, n in here}) == 1:
+            ax.text(col, 1.0, f"n={here[0][1]} each" if len(here) > 1 else f"n={here[0][1]}", transform=trans,
+                    ha="center", va="bottom", fontsize=FONT - 1.5, color="#444444")
+            continue
+        for x, n in here:
+            ax.text(x, 1.0, str(n), transform=trans, ha="center", va="bottom", fontsize=FONT - 2,
+                    color="#444444", rotation=90 if len(here) > 3 else 0)
     ax.axhline(0, color="black", linewidth=0.6, zorder=1)
     ax.set_xticks(range(len(lefts)), [str(k) for k in lefts])
     ax.set_xlim(-0.5, len(lefts) - 0.5)
     ax.set_xlabel("cards left in the draw pile")
     ax.set_ylabel(ylabel)
     _grid(ax)
-    if not any(n for _, n in tops):
+    if not any(n for _, _, n in tops):
         ax.text(0.5, 0.5, "no proved position", transform=ax.transAxes, ha="center", va="center",
                 color="#666666")
 
@@ -237,7 +249,8 @@ def _legend(fig: Figure, series: Sequence[str], extra: Sequence[tuple[Any, str]]
 def trading_figure(groups: Sequence[TradingGroup], width: float = tf.PAGE) -> Figure:
     """Two panels against the cards left: ``coop − Σ solo`` and ``best − solo[active]`` over the
     proved positions of each (ruleset, players) series; per position a dot, the mean with its 95 %
-    interval in front, the number of positions above."""
+    interval in front, the number of proved positions above; each unproved position with a proved
+    bound a thin bar over the interval its gain lies in."""
     from matplotlib.lines import Line2D
 
     series = list(dict.fromkeys(_series_label(t.ruleset, t.players) for t in groups))
@@ -245,13 +258,17 @@ def trading_figure(groups: Sequence[TradingGroup], width: float = tf.PAGE) -> Fi
         fig = _figure(width, 2.7 if width > 5 else 4.6)
         axes = fig.subplots(1, 2, squeeze=False)[0] if width > 5 else fig.subplots(2, 1, squeeze=False)[:, 0]
         _strip_panel(axes[0], [(_series_label(t.ruleset, t.players), t.cards_left, t.coop_gains)
-                               for t in groups], series, "coop − Σ solo (coins, whole table)")
+                               for t in groups], series, "coop − Σ solo (coins, whole table)",
+                     [[r for r in t.coop_ranges if r[0] != r[1]] for t in groups])
         axes[0].set_title("value of trading to the table", pad=9)
         _strip_panel(axes[1], [(_series_label(t.ruleset, t.players), t.cards_left, t.best_gains)
-                               for t in groups], series, "best − solo (coins, active player)")
+                               for t in groups], series, "best − solo (coins, active player)",
+                     [[r for r in t.best_ranges if r[0] != r[1]] for t in groups])
         axes[1].set_title("value of trading to the active player", pad=9)
         extra = [(Line2D([], [], linestyle="none", marker="o", markersize=2.5, color="#888888", alpha=0.6),
-                  "one position (proved only)"),
+                  "one proved position"),
+                 (Line2D([], [], color="#888888", alpha=0.6, linewidth=0.7),
+                  "one unproved position: its interval"),
                  (Line2D([], [], color="black", linewidth=0.8), MEAN_KEY)]
         _legend(fig, series, extra, width)
     return fig

@@ -16,7 +16,7 @@ from fractions import Fraction
 
 from studies.analyses import InformationGroup, NetworkGroup, SeatStats, TradingGroup
 from studies.rows import Failure
-from studies.stats import exact_mean, share_positive
+from studies.stats import exact_mean, mean_ci, share_positive
 
 __all__ = ["Cell", "Table", "cell_text", "failure_table", "information_table", "matrix_table",
            "network_table", "seat_table", "trading_table"]
@@ -145,10 +145,16 @@ def _unproved_text(t: TradingGroup) -> str:
     return "; ".join(parts) if parts else "none"
 
 
-def _range_cells(ranges: Sequence[tuple[Fraction, Fraction]]) -> tuple[int, float | None, float | None]:
-    """(n, mean of the low ends, mean of the high ends)."""
+def _range_cells(ranges: Sequence[tuple[Fraction, Fraction]]
+                 ) -> tuple[int, float | None, float | None, float | None, float | None]:
+    """(n, mean of the low ends, mean of the high ends, and the 95 % interval of the mean gain: the
+    low ends' interval's low end, at least 0 (no gain is negative), to the high ends' high end;
+    None for n < 2)."""
     lows, highs = [lo for lo, _ in ranges], [hi for _, hi in ranges]
-    return len(ranges), _float(exact_mean(lows)), _float(exact_mean(highs))
+    ci_low = ci_high = None
+    if len(ranges) >= 2:
+        ci_low, ci_high = max(0.0, mean_ci(lows)[1] or 0.0), mean_ci(highs)[2]
+    return len(ranges), _float(exact_mean(lows)), _float(exact_mean(highs)), ci_low, ci_high
 
 
 def _interval(objective: str) -> Callable[[dict[str, Cell]], str]:
@@ -156,7 +162,11 @@ def _interval(objective: str) -> Callable[[dict[str, Cell]], str]:
         n = r[f"{objective}_ranged"]
         if not n:
             return "–"
-        return f"[{cell_text(r[f'{objective}_gain_low'])}, {cell_text(r[f'{objective}_gain_high'])}] ({n})"
+        text = f"[{cell_text(r[f'{objective}_gain_low'])}, {cell_text(r[f'{objective}_gain_high'])}] ({n})"
+        if r[f"{objective}_ci_low"] is None:
+            return text
+        low, high = cell_text(r[f"{objective}_ci_low"]), cell_text(r[f"{objective}_ci_high"])
+        return f"{text}; 95% CI [{low}, {high}]"
     return f
 
 
@@ -164,8 +174,9 @@ def trading_table(groups: Sequence[TradingGroup]) -> Table:
     columns = ("study", "group", "ruleset", "players", "cards_left", "positions", "proved", "coop_gain_mean",
                "coop_gain_max", "coop_gain_share_positive", "best_proved", "best_gain_mean", "best_gain_max",
                "best_gain_share_positive", "solo_unproved", "coop_unproved", "best_unproved", "coop_feasible",
-               "coop_gap_max", "unproved", "coop_ranged", "coop_gain_low", "coop_gain_high", "best_ranged",
-               "best_gain_low", "best_gain_high")
+               "coop_gap_max", "unproved", "coop_ranged", "coop_gain_low", "coop_gain_high",
+               "coop_ci_low", "coop_ci_high", "best_ranged", "best_gain_low", "best_gain_high", "best_ci_low",
+               "best_ci_high")
     rows = []
     for t in groups:
         def unproved(o: str, t: TradingGroup = t) -> int | None:
@@ -184,8 +195,8 @@ def trading_table(groups: Sequence[TradingGroup]) -> Table:
              ("best − solo: mean", _col("best_gain_mean")), ("max", _col("best_gain_max")),
              ("> 0", _col("best_gain_share_positive")),
              ("coop gap max", _col("coop_gap_max")), ("unproved", _col("unproved")),
-             ("coop − Σsolo, all: [mean low, mean high] (n)", _interval("coop")),
-             ("best − solo, all: [low, high] (n)", _interval("best"))]
+             ("coop − Σsolo, all: [mean low, mean high] (n); 95% CI", _interval("coop")),
+             ("best − solo, all: [low, high] (n); 95% CI", _interval("best"))]
     notes = ("proved: positions with the solo optimum of every seat and coop proved; coop − Σsolo over those "
              "only. best − solo[active] over the positions with best and the active seat's solo proved.",
              "> 0: the share of those positions where the gain is positive. coop gap max: the largest "
@@ -195,7 +206,10 @@ def trading_table(groups: Sequence[TradingGroup]) -> Table:
              "all: every position whose answers carry a value and a proved bound, proved or not: the gain "
              "lies in [max(0, value − Σ solo bounds), bound − Σ solo values] (no gain is negative: the line "
              "without deals is a plan); the means of those ends bracket the mean gain over those n "
-             "positions, and a position without a bound (timeout, too-large) is the only one left out.")
+             "positions, and a position without a bound (timeout, too-large) is the only one left out. "
+             "95% CI: from the low ends' interval's low end (mean − t·s/√n, at least 0) to the high ends' "
+             "high end (mean + t·s/√n): the group's mean gain over such positions, unproved ones "
+             "counted by their intervals.")
     return _table("value_of_trading", "Value of trading", columns, rows, shown, notes)
 
 

@@ -205,9 +205,15 @@ def test_value_of_trading_counts_proved_positions_and_brackets_the_rest(made: tu
                    "coop_unproved": "1", "best_unproved": "1", "coop_feasible": "1", "coop_gap_max": "3.000",
                    "unproved": "solo: 1 feasible; coop: 1 feasible; best: 1 timeout",
                    "coop_ranged": "3", "coop_gain_low": "0.667", "coop_gain_high": "2.000",
-                   "best_ranged": "2", "best_gain_low": "1.000", "best_gain_high": "1.000"}
+                   "coop_ci_low": "0.000", "coop_ci_high": "6.969", "best_ranged": "2",
+                   "best_gain_low": "1.000", "best_gain_high": "1.000", "best_ci_low": "0.000",
+                   "best_ci_high": "13.706"}
+    # the 95 % interval of the mean gain with the unproved positions as intervals: low ends 2, 0, 0
+    # (mean 2/3, s = 1.155, t(0.975, 2) = 4.303: 2/3 − 2.869 < 0, so 0); high ends 2, 0, 4 (mean 2,
+    # s = 2: 2 + 4.303 * 2 / √3 = 6.969); best: 1 + 12.706 * √2 / √2 = 13.706
     md = (out / "report.md").read_text(encoding="utf-8")
-    assert "[0.667, 2.000] (3)" in md and "[1.000, 1.000] (2)" in md
+    assert "[0.667, 2.000] (3); 95% CI [0.000, 6.969]" in md
+    assert "[1.000, 1.000] (2); 95% CI [0.000, 13.706]" in md
 
 
 def test_value_of_information_is_exact(made: tuple[Path, Report]) -> None:
@@ -379,3 +385,23 @@ def test_E2_answers_that_break_what_the_rules_guarantee_stop_the_report(
     with pytest.raises(StudyError, match=message) as e:
         report(write(tmp_path / "results.jsonl", head(), lines), tmp_path / "report")
     assert "\n" not in str(e.value) and not (tmp_path / "report").exists()
+
+
+def test_the_trading_figure_draws_each_unproved_position_as_its_interval(made: tuple[Path, Report]) -> None:
+    """pos2's coop is unproved: its gain lies in [0, 4], drawn as a bar over it; the proved
+    positions are dots; the counts above a column of equal n are written once."""
+    from matplotlib.collections import PathCollection
+
+    from studies.figures import trading_figure
+
+    _, rep = made
+    fig = trading_figure(rep.trading)
+    table, active = fig.axes[:2]
+    def bars(ax: Any) -> list[tuple[float, float]]:  # vertical segments (the zero line is flat)
+        return [(float(y[0]), float(y[1])) for y in (line.get_ydata() for line in ax.get_lines())
+                if len(y) == 2 and y[0] != y[1]]
+
+    assert bars(table) == [(0.0, 4.0)] and bars(active) == []  # best has no unproved interval
+    dots = [c for c in table.collections if isinstance(c, PathCollection)]
+    assert sorted(float(y) for c in dots[:1] for _, y in c.get_offsets()) == [0.0, 2.0]
+    assert [t.get_text() for t in table.texts] == ["n=2"]
