@@ -35,7 +35,7 @@ from model.errors import UsageError
 
 def _study_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("study", nargs="?", metavar="STUDY", help="a study file (.toml or .json)")
-    p.add_argument("--builtin", metavar="NAME", help="a built-in study: small, paper")
+    p.add_argument("--builtin", metavar="NAME", help="a built-in study: small, medium, paper")
 
 
 def main(argv: list[str] | None = None) -> int:

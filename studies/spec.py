@@ -26,7 +26,7 @@ from play.bots import BOTS
 from solvers.api import methods
 from solvers.contract import DEFAULT_NODES, DEFAULT_SECONDS, EXPECTED, OBJECTIVES
 
-BUILTIN = ("small", "paper")
+BUILTIN = ("small", "medium", "paper")
 NAME = r"^[a-z0-9][a-z0-9-]*$"
 _STRICT = ConfigDict(strict=True, extra="forbid")
 

@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -204,6 +205,21 @@ def test_the_builtin_studies_load_and_expand() -> None:
     assert objectives == {"solo", "coop", "best", "expected"}  # every table of the report
 
 
+def test_the_medium_study_solves_real_hands_under_a_work_limit() -> None:
+    """medium: real hands (no cut), 3-5 players, both editions, at least 20 positions a group, and
+    every coop and best answer under a work limit, so a pool and Ray give the same file."""
+    medium = load("medium")
+    tasks = [t for t in expand(medium) if t.kind == "endgame"]
+    trading = [t for t in tasks if "coop" in t.params["objectives"]]
+    assert trading and all(t.params["hand"] is None and t.params["draw"] is None for t in tasks)
+    assert all(t.params["work_limit"] for t in trading)
+    assert {t.params["players"] for t in tasks} == {3, 4, 5}
+    assert {t.params["ruleset"] for t in tasks} == {"rio-grande", "amigo"}
+    groups = Counter(t.params["group"] for t in tasks)
+    assert min(groups.values()) >= 20 and len({t.params["cards_left"] for t in trading}) >= 3
+    assert len(expand(load("small"))) < len(expand(medium)) < len(expand(load("paper")))
+
+
 BAD = [
     ("colour = 1\n", "x.toml: colour: unknown key"),
     ("[[simulations]]\nname='s'\nrulesets=['rio-grande']\nplayers=[8]\ngames=1\n",
@@ -257,7 +273,7 @@ def test_the_script_refuses_a_bad_study_file_in_one_line(tmp_path: Path) -> None
                         "got 9\n")
     for args, message in [(["run"], "give a study file or --builtin NAME"),
                           (["run", "--builtin", "huge"],
-                           "--builtin huge: the built-in studies are small, paper"),
+                           "--builtin huge: the built-in studies are small, medium, paper"),
                           (["run", str(tmp_path / "none.toml")], "no such study file"),
                           (["report", str(tmp_path / "none")], "no such study directory or results file")]:
         r = run_script(*args)
