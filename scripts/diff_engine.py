@@ -48,15 +48,15 @@ import time
 from pathlib import Path
 from typing import Any
 
-from conformance.engine_readings import STATES, judged_readings
-from conformance.engine_report import Found, Ranked, cause_name, print_report, summary
+from conformance.live.readings import STATES, judged_readings
+from conformance.live.report import Found, Ranked, cause_name, print_report, summary
 from console import cli
 
 
 def _play(frame: cli.Frame, engine: Any, specs: list[Any], checks: Any, found: Found, desc: str,
           t0: float) -> None:
-    from conformance.engine_client import EngineFailure
-    from conformance.engine_diff import run_game
+    from conformance.live.client import EngineFailure
+    from conformance.live.diff import run_game
 
     bar = frame.progress(desc, total=len(specs), unit="games")
     for i, spec in enumerate(specs):
@@ -99,7 +99,7 @@ def _top_up(frame: cli.Frame, engine: Any, specs: list[Any], checks: Any, found:
     """More seeded games in place of those the engine does not play (a reading it refuses), so that
     ``--games N`` plays N seeded games where the engine plays any: the next games of the plan, less
     those with option values it refused once (E1 reshuffle, H4, E4 readings)."""
-    from conformance.engine_diff import VARIANTS, plan
+    from conformance.live.diff import VARIANTS, plan
 
     seeded = sum(1 for g in specs if g.position is None)
     played = seeded - (len(found.skipped) - found.skipped_positions)
@@ -116,8 +116,8 @@ def _top_up(frame: cli.Frame, engine: Any, specs: list[Any], checks: Any, found:
 
 def _reproducers(frame: cli.Frame, engine: Any, found: Found, args: argparse.Namespace,
                  checks: Any) -> None:
-    from conformance.engine_client import EngineFailure
-    from conformance.engine_shrink import check_reproducer, shrink
+    from conformance.live.client import EngineFailure
+    from conformance.live.shrink import check_reproducer, shrink
 
     named = found.grouped()  # a reproducer per cause named, none for its consequences
     bar = frame.progress("shrinking", total=len(named), unit="causes")
@@ -144,9 +144,9 @@ def _write(found: Found, out: Path) -> None:
 
 
 def _run(frame: cli.Frame, args: argparse.Namespace) -> int:
-    from conformance.engine_client import Engine, EngineFailure
-    from conformance.engine_diff import Checks, claimed, plan
-    from conformance.engine_protocol import from_hello
+    from conformance.live.client import Engine, EngineFailure
+    from conformance.live.diff import Checks, claimed, plan
+    from conformance.live.protocol import from_hello
     from model.errors import InputError
 
     out = cli.output_dir(args.out, args.force) if args.out else None
@@ -206,7 +206,7 @@ def _run(frame: cli.Frame, args: argparse.Namespace) -> int:
 
 def _keep(found: Found) -> None:
     """A reproducer, as found (not shrunk), for each cause an interrupt left without one."""
-    from conformance.engine_shrink import check_reproducer, unshrunk
+    from conformance.live.shrink import check_reproducer, unshrunk
 
     named = found.grouped()
     for key, d in sorted((c, found.first[c]) for c in named):
@@ -231,7 +231,7 @@ def _cause(text: str) -> str:
     """An --ignore value: a rule ID (``H5``, ``T3``), then optionally a kind and a pattern."""
     import re
 
-    from conformance.engine_diff import KINDS
+    from conformance.live.diff import KINDS
 
     words = text.split()
     if not words or not re.fullmatch(r"[A-Z]\d*", words[0]) or len(words) > 3 or (

@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 from test_sigint import interrupt
 
-from conformance.engine_client import Engine, EngineFailure
-from conformance.engine_diff import GameSpec, claimed, plan, run_game
-from conformance.engine_shrink import check_reproducer, shrink
+from conformance.live.client import Engine, EngineFailure
+from conformance.live.diff import GameSpec, claimed, plan, run_game
+from conformance.live.shrink import check_reproducer, shrink
 from model import BEAN_NAMES, ruleset
 from model.schemas import problem
 from proofs.mutants import FOUND_AS, MUTANTS
@@ -39,7 +39,7 @@ def test_our_engine_in_another_process_has_no_divergence() -> None:
     run = _diff("--engine", SHIM, "--games", "20", "--json")
     assert run.returncode == 0, run.stderr
     info = json.loads(run.stdout)
-    from conformance.engine_diff import perft_positions
+    from conformance.live.diff import perft_positions
 
     # issue 43: the count says how many games came from the perft positions
     assert info["games"] == 20 + len(perft_positions()) and info["from_positions"] == len(perft_positions())
@@ -246,7 +246,7 @@ def test_ctrl_c_reports_what_was_found() -> None:
 
 
 def test_claims_on_a_record_line_are_judged_with_the_rule_of_the_step() -> None:
-    from conformance.engine_shrink import check_lines
+    from conformance.live.shrink import check_lines
     from model import apply, legal_actions, new_game
     from model.records import action_line, header
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 import random
 
-from conformance.engine_diff import GameSpec, run_game
-from conformance.engine_offers import compare, group_texts, text_diff
+from conformance.live.diff import GameSpec, run_game
+from conformance.live.offers import compare, group_texts, text_diff
 from model import Phase, Propose, apply, chance_outcome, format_action, legal_actions, new_game, ruleset
 from model.actions import Offers
 from model.engine import proposal_parts

@@ -15,11 +15,11 @@ from typing import Any
 
 import pytest
 
-from conformance.engine_client import Engine
-from conformance.engine_diff import Checks, GameSpec, claimed, plan, run_game
-from conformance.engine_protocol import from_hello
-from conformance.engine_readings import Judged, Reading, collect, judge, tried
-from conformance.engine_report import readings_text
+from conformance.live.client import Engine
+from conformance.live.diff import Checks, GameSpec, claimed, plan, run_game
+from conformance.live.protocol import from_hello
+from conformance.live.readings import Judged, Reading, collect, judge, tried
+from conformance.live.report import readings_text
 from model import BEAN_NAMES, Action, GameState, Phase, Reshuffle, apply, chance_outcome, new_game, ruleset
 from model.claims import compare_state, state_rule
 from play.bots import BOTS
@@ -309,8 +309,8 @@ def test_T3_no_deal_size_limit_is_protocol() -> None:
 def test_T3_a_third_offer_gets_the_same_rule_and_reason_from_the_harness_and_check_record() -> None:
     # the turn's max_offers (2 in this position) reached: our engine's reason, which the harness reports
     # for a listed or accepted third offer, is the one check_record.py gives on the record's line
-    from conformance.engine_rules import refusal
-    from conformance.engine_shrink import check_lines
+    from conformance.live.rules import refusal
+    from conformance.live.shrink import check_lines
     from model import Decline, Propose, format_action, parse_action
     from model.records import RECORD_FORMAT, RECORD_VERSION, action_line
     from model.state import state_to_json
@@ -373,8 +373,8 @@ def test_a_cause_seen_only_with_a_bug_of_the_same_move_is_its_consequence_not_a_
     # issue 60: one bug, one cause. Of one move (plant), the cause in the most games names the bug and
     # one seen only in its games is counted as its consequence (--json); one of the same move seen in
     # a game without it, or of another move (the end's coins), stays a cause of its own
-    from conformance.engine_diff import Divergence
-    from conformance.engine_report import Found, summary
+    from conformance.live.diff import Divergence
+    from conformance.live.report import Found, summary
 
     s = new_game(ruleset("rio-grande"), 3, 1)
     found = Found()

@@ -10,8 +10,8 @@ import random
 from pathlib import Path
 from typing import Any
 
-from conformance.engine_diff import Divergence, GameSpec
-from conformance.engine_shrink import record_of
+from conformance.live.diff import Divergence, GameSpec
+from conformance.live.shrink import record_of
 from model import BEAN_NAMES, Action, BuyField, GameState, Phase, apply, chance_outcome, new_game, ruleset
 from model.core import oldest
 from model.records import action_line, header

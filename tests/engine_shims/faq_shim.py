@@ -25,7 +25,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent.parent))
 
-from conformance.engine_client import serve  # noqa: E402
+from conformance.live.client import serve  # noqa: E402
 from docs.examples.engine_shim import ReferenceShim  # noqa: E402
 from model.rules import OPTION_RANGES  # noqa: E402
 

@@ -15,7 +15,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent.parent))
 
-from conformance.engine_client import serve  # noqa: E402
+from conformance.live.client import serve  # noqa: E402
 from docs.examples.engine_shim import ReferenceShim, offers_json  # noqa: E402
 from model import Phase, format_action, legal_actions  # noqa: E402
 from model.core import evolve  # noqa: E402

@@ -19,7 +19,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent.parent))
 
-from conformance.engine_client import serve  # noqa: E402
+from conformance.live.client import serve  # noqa: E402
 from model import (  # noqa: E402
     BEAN_NAMES,
     PRESETS,

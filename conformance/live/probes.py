@@ -10,7 +10,7 @@ again (T4), a set-aside card planted out of turn or that is not set aside (T6), 
 a reshuffle that is not due (E1), an action after the end (E2), a second planting on the first's
 field (V2), trading and off-turn harvests in the duel (D1), ending the duel's step 1 early (D2);
 and a harvest by a seat not to move outside the duels (H6 allows it; a protocol choice,
-conformance/engine_protocol.py).
+conformance/live/protocol.py).
 Each probe is kept only if our engine refuses it; the rule is the one our engine names.
 """
 

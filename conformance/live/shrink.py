@@ -24,8 +24,8 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from conformance.engine_client import Engine
-from conformance.engine_diff import Checks, Divergence, GameSpec, run_game
+from conformance.live.client import Engine
+from conformance.live.diff import Checks, Divergence, GameSpec, run_game
 from model import (
     Action,
     apply,

@@ -2,7 +2,7 @@
 spoken to in JSON lines, and ``serve``, the loop a Python shim runs on the other side.
 
 An engine is a command line (``python my_shim.py``, run in a subprocess) or a Python entry point
-``module:factory`` (run in a subprocess too, ``python -m conformance.engine_client module:factory``,
+``module:factory`` (run in a subprocess too, ``python -m conformance.live.client module:factory``,
 so that timeouts and crashes are the same for both and a shim that patches the engine, as the
 mutant shim does, never patches the harness's reference). Every reply is checked against its
 command's schema (model/schemas.py). A reply that does not come within the timeout, a process that
@@ -30,7 +30,7 @@ from model.errors import BohnanzaError, UsageError
 from model.jsonio import JSONInputError, decode, loads
 from model.schemas import problem
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PROTOCOL = 1
 ENTRY_POINT = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
 MOST_LINE = 64 * 1024 * 1024  # a reply longer than this is garbage (a shim printing forever)
@@ -65,7 +65,7 @@ def command_of(engine: str) -> list[str]:
     """The argv that runs ``engine``: a command line, or an entry point served by this module."""
     text = engine.strip()
     if ENTRY_POINT.match(text):
-        return [sys.executable, "-m", "conformance.engine_client", text]
+        return [sys.executable, "-m", "conformance.live.client", text]
     try:
         argv = shlex.split(text)
     except ValueError as e:
@@ -263,7 +263,7 @@ def load_entry_point(spec: str) -> Handler:
 
 if __name__ == "__main__":
     if len(sys.argv) != 2 or not ENTRY_POINT.match(sys.argv[1]):
-        print("usage: python -m conformance.engine_client module:factory", file=sys.stderr)
+        print("usage: python -m conformance.live.client module:factory", file=sys.stderr)
         sys.exit(2)
     sys.path.insert(0, os.getcwd())
     try:

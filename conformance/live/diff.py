@@ -3,7 +3,7 @@
 ``run_game`` plays one seeded game (a bot of play/ choosing among our legal actions, reshuffle
 orders drawn by the harness) through both engines at once and compares at every step: the legal
 action sets (missing and extra, each with its rule ID), the canonical breakages of
-``conformance/engine_probes.py`` (each one the engine accepts), whether the engine accepts the
+``conformance/live/probes.py`` (each one the engine accepts), whether the engine accepts the
 action played, the state after it, and at the end the coins and winners. A difference that leaves
 the two engines in different states ends the game, unless ``Checks.past`` (the engine started again
 at our state) or ``Checks.ignore`` (a known cause) takes it on; missing, extra and accepted ones do not (after
@@ -23,10 +23,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from conformance import engine_offers as offers
-from conformance.engine_client import Engine, EngineFailure
-from conformance.engine_probes import probes
-from conformance.engine_protocol import (
+from conformance.live import offers as offers
+from conformance.live.client import Engine, EngineFailure
+from conformance.live.probes import probes
+from conformance.live.protocol import (
     Protocol,
     by_type,
     by_type_text,
@@ -38,7 +38,7 @@ from conformance.engine_protocol import (
     typed_groups,
     typed_parts,
 )
-from conformance.engine_rules import allowing, refusal
+from conformance.live.rules import allowing, refusal
 from model import (
     BEAN_NAMES,
     PRESETS,
@@ -70,7 +70,7 @@ from model.state import state_from_json, state_to_json
 from play.bots import BOTS
 from play.playout import game_seed
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PERFT_DIR = ROOT / "tests" / "conformance" / "perft"
 BOT_ORDER = ("random", "greedy", "random-trader")
 # The documented readings a run crosses the presets with (docs/rules.md, RULES.md E1, H4, E4).
@@ -180,7 +180,7 @@ class Checks:
 
 @dataclass
 class Note:
-    """A protocol difference (conformance/engine_protocol.py): the ``choice``, whether the engine
+    """A protocol difference (conformance/live/protocol.py): the ``choice``, whether the engine
     declared it, one line of what was seen, where, and how often at that step."""
 
     choice: str
@@ -439,7 +439,7 @@ class _Game:
                 self.diverge("extra", rule, f"the engine lists {x}, which our engine refuses{why}", x,
                              reason=why[2:])
         offered = [x for x in missing if x not in mine and " offer " in x]
-        if offered:  # a proposal is allowed by T3 (engine_rules.allowing): one cause, counted at once
+        if offered:  # a proposal is allowed by T3 (rules.allowing): one cause, counted at once
             first = offered[0]
             self.diverge("missing", "T3", f"the engine does not list {first}, which is legal", first,
                          count=len(offered) + counted)

@@ -1,7 +1,7 @@
 """The report of a live run (scripts/diff_engine.py, docs/engine-protocol.md "Report"): what a run
 found as causes (the rule, the kind, and the move or state part that differs), each with the games
 it touched, its first example and one reproducer, and the raw counts per rule ID and kind (``--json``);
-the protocol section (choices of the engine, never rule breaks: conformance/engine_protocol.py); the
+the protocol section (choices of the engine, never rule breaks: conformance/live/protocol.py); the
 text and ``--json`` forms."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from conformance.engine_protocol import HINTS, RULE_OF, pattern_of
+from conformance.live.protocol import HINTS, RULE_OF, pattern_of
 
 
 @dataclass
@@ -100,7 +100,7 @@ def cause_name(cause: Cause) -> str:
     return " ".join(x for x in cause if x)
 
 
-Ranked = dict[str, Any]  # the readings judged by the engine (engine_readings.Judged.summary), {} if not asked
+Ranked = dict[str, Any]  # the readings judged by the engine (readings.Judged.summary), {} if not asked
 
 
 def protocol_section(found: Found, declared: dict[str, Any]) -> dict[str, Any]:

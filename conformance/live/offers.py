@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
-from conformance.engine_rules import canonical
+from conformance.live.rules import canonical
 from model.actions import Offers
 
 Product = tuple[frozenset[str], frozenset[str]]  # gives, asks: " give h0,u1" / " ask red" / ""

@@ -26,8 +26,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from conformance.engine_client import Engine, EngineFailure
-from conformance.engine_protocol import Protocol, by_type, by_type_text, choice_of, phase3_seats
+from conformance.live.client import Engine, EngineFailure
+from conformance.live.protocol import Protocol, by_type, by_type_text, choice_of, phase3_seats
 from model import (
     BEAN_NAMES,
     Action,
