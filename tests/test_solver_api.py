@@ -164,7 +164,7 @@ def test_status_is_an_enum_that_reads_as_its_name() -> None:
 # ---------------------------------------------------------------- objectives travel as objects (issue 62)
 
 # The library's packages, whose functions take an ``Objective``, never an objective's name.
-LIBRARY_PACKAGES = ("solvers", "conformance")
+LIBRARY_PACKAGES = ("solvers", "conformance", "studies", "benchmarks")
 # The edges that turn a name into an ``Objective`` once (a name or the object: docs/python.md).
 EDGES = {"solvers.endgame.solve", "solvers.endgame._objective"}
 
