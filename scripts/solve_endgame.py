@@ -112,7 +112,7 @@ def _print_expected(args: argparse.Namespace, where: str, s: Any, ans: Any) -> i
     if args.json:
         print(json.dumps({
             "position": where, "objective": args.objective, "player": ans.player, "solver": "exact",
-            "value": float(ans.value), "value_exact": str(ans.value), "status": "optimal",
+            "value": float(ans.value), "value_exact": str(ans.value), "status": Status.OPTIMAL.value,
             "bound": float(ans.value), "line": [best] if best else [], "best": best,
             "actions": {format_action(a): float(v) for a, v in ans.actions},
             "open_average": float(ans.open_average), "information_value": float(ans.information_value),

@@ -30,6 +30,7 @@ from solvers.contract import (
     NodeLimitExceeded,
     Objective,
     SolveError,
+    Status,
     TimeLimitExceeded,
 )
 from solvers.positions import PositionInputError, cut, small
@@ -110,5 +111,5 @@ def _expected(s: GameState, objective: Objective, method: str, p: int, limits: L
         return {"status": "timeout", "player": p, "error": str(e)}
     except SolveError as e:
         return {"status": "not-applicable", "player": p, "error": str(e)}
-    return {"status": "optimal", "player": p, "value": _fraction(sol.value),
+    return {"status": Status.OPTIMAL.value, "player": p, "value": _fraction(sol.value),
             "open_average": _fraction(sol.open_average), "arrangements": sol.arrangements}
