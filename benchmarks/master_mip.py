@@ -24,7 +24,7 @@ from ortools.sat.python import cp_model
 from benchmarks.suites import Disagreement, progress
 from console.muted import muted
 from model import GameState
-from solvers.contract import OBJECTIVES
+from solvers.contract import OBJECTIVES, Objective
 from solvers.exact import open_player, solve_solo
 from solvers.flow.cuts import capped_values
 from solvers.flow.master import FlowMaster, capacity_default
@@ -168,9 +168,9 @@ def solve_cpsat(m: cp_model.CpModel, seconds: float) -> Measure:
                    solver.best_objective_bound if found else None, time.perf_counter() - start)
 
 
-def _master(s: GameState, objective: str, floors: list[int] | None) -> cp_model.CpModel:
+def _master(s: GameState, objective: Objective, floors: list[int] | None) -> cp_model.CpModel:
     """The first master as ``solve_flow`` builds it for the position's default player."""
-    fm = FlowMaster(s, capacity=capacity_default(s, OBJECTIVES[objective].floors))  # as solve_flow
+    fm = FlowMaster(s, capacity=capacity_default(s, objective.floors))  # as solve_flow
     fm.m.maximize(_objective(fm, capped_values(fm), objective, open_player(s, objective, None), floors))
     return fm.m
 
@@ -182,17 +182,17 @@ def bench_master(seconds: float, show: bool, positions: tuple[str, ...] = POSITI
     Two proved optima that differ are a Disagreement."""
     rows: list[dict[str, Any]] = []
     with progress(2 * len(positions), "master solves", show) as bar:
-        for name, objective in ((n, o.name) for n in positions for o in OBJECTIVES.values() if o.trades):
+        for name, objective in ((n, o) for n in positions for o in OBJECTIVES.values() if o.trades):
             s = LIBRARY[name].position()
             floors = ([solve_solo(s, q).value for q in range(len(s.players))]
-                      if OBJECTIVES[objective].floors else None)
+                      if objective.floors else None)
             got = [solve_cpsat(_master(s, objective, floors), seconds)]
             got += [solve_mip(_master(s, objective, floors), seconds, b) for b in BACKENDS]
             proved = {round(g.value) for g in got if g.status == "optimal" and g.value is not None}
             if len(proved) > 1:
                 raise Disagreement(f"{name} {objective}: the master's optimum differs: "
                                    + ", ".join(f"{g.solver} {g.value}" for g in got))
-            rows.append({"position": name, "objective": objective, "runs": [asdict(g) for g in got]})
+            rows.append({"position": name, "objective": objective.name, "runs": [asdict(g) for g in got]})
             bar.update(1)
     fastest: dict[str, int] = {}
     for r in rows:

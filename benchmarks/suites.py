@@ -26,7 +26,17 @@ from play.bots import BOTS
 from play.playout import game_seed, play_games
 from proofs.mutants import FOUND_AS, MUTANTS
 from solvers.api import solve
-from solvers.contract import OBJECTIVES, Limits, SearchLimitExceeded, Solution, SolveError, Status
+from solvers.contract import (
+    DUEL,
+    OBJECTIVES,
+    SOLO,
+    Limits,
+    Objective,
+    SearchLimitExceeded,
+    Solution,
+    SolveError,
+    Status,
+)
 from solvers.cpsat_run import interruptible
 from solvers.exact import solve_solo
 from solvers.flow import seat_batch, seat_dp
@@ -150,9 +160,9 @@ def bench_solvers(positions: int, show: bool) -> dict[str, Any]:
             optimal = 0
             for s in sample_cuts(game_seeds(size * 10 + n), n, size, positions):
                 t0 = time.perf_counter()
-                a = solve(s, "solo", "exact")
+                a = solve(s, SOLO, "exact")
                 t1 = time.perf_counter()
-                b = solve(s, "solo", "cpsat", limits=Limits(time=10, workers=1))
+                b = solve(s, SOLO, "cpsat", limits=Limits(time=10, workers=1))
                 t2 = time.perf_counter()
                 _check_agree(a, b)
                 optimal += b.status == Status.OPTIMAL
@@ -161,7 +171,7 @@ def bench_solvers(positions: int, show: bool) -> dict[str, Any]:
                 rates.append((a.stats.nodes or 0) / max(t1 - t0, 1e-9))
                 left.append(len(s.draw))
             rows.append({
-                "objective": "solo", "cards_left": size, "players": n, "positions": positions,
+                "objective": SOLO.name, "cards_left": size, "players": n, "positions": positions,
                 "median_cards_left": statistics.median(left),
                 "exact_median_s": statistics.median(exact_t), "exact_worst_s": max(exact_t),
                 "exact_nodes_per_s": statistics.median(rates),
@@ -178,7 +188,7 @@ def bench_solvers(positions: int, show: bool) -> dict[str, Any]:
     return {"rows": rows, "largest_within_10s": largest}
 
 
-def bench_open(objective: str, positions: int, hand: int, time_limit: float, node_limit: int,
+def bench_open(objective: Objective, positions: int, hand: int, time_limit: float, node_limit: int,
                show: bool, workers: int = 1) -> dict[str, Any]:
     """coop or best: CP-SAT (one worker) on cuts with hands shortened to ``hand`` cards; exact
     search on the same positions up to ``node_limit`` nodes (it finishes only the smallest)."""
@@ -212,7 +222,7 @@ def bench_open(objective: str, positions: int, hand: int, time_limit: float, nod
                     _check_agree(a, b)
                 bar.update()
             rows.append({
-                "objective": objective, "cards_left": size, "players": n, "positions": positions,
+                "objective": objective.name, "cards_left": size, "players": n, "positions": positions,
                 "hand": hand, "workers": workers,
                 "median_cards_left": statistics.median(left),
                 "cpsat_median_s": statistics.median(cp_t), "cpsat_worst_s": max(cp_t),
@@ -235,7 +245,7 @@ def _real_groups(positions: int) -> list[tuple[str, list[GameState]]]:
     return groups
 
 
-def bench_real(objective: str, positions: int, time_limit: float, show: bool) -> dict[str, Any]:
+def bench_real(objective: Objective, positions: int, time_limit: float, show: bool) -> dict[str, Any]:
     """The flow solver and the card-by-card model side by side on real hands (one worker)."""
     groups = _real_groups(positions)
     rows: list[dict[str, Any]] = []
@@ -258,7 +268,7 @@ def bench_real(objective: str, positions: int, time_limit: float, show: bool) ->
                     if sol.status != Status.OPTIMAL and sol.bound is not None:
                         r["gap"].append(float(sol.bound) - sol.value)
                 bar.update()
-            row: dict[str, Any] = {"group": label, "positions": len(states), "objective": objective,
+            row: dict[str, Any] = {"group": label, "positions": len(states), "objective": objective.name,
                                    "time_limit": time_limit}
             for method, r in res.items():
                 row[method] = {"proved": sum(r["proved"]), "median_s": statistics.median(r["t"]),
@@ -268,7 +278,7 @@ def bench_real(objective: str, positions: int, time_limit: float, show: bool) ->
     return {"rows": rows}
 
 
-def _solve_or_none(s: GameState, objective: str, method: str, time_limit: float,
+def _solve_or_none(s: GameState, objective: Objective, method: str, time_limit: float,
                    work_limit: float | None = None) -> Solution | None:
     """CP-SAT on one worker; None when it finds no plan in time."""
     try:
@@ -277,7 +287,7 @@ def _solve_or_none(s: GameState, objective: str, method: str, time_limit: float,
         return None
 
 
-def bench_growth(objective: str, positions: int, time_limit: float, show: bool,
+def bench_growth(objective: Objective, positions: int, time_limit: float, show: bool,
                  work_limit: float | None = None) -> dict[str, Any]:
     """How the flow solver's proofs and gaps grow with cards left and players (real hands), and
     how often the counts master's own bound (its first round, before any cut) is above an optimum
@@ -313,7 +323,7 @@ def bench_growth(objective: str, positions: int, time_limit: float, show: bool,
                          "median_gap": _median(gaps), "worst_gap": max(gaps) if gaps else None,
                          "master_compared": len(above), "master_above": sum(1 for x in above if x > 0),
                          "master_worst_excess": max(above) if above else None})
-    return {"objective": objective, "time_limit": time_limit, "work_limit": work_limit, "rows": rows}
+    return {"objective": objective.name, "time_limit": time_limit, "work_limit": work_limit, "rows": rows}
 
 
 def bench_duel(positions: int, node_limit: int, show: bool) -> dict[str, Any]:
@@ -327,7 +337,7 @@ def bench_duel(positions: int, node_limit: int, show: bool) -> dict[str, Any]:
             for s in sample_cuts(game_seeds(size), 2, size, positions, rulesets=("rio-grande",)):
                 t0 = time.perf_counter()
                 try:
-                    sol = solve(s, "duel", "exact", limits=Limits(nodes=node_limit))
+                    sol = solve(s, DUEL, "exact", limits=Limits(nodes=node_limit))
                 except SolveError:
                     pass
                 else:
@@ -335,7 +345,7 @@ def bench_duel(positions: int, node_limit: int, show: bool) -> dict[str, Any]:
                     rates.append((sol.stats.nodes or 0) / max(times[-1], 1e-9))
                     left.append(len(s.draw))
                 bar.update()
-            rows.append({"objective": "duel", "cards_left": size, "players": 2, "positions": positions,
+            rows.append({"objective": DUEL.name, "cards_left": size, "players": 2, "positions": positions,
                          "solved": len(times), "median_cards_left": _median(left),
                          "median_s": _median(times), "worst_s": max(times) if times else None,
                          "nodes_per_s": _median(rates)})
@@ -444,18 +454,18 @@ def bench_seats(seat_seconds: float, show: bool, compare: int = 0) -> dict[str, 
 
 
     rows: list[dict[str, Any]] = []
-    cases = [(name, o.name) for name in REAL_NAMES for o in OBJECTIVES.values() if o.trades]
+    cases = [(name, o) for name in REAL_NAMES for o in OBJECTIVES.values() if o.trades]
     with progress(len(cases), "seat problems", show) as bar:
         for name, objective in cases:
             s = LIBRARY[name].position()
             floors = ([solve_solo(s, q).value for q in range(len(s.players))]
-                      if OBJECTIVES[objective].floors else None)
-            fm = FlowMaster(s, capacity=capacity_default(s, OBJECTIVES[objective].floors))  # as solve_flow
+                      if objective.floors else None)
+            fm = FlowMaster(s, capacity=capacity_default(s, objective.floors))  # as solve_flow
             fm.m.maximize(_objective(fm, fm.relaxed, objective, 0, floors))
             solver = _solver(1, lb_tree=True)
             solver.parameters.max_time_in_seconds = 30.0
             if solver.solve(fm.m) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-                rows.append({"position": name, "objective": objective, "problems": 0})
+                rows.append({"position": name, "objective": objective.name, "problems": 0})
                 bar.update(1)
                 continue  # no master solution in 30 s: no seat problems to time
             times: dict[str, list[float]] = {"batch": [], "dp": [], "cpsat": []}
@@ -492,7 +502,7 @@ def bench_seats(seat_seconds: float, show: bool, compare: int = 0) -> dict[str, 
                         if round(one.objective_value) != exact and not s.setup.strict_harvest:
                             raise Disagreement(f"{name} {objective} p{q}: batch search {exact}, CP-SAT "
                                                f"seat model {round(one.objective_value)}")
-            row: dict[str, Any] = {"position": name, "objective": objective, "problems": fm.n,
+            row: dict[str, Any] = {"position": name, "objective": objective.name, "problems": fm.n,
                                    "dp_proved": proved["dp"], "cpsat_proved": proved["cpsat"]}
             for who, ts in times.items():
                 row[f"{who}_median_s"] = statistics.median(ts)

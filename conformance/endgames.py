@@ -3,6 +3,7 @@ interface to record proved values: docs/conformance.md)."""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -12,9 +13,11 @@ from console.progress import ProgressFn
 from model import GameState
 from model.state import state_to_json
 from model.validate import check_state
+from solvers import duel, exact, expected, isla_cpsat, isla_duel, isla_exact
 from solvers.api import solve as api_solve
 from solvers.api import solve_policy
-from solvers.contract import OBJECTIVES, Limits, Status
+from solvers.contract import BEST, COOP, DUEL, EXPECTED, SOLO, Limits, Objective, Status
+from solvers.flow import solve_flow
 from solvers.isla_cpsat import read_timeline
 from solvers.positions import BUILTINS, LIBRARY, cut, small
 
@@ -26,58 +29,70 @@ class EndgameSpec:
     name: str
     description: str
     build: Callable[[], GameState]
-    objectives: tuple[tuple[str, int | None], ...]  # (objective, player; None: every seat)
+    objectives: tuple[tuple[Objective, int | None], ...]  # (objective, player; None: every seat)
     method: str = "exact"  # "cpsat": coop and best by the flow solver (real hands), proved optimal
     # "isla": La Isla Bohnita solo by exact search, and again by its CP-SAT model where that proves it
 
 
-FLOW = "solvers.flow.solve_flow"
-SOLVERS = {
-    "solo": "solvers.exact.solve_solo",
-    "coop": "solvers.exact.solve_open",
-    "best": "solvers.exact.solve_open",
-    "duel": "solvers.duel.solve_duel",
-    "expected": "solvers.expected.solve_expected",
+def dotted(fn: Callable[..., Any]) -> str:
+    """The name a fixture records for a solver's entry point (``tests/test_conformance.py`` imports it
+    to solve again): its module's, or its package's where the package exports it
+    (``solvers.flow.solve_flow``, not ``solvers.flow.solver.solve_flow``)."""
+    module = fn.__module__
+    package = module.rpartition(".")[0]
+    if package != "solvers" and getattr(sys.modules[package], fn.__name__, None) is fn:
+        module = package
+    return f"{module}.{fn.__name__}"
+
+
+# The entry points behind the registry's exact methods (``solvers.api.REGISTRY``, ``POLICIES``) whose
+# names the fixtures record, by objective: the functions themselves, their names read from them.
+SOLVERS: dict[Objective, Callable[..., Any]] = {
+    SOLO: exact.solve_solo,
+    COOP: exact.solve_open,
+    BEST: exact.solve_open,
+    DUEL: duel.solve_duel,
+    EXPECTED: expected.solve_expected,
 }
-
-
-ISLA_EXACT = "solvers.isla_exact.solve_isla_solo"
-ISLA_CPSAT = "solvers.isla_cpsat.solve_isla_cpsat"
-ISLA_DUEL = "solvers.isla_duel.solve_isla_duel"  # the Isla duel's duel (I9)
+FLOW = dotted(solve_flow)  # coop and best by the registry's cpsat (the flow solver)
+ISLA_EXACT = dotted(isla_exact.solve_isla_solo)
+ISLA_CPSAT = dotted(isla_cpsat.solve_isla_cpsat)
+ISLA_DUEL = dotted(isla_duel.solve_isla_duel)  # the Isla duel's duel (I9)
 ISLA_CPSAT_SECONDS = 60.0  # it proves a seat with no turn left in well under a second
 
 EXACT_SECONDS = 900.0  # exact search's time limit per value (the node limit comes first today)
 
 
-def solve(s: GameState, objective: str, player: int, method: str = "exact",
+def solve(s: GameState, objective: Objective, player: int, method: str = "exact",
           progress: ProgressFn | None = None) -> dict[str, Any]:
     """The proved optimal value of ``objective`` for ``player``, by the solver SOLVERS names (or,
     with ``method`` "cpsat", the flow solver: only a value it proves optimal is recorded).
     ``progress``: the solver's (solvers.api.solve)."""
-    goal = OBJECTIVES[objective]
+    goal = objective
     if goal.policy:  # expected: a policy and an exact fraction, not a line
         ans = solve_policy(s, objective, "exact", player, Limits(time=EXACT_SECONDS), progress)
-        return {"objective": objective, "player": player, "value": str(ans.value),
+        return {"objective": objective.name, "player": player, "value": str(ans.value),
                 "approx": round(float(ans.value), 6), "open_average": str(ans.open_average),
-                "solver": SOLVERS[objective]}
+                "solver": dotted(SOLVERS[objective])}
     flow = method == "cpsat" and goal.trades
     limits = Limits(time=120.0, workers=1) if flow else Limits(time=EXACT_SECONDS, nodes=5_000_000)
     sol = api_solve(s, objective, "cpsat" if flow else "exact", player, limits, progress)
     if sol.status != Status.OPTIMAL:
         raise GenerationError(f"{objective} p{player}: {sol.status}, not proved optimal")
-    named = ISLA_DUEL if s.setup.expansion and objective == "duel" else SOLVERS[objective]
-    return {"objective": objective, "player": player, "value": sol.value, "solver": FLOW if flow else named}
+    named = ISLA_DUEL if s.setup.expansion and objective.duel else dotted(SOLVERS[objective])
+    return {"objective": objective.name, "player": player, "value": sol.value,
+            "solver": FLOW if flow else named}
 
 
 def isla_solve(s: GameState, player: int, progress: ProgressFn | None = None) -> list[dict[str, Any]]:
     """Isla ``solo`` for ``player`` by exact search, and by the CP-SAT model too where it proves its
     answer (a seat with no turn left): two entries of one value, each re-solved by the suite. Proved
     values that differ are a GenerationError (the two solvers disagree)."""
-    sol = api_solve(s, "solo", "exact", player, Limits(time=EXACT_SECONDS, nodes=5_000_000), progress)
-    out = [{"objective": "solo", "player": player, "value": sol.value, "solver": ISLA_EXACT}]
+    sol = api_solve(s, SOLO, "exact", player, Limits(time=EXACT_SECONDS, nodes=5_000_000), progress)
+    out = [{"objective": SOLO.name, "player": player, "value": sol.value, "solver": ISLA_EXACT}]
     if player in {t.active for t in read_timeline(s, player)[1]}:
         return out  # a turn of P's: the CP-SAT model gives a line, not a proof (docs/endgames.md)
-    second = api_solve(s, "solo", "cpsat", player, Limits(time=ISLA_CPSAT_SECONDS, workers=1), progress)
+    second = api_solve(s, SOLO, "cpsat", player, Limits(time=ISLA_CPSAT_SECONDS, workers=1), progress)
     if second.status != Status.OPTIMAL or second.value != sol.value:
         raise GenerationError(f"solo p{player}: exact search proves {sol.value}, CP-SAT gives {second.value} "
                               f"({second.status})")
@@ -99,9 +114,9 @@ def _cut(ruleset_name: str, players: int, seed: int, cards_left: int, hand: int 
     return build
 
 
-ALL4: tuple[tuple[str, int | None], ...] = (("solo", -1), ("coop", -1), ("best", -1), ("expected", -1))
-DUEL: tuple[tuple[str, int | None], ...] = (("duel", 0), ("duel", 1))
-SOLO_EVERY: tuple[tuple[str, int | None], ...] = (("solo", None), ("expected", -1))
+ALL4: tuple[tuple[Objective, int | None], ...] = ((SOLO, -1), (COOP, -1), (BEST, -1), (EXPECTED, -1))
+DUELS: tuple[tuple[Objective, int | None], ...] = ((DUEL, 0), (DUEL, 1))
+SOLO_EVERY: tuple[tuple[Objective, int | None], ...] = ((SOLO, None), (EXPECTED, -1))
 
 
 def _small_about(ruleset_name: str, players: int, seed: int, hand: int, draw: int, extra: str = "") -> str:
@@ -123,12 +138,12 @@ ENDGAMES: list[EndgameSpec] = [
           ("deal-helps-both", "hand-made: giving the turned-up cards for a chili helps both (T3-T5)"),
       ]),
     EndgameSpec("duel-4cards", "built-in position duel-4cards: the bean duel, 4 cards left",
-                _library("duel-4cards"), DUEL),
+                _library("duel-4cards"), DUELS),
     EndgameSpec("duel-9cards", "built-in position duel-9cards: the bean duel, 9 cards left",
-                _library("duel-9cards"), DUEL),
+                _library("duel-9cards"), DUELS),
     *(EndgameSpec(f"duel-seed{seed}", f"the bean duel: cut from a seeded greedy-bot game (seed {seed}, the "
                   f"first turn with at most {left} cards left; no reshuffle in the duel)",
-                  _cut("rio-grande", 2, seed, left), DUEL)
+                  _cut("rio-grande", 2, seed, left), DUELS)
       for seed, left in [(33, 10), (34, 10), (36, 14), (38, 10), (39, 10)]),
     *(EndgameSpec(f"{r}-{n}p-seed{seed}", _small_about(r, n, seed, 1, 5, extra),
                   _cut(r, n, seed, 8, 1, 5, opts), ALL4)
@@ -149,7 +164,7 @@ ENDGAMES: list[EndgameSpec] = [
     EndgameSpec("rio-grande-4p-quick-seed403", _small_about("rio-grande", 4, 403, 1, 5, ", quick (V1)"),
                 _cut("rio-grande", 4, 403, 8, 1, 5, {"quick": True}), ALL4),
     EndgameSpec("amigo-5p-seed300-hands2", _small_about("amigo", 5, 300, 2, 4),
-                _cut("amigo", 5, 300, 8, 2, 4), (("solo", -1), ("best", -1), ("expected", -1))),
+                _cut("amigo", 5, 300, 8, 2, 4), ((SOLO, -1), (BEST, -1), (EXPECTED, -1))),
     *(EndgameSpec(n, f"built-in position {n} (solvers/positions.py): {about}; solo for every seat",
                   _library(n), SOLO_EVERY)
       for n, about in [
@@ -160,16 +175,16 @@ ENDGAMES: list[EndgameSpec] = [
       ]),
     EndgameSpec("rio4-final-pass", "built-in position rio4-final-pass: rio-grande, 4 players, the first turn "
                 "of the final pass (29 cards left); solo for every seat", _library("rio4-final-pass"),
-                (("solo", None),)),
+                ((SOLO, None),)),
     # real hands (14-20 cards a seat), the last turn: coop and best proved by the flow solver
     EndgameSpec("rio4-last-turn", "built-in position rio4-last-turn (the default): rio-grande, 4 players, "
                 "real hands, the last turn (5 cards left); coop and best by the flow solver, solo for every "
                 "seat",
-                _library("rio4-last-turn"), (("solo", None), ("coop", -1), ("best", -1)), "cpsat"),
+                _library("rio4-last-turn"), ((SOLO, None), (COOP, -1), (BEST, -1)), "cpsat"),
     # La Isla Bohnita (I1-I9): solo for every seat, by exact search and, where it proves it, CP-SAT
     *(EndgameSpec(n, f"built-in position {n} (solvers/positions.py): La Isla Bohnita, {about}; solo for "
                   "every seat by exact search, and by the CP-SAT model for every seat with no turn left",
-                  _library(n), (("solo", None),), "isla")
+                  _library(n), ((SOLO, None),), "isla")
       for n, about in [
           ("isla-rio4-5cards", "rio-grande, 4 players, hands of 1 card, 5 cards left"),
           ("isla-amigo3-5cards", "amigo, 3 players, hands of 2 cards, 5 cards left"),
@@ -178,11 +193,11 @@ ENDGAMES: list[EndgameSpec] = [
       ]),
     EndgameSpec("isla-duel-2cards", "built-in position isla-duel-2cards (solvers/positions.py): the Isla "
                 "duel (I9), hand-made, p0's last turn with a raid p1 answers by selling; duel for both seats",
-                _library("isla-duel-2cards"), (("duel", None),)),
+                _library("isla-duel-2cards"), ((DUEL, None),)),
     *(EndgameSpec(f"rio-grande-4p-seed{seed}-real", f"rio-grande, 4 players, real hands: cut from a seeded "
                   f"greedy-bot game (seed {seed}, the first turn of the final pass with at most 6 cards "
                   "left); coop and best by the flow solver, solo for every seat",
-                  _cut("rio-grande", 4, seed, 6), (("solo", None), ("coop", -1), ("best", -1)), "cpsat")
+                  _cut("rio-grande", 4, seed, 6), ((SOLO, None), (COOP, -1), (BEST, -1)), "cpsat")
       for seed in (105, 107, 108)),
 ]
 

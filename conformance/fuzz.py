@@ -96,7 +96,7 @@ from proofs.isla_referee import isla_replay
 from proofs.isla_spec import IslaConfig, Unsupported
 from proofs.referee import SpecVerdict, spec_replay
 from solvers.api import solve
-from solvers.contract import Limits
+from solvers.contract import SOLO, Limits
 from solvers.positions import cut, game_seeds, read_position, small
 
 KINDS = ("records", "positions", "states", "options")
@@ -904,7 +904,7 @@ def run_position(case: Case, workdir: str) -> Outcome:
     small = len(s.draw) <= 8 and all(len(p.hand) <= 4 for p in s.players)
     method = "exact" if small else "cpsat"
     try:
-        sol = solve(s, "solo", method, limits=Limits(time=1.0, nodes=50_000))
+        sol = solve(s, SOLO, method, limits=Limits(time=1.0, nodes=50_000))
     except BohnanzaError as e:
         if "internal error" in str(e):
             raise Wrong("SOLVE", str(e)) from None

@@ -93,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
                         choices=["engine", "adapters", "solvers", "seats", "master", "trades", "study",
                                  "mutants", "docs"])
     parser.add_argument("--objective", default="solo",
-                        choices=list(dict.fromkeys(o for o, _ in REGISTRY)),  # the objectives with a line
+                        choices=list(dict.fromkeys(o.name for o, _ in REGISTRY)),  # those with a line
                         help="solvers: which objective")
     parser.add_argument("--positions", type=cli.at_least(1, "--positions"), default=10,
                         help="solvers: positions per size")
@@ -215,11 +215,11 @@ def _run(args: argparse.Namespace, show: bool) -> tuple[dict[str, Any], Callable
     if not objective.trades:  # solo
         return benchmarks.bench_solvers(args.positions, show), tables.print_solvers
     if args.growth:
-        res = benchmarks.bench_growth(args.objective, args.positions, args.time_limit, show, args.work_limit)
+        res = benchmarks.bench_growth(objective, args.positions, args.time_limit, show, args.work_limit)
         return res, tables.print_growth
     if args.real:
-        return benchmarks.bench_real(args.objective, args.positions, args.time_limit, show), tables.print_real
-    return (benchmarks.bench_open(args.objective, args.positions, args.hand, args.time_limit,
+        return benchmarks.bench_real(objective, args.positions, args.time_limit, show), tables.print_real
+    return (benchmarks.bench_open(objective, args.positions, args.hand, args.time_limit,
                                   args.node_limit, show, args.workers), tables.print_open)
 
 

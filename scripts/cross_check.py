@@ -34,12 +34,13 @@ from typing import Any
 
 from console import cli
 from model.rules import RESHUFFLE_READINGS
+from solvers.contract import OBJECTIVES, Objective, Status
 from solvers.cross_check import CHECKED, CPSAT_METHODS, cross_check
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = cli.parser(__doc__, progress=True)
-    parser.add_argument("--objective", default="solo", choices=CHECKED,
+    parser.add_argument("--objective", default="solo", choices=[o.name for o in CHECKED],
                         help="what both solvers optimise")
     parser.add_argument("--positions", type=cli.at_least(1, "--positions"), default=200,
                         help="positions to compare")
@@ -56,10 +57,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="isla: La Isla Bohnita positions (I1-I9), small cuts of 3-5 players")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
-    return cli.run("cross_check.py", args, lambda frame: _cross_check(frame, args))
+    goal = OBJECTIVES[args.objective]  # the name becomes the objective here, once
+    return cli.run("cross_check.py", args, lambda frame: _cross_check(frame, args, goal))
 
 
-def _cross_check(frame: cli.Frame, args: argparse.Namespace) -> int:
+def _cross_check(frame: cli.Frame, args: argparse.Namespace, goal: Objective) -> int:
     bar = frame.progress(f"{args.objective} positions", total=args.positions, unit="positions")
     run: dict[str, Any] = {}  # filled as positions finish: an interrupt reports those
     frame.kept = "no position compared yet"
@@ -70,29 +72,29 @@ def _cross_check(frame: cli.Frame, args: argparse.Namespace) -> int:
         bar(done, total, note)
 
     try:
-        whole = cross_check(args.objective, args.positions, args.seed, args.node_limit, args.jobs,
+        whole = cross_check(goal, args.positions, args.seed, args.node_limit, args.jobs,
                             args.solver, progress=report, reshuffle=args.reshuffle,
                             expansion=args.expansion, into=run)
     except KeyboardInterrupt:  # Ctrl-C or SIGTERM (cli.run): the positions finished, marked partial
         frame.close()
-        _summarise(args, run, partial=True)
+        _summarise(args, goal, run, partial=True)
         raise
-    return _summarise(args, whole)
+    return _summarise(args, goal, whole)
 
 
-def _summarise(args: argparse.Namespace, run: dict[str, Any], partial: bool = False) -> int:
+def _summarise(args: argparse.Namespace, goal: Objective, run: dict[str, Any], partial: bool = False) -> int:
     """The report on stdout (one JSON object with --json, in one write); ``partial``: the run was
     interrupted and ``run`` holds the positions finished before it."""
     done, skipped, refused = run.get("done", []), run.get("replaced", []), run.get("refused", [])
-    if args.expansion and args.objective != "solo":
+    if args.expansion and goal.trades:  # Isla coop and best: against the solo lines
         return _isla_open_summary(args, done, skipped, partial)
     # a disagreement: both claim an optimum and the claims differ (CP-SAT's line above exact search's
     # optimum, or a CP-SAT optimum other than it); a line below it with no proof is only not proved
     differ = [r for r in done if r["cpsat"] is not None and r["exact"] != r["cpsat"]
-              and (r["status"] == "optimal" or r["cpsat"] > r["exact"])]
+              and (r["status"] == Status.OPTIMAL or r["cpsat"] > r["exact"])]
     bad = [f"{r['label']}: exact {r['exact']}, CP-SAT {r['cpsat']} ({r['status']})" for r in differ]
     unproved = [f"{r['label']}: CP-SAT {r['cpsat']} not proved optimal ({r['status']}; exact {r['exact']})"
-                for r in done if (r["status"] != "optimal" or r["cpsat"] is None) and r not in differ]
+                for r in done if (r["status"] != Status.OPTIMAL or r["cpsat"] is None) and r not in differ]
     ex = [r["exact_s"] for r in done]
     cp = [r["cpsat_s"] for r in done]
     summary = {

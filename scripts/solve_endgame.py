@@ -112,7 +112,7 @@ def _print_expected(args: argparse.Namespace, where: str, s: Any, ans: Any) -> i
     if args.json:
         print(json.dumps({
             "position": where, "objective": args.objective, "player": ans.player, "solver": "exact",
-            "value": float(ans.value), "value_exact": str(ans.value), "status": "optimal",
+            "value": float(ans.value), "value_exact": str(ans.value), "status": Status.OPTIMAL.value,
             "bound": float(ans.value), "line": [best] if best else [], "best": best,
             "actions": {format_action(a): float(v) for a, v in ans.actions},
             "open_average": float(ans.open_average), "information_value": float(ans.information_value),
@@ -141,7 +141,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("position", nargs="?", metavar="POSITION|NAME",
                         help="a state JSON file, - (stdin) or a built-in position (default: the built-in "
                              "default, see --list)")
-    parser.add_argument("--objective", default="best", choices=[o for o in OBJECTIVES if methods(o)],
+    parser.add_argument("--objective", default="best",
+                        choices=[o.name for o in OBJECTIVES.values() if methods(o)],
                         help="what to optimise")
     parser.add_argument("--player", type=int, help="the seat P (default: the player to move)")
     parser.add_argument("--solver", default=None, choices=(*METHODS, "both"),
@@ -192,12 +193,12 @@ def _solve(frame: cli.Frame, args: argparse.Namespace) -> int:
     agree = None
     frame.kept = "nothing: no line yet (each solver prints its best line so far once it has one)"
     objective = OBJECTIVES[args.objective]
-    have = methods(objective.name)
+    have = methods(objective)
     cli.output_file(args.html, args.force)  # refused before the work, not after it
     s, where = _position(args, frame)  # its note (if any) before the progress display
     progress = frame.progress("solving")  # nodes (exact search) or seconds (CP-SAT), with a note
     if args.solver is None:
-        args.solver = default_method(objective.name, s.setup.expansion)
+        args.solver = default_method(objective, s.setup.expansion)
     wanted = ["exact", "cpsat"] if args.solver == "both" else [args.solver]
     for m in wanted:
         if m not in have:
@@ -207,11 +208,11 @@ def _solve(frame: cli.Frame, args: argparse.Namespace) -> int:
         raise UsageError(f"--html draws a line; --objective {objective.name} gives a policy, not a line")
     limits = Limits(time=args.time_limit, nodes=args.node_limit, workers=args.workers, work=args.work_limit)
     if objective.policy:
-        ans = solve_policy(s, objective.name, args.solver, args.player, limits, progress)
+        ans = solve_policy(s, objective, args.solver, args.player, limits, progress)
         progress.close()
         return _print_expected(args, where, s, ans)
     alone = len(wanted) == 1  # with one solver, an exact search past a limit prints its best line
-    sols = [("exact" if m == "exact" else "cpsat", solve(s, objective.name, m, args.player, limits, progress,
+    sols = [("exact" if m == "exact" else "cpsat", solve(s, objective, m, args.player, limits, progress,
                                                          anytime=alone)) for m in wanted]
     progress.close()
     if len(sols) == 2:

@@ -31,7 +31,6 @@ from solvers.contract import (
     DEFAULT_LIMITS,
     DUEL,
     EXPECTED,
-    OBJECTIVES,
     SOLO,
     Limits,
     NodeLimitExceeded,
@@ -52,34 +51,34 @@ __all__ = ["Limits", "ProgressFn", "Solution", "SolveError", "SearchLimitExceede
 
 
 # Every solver by (objective, method), each with the one signature (``solvers.contract.Solver``).
-REGISTRY: dict[tuple[str, str], Solver] = {
-    (SOLO.name, "exact"): exact.solve,
-    (COOP.name, "exact"): exact.solve,
-    (BEST.name, "exact"): exact.solve,
-    (DUEL.name, "exact"): duel.solve,
-    (SOLO.name, "cpsat"): cpsat.solve,
-    (COOP.name, "cpsat"): flow.solve,
-    (BEST.name, "cpsat"): flow.solve,
-    (COOP.name, "cpsat-cards"): cpsat_deals.solve,
-    (BEST.name, "cpsat-cards"): cpsat_deals.solve,
+REGISTRY: dict[tuple[Objective, str], Solver] = {
+    (SOLO, "exact"): exact.solve,
+    (COOP, "exact"): exact.solve,
+    (BEST, "exact"): exact.solve,
+    (DUEL, "exact"): duel.solve,
+    (SOLO, "cpsat"): cpsat.solve,
+    (COOP, "cpsat"): flow.solve,
+    (BEST, "cpsat"): flow.solve,
+    (COOP, "cpsat-cards"): cpsat_deals.solve,
+    (BEST, "cpsat-cards"): cpsat_deals.solve,
 }
 
 # The solvers of an expansion's positions by (expansion, objective, method): every other pair of a
 # registered objective and method refuses them in one line (``base_game_only``, naming these).
-EXPANSION_REGISTRY: dict[tuple[str, str, str], Solver] = {
-    ("isla", SOLO.name, "exact"): isla_exact.solve,  # La Isla Bohnita solo (I1-I9, issue 41 item 2)
-    ("isla", SOLO.name, "cpsat"): isla_cpsat.solve,  # its CP-SAT model, cross-checked (issue 41 item 3)
-    ("isla", COOP.name, "exact"): isla_open.solve,  # and coop and best (every seat's choices, deals)
-    ("isla", BEST.name, "exact"): isla_open.solve,
-    ("isla", DUEL.name, "exact"): isla_duel.solve,  # the Isla duel (I9): minimax on the margin
+EXPANSION_REGISTRY: dict[tuple[str, Objective, str], Solver] = {
+    ("isla", SOLO, "exact"): isla_exact.solve,  # La Isla Bohnita solo (I1-I9, issue 41 item 2)
+    ("isla", SOLO, "cpsat"): isla_cpsat.solve,  # its CP-SAT model, cross-checked (issue 41 item 3)
+    ("isla", COOP, "exact"): isla_open.solve,  # and coop and best (every seat's choices, deals)
+    ("isla", BEST, "exact"): isla_open.solve,
+    ("isla", DUEL, "exact"): isla_duel.solve,  # the Isla duel (I9): minimax on the margin
 }
 
 PolicySolver = Callable[[GameState, Objective, int | None, Limits, ProgressFn | None], ExpectedSolution]
 
 # The objectives answered by a policy (``Objective.policy``: the value and the best next action,
 # not a line): solve_policy. The same signature, a policy for the answer.
-POLICIES: dict[tuple[str, str], PolicySolver] = {
-    (EXPECTED.name, "exact"): expected.solve,
+POLICIES: dict[tuple[Objective, str], PolicySolver] = {
+    (EXPECTED, "exact"): expected.solve,
 }
 
 
@@ -87,45 +86,45 @@ POLICIES: dict[tuple[str, str], PolicySolver] = {
 METHODS: tuple[str, ...] = tuple(dict.fromkeys(m for _, m in (*REGISTRY, *POLICIES)))
 
 
-def methods(objective: str) -> list[str]:
+def methods(objective: Objective) -> list[str]:
     """The methods that serve ``objective``, from the registries (the one place this is said)."""
     return [m for (o, m) in (*REGISTRY, *POLICIES) if o == objective]
 
 
-def default_method(objective: str, expansion: str = "") -> str:
+def default_method(objective: Objective, expansion: str = "") -> str:
     """The method a front end uses when none is named: CP-SAT where it serves the objective with
     trades (the flow solver), else the first registered (exact search); on an ``expansion``'s
     positions, among the methods that serve them (``EXPANSION_REGISTRY``) where there are any."""
     have = [m for x, o, m in EXPANSION_REGISTRY if x == expansion and o == objective] or methods(objective)
-    return "cpsat" if OBJECTIVES[objective].trades and "cpsat" in have else have[0]
+    return "cpsat" if objective.trades and "cpsat" in have else have[0]
 
 
 def served(expansion: str | None, duel: bool | None = None) -> str:
     """What serves ``expansion``'s positions, as a refusal names it ("solo by exact search or CP-SAT"),
     or ""; ``duel`` True: only the duel objective (the expansion's duel), False: all but it."""
-    ways: dict[str, list[str]] = {}
+    ways: dict[Objective, list[str]] = {}
     for x, o, m in EXPANSION_REGISTRY:
-        if x == expansion and (duel is None or (o == DUEL.name) == duel):
-            ways.setdefault(o, []).append(_title(o, m).removeprefix(f"{o} by "))
-    return ", ".join(f"{o} by {' or '.join(how)}" for o, how in ways.items())
+        if x == expansion and (duel is None or o.duel == duel):
+            ways.setdefault(o, []).append(_title(o, m).removeprefix(f"{o.name} by "))
+    return ", ".join(f"{o.name} by {' or '.join(how)}" for o, how in ways.items())
 
 
 # How a refusal names a method (``base_game_only``): the flow solver serves coop and best as cpsat.
 _TITLES = {"exact": "exact search", "cpsat": "CP-SAT", "cpsat-cards": "the card-by-card CP-SAT model"}
 
 
-def _title(objective: str, method: str) -> str:
-    flow = method == "cpsat" and OBJECTIVES[objective].trades
-    return f"{objective} by {'the flow solver' if flow else _TITLES.get(method, method)}"
+def _title(objective: Objective, method: str) -> str:
+    flow = method == "cpsat" and objective.trades
+    return f"{objective.name} by {'the flow solver' if flow else _TITLES.get(method, method)}"
 
 
-def _no_method(objective: str, method: str) -> UnknownName:
+def _no_method(objective: Objective, method: str) -> UnknownName:
     have = ", ".join(methods(objective)) or "none"
-    return UnknownName("method", method, f"{objective} has no {method} solver (methods: {have})",
-                       f"--objective {objective} has no {method} solver (methods: {have})")
+    return UnknownName("method", method, f"{objective.name} has no {method} solver (methods: {have})",
+                       f"--objective {objective.name} has no {method} solver (methods: {have})")
 
 
-def solve(s: GameState, objective: str, method: str, player: int | None = None,
+def solve(s: GameState, objective: Objective, method: str, player: int | None = None,
           limits: Limits = DEFAULT_LIMITS, progress: ProgressFn | None = None,
           anytime: bool = False) -> Solution:
     """The ``objective`` by ``method``; the line is verified once more before it is returned.
@@ -145,17 +144,17 @@ def solve(s: GameState, objective: str, method: str, player: int | None = None,
             base_game_only(s, _title(objective, method), served(s.setup.expansion))
     assert run is not None
     try:
-        sol = run(s, OBJECTIVES[objective], player, limits, progress)
+        sol = run(s, objective, player, limits, progress)
     except (SearchLimitExceeded, KeyboardInterrupt) as e:
         best = getattr(e, "best", None)
-        if not anytime or best is None or best.objective.name != objective:  # not a floor's solo line
+        if not anytime or best is None or best.objective != objective:  # not a floor's solo line
             raise
         sol = best
     verify_line(s, sol)
     return replace(sol, start=s)
 
 
-def solve_policy(s: GameState, objective: str, method: str, player: int | None = None,
+def solve_policy(s: GameState, objective: Objective, method: str, player: int | None = None,
                  limits: Limits = DEFAULT_LIMITS, progress: ProgressFn | None = None) -> ExpectedSolution:
     """An objective answered by a policy (``expected``): P's value and best next action, every
     choice's value (solvers/expected.py); ``limits.nodes`` and ``limits.time`` bound the search."""
@@ -163,7 +162,7 @@ def solve_policy(s: GameState, objective: str, method: str, player: int | None =
     if run is None:
         raise _no_method(objective, method)
     base_game_only(s, _title(objective, method), served(s.setup.expansion))
-    return run(s, OBJECTIVES[objective], player, limits, progress)
+    return run(s, objective, player, limits, progress)
 
 
 def verify_line(s: GameState, sol: Solution) -> list[int]:

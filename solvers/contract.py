@@ -96,6 +96,9 @@ class Objective:
     def __repr__(self) -> str:
         return f"OBJECTIVES[{self.name!r}]"  # not the value function's address
 
+    def __reduce__(self) -> tuple[Callable[[str], Objective], tuple[str]]:
+        return objective, (self.name,)  # one object per objective, across processes too (``is`` holds)
+
 
 SOLO = Objective("solo", _own, title="solo p{p}: p{p}'s coins, no trades")
 COOP = Objective("coop", _sum, needs_player=False, trades=True, title="coop: everyone's coins, all deals")

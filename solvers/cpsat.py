@@ -81,7 +81,7 @@ def solve_solo_cpsat(s: GameState, player: int | None = None, time_limit: float 
                      workers: int = 1, tick: Tick | None = None) -> Solution:
     """The optimal ``solo`` value by CP-SAT, with the line replayed through the engine."""
     su = s.setup
-    p = open_player(s, SOLO.name, player)
+    p = open_player(s, SOLO, player)
     if not _turn_start(s) or any(pl.aside for pl in s.players):
         raise SolveError("the CP-SAT solo model starts at the start of a turn (phase 1, nothing planted; "
                          "phase 2, nothing traded, when an empty hand skips phase 1, T1)")

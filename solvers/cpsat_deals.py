@@ -45,7 +45,7 @@ from model import (
 )
 from solvers import cpsat  # cpsat.solve_solo_cpsat looked up at the call (tests patch it)
 from solvers.bounds import gain_table, hull
-from solvers.contract import OBJECTIVES, Limits, Objective, Solution, SolveError, Status
+from solvers.contract import Limits, Objective, Solution, SolveError, Status
 from solvers.cpsat_fields import Event, Seat, Step, read_step
 from solvers.cpsat_lazy import cp_model
 from solvers.cpsat_run import Interrupt, Run, interruptible, reporting, run_model
@@ -258,7 +258,7 @@ class DealsModel:
         return plan
 
 
-def solve_deals_cpsat(s: GameState, objective: str, player: int | None = None, time_limit: float = 10.0,
+def solve_deals_cpsat(s: GameState, objective: Objective, player: int | None = None, time_limit: float = 10.0,
                       workers: int = 1, floors: list[int] | None = None,
                       tick: Callable[[float, float, float], None] | None = None) -> Solution:
     """``coop`` or ``best`` by CP-SAT; ``best`` first computes every other seat's ``solo`` optimum
@@ -267,9 +267,9 @@ def solve_deals_cpsat(s: GameState, objective: str, player: int | None = None, t
     One Ctrl-C ends the run (cpsat_run.interruptible): during the main search, its best plan
     (status "feasible", interrupted); during the search without trades, that plan; before any
     plan (the floors, the models), KeyboardInterrupt."""
-    goal = OBJECTIVES.get(objective)
-    if goal is None or not goal.trades:
-        raise SolveError(f"objective {objective!r}: this model solves coop and best")
+    goal = objective
+    if not goal.trades:
+        raise SolveError(f"objective {objective.name!r}: this model solves coop and best")
     p = open_player(s, objective, player)
     t0 = time.perf_counter()
     with interruptible() as stop:
@@ -315,7 +315,7 @@ def solve_deals_cpsat(s: GameState, objective: str, player: int | None = None, t
         bound = min(int(bound), OpenSearch(objective, p).upper(s))
     stats.bound = bound  # the full model's (a fallback plan's own bound assumed no trades)
     stats.floors = floors
-    return Solution(OBJECTIVES[objective], p, value, line, coins, status=Status(run.status), stats=stats)
+    return Solution(objective, p, value, line, coins, status=Status(run.status), stats=stats)
 
 
 def _bean_bounds(dm: DealsModel, finals: list[cp_model.IntVar]) -> None:
@@ -454,4 +454,4 @@ def solve(s: GameState, objective: Objective, player: int | None, limits: Limits
           progress: ProgressFn | None) -> Solution:
     """``solve_deals_cpsat`` behind the one solver signature (``solvers.contract.Solver``)."""
     with reporting(progress, limits.time, f"CP-SAT {objective.name}") as tick:
-        return solve_deals_cpsat(s, objective.name, player, limits.time, limits.workers, tick=tick)
+        return solve_deals_cpsat(s, objective, player, limits.time, limits.workers, tick=tick)

@@ -24,7 +24,17 @@ from typing import Any
 from console.cli import ignore_interrupts
 from console.progress import ProgressFn
 from solvers.api import METHODS, methods, solve
-from solvers.contract import OBJECTIVES, Limits, SearchLimitExceeded, Solution, SolveError
+from solvers.contract import (
+    BEST,
+    COOP,
+    OBJECTIVES,
+    SOLO,
+    Limits,
+    Objective,
+    SearchLimitExceeded,
+    Solution,
+    SolveError,
+)
 from solvers.positions import PositionInputError, cut, small
 
 PLAN = [("rio-grande", 3), ("rio-grande", 4), ("rio-grande", 5), ("amigo", 3), ("amigo", 4), ("amigo", 5)]
@@ -42,11 +52,11 @@ Item = tuple[str, Any, int]  # (label, position, P)
 
 # What can be cross-checked (read from the registry): the objectives both exact search and CP-SAT
 # solve, and the CP-SAT methods for those with deals (solo is always checked against ``cpsat``).
-CHECKED = tuple(o for o in OBJECTIVES if {"exact", "cpsat"} <= set(methods(o)))
+CHECKED = tuple(o for o in OBJECTIVES.values() if {"exact", "cpsat"} <= set(methods(o)))
 CPSAT_METHODS = tuple(m for m in METHODS if m != "exact" and any(m in methods(o) for o in CHECKED))
 
 
-def positions(objective: str, count: int, seed: int, reshuffle: str = "at-exhaustion",
+def positions(objective: Objective, count: int, seed: int, reshuffle: str = "at-exhaustion",
               expansion: str | None = None) -> list[Item]:
     """(label, position, P) for ``count`` seeded positions; a game that ends too early for its cut
     is skipped, at most ``TRIES_PER_POSITION * count`` games in all (then a PositionInputError).
@@ -55,7 +65,7 @@ def positions(objective: str, count: int, seed: int, reshuffle: str = "at-exhaus
         return isla_positions(count, seed)
     options = {"reshuffle": reshuffle}
     reading = "" if reshuffle == "at-exhaustion" else f" {reshuffle}"
-    trades = OBJECTIVES[objective].trades  # with deals: small positions (exact search's reach)
+    trades = objective.trades  # with deals: small positions (exact search's reach)
     plan = SMALL if trades else PLAN
 
     def one(rng: random.Random, k: int) -> Item:
@@ -108,11 +118,11 @@ def _seeded(count: int, seed: int, what: str, one: Callable[[random.Random, int]
     return out
 
 
-def check(item: Item, objective: str, node_limit: int, solver: str = "cpsat",
+def check(item: Item, objective: Objective, node_limit: int, solver: str = "cpsat",
           exact_seconds: float = EXACT_SECONDS) -> dict[str, Any]:
     """Solve one position both ways; ``too_large`` when exact search passes its node or time limit."""
     label, s, p = item
-    if s.setup.expansion and OBJECTIVES[objective].trades:
+    if s.setup.expansion and objective.trades:
         return check_isla_open(item, objective, node_limit, exact_seconds)
     t0 = time.perf_counter()
     try:
@@ -121,7 +131,7 @@ def check(item: Item, objective: str, node_limit: int, solver: str = "cpsat",
         return {"label": label, "too_large": True}
     t1 = time.perf_counter()
     try:
-        b = solve(s, objective, solver if OBJECTIVES[objective].trades else "cpsat", p,
+        b = solve(s, objective, solver if objective.trades else "cpsat", p,
                   Limits(time=CPSAT_SECONDS, workers=1) if not s.setup.expansion
                   else Limits(time=ISLA_CPSAT_SECONDS, workers=1, work=ISLA_CPSAT_WORK))
     except SolveError as e:
@@ -136,7 +146,7 @@ def check(item: Item, objective: str, node_limit: int, solver: str = "cpsat",
             "exact_s": t1 - t0, "cpsat_s": t2 - t1, "nodes": a.stats.nodes or 0}
 
 
-def check_isla_open(item: Item, objective: str, node_limit: int,
+def check_isla_open(item: Item, objective: Objective, node_limit: int,
                     exact_seconds: float = EXACT_SECONDS) -> dict[str, Any]:
     """Isla ``coop`` or ``best P`` by exact search against P's Isla ``solo`` line (no second model
     of them yet): the solo line is a legal line, so ``coop`` is at least its total; when it leaves
@@ -148,7 +158,7 @@ def check_isla_open(item: Item, objective: str, node_limit: int,
     limits = Limits(time=exact_seconds, nodes=node_limit)
     t0 = time.perf_counter()
     try:
-        solo_line = solve(s, "solo", "exact", p, limits)
+        solo_line = solve(s, SOLO, "exact", p, limits)
     except SearchLimitExceeded:
         return {"label": label, "too_large": True}
     t1 = time.perf_counter()
@@ -167,18 +177,19 @@ def check_isla_open(item: Item, objective: str, node_limit: int,
     return out | {"problems": _below_solo(objective, p, solo_line.per_player, a, a.value, "")}
 
 
-def _below_solo(objective: str, p: int, solo: list[int], a: Solution, top: float, what: str) -> list[str]:
+def _below_solo(objective: Objective, p: int, solo: list[int], a: Solution, top: float,
+                what: str) -> list[str]:
     """What contradicts the solo line (coins ``solo``): ``top`` (the optimum, or a proved bound on
     it, ``what``) below the solo line's value, or ``a``'s line missing a ``best`` floor."""
     problems = []
     name = f"{objective} {what}".strip()
-    if objective == "coop" and top < sum(solo):
+    if objective == COOP and top < sum(solo):
         problems.append(f"{name} {top} below the solo line's total {sum(solo)}")
     floors = (a.stats.floors if a.stats else None) or []
     others = [q for q in range(len(floors)) if q != p]
     if any(a.per_player[q] < floors[q] for q in others):
         problems.append(f"best's line {a.per_player} misses a floor {floors}")
-    if objective == "best" and floors and all(solo[q] >= floors[q] for q in others) and top < solo[p]:
+    if objective == BEST and floors and all(solo[q] >= floors[q] for q in others) and top < solo[p]:
         problems.append(f"{name} {top} below P's {solo[p]} on the solo line, which meets every floor")
     return problems
 
@@ -197,7 +208,7 @@ def _results(items: list[Item], jobs: int, **kw: Any) -> Iterator[dict[str, Any]
         pool.join()
 
 
-def cross_check(objective: str, count: int, seed: int, node_limit: int, jobs: int = 1,
+def cross_check(objective: Objective, count: int, seed: int, node_limit: int, jobs: int = 1,
                 solver: str = "cpsat", progress: ProgressFn | None = None,
                 max_replaced: int | None = None, exact_seconds: float = EXACT_SECONDS,
                 reshuffle: str = "at-exhaustion", expansion: str | None = None,

@@ -25,6 +25,7 @@ from model.errors import ArgumentError, MissingFile, UnknownName
 from solvers.api import Limits, Solution, default_method
 from solvers.api import solve as _solve
 from solvers.contract import OBJECTIVES as DECLARED
+from solvers.contract import Objective
 from solvers.positions import BUILTINS, read_position, unknown_position
 
 __all__ = ["load", "solve", "line_text", "names", "Limits", "Solution"]
@@ -50,22 +51,32 @@ def load(position: str) -> GameState:
     return read_position(position)
 
 
-def solve(s: GameState, objective: str = "best", player: int | None = None, method: str | None = None,
-          time_limit: float = 60.0) -> Solution:
-    """The optimal line for ``objective`` (solo, coop, best, duel; docs/endgames.md), ``player``
+def solve(s: GameState, objective: str | Objective = "best", player: int | None = None,
+          method: str | None = None, time_limit: float = 60.0) -> Solution:
+    """The optimal line for ``objective`` (solo, coop, best, duel, by name or as
+    ``solvers.contract.OBJECTIVES[name]``; docs/endgames.md), ``player``
     the player to move by default. ``method``: "exact" or "cpsat" (default: the registry's for the
     position's rules, ``default_method``, as ``solve_endgame.py`` picks it). The line is replayed
     through the engine before it is returned; ``sol.status`` is "optimal" or, past a limit,
     "feasible": the best line found, ``sol.bound`` its proved bound (exact search on solo and the
     duels: the default policy's line; no bound on base-game solo)."""
-    if objective not in OBJECTIVES:
-        raise UnknownName("objective", objective, f"one of {', '.join(OBJECTIVES)} "
-                          "(expected: solvers.expected.solve_expected)")
+    goal = _objective(objective)
     if not time_limit > 0:
         raise ArgumentError("time_limit", time_limit, "must be more than 0 seconds")
     if method is None:
-        method = default_method(objective, s.setup.expansion)
-    return _solve(s, objective, method, player, Limits(time=time_limit), anytime=True)
+        method = default_method(goal, s.setup.expansion)
+    return _solve(s, goal, method, player, Limits(time=time_limit), anytime=True)
+
+
+def _objective(objective: str | Objective) -> Objective:
+    """The edge: a name (or an ``Objective``) becomes the declared ``Objective`` once, here; a name
+    not declared, or an objective answered by a policy, is an UnknownName in one line."""
+    name = objective.name if isinstance(objective, Objective) else objective
+    goal = DECLARED.get(name)
+    if goal is None or goal.policy or (isinstance(objective, Objective) and objective != goal):
+        raise UnknownName("objective", name, f"one of {', '.join(OBJECTIVES)} "
+                          "(expected: solvers.expected.solve_expected)")
+    return goal
 
 
 def line_text(s0: GameState, line: Sequence[Action]) -> str:

@@ -26,7 +26,6 @@ from model.errors import ArgumentError
 from solvers.bounds import gain_table
 from solvers.contract import (
     DEFAULT_NODES,
-    OBJECTIVES,
     RESHUFFLE_AHEAD,
     SOLO,
     Budget,
@@ -152,11 +151,16 @@ class SoloSearch:
         return out, s
 
 
-def open_player(s: GameState, objective: str, player: int | None) -> int:
+def open_player(s: GameState, objective: Objective, player: int | None) -> int:
     """Check that ``s`` suits an open objective outside the duel; P (default: the seat to move)."""
-    base_game_only(s, f"the {objective} search")
+    return open_seat(s, objective.name, player)
+
+
+def open_seat(s: GameState, what: str, player: int | None) -> int:
+    """``open_player`` for an open search named ``what`` (an objective, or e.g. "the trade graph")."""
+    base_game_only(s, f"the {what} search")
     if s.setup.duel:
-        raise SolveError(f"{objective} does not apply to the bean duel (D1): use duel")
+        raise SolveError(f"{what} does not apply to the bean duel (D1): use duel")
     return final_pass_player(s, player)
 
 
@@ -178,7 +182,7 @@ def solve_solo(s: GameState, player: int | None = None, node_limit: int | None =
     """The optimal ``solo`` value and line for ``player`` (default: the seat to move), within
     ``node_limit`` nodes and ``time_limit`` seconds (None: no limit; ``Budget``), or a shared
     ``budget`` instead."""
-    p = open_player(s, SOLO.name, player)
+    p = open_player(s, SOLO, player)
     t0 = time.perf_counter()
     search = SoloSearch(p, budget=budget or Budget("solo search", node_limit, time_limit, progress))
     return solo_solution(search, s, t0)
@@ -309,10 +313,10 @@ class OpenSearch:
     search stopped by a limit hands it out as a feasible answer (``open_solution``). Every exact
     value in the table is some finished line's, met on the way there, so nothing is missed."""
 
-    def __init__(self, objective: str, player: int, floors: list[int] | None = None,
+    def __init__(self, objective: Objective, player: int, floors: list[int] | None = None,
                  node_limit: int | None = None, budget: Budget | None = None) -> None:
         self.objective = objective
-        self.goal = OBJECTIVES[objective]
+        self.goal = objective
         self.player = player
         self.floors = floors
         self.table: dict[tuple[object, ...], tuple[int, bool]] = {}  # value, exact (else a bound)
@@ -478,15 +482,15 @@ class OpenSearch:
         return out, s
 
 
-def solve_open(s: GameState, objective: str, player: int | None = None,
+def solve_open(s: GameState, objective: Objective, player: int | None = None,
                node_limit: int | None = DEFAULT_NODES, time_limit: float | None = None,
                progress: ProgressFn | None = None) -> Solution:
     """The optimal ``coop`` or ``best`` value and line by exact search (small positions), within
     ``node_limit`` nodes and ``time_limit`` seconds for everything, ``best``'s floors included
     (None: no limit): past either, NodeLimitExceeded or TimeLimitExceeded (``Budget``)."""
-    goal = OBJECTIVES.get(objective)
-    if goal is None or not goal.trades:
-        raise SolveError(f"objective {objective!r}: exact search here solves coop and best")
+    goal = objective
+    if not goal.trades:
+        raise SolveError(f"objective {objective.name!r}: exact search here solves coop and best")
     p = open_player(s, objective, player)
     budget = Budget(f"{objective} search", node_limit, time_limit, progress)
     t0 = time.perf_counter()
@@ -549,5 +553,5 @@ def solve(s: GameState, objective: Objective, player: int | None, limits: Limits
     """Exact search behind the one solver signature (``solvers.contract.Solver``): ``solo`` by
     ``solve_solo``, ``coop`` and ``best`` (the objectives with deals) by ``solve_open``."""
     if objective.trades:
-        return solve_open(s, objective.name, player, limits.nodes, limits.time, progress)
+        return solve_open(s, objective, player, limits.nodes, limits.time, progress)
     return solve_solo(s, player, limits.nodes, limits.time, progress)

@@ -38,13 +38,13 @@ from model.actions import Accept, Decline, Propose
 from model.engine import is_listed_proposal
 from model.isla import isla_of
 from solvers.bounds import best_split
-from solvers.contract import OBJECTIVES, Budget, Limits, Objective, Solution, SolveError
+from solvers.contract import Budget, Limits, Objective, Solution, SolveError
 from solvers.exact import NEG, Move, OpenSearch, _full_key, final_pass_player, iter_deals, open_solution
 from solvers.isla_exact import renames, solve_isla_solo
 from solvers.isla_reach import Raids, captures, reach, waits, windows
 
 
-def check_isla_open(s: GameState, objective: str, player: int | None) -> int:
+def check_isla_open(s: GameState, objective: Objective, player: int | None) -> int:
     """P (default: the seat to move) if ``s`` suits an Isla ``coop`` or ``best`` search: La Isla
     Bohnita, not its duel (I9), in the final pass (E2, I8); a SolveError in one line otherwise."""
     if s.setup.expansion != "isla":
@@ -59,7 +59,7 @@ class IslaOpenSearch(OpenSearch):
     """``coop`` or ``best P`` on an Isla position (module docstring); ``line`` rebuilds the
     principal line, replayed with checks."""
 
-    def __init__(self, objective: str, player: int, floors: list[int] | None, budget: Budget,
+    def __init__(self, objective: Objective, player: int, floors: list[int] | None, budget: Budget,
                  ordered: bool = True, bound: bool = True) -> None:
         super().__init__(objective, player, floors, budget=budget)
         self.ordered = ordered  # the deals of a run in partner order (off: the reference for tests)
@@ -237,13 +237,13 @@ class IslaOpenSearch(OpenSearch):
         return best_split(s.setup.payout[b], n)
 
 
-def solve_isla_open(s: GameState, objective: str, player: int | None = None,
+def solve_isla_open(s: GameState, objective: Objective, player: int | None = None,
                     budget: Budget | None = None) -> Solution:
     """The optimal Isla ``coop`` or ``best`` value and line; ``best``'s floors (each seat's Isla solo
     optimum) within the same budget."""
-    goal = OBJECTIVES.get(objective)
-    if goal is None or not goal.trades:
-        raise SolveError(f"objective {objective!r}: the Isla open search solves coop and best")
+    goal = objective
+    if not goal.trades:
+        raise SolveError(f"objective {objective.name!r}: the Isla open search solves coop and best")
     p = check_isla_open(s, objective, player)
     budget = budget or Budget(f"Isla {objective} search")
     t0 = time.perf_counter()
@@ -253,7 +253,7 @@ def solve_isla_open(s: GameState, objective: str, player: int | None = None,
     return open_solution(IslaOpenSearch(objective, p, floors, budget), s, t0)
 
 
-def reference_open(s: GameState, objective: str, player: int, floors: list[int] | None = None,
+def reference_open(s: GameState, objective: Objective, player: int, floors: list[int] | None = None,
                    node_limit: int | None = None) -> int:
     """The value by a reference search for tests: deals in any order, no bound."""
     check_isla_open(s, objective, player)
@@ -267,4 +267,4 @@ def solve(s: GameState, objective: Objective, player: int | None, limits: Limits
     """Isla exact search behind the one solver signature (``solvers.contract.Solver``): ``coop`` and
     ``best``."""
     budget = Budget(f"Isla {objective.name} search", limits.nodes, limits.time, progress)
-    return solve_isla_open(s, objective.name, player, budget)
+    return solve_isla_open(s, objective, player, budget)

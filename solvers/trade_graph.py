@@ -42,7 +42,7 @@ from model.errors import ArgumentError
 from model.rules import setup
 from solvers.contract import Budget, SolveError, TimeLimitExceeded, base_game_only
 from solvers.cpsat_run import interruptible
-from solvers.exact import SoloSearch, deals, default_policy, hand_reach, open_player
+from solvers.exact import SoloSearch, deals, default_policy, hand_reach, open_seat
 from solvers.expected import check_expected, solve_expected
 
 CLIQUE_LIMIT = 60  # candidates above which the best matching is found by CP-SAT (the clique search
@@ -198,7 +198,7 @@ def trade_map(s: GameState, max_cards: int | None = None, value: str = "solo",
     if s.phase != Phase.TRADE or s.pending is not None:
         raise SolveError(f"the position must be in trading with no offer pending (T3), not phase "
                          f"{s.phase.name.lower()}" + (" with an offer pending" if s.pending else ""))
-    open_player(s, "the trade graph", s.active)  # the final pass, not the duel
+    open_seat(s, "the trade graph", s.active)  # the final pass, not the duel
     if value == "expected":
         check_expected(s, s.active)
     k = s.setup.rules.max_deal_cards if max_cards is None else max_cards

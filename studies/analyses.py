@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from solvers.contract import BEST, COOP, SOLO, Objective, Status
 from studies.rows import PROVED, STATUSES, Answer, Group
 from studies.stats import mean_ci, wilson
 from studies.trade_network import DealRecord, collapse, network, summary
@@ -96,13 +97,13 @@ class TradingGroup:
     ruleset: str
     players: int
     cards_left: int
-    objectives: tuple[str, ...]
+    objectives: tuple[Objective, ...]
     positions: int
     proved: int  # solo for every seat and coop optimal
     coop_gains: tuple[Fraction, ...]
     best_proved: int  # best and the active seat's solo optimal
     best_gains: tuple[Fraction, ...]
-    unproved: dict[str, dict[str, int]]  # objective -> status -> positions
+    unproved: dict[Objective, dict[str, int]]  # objective -> status -> positions
     coop_gaps: tuple[Fraction, ...]
     coop_ranges: tuple[tuple[Fraction, Fraction], ...] = ()
     best_ranges: tuple[tuple[Fraction, Fraction], ...] = ()
@@ -124,7 +125,7 @@ def _by_status(c: Counter[str]) -> dict[str, int]:
 
 def trading_group(g: Group) -> TradingGroup:
     coop_gains, best_gains, gaps = [], [], []
-    unproved: dict[str, Counter[str]] = {o: Counter() for o in ("solo", "coop", "best") if o in g.objectives}
+    unproved: dict[Objective, Counter[str]] = {o: Counter() for o in (SOLO, COOP, BEST) if o in g.objectives}
     proved = best_proved = 0
     coop_ranges: list[tuple[Fraction, Fraction]] = []
     best_ranges: list[tuple[Fraction, Fraction]] = []
@@ -136,11 +137,11 @@ def trading_group(g: Group) -> TradingGroup:
                     got.append(r)
         solo_ok = p.solo is not None and all(a.proved for a in p.solo)
         if p.solo is not None:
-            unproved["solo"].update({a.status for a in p.solo if a.status != PROVED})
-        for name, a in (("coop", p.coop), ("best", p.best)):
+            unproved[SOLO].update({a.status for a in p.solo if a.status != PROVED})
+        for goal, a in ((COOP, p.coop), (BEST, p.best)):
             if a is not None and a.status != PROVED:
-                unproved[name][a.status] += 1
-        if p.coop is not None and p.coop.status == "feasible" and p.coop.bound is not None \
+                unproved[goal][a.status] += 1
+        if p.coop is not None and p.coop.status == Status.FEASIBLE and p.coop.bound is not None \
                 and p.coop.value is not None:
             gaps.append(p.coop.bound - p.coop.value)
         if solo_ok and p.coop is not None and p.coop.proved:

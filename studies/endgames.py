@@ -24,7 +24,16 @@ from typing import Any
 from model import GameState
 from model.state import state_to_json
 from solvers.api import solve, solve_policy
-from solvers.contract import OBJECTIVES, SOLO, Limits, NodeLimitExceeded, SolveError, TimeLimitExceeded
+from solvers.contract import (
+    OBJECTIVES,
+    SOLO,
+    Limits,
+    NodeLimitExceeded,
+    Objective,
+    SolveError,
+    Status,
+    TimeLimitExceeded,
+)
 from solvers.positions import PositionInputError, cut, small
 from studies.tasks import derive
 
@@ -62,15 +71,16 @@ def run_endgame(params: dict[str, Any], seed: int) -> dict[str, Any]:
     for name in params["objectives"]:
         goal = OBJECTIVES[name]
         if goal.policy:  # expected: for the seat to move, with what it may see (H7)
-            out[name] = _expected(s, name, method, s.to_move, limits)
+            out[name] = _expected(s, goal, method, s.to_move, limits)
         elif not goal.trades:  # solo: every seat's
             out[name] = [_solo(s, method, q, limits) for q in range(len(s.players))]
         else:
-            out[name] = _answer(s, name, method, active if goal.needs_player else None, limits)
+            out[name] = _answer(s, goal, method, active if goal.needs_player else None, limits)
     return out
 
 
-def _answer(s: GameState, objective: str, method: str, player: int | None, limits: Limits) -> dict[str, Any]:
+def _answer(s: GameState, objective: Objective, method: str, player: int | None,
+            limits: Limits) -> dict[str, Any]:
     try:
         sol = solve(s, objective, method, player, limits)
     except NodeLimitExceeded as e:
@@ -78,7 +88,7 @@ def _answer(s: GameState, objective: str, method: str, player: int | None, limit
     except TimeLimitExceeded as e:
         return {"status": "timeout", "value": None, "bound": None, "error": str(e)}
     out: dict[str, Any] = {"status": sol.status.value, "value": sol.value, "bound": sol.bound}
-    if OBJECTIVES[objective].trades:  # every seat's coins after the line, for the checks (studies/rows.py)
+    if objective.trades:  # every seat's coins after the line, for the checks (studies/rows.py)
         out["coins"] = list(sol.per_player)
     return out
 
@@ -86,9 +96,9 @@ def _answer(s: GameState, objective: str, method: str, player: int | None, limit
 def _solo(s: GameState, method: str, q: int, limits: Limits) -> dict[str, Any]:
     """Seat q's solo optimum: exact search first (milliseconds where CP-SAT takes a second), and
     with ``method = "cpsat"`` CP-SAT when exact search passes its node limit (deterministic)."""
-    answer = _answer(s, SOLO.name, "exact", q, limits)
+    answer = _answer(s, SOLO, "exact", q, limits)
     if answer["status"] == "too-large" and method == "cpsat":
-        answer = _answer(s, SOLO.name, "cpsat", q, limits)
+        answer = _answer(s, SOLO, "cpsat", q, limits)
     return answer
 
 
@@ -96,7 +106,7 @@ def _fraction(x: Fraction) -> str:
     return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
 
 
-def _expected(s: GameState, objective: str, method: str, p: int, limits: Limits) -> dict[str, Any]:
+def _expected(s: GameState, objective: Objective, method: str, p: int, limits: Limits) -> dict[str, Any]:
     try:
         sol = solve_policy(s, objective, method, p, limits)
     except NodeLimitExceeded as e:
@@ -105,5 +115,5 @@ def _expected(s: GameState, objective: str, method: str, p: int, limits: Limits)
         return {"status": "timeout", "player": p, "error": str(e)}
     except SolveError as e:
         return {"status": "not-applicable", "player": p, "error": str(e)}
-    return {"status": "optimal", "player": p, "value": _fraction(sol.value),
+    return {"status": Status.OPTIMAL.value, "player": p, "value": _fraction(sol.value),
             "open_average": _fraction(sol.open_average), "arrangements": sol.arrangements}

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from model.records import atomic_write_text
+from solvers.contract import BEST, COOP, EXPECTED, SOLO
 from studies.analyses import (
     InformationGroup,
     NetworkGroup,
@@ -155,9 +156,8 @@ def analyse(source: str | os.PathLike[str]) -> Report:
     sims = [g for g in groups.values() if g.kind == "simulation"]
     ends = [g for g in groups.values() if g.kind == "endgame"]
     seats = [s for g in sims for s in seat_stats(g)]
-    trading = [trading_group(g) for g in ends if "solo" in g.objectives or "coop" in g.objectives
-               or "best" in g.objectives]
-    information = [information_group(g) for g in ends if "expected" in g.objectives]
+    trading = [trading_group(g) for g in ends if {SOLO, COOP, BEST} & set(g.objectives)]
+    information = [information_group(g) for g in ends if EXPECTED in g.objectives]
     networks = [network_group(g) for g in sims]
     tables = {t.name: t for t in (seat_table(seats), trading_table(trading),
                                   information_table(information), network_table(networks),

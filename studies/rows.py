@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from model.cards import BEAN_INDEX
+from solvers.contract import BEST, COOP, EXPECTED, OBJECTIVES, SOLO, Objective, Status
 from studies.spec import StudyError
 from studies.store import RESULTS, read_results
 from studies.trade_network import DealRecord
@@ -33,8 +34,10 @@ from studies.trade_network import DealRecord
 __all__ = ["PROVED", "STATUSES", "UNPROVED", "Answer", "Expected", "Failure", "Group", "Position",
            "read_groups"]
 
-PROVED = "optimal"
-UNPROVED = ("feasible", "too-large", "timeout")
+# A solver's statuses (``solvers.contract.Status``) and the study's own: past a node or time limit
+# with no line (too-large, timeout), an objective that does not apply to the position.
+PROVED = Status.OPTIMAL
+UNPROVED = (Status.FEASIBLE, "too-large", "timeout")
 STATUSES = (PROVED, *UNPROVED, "not-applicable")
 
 
@@ -67,6 +70,12 @@ class _Line:
         if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
             raise self.error(_at(at, key), f"expected {what}, got {_short(value)}")
         return value
+
+    def objective(self, name: Any, at: str) -> Objective:
+        """The objective ``name`` names (the row's edge: names become ``Objective`` here, once)."""
+        if not isinstance(name, str) or name not in OBJECTIVES:
+            raise self.error(at, f"expected one of {', '.join(OBJECTIVES)}, got {_short(name)}")
+        return OBJECTIVES[name]
 
     def seat(self, obj: Any, key: str | int, at: str, players: int) -> int:
         q: int = self.typed(obj, key, at, int, "a seat number")
@@ -120,7 +129,7 @@ def _answer(line: _Line, obj: Any, at: str, players: int = 0) -> Answer:
     if status not in STATUSES:
         raise line.error(f"{at}.status", f"expected one of {', '.join(STATUSES)}, got {status!r}")
     value = bound = None
-    if status in (PROVED, "feasible"):
+    if status in (Status.OPTIMAL, Status.FEASIBLE):
         value = _fraction(line, line.get(obj, "value", at), f"{at}.value")
         raw = obj.get("bound")
         bound = None if raw is None else _fraction(line, raw, f"{at}.bound")
@@ -184,7 +193,7 @@ class Group:
     players: int
     bots: tuple[str, ...] = ()
     cards_left: int = 0
-    objectives: tuple[str, ...] = ()
+    objectives: tuple[Objective, ...] = ()
     games: list[tuple[str, tuple[Fraction, ...], tuple[int, ...]]] = field(default_factory=list)
     deals: list[DealRecord] = field(default_factory=list)
     positions: list[Position] = field(default_factory=list)
@@ -210,7 +219,8 @@ def _params_group(line: _Line, row: dict[str, Any], groups: dict[str, Group]) ->
         else:
             g.cards_left = line.typed(p, "cards_left", "params", int, "a number of cards")
             objectives = line.typed(p, "objectives", "params", list, "a list of objectives")
-            g.objectives = tuple(str(o) for o in objectives)
+            g.objectives = tuple(line.objective(o, f"params.objectives[{k}]")
+                                 for k, o in enumerate(objectives))
         groups[name] = g
     elif g.kind != kind or g.players != players:
         raise line.error("params.group", f"{name!r} is a {g.players}-player {g.kind} group above, "
@@ -259,16 +269,16 @@ def _simulation(line: _Line, g: Group, result: Any) -> None:
 def _endgame(line: _Line, g: Group, key: str, result: Any) -> None:
     active = line.seat(result, "active", "result", g.players)
     solo: tuple[Answer, ...] | None = None
-    if "solo" in g.objectives:
+    if SOLO in g.objectives:
         seats = line.typed(result, "solo", "result", list, "a list of answers per seat")
         if len(seats) != g.players:
             raise line.error("result.solo", f"{len(seats)} seats with {g.players} players")
         solo = tuple(_answer(line, a, f"result.solo[{q}]") for q, a in enumerate(seats))
-    coop, best = (_answer(line, line.get(result, o, "result"), f"result.{o}", g.players)
-                  if o in g.objectives else None for o in ("coop", "best"))
+    coop, best = (_answer(line, line.get(result, o.name, "result"), f"result.{o.name}", g.players)
+                  if o in g.objectives else None for o in (COOP, BEST))
     _consistent(line, key, active, solo, coop, best)
     expected = None
-    if "expected" in g.objectives:
+    if EXPECTED in g.objectives:
         e = line.get(result, "expected", "result")
         status = line.typed(e, "status", "result.expected", str, "a status")
         if status not in STATUSES:

@@ -191,12 +191,13 @@ def _check_endgame(e: Endgame, at: str) -> None:
         if n == 2:
             raise StudyError(f"{at}.players[{k}]: the bean duel has no trading (D1) and is solved by "
                              "scripts/solve_endgame.py --objective duel, not by a study")
-    for name in e.objectives:
-        have = methods(name)
+    goals = [OBJECTIVES[name] for name in e.objectives]  # the study file's names, checked by pydantic
+    for goal in goals:
+        have = methods(goal)
         if e.method not in have:
-            raise StudyError(f"{at}.objectives: {name} is solved by {' and '.join(have)} only; "
+            raise StudyError(f"{at}.objectives: {goal.name} is solved by {' and '.join(have)} only; "
                              f"use method = \"{have[0]}\"")
-    if e.options.get("reshuffle") == "on-demand" and EXPECTED.name in e.objectives:
+    if e.options.get("reshuffle") == "on-demand" and EXPECTED in goals:
         raise StudyError(f"{at}.options.reshuffle: expected covers E1's at-exhaustion reading only")
 
 

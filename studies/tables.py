@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from solvers.contract import BEST, COOP, SOLO, Objective
 from studies.analyses import InformationGroup, NetworkGroup, SeatStats, TradingGroup
 from studies.rows import Failure
 from studies.stats import exact_mean, mean_ci, share_positive
@@ -157,15 +158,16 @@ def _range_cells(ranges: Sequence[tuple[Fraction, Fraction]]
     return len(ranges), _float(exact_mean(lows)), _float(exact_mean(highs)), ci_low, ci_high
 
 
-def _interval(objective: str) -> Callable[[dict[str, Cell]], str]:
+def _interval(objective: Objective) -> Callable[[dict[str, Cell]], str]:
     def f(r: dict[str, Cell]) -> str:
-        n = r[f"{objective}_ranged"]
+        key = objective.name
+        n = r[f"{key}_ranged"]
         if not n:
             return "–"
-        text = f"[{cell_text(r[f'{objective}_gain_low'])}, {cell_text(r[f'{objective}_gain_high'])}] ({n})"
-        if r[f"{objective}_ci_low"] is None:
+        text = f"[{cell_text(r[f'{key}_gain_low'])}, {cell_text(r[f'{key}_gain_high'])}] ({n})"
+        if r[f"{key}_ci_low"] is None:
             return text
-        low, high = cell_text(r[f"{objective}_ci_low"]), cell_text(r[f"{objective}_ci_high"])
+        low, high = cell_text(r[f"{key}_ci_low"]), cell_text(r[f"{key}_ci_high"])
         return f"{text}; 95% CI [{low}, {high}]"
     return f
 
@@ -179,13 +181,13 @@ def trading_table(groups: Sequence[TradingGroup]) -> Table:
                "best_ci_high")
     rows = []
     for t in groups:
-        def unproved(o: str, t: TradingGroup = t) -> int | None:
+        def unproved(o: Objective, t: TradingGroup = t) -> int | None:
             return sum(t.unproved[o].values()) if o in t.unproved else None
         rows.append((t.study, t.group, t.ruleset, t.players, t.cards_left, t.positions, t.proved,
                      _float(exact_mean(t.coop_gains)), _float(max(t.coop_gains, default=None)),
                      share_positive(t.coop_gains), t.best_proved, _float(exact_mean(t.best_gains)),
                      _float(max(t.best_gains, default=None)), share_positive(t.best_gains),
-                     unproved("solo"), unproved("coop"), unproved("best"), len(t.coop_gaps),
+                     unproved(SOLO), unproved(COOP), unproved(BEST), len(t.coop_gaps),
                      _float(max(t.coop_gaps, default=None)), _unproved_text(t),
                      *_range_cells(t.coop_ranges), *_range_cells(t.best_ranges)))
     shown = [("ruleset", _col("ruleset")), ("players", _col("players")), ("cards left", _col("cards_left")),
@@ -195,8 +197,8 @@ def trading_table(groups: Sequence[TradingGroup]) -> Table:
              ("best − solo: mean", _col("best_gain_mean")), ("max", _col("best_gain_max")),
              ("> 0", _col("best_gain_share_positive")),
              ("coop gap max", _col("coop_gap_max")), ("unproved", _col("unproved")),
-             ("coop − Σsolo, all: [mean low, mean high] (n); 95% CI", _interval("coop")),
-             ("best − solo, all: [low, high] (n); 95% CI", _interval("best"))]
+             ("coop − Σsolo, all: [mean low, mean high] (n); 95% CI", _interval(COOP)),
+             ("best − solo, all: [low, high] (n); 95% CI", _interval(BEST))]
     notes = ("proved: positions with the solo optimum of every seat and coop proved; coop − Σsolo over those "
              "only. best − solo[active] over the positions with best and the active seat's solo proved.",
              "> 0: the share of those positions where the gain is positive. coop gap max: the largest "

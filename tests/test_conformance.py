@@ -29,6 +29,7 @@ from model.position_io import state_of
 from model.referee import check_record
 from model.rules import PRESETS, ruleset, setup
 from model.state import GameState
+from solvers.contract import OBJECTIVES
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -222,10 +223,11 @@ def resolve(s: GameState, entry: dict[str, Any]) -> Any:
     """Solve again with the solver the fixture names (a dotted function name)."""
     module, name = entry["solver"].rsplit(".", 1)
     solver = getattr(importlib.import_module(module), name)
+    objective = OBJECTIVES[entry["objective"]]  # the fixture's name, read once
     if name == "solve_flow":  # it stops once proved; 10 s (its default) ran out under load (3.4 s idle)
-        return solver(s, entry["objective"], entry["player"], time_limit=300)
+        return solver(s, objective, entry["player"], time_limit=300)
     if name == "solve_open":
-        return solver(s, entry["objective"], entry["player"])
+        return solver(s, objective, entry["player"])
     return solver(s, entry["player"])
 
 

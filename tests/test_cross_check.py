@@ -13,7 +13,7 @@ from builders import load_script
 from test_isla_open import _deal
 
 import solvers.cross_check as cc
-from solvers.contract import NodeLimitExceeded, SolveError
+from solvers.contract import COOP, SOLO, NodeLimitExceeded, Objective, SolveError
 
 
 def test_replacements_are_capped(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -23,7 +23,7 @@ def test_replacements_are_capped(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(cc, "check", lambda item, **kw: {"label": item[0], "too_large": True})
     seen: list[tuple[int, int | None, str]] = []
     with pytest.raises(SolveError, match="4 coop positions too large for exact search .* more than 3"):
-        cc.cross_check("coop", 2, 1, 1000, max_replaced=3, progress=lambda *a: seen.append(a))
+        cc.cross_check(COOP, 2, 1, 1000, max_replaced=3, progress=lambda *a: seen.append(a))
     assert seen[-1] == (0, 2, "3 replaced")
 
 
@@ -37,17 +37,17 @@ def test_every_position_done_ends_the_run(monkeypatch: pytest.MonkeyPatch) -> No
         return {"label": item[0], "too_large": len(calls) == 1}
 
     monkeypatch.setattr(cc, "check", check)
-    out = cc.cross_check("solo", 2, 5, 1000)
+    out = cc.cross_check(SOLO, 2, 5, 1000)
     assert len(out["done"]) == 2 and out["replaced"] == ["5"]
     assert [c[0] for c in calls] == ["5", "5", "1000005"]  # the replacement from the next seed's batch
 
 
 def test_E1_on_demand_positions_are_cut_from_on_demand_games() -> None:
     """``--reshuffle on-demand`` reaches the sampler: its positions play E1's other reading."""
-    items = cc.positions("solo", 3, 1, "on-demand")
+    items = cc.positions(SOLO, 3, 1, "on-demand")
     assert [s.setup.on_demand for _, s, _ in items] == [True] * 3
     assert all(" on-demand " in label for label, _, _ in items)
-    assert not any(s.setup.on_demand for _, s, _ in cc.positions("solo", 2, 1))
+    assert not any(s.setup.on_demand for _, s, _ in cc.positions(SOLO, 2, 1))
 
 
 def test_isla_coop_and_best_are_checked_against_the_solo_line(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -55,16 +55,16 @@ def test_isla_coop_and_best_are_checked_against_the_solo_line(monkeypatch: pytes
     turned-up cards that makes coop 3 where the solo line totals 2), and a coop below the solo
     line's total is reported (a stand-in search that ignores the deal)."""
     s = _deal()
-    coop = cc.check(("deal", s, 0), "coop", 10_000)
+    coop = cc.check(("deal", s, 0), COOP, 10_000)
     assert (coop["exact"], sum(coop["solo_line"]), coop["problems"]) == (3, 2, [])
-    assert cc.check(("deal", s, 0), "coop", 10)["unfinished"] is True  # past its node limit: not replaced
+    assert cc.check(("deal", s, 0), COOP, 10)["unfinished"] is True  # past its node limit: not replaced
     real = cc.solve
 
-    def no_deal(t: Any, objective: str, *args: Any) -> Any:
-        return real(t, "solo" if objective == "coop" else objective, *args)
+    def no_deal(t: Any, objective: Objective, *args: Any) -> Any:
+        return real(t, SOLO if objective == COOP else objective, *args)
 
     monkeypatch.setattr(cc, "solve", no_deal)  # "coop" answered by the solo search: 1 < the total 2
-    assert cc.check(("deal", s, 0), "coop", 10_000)["problems"] == ["coop 1 below the solo line's total 2"]
+    assert cc.check(("deal", s, 0), COOP, 10_000)["problems"] == ["coop 1 below the solo line's total 2"]
 
 
 def test_an_unfinished_isla_coop_bound_below_the_solo_line_is_a_disagreement(
@@ -75,9 +75,9 @@ def test_an_unfinished_isla_coop_bound_below_the_solo_line_is_a_disagreement(
     real = cc.solve
 
     def stopped(top: int) -> Any:
-        def solve(t: Any, objective: str, *args: Any) -> Any:
+        def solve(t: Any, objective: Objective, *args: Any) -> Any:
             a = real(t, objective, *args)
-            if objective == "solo":
+            if objective == SOLO:
                 return a
             e = NodeLimitExceeded("stand-in: past its node limit")
             e.best = replace(a, status="feasible", stats=replace(a.stats, bound=top))
@@ -85,10 +85,10 @@ def test_an_unfinished_isla_coop_bound_below_the_solo_line_is_a_disagreement(
         return solve
 
     monkeypatch.setattr(cc, "solve", stopped(4))
-    cut = cc.check(("deal", _deal(), 0), "coop", 10_000)
+    cut = cc.check(("deal", _deal(), 0), COOP, 10_000)
     assert (cut["unfinished"], cut["found"], cut["bound"], cut["problems"]) == (True, 3, 4, [])
     monkeypatch.setattr(cc, "solve", stopped(1))
-    assert cc.check(("deal", _deal(), 0), "coop", 10_000)["problems"] == [
+    assert cc.check(("deal", _deal(), 0), COOP, 10_000)["problems"] == [
         "coop proved bound 1 below the solo line's total 2"]
 
 

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from model import GameState, Phase, apply, bean
-from solvers.contract import Solution, SolveError
+from solvers.contract import BEST, COOP, Solution, SolveError
 from solvers.cpsat import card_stream, solve_solo_cpsat
 from solvers.cpsat_deals import solve_deals_cpsat
 from solvers.exact import solve_open, solve_solo
@@ -176,11 +176,11 @@ def test_T6_solo_cpsat_equals_exact_and_both_lines_replay(name):
 
 
 @pytest.mark.rule("T3")
-@pytest.mark.parametrize("objective", ["coop", "best"])
+@pytest.mark.parametrize("objective", [COOP, BEST], ids=str)
 @pytest.mark.parametrize("name", NAMES)
 def test_T3_open_objectives_exact_and_cpsat(name, objective):
     c = CASES[name]
-    want = c.coop if objective == "coop" else c.best
+    want = c.coop if objective == COOP else c.best
     exact = solve_open(c.s, objective, c.p)
     assert exact.value == want
     _replays(c.s, exact)

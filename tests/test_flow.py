@@ -23,7 +23,7 @@ import pytest
 from builders import run_script
 
 from model import GameState, Phase, Propose, apply
-from solvers.contract import Solution, SolveError
+from solvers.contract import BEST, COOP, Objective, Solution, SolveError
 from solvers.cpsat_deals import solve_deals_cpsat
 from solvers.exact import solve_open
 from solvers.flow.solver import solve_flow
@@ -50,7 +50,7 @@ def _cuts(count: int, seed: int, options: dict[str, str] | None = None) -> list[
 
 
 @cache
-def _optimum(label: str, objective: str) -> int | None:
+def _optimum(label: str, objective: Objective) -> int | None:
     """Exact search's optimum (None when it passes its node budget: such cuts are not used)."""
     item = next(x for x in _CUTS if x[0] == label)
     try:
@@ -79,8 +79,8 @@ def _replays(s: GameState, sol: Solution) -> None:
 
 
 @pytest.mark.rule("T3")
-@pytest.mark.parametrize("objective", ["coop", "best"])
-def test_T3_flow_equals_exact_search(objective: str) -> None:
+@pytest.mark.parametrize("objective", [COOP, BEST], ids=str)
+def test_T3_flow_equals_exact_search(objective: Objective) -> None:
     """Every cut exact search finishes (at least 11 of 12) gets the same proved optimum."""
     compared = 0
     for label, s, p in _CUTS:
@@ -95,8 +95,8 @@ def test_T3_flow_equals_exact_search(objective: str) -> None:
 
 
 @pytest.mark.rule("H4")
-@pytest.mark.parametrize("objective", ["coop", "best"])
-def test_H4_strict_flow_never_passes_exact_search(objective: str) -> None:
+@pytest.mark.parametrize("objective", [COOP, BEST], ids=str)
+def test_H4_strict_flow_never_passes_exact_search(objective: Objective) -> None:
     """H4 strict (the decomposition alone: the master ignores H4, the seat DP reads it strictly):
     plan <= exact search's optimum <= bound on every cut, "optimal" only with the optimum, and most
     cuts proved."""
@@ -123,8 +123,8 @@ def test_H4_strict_flow_never_passes_exact_search(objective: str) -> None:
 
 @pytest.mark.rule("T3")
 @pytest.mark.parametrize("time_limit", [0.05, 0.3, 3.0])
-@pytest.mark.parametrize("objective", ["coop", "best"])
-def test_bounds_are_bounds_at_every_time_limit(objective: str, time_limit: float) -> None:
+@pytest.mark.parametrize("objective", [COOP, BEST], ids=str)
+def test_bounds_are_bounds_at_every_time_limit(objective: Objective, time_limit: float) -> None:
     """No solver reports a value above the optimum, or a bound below it, however short its time;
     "optimal" only with the optimum."""
     for label, s, p in _CUTS[:4]:
@@ -153,7 +153,7 @@ def test_real_hands_bound_and_line(name: str) -> None:
     pay and the plan is proved optimal. (How close rio4-8cards comes is the benchmark's to measure,
     not a test's: a work limit here, not a clock, so a busy machine runs the same search.)"""
     s = LIBRARY[name].position()
-    sol = solve_flow(s, "coop", time_limit=120, workers=1, work_limit=60 if name == "rio4-last-turn" else 2)
+    sol = solve_flow(s, COOP, time_limit=120, workers=1, work_limit=60 if name == "rio4-last-turn" else 2)
     _replays(s, sol)
     from solvers.exact import solve_solo
 
@@ -220,10 +220,10 @@ def test_plan_values_are_rounded_not_truncated() -> None:
     rounds them, so a plan's claimed value equals its replay (rio-grande 4p game 551596, hands
     of one card, 3 cards left; found by scripts/cross_check.py)."""
     s = small(cut("rio-grande", 4, 551596, 8), hand=1, draw=3)
-    sol = solve_flow(s, "coop", 2, time_limit=30, workers=1)
+    sol = solve_flow(s, COOP, 2, time_limit=30, workers=1)
     _replays(s, sol)
     assert sol.status == "optimal"
-    assert sol.value == solve_open(s, "coop", 2).value
+    assert sol.value == solve_open(s, COOP, 2).value
 
 
 def test_the_best_plan_hints_every_variable_of_the_joint_model() -> None:
@@ -237,7 +237,7 @@ def test_the_best_plan_hints_every_variable_of_the_joint_model() -> None:
 
     s = LIBRARY["rio4-last-turn"].position()
     with interruptible() as stop:
-        run = FlowSolver(s, "coop", None, None, 1, None, stop)
+        run = FlowSolver(s, COOP, None, None, 1, None, stop)
         _, end = no_trade_line(s)
         run.best = _Found(sum(len(p.coins) for p in end.players), [], [])
         run.decompose(until=time.perf_counter() + 20)
@@ -251,8 +251,8 @@ def test_the_best_plan_hints_every_variable_of_the_joint_model() -> None:
 
 
 @pytest.mark.rule("T3")
-@pytest.mark.parametrize("objective", ["coop", "best"])
-def test_the_search_for_a_better_plan_alone_reaches_the_optimum(objective: str) -> None:
+@pytest.mark.parametrize("objective", [COOP, BEST], ids=str)
+def test_the_search_for_a_better_plan_alone_reaches_the_optimum(objective: Objective) -> None:
     """From the no-trade plan, ``above`` (any plan worth one more, no LP) either improves the
     plan, replayed, or proves none exists; repeated, it ends at exact search's optimum."""
     compared = 0
@@ -276,7 +276,7 @@ def test_a_work_limit_gives_the_same_answer_every_run() -> None:
     whatever the clock says: the same value, bound and line twice, and it says the work limit
     stopped it (the wall-clock limit, 600 s, is far away)."""
     s = LIBRARY["rio4-8cards"].position()
-    runs = [solve_flow(s, "coop", None, time_limit=600, workers=1, work_limit=1.0) for _ in range(2)]
+    runs = [solve_flow(s, COOP, None, time_limit=600, workers=1, work_limit=1.0) for _ in range(2)]
     a, b = runs
     assert a.stats.stopped_by in ("work", "proved")
     assert a.stats.work <= 1.0 * 1.05 + 1.0  # each solve ends at its share, give or take a step
@@ -298,7 +298,7 @@ def test_a_first_master_solve_no_tighter_than_the_beanometer_gives_up(upper: int
 
     s = LIBRARY["rio4-8cards"].position()
     fm = FlowMaster(s)
-    fm.m.maximize(_objective(fm, capped_values(fm), "coop", 0, None))
+    fm.m.maximize(_objective(fm, capped_values(fm), COOP, 0, None))
     harvest = _Harvest(fm, 20, weak=(upper, 0.0, True))
     solver = _solver(1)
     status = solver.solve(fm.m, solution_callback(harvest.on_solution))
@@ -324,14 +324,14 @@ def test_a_seat_cut_caps_the_schedule_and_does_not_forbid_it() -> None:
     s = LIBRARY["rio4-8cards"].position()
     fm = FlowMaster(s)
     values = capped_values(fm)
-    fm.m.maximize(_objective(fm, values, "coop", 0, None))
+    fm.m.maximize(_objective(fm, values, COOP, 0, None))
     harvest = _Harvest(fm, 1)
     assert _solver(1).solve(fm.m, solution_callback(harvest.on_solution)) == cp_model.OPTIMAL
     found = harvest.found[-1]
 
     again = FlowMaster(s)
     capped = capped_values(again)
-    total = _objective(again, capped, "coop", 0, None)
+    total = _objective(again, capped, COOP, 0, None)
     seat_cut(again, capped[0], 0, found.scheds[0], found.relaxed[0] - 1, 0)
     for i in range(len(again.m.proto.variables)):  # the same fronts and flows as the optimum
         var = again.m.get_int_var_from_proto_index(i)
@@ -344,14 +344,14 @@ def test_a_seat_cut_caps_the_schedule_and_does_not_forbid_it() -> None:
 
 
 @contextmanager
-def _no_trade_run(s: GameState, objective: str, p: int) -> Iterator[Any]:
+def _no_trade_run(s: GameState, objective: Objective, p: int) -> Iterator[Any]:
     """A FlowSolver holding the no-trade plan and nothing else (Ctrl-C stops its searches)."""
     from solvers.cpsat_run import interruptible
     from solvers.exact import open_player, solve_solo
     from solvers.flow.solver import FlowSolver, _Found, no_trade_line
 
     q = open_player(s, objective, p)
-    floors = [solve_solo(s, r).value for r in range(len(s.players))] if objective == "best" else None
+    floors = [solve_solo(s, r).value for r in range(len(s.players))] if objective == BEST else None
     with interruptible() as stop:
         run = FlowSolver(s, objective, q, floors, 1, None, stop)
         line, end = no_trade_line(s)
@@ -382,8 +382,8 @@ def test_flow_variables_are_told_apart_by_name() -> None:
 
 
 @pytest.mark.rule("T3")
-@pytest.mark.parametrize("objective", ["coop", "best"])
-def test_the_plan_search_improves_on_no_trade_and_stays_below_the_optimum(objective: str) -> None:
+@pytest.mark.parametrize("objective", [COOP, BEST], ids=str)
+def test_the_plan_search_improves_on_no_trade_and_stays_below_the_optimum(objective: Objective) -> None:
     """From the no-trade plan alone (no rounds before it), the neighbourhood search finds plans
     that replay by the rules, never worth more than exact search's optimum, and better than no
     trade wherever deals pay on at least one cut."""
@@ -412,7 +412,7 @@ def test_a_round_no_tighter_than_the_beanometer_ends_the_rounds() -> None:
     23 as the beanometer's bound (a valid one: the optimum), that round is no tighter than it:
     the rounds end there and the plan search gets the time."""
     s = LIBRARY["rio4-8cards"].position()
-    with _no_trade_run(s, "best", 1) as run:
+    with _no_trade_run(s, BEST, 1) as run:
         run.upper = 23
         run.decompose(until=1.0)
     assert run.weak and run.stages["rounds"] == 1 and run.stages["master_gave_up"]
@@ -449,10 +449,10 @@ def test_best_takes_turns_joint_then_rounds_and_stops_at_a_proof() -> None:
     assert [what for what, _ in BEST_TURNS] == ["joint", "rounds"]
     checked = 0
     for label, s, p in _CUTS[:6]:
-        want = _optimum(label, "best")
+        want = _optimum(label, BEST)
         if want is None:
             continue
-        with _no_trade_run(s, "best", p) as run:
+        with _no_trade_run(s, BEST, p) as run:
             calls = _recorded(run)
             run.take_turns(BEST_TURNS)
             got, bound = run.best, run.bound
@@ -477,11 +477,11 @@ def test_the_beanometer_bound_comes_with_the_first_plan_and_stays_without_a_mast
     from solvers.flow.solver import FlowSolver
 
     s = LIBRARY["rio4-8cards"].position()
-    upper = OpenSearch("coop", s.to_move).upper(s)
+    upper = OpenSearch(COOP, s.to_move).upper(s)
     ticks: list[tuple[int, float]] = []
     for phase in ("decompose", "search_plans", "take_turns", "joint", "above"):
         monkeypatch.setattr(FlowSolver, phase, lambda self, *a, **k: None)
-    sol = solve_flow(s, "coop", time_limit=60, workers=1, tick=lambda v, b, e: ticks.append((v, b)))
+    sol = solve_flow(s, COOP, time_limit=60, workers=1, tick=lambda v, b, e: ticks.append((v, b)))
     solo = sum(solve_solo(s, q).value for q in range(len(s.players)))
     assert ticks == [(solo, upper)]
     assert (sol.value, sol.stats.bound, sol.status) == (solo, upper, "feasible")

@@ -15,7 +15,7 @@ import pytest
 from ortools.sat.python import cp_model
 
 from model import GameState
-from solvers.contract import Budget, SolveError
+from solvers.contract import BEST, COOP, Budget, Objective, SolveError
 from solvers.exact import solve_open, solve_solo
 from solvers.flow.columns import SCALE, ColumnBound, Link, Priced, link_var, links
 from solvers.flow.cuts import Schedule, schedule
@@ -93,7 +93,7 @@ def test_T3_every_pricing_bound_is_at_least_a_real_plans_part(index: int) -> Non
     """The Lagrangian bound's two facts on real plans: each seat's pricing bound covers its part,
     and the parts' link terms cancel, so their sum is the plan's own objective."""
     label, s = _positions()[index]
-    cb = ColumnBound(s, "coop", 0, None, capacity=False, clock=Budget("test", None, 120))
+    cb = ColumnBound(s, COOP, 0, None, capacity=False, clock=Budget("test", None, 120))
     plans = _plans(cb, 3, seed=index)
     assert any(any(p[0].values()) for p in plans), f"{label}: no plan trades"
     assert _violations(cb, plans, seed=index) == [], label
@@ -104,23 +104,23 @@ def test_T3_every_pricing_bound_is_at_least_a_real_plans_part(index: int) -> Non
 
 
 @cache
-def _optimum(index: int, objective: str) -> int:
+def _optimum(index: int, objective: Objective) -> int:
     _, s = _positions(1, 4)[index]
     return solve_open(s, objective, 0, node_limit=200_000).value
 
 
 @pytest.mark.rule("T3")
 @pytest.mark.rule("C1")
-@pytest.mark.parametrize("objective", ["coop", "best"])
+@pytest.mark.parametrize("objective", [COOP, BEST], ids=str)
 @pytest.mark.parametrize("index", range(4))
-def test_C1_the_column_bound_is_at_least_the_optimum(index: int, objective: str) -> None:
+def test_C1_the_column_bound_is_at_least_the_optimum(index: int, objective: Objective) -> None:
     label, s = _positions(1, 4)[index]
     try:
         want = _optimum(index, objective)
     except SolveError:
         pytest.fail(f"{label}: exact search did not finish")
-    floors = [solve_solo(s, q).value for q in range(len(s.players))] if objective == "best" else None
-    cb = ColumnBound(s, objective, 0, floors, capacity=objective == "best", clock=Budget("test", None, 60))
+    floors = [solve_solo(s, q).value for q in range(len(s.players))] if objective == BEST else None
+    cb = ColumnBound(s, objective, 0, floors, capacity=objective == BEST, clock=Budget("test", None, 60))
     got = cb.run(1.0)
     assert got is not None and got >= want, f"{label}: bound {got} < optimum {want}"
     # measured: on these eight the root converges to the optimum (11-13 rounds, 11-24 columns)
@@ -154,7 +154,7 @@ class _Cheap(ColumnBound):
 def test_T3_a_wrong_pricing_is_caught(mutant: type[ColumnBound]) -> None:
     found = []
     for index, (label, s) in enumerate(_positions()[:2]):
-        cb = mutant(s, "coop", 0, None, capacity=False, clock=Budget("test", None, 120))
-        plans = _plans(ColumnBound(s, "coop", 0, None, capacity=False), 3, seed=index)
+        cb = mutant(s, COOP, 0, None, capacity=False, clock=Budget("test", None, 120))
+        plans = _plans(ColumnBound(s, COOP, 0, None, capacity=False), 3, seed=index)
         found += [f"{label}: {v}" for v in _violations(cb, plans, seed=index)]
     assert found, f"{mutant.__name__} went unnoticed"

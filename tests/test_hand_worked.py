@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import pytest
 
+from solvers.contract import BEST, COOP
 from solvers.cpsat import solve_solo_cpsat
 from solvers.exact import solve_open, solve_solo
 from solvers.positions import LIBRARY
@@ -63,7 +64,7 @@ def test_split_gardens():
     assert both_solo("split-gardens") == 5
 
 
-@pytest.mark.parametrize(("objective", "value"), [("coop", 6), ("best", 2)])
+@pytest.mark.parametrize(("objective", "value"), [(COOP, 6), (BEST, 2)], ids=str)
 def test_deal_helps_both(objective, value):
     # p0: hand [stink], fields [2 chili, 2 stink]; p1: hand [chili], fields [3 soy, 2 red];
     #   turned up: soy, red. p2 and p3 hold nothing.
@@ -77,7 +78,7 @@ def test_deal_helps_both(objective, value):
     assert solve_solo(s, 0).value == 1 and solve_solo(s, 1).value == 2
     sol = solve_open(s, objective, 0)
     assert sol.value == value
-    if objective == "coop":
+    if objective == COOP:
         assert sol.per_player[:2] == [2, 4]
     else:
         assert sol.stats.floors == [1, 2, 0, 0] and sol.per_player[0] == 2

@@ -19,7 +19,7 @@ from builders import isla_ship as _ship
 from model import Action, EndPhase, GameState, Phase, apply
 from model.isla.setup import isla_setup
 from solvers.api import solve
-from solvers.contract import Budget, Limits, SolveError
+from solvers.contract import SOLO, Budget, Limits, SolveError
 from solvers.cpsat_lazy import cp_model
 from solvers.cross_check import isla_positions
 from solvers.isla_cpsat import (
@@ -106,7 +106,7 @@ def _agrees(s: GameState, p: int, seconds: float = 5.0) -> bool:
     """CP-SAT's value is exact search's when proved, and never above it (its line is replayed by
     the registry's verify_line, so it is a real line). True when proved."""
     try:
-        sol = solve(s, "solo", "cpsat", p, Limits(time=seconds, workers=1))
+        sol = solve(s, SOLO, "cpsat", p, Limits(time=seconds, workers=1))
     except SolveError as e:  # no line within the (wall-clock) limit, on a loaded machine: nothing to compare
         assert str(e).startswith("CP-SAT found no solution"), e
         return False
@@ -152,7 +152,7 @@ def test_a_turn_of_P_s_is_never_valued_above_exact_search() -> None:
 
 def test_the_isla_duel_and_other_objectives_are_refused_in_one_line() -> None:
     with pytest.raises(SolveError, match=r"solo does not apply to the Isla duel \(I9\)"):
-        solve(ISLA_LIBRARY["isla-duel-7cards"].position(), "solo", "cpsat")
+        solve(ISLA_LIBRARY["isla-duel-7cards"].position(), SOLO, "cpsat")
 
 
 def test_a_refill_that_would_change_the_cards_to_come_is_refused_naming_I2() -> None:
@@ -250,7 +250,7 @@ def test_a_work_limit_gives_the_same_answer_on_a_loaded_clock() -> None:
     s = _harvest_then_sail()
     runs = [solve_isla_cpsat(s, 0, time_limit=120, work_limit=4.0) for _ in range(2)]
     assert [(r.value, r.status, r.line) for r in runs] == [(5, "optimal", runs[0].line)] * 2
-    via = solve(s, "solo", "cpsat", 0, Limits(time=120, work=4.0))
+    via = solve(s, SOLO, "cpsat", 0, Limits(time=120, work=4.0))
     assert (via.value, via.status, via.line) == (5, "optimal", runs[0].line)
 
 

@@ -13,7 +13,7 @@ from model import GameState, Phase, apply, state_from_json
 from model.errors import ArgumentError
 from model.validate import check_state
 from solvers.api import solve
-from solvers.contract import Budget, Limits, SolveError
+from solvers.contract import DUEL, Budget, Limits, SolveError
 from solvers.isla_duel import (
     IslaDuelSearch,
     Key,
@@ -109,14 +109,14 @@ def test_the_built_in_raid_cannot_pay() -> None:
     # p1's 3 chili pay 1 whether p1 keeps them or sells them when p0 attacks (a yield would leave
     # it 2 chili, nothing), and its 2 wax nothing: margin 2 - 1 = 1
     s = ISLA_LIBRARY["isla-duel-2cards"].position()
-    sol = solve(s, "duel", "exact", 0)
+    sol = solve(s, DUEL, "exact", 0)
     assert (sol.value, sol.per_player) == (1, [2, 1])
     assert solve_isla_duel(s, 1).value == -1
 
 
 @pytest.mark.rule("I9")
 def test_the_registry_replays_the_line_and_reports_the_margin() -> None:
-    sol = solve(RAID_TURN, "duel", "exact", 1)
+    sol = solve(RAID_TURN, DUEL, "exact", 1)
     assert sol.per_player[1] - sol.per_player[0] == sol.value == -reference_duel(RAID_TURN, 0)
     assert len(sol.line) > 0
 
@@ -138,4 +138,4 @@ def test_refusals_are_one_line() -> None:
     with pytest.raises(ArgumentError, match=r"^player=2: the Isla duel has seats 0 and 1$"):
         solve_isla_duel(LAST_TURN, 2)
     with pytest.raises(SolveError, match=r"passed its node limit"):
-        solve(ISLA_LIBRARY["isla-duel-7cards"].position(), "duel", "exact", None, Limits(nodes=50))
+        solve(ISLA_LIBRARY["isla-duel-7cards"].position(), DUEL, "exact", None, Limits(nodes=50))

@@ -21,7 +21,7 @@ from model import GameState
 from model.errors import BohnanzaError
 from solvers import endgame
 from solvers.api import solve
-from solvers.contract import Budget, SolveError
+from solvers.contract import BEST, COOP, SOLO, Budget, Objective, SolveError
 from solvers.exact import default_policy
 from solvers.isla_exact import IslaSoloSearch, reference_solo, solve_isla_solo
 from solvers.positions import ISLA_LIBRARY, cut, small
@@ -43,7 +43,7 @@ def _last_turn(p0_fleet: dict[str, Any], rows: tuple[list[str], list[str]],
 
 
 def _value(s: GameState, p: int = 0) -> int:
-    sol = solve(s, "solo", "exact", p)  # the registry: the line replayed through the engine (verify_line)
+    sol = solve(s, SOLO, "exact", p)  # the registry: the line replayed through the engine (verify_line)
     assert sol.status == "optimal" and sol.per_player[p] == sol.value
     return sol.value
 
@@ -194,9 +194,9 @@ def test_the_bound_is_above_the_optimum_and_keeps_it_on_seeded_positions(seed: i
 # ---------------------------------------------------------------- what is not served
 
 
-@pytest.mark.parametrize(("objective", "method"), [("coop", "cpsat"), ("coop", "cpsat-cards"),
-                                                   ("best", "cpsat")])
-def test_what_is_not_served_is_refused_in_one_line_naming_what_is(objective: str, method: str) -> None:
+@pytest.mark.parametrize(("objective", "method"), [(COOP, "cpsat"), (COOP, "cpsat-cards"),
+                                                   (BEST, "cpsat")], ids=str)
+def test_what_is_not_served_is_refused_in_one_line_naming_what_is(objective: Objective, method: str) -> None:
     s = ISLA_LIBRARY["isla-rio4-5cards"].position()
     with pytest.raises(SolveError) as e:
         solve(s, objective, method)
@@ -208,4 +208,4 @@ def test_what_is_not_served_is_refused_in_one_line_naming_what_is(objective: str
 
 def test_the_isla_duel_is_refused_by_solo() -> None:
     with pytest.raises(SolveError, match=r"solo does not apply to the Isla duel \(I9\)"):
-        solve(ISLA_LIBRARY["isla-duel-7cards"].position(), "solo", "exact")
+        solve(ISLA_LIBRARY["isla-duel-7cards"].position(), SOLO, "exact")

@@ -19,7 +19,7 @@ from model import GameState, Phase, apply, legal_actions
 from model.cards import BEAN_INDEX
 from model.state import state_from_json
 from solvers.api import solve
-from solvers.contract import Budget, SolveError
+from solvers.contract import BEST, COOP, SOLO, Budget, Objective, SolveError
 from solvers.isla_exact import solve_isla_solo
 from solvers.isla_open import IslaOpenSearch, reference_open, solve_isla_open
 from solvers.isla_reach import raid_beans, reach, turns_ahead
@@ -44,7 +44,7 @@ def _raid() -> GameState:
     return isla_state([P0, IDLE, IDLE, IDLE], fleets, ([], []), ["green", "green"])
 
 
-def _run(s: GameState, objective: str, p: int) -> list[int]:
+def _run(s: GameState, objective: Objective, p: int) -> list[int]:
     sol = solve(s, objective, "exact", p)  # the registry: the line replayed through the engine
     assert sol.status == "optimal"
     return sol.per_player
@@ -53,15 +53,15 @@ def _run(s: GameState, objective: str, p: int) -> list[int]:
 def test_a_deal_of_turned_up_cards_pays_in_coop_and_for_the_partner() -> None:
     s = _deal()
     assert [solve_isla_solo(s, q).value for q in range(4)] == [1, 1, 0, 0]  # nobody trades
-    assert _run(s, "coop", 0) == [1, 2, 0, 0]  # the deal: 3 coins, not 2
-    assert _run(s, "best", 1)[1] == 2  # p1 gains; p0 keeps its floor of 1
-    assert _run(s, "best", 0)[0] == 1  # p0 cannot gain by giving its green away
+    assert _run(s, COOP, 0) == [1, 2, 0, 0]  # the deal: 3 coins, not 2
+    assert _run(s, BEST, 1)[1] == 2  # p1 gains; p0 keeps its floor of 1
+    assert _run(s, BEST, 0)[0] == 1  # p0 cannot gain by giving its green away
 
 
 def test_a_pirate_attack_that_pays_is_made() -> None:
     s = _raid()
-    assert _run(s, "coop", 0) == [2, 0, 0, 0]  # coffee 1 + two soy on the pirate 1
-    assert _run(s, "best", 0)[0] == 2
+    assert _run(s, COOP, 0) == [2, 0, 0, 0]  # coffee 1 + two soy on the pirate 1
+    assert _run(s, BEST, 0)[0] == 2
 
 
 def _small(draw: list[str], p1_field: list[Any], rows: tuple[list[str], list[str]], ship: str | None,
@@ -89,10 +89,10 @@ def test_the_search_agrees_with_a_reference_without_deal_order_or_bound(
         draw: list[str], bean: str, count: int, row0: list[str], row1: list[str], ship: str | None,
         pirate: str | None) -> None:
     s = _small(draw, [bean, count], (row0, row1), ship, pirate)
-    assert solve_isla_open(s, "coop", 0).value == reference_open(s, "coop", 0)
+    assert solve_isla_open(s, COOP, 0).value == reference_open(s, COOP, 0)
     floors = [solve_isla_solo(s, q).value for q in range(4)]
     for p in (0, 1):
-        assert solve_isla_open(s, "best", p).value == reference_open(s, "best", p, floors)
+        assert solve_isla_open(s, BEST, p).value == reference_open(s, BEST, p, floors)
 
 
 def _window(max_offers: int = 10, other: list[Any] | None = None) -> GameState:
@@ -125,12 +125,12 @@ def test_a_partner_loads_its_ship_while_it_answers_and_the_raid_pays() -> None:
     loads, sales and purchases a partner makes before it answers, and proved coop 1 here."""
     s = _window()
     assert [solve_isla_solo(s, q).value for q in range(4)] == [1, 0, 0, 0]
-    assert _run(s, "coop", 0) == [2, 0, 0, 0]
-    assert _run(s, "best", 0)[0] == 2
+    assert _run(s, COOP, 0) == [2, 0, 0, 0]
+    assert _run(s, BEST, 0)[0] == 2
     one = _window(max_offers=1)  # one proposal: every legal line searched in under a second
-    assert solve_isla_open(one, "coop", 0).value == _every_line(one, {}) == 2
+    assert solve_isla_open(one, COOP, 0).value == _every_line(one, {}) == 2
     h4 = _window(max_offers=1, other=["coffee", 2])  # the harvest that opens H4 does not wait
-    assert solve_isla_open(h4, "coop", 0).value == _every_line(h4, {}) == 2
+    assert solve_isla_open(h4, COOP, 0).value == _every_line(h4, {}) == 2
 
 
 def test_in_the_last_turn_a_partner_joins_its_field_to_its_cargo() -> None:
@@ -143,14 +143,14 @@ def test_in_the_last_turn_a_partner_joins_its_field_to_its_cargo() -> None:
     o = s.to_json()
     o["options"] |= {"max_offers": 1, "max_deal_cards": 1}
     one = state_from_json(o)
-    assert solve_isla_open(one, "coop", 0).value == _every_line(one, {}) == 2
-    assert _run(s, "coop", 0) == [1, 1, 0, 0]
+    assert solve_isla_open(one, COOP, 0).value == _every_line(one, {}) == 2
+    assert _run(s, COOP, 0) == [1, 1, 0, 0]
 
 
 def test_the_bound_is_above_every_value_on_the_hand_made_positions() -> None:
     for s in (_deal(), _raid(), _window()):
-        search = IslaOpenSearch("coop", 0, None, Budget("the bound"))
-        assert search.upper(s) >= solve_isla_open(s, "coop", 0).value
+        search = IslaOpenSearch(COOP, 0, None, Budget("the bound"))
+        assert search.upper(s) >= solve_isla_open(s, COOP, 0).value
 
 
 def test_a_merchant_cargo_a_pirate_could_raid_still_counts_for_its_owner() -> None:
@@ -158,7 +158,7 @@ def test_a_merchant_cargo_a_pirate_could_raid_still_counts_for_its_owner() -> No
     and the harvest onto the ship (I5): 5 green, 2 coins, and p0's coffee 1. p0 has no pirate, and
     its raid could take one card at most (I7): the bound must leave the cargo to p1."""
     s = _small(["soy", "green"], ["green", 3], ([], []), "green", None)
-    assert solve_isla_open(s, "coop", 0).value == 3 == reference_open(s, "coop", 0)
+    assert solve_isla_open(s, COOP, 0).value == 3 == reference_open(s, COOP, 0)
 
 
 def test_the_bound_holds_along_the_lines_and_sees_the_last_turn() -> None:
@@ -166,7 +166,7 @@ def test_the_bound_holds_along_the_lines_and_sees_the_last_turn() -> None:
     positions; with one turn left (E2: its draw empties the pile) only the active seat trades, so
     a hand card no phase 1 reaches counts for nobody else (I3)."""
     for s in (_deal(), _raid(), _window()):
-        search = IslaOpenSearch("coop", 0, None, Budget("the bound"))
+        search = IslaOpenSearch(COOP, 0, None, Budget("the bound"))
         line, _ = search.line(s)
         for a in line:
             assert search.upper(s) >= search.value(s)
@@ -174,7 +174,7 @@ def test_the_bound_holds_along_the_lines_and_sees_the_last_turn() -> None:
     rio4 = ISLA_LIBRARY["isla-rio4-5cards"].position()
     assert turns_ahead(rio4) == [(0, 2)]  # 5 cards: 2 turned up, 3 drawn, no later turn
     assert turns_ahead(rio4._replace(draw=rio4.draw * 2)) == [(0, 2), (1, 2)]
-    assert IslaOpenSearch("coop", 0, None, Budget("the bound")).upper(rio4) <= 21  # every card pooled: 25
+    assert IslaOpenSearch(COOP, 0, None, Budget("the bound")).upper(rio4) <= 21  # every card pooled: 25
 
 
 def _jammed(draw: list[str], coins: int = 0) -> GameState:
@@ -197,7 +197,7 @@ def test_a_ship_jammed_with_cargo_that_cannot_pay_loads_no_row_card_of_another_b
                                        (["blue", "blue"], 4, 5, 3)):
         s = _jammed(draw, coins)
         assert reach(s)[0][0].get(green, 0) == greens  # the bound counts the row's green or not
-        assert solve_isla_open(s, "coop", 0).value == value == reference_open(s, "coop", 0)
+        assert solve_isla_open(s, COOP, 0).value == value == reference_open(s, COOP, 0)
 
 
 def test_a_pirate_takes_only_beans_whose_cards_can_make_its_cargo_pay() -> None:
@@ -207,7 +207,7 @@ def test_a_pirate_takes_only_beans_whose_cards_can_make_its_cargo_pay() -> None:
     s = isla_state([P0, IDLE, IDLE, IDLE], [_fleet([_ship()], _ship()), _fleet([_ship("soy", 1)]),
                                             _fleet([_ship("green", 1)]), NO_SHIP], ([], []), ["blue", "blue"])
     assert raid_beans(s) == set()
-    assert solve_isla_open(s, "coop", 0).value == 1 == reference_open(s, "coop", 0)
+    assert solve_isla_open(s, COOP, 0).value == 1 == reference_open(s, COOP, 0)
 
 
 def test_with_two_turns_left_the_search_agrees_with_the_reference() -> None:
@@ -216,13 +216,13 @@ def test_with_two_turns_left_the_search_agrees_with_the_reference() -> None:
     s = _small(["soy", "soy", "green", "coffee", "coffee", "coffee", "green"], ["green", 2], ([], []),
                "soy", None)
     assert turns_ahead(s) == [(0, 2), (1, 2)]
-    assert solve_isla_open(s, "coop", 0).value == reference_open(s, "coop", 0) == 2
+    assert solve_isla_open(s, COOP, 0).value == reference_open(s, COOP, 0) == 2
     floors = [solve_isla_solo(s, q).value for q in range(4)]
-    assert solve_isla_open(s, "best", 1).value == reference_open(s, "best", 1, floors)
+    assert solve_isla_open(s, BEST, 1).value == reference_open(s, BEST, 1, floors)
 
 
 def test_what_it_does_not_serve_is_refused_in_one_line() -> None:
     with pytest.raises(SolveError, match=r"^the Isla coop search covers La Isla Bohnita positions"):
-        solve_isla_open(LIBRARY["rio4-8cards"].position(), "coop", 0)
+        solve_isla_open(LIBRARY["rio4-8cards"].position(), COOP, 0)
     with pytest.raises(SolveError, match=r"Isla open search solves coop and best"):
-        solve_isla_open(_deal(), "solo", 0)
+        solve_isla_open(_deal(), SOLO, 0)

@@ -24,7 +24,7 @@ from model.cards import Bean
 from model.isla import isla_of
 from solvers import duel, endgame, exact, expected
 from solvers.api import EXPANSION_REGISTRY, POLICIES, REGISTRY, solve, solve_policy
-from solvers.contract import SolveError
+from solvers.contract import COOP, Objective, SolveError
 from solvers.positions import (
     BUILTINS,
     ISLA_LIBRARY,
@@ -268,12 +268,13 @@ REFUSING = [(o, m) for o, m in [*REGISTRY, *POLICIES] if ("isla", o, m) not in E
 
 
 @pytest.mark.parametrize(("objective", "method"), REFUSING, ids=[f"{o}-{m}" for o, m in REFUSING])
-def test_every_registered_solver_but_isla_solo_refuses_an_isla_position(objective: str, method: str) -> None:
-    name = "isla-duel-7cards" if objective == "duel" else "isla-rio4-5cards"
+def test_every_registered_solver_but_isla_solo_refuses_an_isla_position(objective: Objective,
+                                                                          method: str) -> None:
+    name = "isla-duel-7cards" if objective.duel else "isla-rio4-5cards"
     s = ISLA_LIBRARY[name].position()
     call = solve_policy if (objective, method) in POLICIES else solve
     title = {"exact": "exact search", "cpsat-cards": "the card-by-card CP-SAT model"}.get(
-        method, "the flow solver" if objective in ("coop", "best") else "CP-SAT")
+        method, "the flow solver" if objective.trades else "CP-SAT")
     _refused(lambda: call(s, objective, method), f"{objective} by {title}")
 
 
@@ -292,7 +293,7 @@ def test_the_python_interface_loads_an_isla_built_in_and_solves_coop_as_the_comm
 def test_the_solvers_called_directly_refuse_an_isla_position() -> None:
     s = ISLA_LIBRARY["isla-rio4-5cards"].position()
     _refused(lambda: exact.solve_solo(s), "the solo search")
-    _refused(lambda: exact.solve_open(s, "coop"), "the coop search")
+    _refused(lambda: exact.solve_open(s, COOP), "the coop search")
     _refused(lambda: expected.solve_expected(s), "the expected solo search")
     _refused(lambda: trade_map(s), "the trade graph")
     _refused(lambda: duel.solve_duel(ISLA_LIBRARY["isla-duel-7cards"].position()), "the duel search")

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from ortools.sat.python import cp_model
 
 from benchmarks.master_mip import POSITIONS, bench_master, solve_cpsat, solve_mip, to_mip
+from solvers.contract import COOP
 from solvers.flow.cuts import capped_values
 from solvers.flow.master import FlowMaster
 from solvers.flow.solver import _objective
@@ -68,7 +69,7 @@ def test_a_constraint_it_cannot_write_is_named() -> None:
 def test_the_real_master_s_optimum_agrees() -> None:
     s = LIBRARY["rio4-last-turn"].position()
     fm = FlowMaster(s, capacity=False)
-    fm.m.maximize(_objective(fm, capped_values(fm), "coop", 0, None))
+    fm.m.maximize(_objective(fm, capped_values(fm), COOP, 0, None))
     want = solve_cpsat(fm.m, 30.0)
     got = solve_mip(fm.m, 30.0, "HIGHS")
     assert want.status == got.status == "optimal"

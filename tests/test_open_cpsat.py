@@ -11,7 +11,7 @@ import pytest
 
 from model import Phase, apply, legal_actions
 from solvers.bounds import gain_table, hull
-from solvers.contract import SolveError
+from solvers.contract import BEST, COOP, SOLO, SolveError
 from solvers.cpsat_deals import DealsModel, solve_deals_cpsat
 from solvers.exact import OpenSearch, solve_open, solve_solo
 from solvers.positions import LIBRARY, cut, small
@@ -40,7 +40,7 @@ def replayed(s, sol):
     return [len(p.coins) for p in s.players]
 
 
-@pytest.mark.parametrize("objective", ["coop", "best"])
+@pytest.mark.parametrize("objective", [COOP, BEST], ids=str)
 @pytest.mark.parametrize(("ruleset", "players", "game", "hand", "left", "p"), POSITIONS)
 def test_cpsat_agrees_with_exact_search(objective, ruleset, players, game, hand, left, p):
     s = position(ruleset, players, game, hand, left)
@@ -51,8 +51,8 @@ def test_cpsat_agrees_with_exact_search(objective, ruleset, players, game, hand,
     for sol in (a, b):
         coins = replayed(s, sol)
         assert coins == sol.per_player
-        assert (sum(coins) if objective == "coop" else coins[p]) == sol.value
-    if objective == "best":  # nobody ends below their own solo optimum
+        assert (sum(coins) if objective == COOP else coins[p]) == sol.value
+    if objective == BEST:  # nobody ends below their own solo optimum
         floors = [solve_solo(s, q).value for q in range(players)]
         assert all(c >= f for q, (c, f) in enumerate(zip(b.per_player, floors, strict=True)) if q != p)
         assert b.value >= floors[p]
@@ -60,7 +60,7 @@ def test_cpsat_agrees_with_exact_search(objective, ruleset, players, game, hand,
 
 def test_coop_is_at_least_the_sum_of_no_trade_play():
     s = LIBRARY["trade-gift"].position()
-    coop = solve_deals_cpsat(s, "coop", workers=1)
+    coop = solve_deals_cpsat(s, COOP, workers=1)
     solo = [solve_solo(s, q).value for q in range(3)]
     # every seat playing its own solo line at once is one legal no-trade line (solo lines never
     # touch another seat's cards), so coop >= the sum; here the deals add coins on top
@@ -85,11 +85,11 @@ def test_cpsat_refuses_positions_it_does_not_model():
     s = LIBRARY["trade-gift"].position()
     mid = apply(s, legal_actions(s)[0])
     with pytest.raises(SolveError, match="start of a turn"):
-        solve_deals_cpsat(mid, "coop")
+        solve_deals_cpsat(mid, COOP)
     with pytest.raises(SolveError, match="D1"):
-        solve_deals_cpsat(LIBRARY["duel-4cards"].position(), "coop")
+        solve_deals_cpsat(LIBRARY["duel-4cards"].position(), COOP)
     with pytest.raises(SolveError, match="coop and best"):
-        solve_deals_cpsat(s, "solo")
+        solve_deals_cpsat(s, SOLO)
 
 
 def test_gain_table_is_the_best_grouping():
@@ -111,7 +111,7 @@ def test_hull_is_the_least_concave_majorant():
 @pytest.mark.parametrize(("ruleset", "players", "game", "hand", "left", "p"), POSITIONS[:4])
 def test_the_search_bound_never_undercuts_the_value(ruleset, players, game, hand, left, p):
     s = position(ruleset, players, game, hand, left)
-    for objective in ("coop", "best"):
+    for objective in (COOP, BEST):
         sol = solve_open(s, objective, p)
         floors = sol.stats.floors
         search = OpenSearch(objective, p, floors)  # type: ignore[arg-type]

@@ -17,7 +17,7 @@ from builders import run_script
 from hypothesis import settings
 
 from model import Accept, Decline, GameState, Phase, Propose, apply, legal_actions
-from solvers.contract import SearchLimitExceeded, SolveError
+from solvers.contract import BEST, COOP, SearchLimitExceeded, SolveError
 from solvers.exact import OpenSearch, _full_key, deals, solve_open, solve_solo
 from solvers.positions import LIBRARY, cut, small
 
@@ -71,7 +71,7 @@ class Plain(OpenSearch):
 
 @pytest.mark.parametrize(("rs", "n", "seed"),
                          [("rio-grande", 3, 100), ("amigo", 3, 107), ("rio-grande", 3, 103)])
-@pytest.mark.parametrize("objective", ["coop", "best"])
+@pytest.mark.parametrize("objective", [COOP, BEST], ids=str)
 def test_reductions_keep_the_optimum(rs, n, seed, objective):
     s = small(cut(rs, n, seed, 8, {"max_deal_cards": 1}), 1, 5)
     sol = solve_open(s, objective)
@@ -83,8 +83,8 @@ def test_reductions_keep_the_optimum(rs, n, seed, objective):
 @pytest.mark.parametrize("name", ["trade-gift", "trade-ask", "trade-answer"])
 def test_trading_positions_gain_by_deals_and_lines_replay(name):
     s = LIBRARY[name].position()
-    best = solve_open(s, "best")
-    coop = solve_open(s, "coop")
+    best = solve_open(s, BEST)
+    coop = solve_open(s, COOP)
     solo = solve_solo(s)
     floors = best.stats.floors
     assert best.value > solo.value  # deals earn P a coin the solo optimum cannot
@@ -106,7 +106,7 @@ DEALS_A_NODE = None if settings().max_examples >= 1000 else 1_000
 
 
 @pytest.mark.parametrize("name", ["trade-gift", "trade-ask", "trade-map", "rio4-last-turn", "rio4-8cards"])
-@pytest.mark.parametrize("objective", ["coop", "best"])
+@pytest.mark.parametrize("objective", [COOP, BEST], ids=str)
 def test_every_deal_keeps_the_trading_nodes_bound(name, objective):
     # OpenSearch._trading searches a trading node's children in move order, on the ground that a
     # deal changes no field, coin or free card (T3-T5), so every child has the node's bound
@@ -140,7 +140,7 @@ def test_node_limit_bounds_the_work_at_a_trading_node():
             made.append(m)
             return super().child(s, m)
 
-    search = Counting("coop", 0, node_limit=10)
+    search = Counting(COOP, 0, node_limit=10)
     with pytest.raises(SolveError, match="more than 10 nodes"):
         search.value(s)
     assert 0 < len(made) < 1000
@@ -150,10 +150,10 @@ def test_exact_search_gives_up_loudly_past_its_node_limit():
     # trade-map (4 players, 3 cards each, trading) passes 1,000 nodes in a fraction of a second; the
     # real hands of rio4-8cards took 35 s of the suite to get there (~400 deals at each trading node)
     with pytest.raises(SolveError, match=r"more than 1,000 nodes\): too large for exact search"):
-        solve_open(LIBRARY["trade-map"].position(), "coop", node_limit=1000)
+        solve_open(LIBRARY["trade-map"].position(), COOP, node_limit=1000)
 
 
-@pytest.mark.parametrize("objective", ["coop", "best"])
+@pytest.mark.parametrize("objective", [COOP, BEST], ids=str)
 def test_a_search_stopped_by_its_limit_hands_out_its_best_line_with_a_proved_bound(objective):
     """Anytime: past the node limit the search gives the best finished line met so far (replayed
     with checks, status "feasible"), never above the optimum, under the root's bound."""

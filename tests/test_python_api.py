@@ -20,6 +20,7 @@ from model import format_action
 from model.errors import ArgumentError, BohnanzaError, MissingFile, UnknownName
 from solvers.api import EXPANSION_REGISTRY, Limits, served
 from solvers.api import solve as solve_by
+from solvers.contract import DUEL, SOLO
 from solvers.endgame import load, solve
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -48,7 +49,7 @@ def test_a_duel_past_its_node_limit_answers_a_line_with_its_proved_bound(name: s
     """Both duel searches stopped by a limit: both seats' default policy, feasible, and a bound on
     P's margin that holds (at least the optimum where that is known)."""
     s = load(name)
-    sol = solve_by(s, "duel", "exact", player, Limits(nodes=5), anytime=True)
+    sol = solve_by(s, DUEL, "exact", player, Limits(nodes=5), anytime=True)
     assert (sol.status, sol.stats.stopped_by, sol.player) == ("feasible", "nodes", player), repr(sol)
     assert sol.value == sol.per_player[player] - sol.per_player[1 - player]
     assert sol.bound is not None and sol.bound >= sol.value, repr(sol)
@@ -58,7 +59,7 @@ def test_a_duel_past_its_node_limit_answers_a_line_with_its_proved_bound(name: s
 
 def test_isla_solo_past_its_node_limit_answers_the_policy_line_with_its_proved_bound() -> None:
     s = load("isla-rio4-5cards")
-    sol = solve_by(s, "solo", "exact", None, Limits(nodes=3), anytime=True)
+    sol = solve_by(s, SOLO, "exact", None, Limits(nodes=3), anytime=True)
     assert (sol.status, sol.stats.stopped_by) == ("feasible", "nodes"), repr(sol)
     assert sol.bound is not None and sol.bound >= solve(s, "solo").value >= sol.value, repr(sol)
 
@@ -126,7 +127,7 @@ def test_the_docs_say_what_the_registry_solves_on_isla_positions() -> None:
                            (ROOT / "README.md").read_text(encoding="utf-8"), re.MULTILINE))
     for objective in ("solo", "coop", "best", "duel"):
         isla = re.split(r"La Isla Bohnita:|the Isla duel:", rows[objective])[1]
-        have = {m for x, o, m in EXPANSION_REGISTRY if x == "isla" and o == objective}
+        have = {m for x, o, m in EXPANSION_REGISTRY if x == "isla" and o.name == objective}
         for method, title in titles.items():
             assert (title in isla) == (method in have), (objective, method, isla)
 

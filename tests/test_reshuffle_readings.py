@@ -462,6 +462,7 @@ def test_E1_on_demand_exact_bound_counts_the_cards_drawn_before_the_extra_turn()
     assert _live_draws(_final_pass(ON)) == 5
     coop = {r: model.apply(_final_pass(r), Plant(0, 0)) for r in (AT, ON)}
     from solvers.api import solve
+    from solvers.contract import COOP
 
-    at, on = (solve(coop[r], "coop", "exact").value for r in (AT, ON))
+    at, on = (solve(coop[r], COOP, "exact").value for r in (AT, ON))
     assert on >= at

@@ -10,13 +10,13 @@ import pytest
 from builders import load_script
 
 from model import Phase, apply
-from solvers.contract import SolveError
+from solvers.contract import SOLO, SolveError
 from solvers.cpsat import card_stream, solve_solo_cpsat
 from solvers.cross_check import positions as cross_check_positions
 from solvers.exact import solve_solo
 from solvers.positions import LIBRARY
 
-POSITIONS = cross_check_positions("solo", 20, seed=7)
+POSITIONS = cross_check_positions(SOLO, 20, seed=7)
 
 
 @pytest.mark.parametrize(("label", "s", "p"), POSITIONS, ids=[x[0] for x in POSITIONS])

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from solvers.contract import BEST, COOP, SOLO
 from studies.report import Report, analyse, mean_ci, report, t975, wilson
 from studies.spec import StudyError
 
@@ -191,7 +192,7 @@ def test_value_of_trading_counts_proved_positions_and_brackets_the_rest(made: tu
     assert (t.positions, t.proved, t.coop_gains) == (3, 2, (Fraction(2), Fraction(0)))
     assert (t.best_proved, t.best_gains) == (2, (Fraction(2), Fraction(0)))
     assert t.coop_gaps == (Fraction(3),)
-    assert t.unproved == {"solo": {"feasible": 1}, "coop": {"feasible": 1}, "best": {"timeout": 1}}
+    assert t.unproved == {SOLO: {"feasible": 1}, COOP: {"feasible": 1}, BEST: {"timeout": 1}}
     # every position with bounds, as an interval: pos2's coop gain lies in
     # [max(0, 10 − (4 + 5 + 2)), 13 − (4 + 3 + 2)] = [0, 4]; best: pos1 has no bound (timeout)
     F = Fraction
@@ -350,6 +351,8 @@ def test_a_simulation_row_without_what_the_report_needs(tmp_path: Path, edit: An
      r":5: result\.expected\.value: expected a number or a fraction 'a/b', got 'nine halves'$"),
     (lambda r: r["result"]["solo"].pop(), r":5: result\.solo: 2 seats with 3 players$"),
     (lambda r: r["params"].pop("objectives"), r":5: params\.objectives: missing$"),
+    (lambda r: r["params"]["objectives"].insert(0, "fastest"),
+     r":5: params\.objectives\[0\]: expected one of solo, coop, best, duel, expected, got 'fastest'$"),
     (lambda r: r["result"].update(coop="optimal"), r":5: result\.coop: expected an object, got 'optimal'$"),
     (lambda r: r["result"].update(active=True), r":5: result\.active: expected a seat number, got True$"),
 ])

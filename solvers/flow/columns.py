@@ -38,7 +38,7 @@ from fractions import Fraction
 from typing import Any
 
 from model import GameState
-from solvers.contract import OBJECTIVES, Budget, SolveError
+from solvers.contract import Budget, Objective, SolveError
 from solvers.cpsat_lazy import cp_model, solution_callback
 from solvers.cpsat_run import Interrupt
 from solvers.flow.cuts import Schedule, capped_values, cut, schedule, solve_schedule
@@ -103,11 +103,11 @@ class ColumnBound:
     """Column generation for ``coop`` or ``best P`` (module docstring): ``run`` returns the least
     bound proved, also when it stops early."""
 
-    def __init__(self, s: GameState, objective: str, p: int, floors: list[int] | None,
+    def __init__(self, s: GameState, objective: Objective, p: int, floors: list[int] | None,
                  capacity: bool, clock: Budget | None = None, stop: Interrupt | None = None,
                  workers: int = 1, seat: Callable[[int, Schedule], tuple[int | None, int]] | None = None,
                  on_cut: Callable[[int, Schedule, int], None] | None = None) -> None:
-        goal = OBJECTIVES[objective]
+        goal = objective
         if goal.floors and floors is None:
             raise SolveError("best needs the other seats' floors")
         self.s, self.p, self.floors = s, p, floors

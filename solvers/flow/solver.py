@@ -43,7 +43,7 @@ from model import (
     Propose,
     apply,
 )
-from solvers.contract import OBJECTIVES, Budget, Limits, Objective, Solution, SolveError, SolveStats, Status
+from solvers.contract import Budget, Limits, Objective, Solution, SolveError, SolveStats, Status
 from solvers.cpsat_lazy import cp_model, solution_callback
 from solvers.cpsat_run import Interrupt, interruptible, reporting
 from solvers.exact import OpenSearch, SoloSearch, open_player, solve_solo
@@ -148,10 +148,10 @@ def _solver(workers: int, lb_tree: bool = False) -> cp_model.CpSolver:
     return solver
 
 
-def _objective(fm: FlowMaster, values: list[Any], objective: str, p: int,
+def _objective(fm: FlowMaster, values: list[Any], objective: Objective, p: int,
                floors: list[int] | None) -> Any:
     m = fm.m
-    goal = OBJECTIVES[objective]
+    goal = objective
     if goal.floors:
         assert floors is not None
         for q, v in enumerate(values):
@@ -359,7 +359,7 @@ class FlowSolver:
     """One run: ``coop`` (the sum of final coins) or ``best P`` (P's coins, every other seat at
     least its solo optimum ``floors``)."""
 
-    def __init__(self, s: GameState, objective: str, p: int, floors: list[int] | None,
+    def __init__(self, s: GameState, objective: Objective, p: int, floors: list[int] | None,
                  workers: int, tick: Tick | None, stop: Interrupt, clock: Budget | None = None,
                  capacity: bool = True) -> None:
         self.s, self.objective, self.p, self.floors = s, objective, p, floors
@@ -409,7 +409,7 @@ class FlowSolver:
         return solver, status
 
     def _score(self, coins: list[int]) -> int | None:
-        goal = OBJECTIVES[self.objective]
+        goal = self.objective
         if goal.floors:
             assert self.floors is not None
             if any(c < f for q, (c, f) in enumerate(zip(coins, self.floors, strict=True)) if q != self.p):
@@ -764,7 +764,7 @@ def no_trade_line(s: GameState, budget: Budget | None = None) -> tuple[list[Acti
     return line, s
 
 
-def solve_flow(s: GameState, objective: str, player: int | None = None, time_limit: float = 10.0,
+def solve_flow(s: GameState, objective: Objective, player: int | None = None, time_limit: float = 10.0,
                workers: int = 1, floors: list[int] | None = None, tick: Tick | None = None,
                work_limit: float | None = None, capacity: bool | None = None) -> Solution:
     """``coop`` or ``best`` by the counts master and exact seats (module docstring). Status
@@ -775,9 +775,9 @@ def solve_flow(s: GameState, objective: str, player: int | None = None, time_lim
     ``coop`` with at most 3 turns left, where with the H4 cap they close them too; on longer
     ``coop`` runs the master's first solve with them is too slow (docs/lab-notes.md, "The flow
     solver's record to stop 66")."""
-    goal = OBJECTIVES.get(objective)
-    if goal is None or not goal.trades:
-        raise SolveError(f"objective {objective!r}: the flow solver solves coop and best")
+    goal = objective
+    if not goal.trades:
+        raise SolveError(f"objective {objective.name!r}: the flow solver solves coop and best")
     p = open_player(s, objective, player)
     su = s.setup
     if su.rules.distinct_fields or su.rules.field_beans:
@@ -835,7 +835,7 @@ def solve_flow(s: GameState, objective: str, player: int | None = None, time_lim
     stats = SolveStats("flow", run_clock.elapsed(), work=round(run_clock.work, 3), capacity=capacity,
                        work_limit=work_limit, stopped_by=stopped, bound=run.bound,
                        interrupted=run.interrupted, stages=run.stages, floors=floors)
-    return Solution(OBJECTIVES[objective], p, run.best.value, run.best.line, run.best.coins, status=status,
+    return Solution(objective, p, run.best.value, run.best.line, run.best.coins, status=status,
                     stats=stats)
 
 
@@ -843,5 +843,5 @@ def solve(s: GameState, objective: Objective, player: int | None, limits: Limits
           progress: ProgressFn | None) -> Solution:
     """``solve_flow`` behind the one solver signature (``solvers.contract.Solver``; coop, best)."""
     with reporting(progress, limits.time, f"flow solver {objective.name}") as tick:
-        return solve_flow(s, objective.name, player, limits.time, limits.workers, tick=tick,
+        return solve_flow(s, objective, player, limits.time, limits.workers, tick=tick,
                           work_limit=limits.work)
