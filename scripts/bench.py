@@ -66,6 +66,10 @@ scratch directory (in --out, default the system's temporary one), under --cap se
 and the setup commands run first for what it reads. Exit 1 when a command exits non-zero (not at
 the cap). Ctrl-C or SIGTERM: the rows of the commands finished so far, marked partial.
 
+Ctrl-C or SIGTERM (``timeout``) in engine, solvers, seats, trades or mutants: the rows measured
+so far as the table, headed "partial (interrupted): the N of M rows measured so far" (--json: the
+object with "partial": true), exit 130; seats --compare adds the figures of the random problems done.
+
 study [--runs 3] [--no-ray]: the study runner (studies/scaling.py): per executor (in-process,
 a pool of 1 and 2, local Ray with 1 and 2 CPUs) the start-up, the overhead per task (empty tasks
 through the whole runner, one a submission and 20 a chunk), tasks per second on real simulation
