@@ -25,7 +25,7 @@ same cuts (5-20 cards left, 3-5 players) with hands shortened to --hand cards; C
 and worst time, how many it proved optimal, the median gap to its bound, and exact search on the
 same positions up to the node limit (it finishes only the smallest).
 
-solvers --objective coop|best --real [--positions 20] [--time-limit 15]: real hands, the flow
+solvers --objective coop|best --real [--positions 10] [--time-limit 10]: real hands, the flow
 solver (solve_endgame.py --solver cpsat) beside the older card-by-card model (--solver
 cpsat-cards) on the same positions, one worker each: the built-in real-hand positions, then
 seeded 4-player cuts with about 10 cards left, hands whole and cut to 5 and 8 cards. Per group:
