@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from benchmarks.seat_problems import random_problem
+from console.progress import Progress
 from model import GameState, Phase, ruleset
 from play.bots import BOTS
 from play.playout import game_seed, play_games
@@ -70,10 +71,35 @@ class _NoBar:
         pass
 
 
+class Display(Protocol):
+    """Where a suite's progress goes when a script shows it (``console.cli.Frame``: a bar on a
+    terminal, lines with ``--progress``, the status line off a terminal)."""
+
+    def progress(self, desc: str, total: int | None = None, unit: str = "it") -> Progress: ...
+
+
+Show = bool | Display  # True: a tqdm bar of its own; False: nothing
+
+
+class _Advance:
+    def __init__(self, shown: Progress) -> None:
+        self.shown = shown
+
+    def update(self, n: int = 1) -> None:
+        self.shown.advance(n)
+
+
 @contextmanager
-def progress(total: int, desc: str, show: bool) -> Iterator[Bar]:
-    """A tqdm bar on stderr counting to ``total`` when ``show``, else one that does nothing;
-    closed on leaving the block."""
+def progress(total: int, desc: str, show: Show) -> Iterator[Bar]:
+    """A bar counting to ``total``: on ``show``'s display, or a tqdm bar on stderr when ``show`` is
+    True, else one that does nothing; closed on leaving the block."""
+    if not isinstance(show, bool):
+        shown = show.progress(desc, total)
+        try:
+            yield _Advance(shown)
+        finally:
+            shown.close()
+        return
     if not show:
         yield _NoBar()
         return
@@ -84,6 +110,14 @@ def progress(total: int, desc: str, show: bool) -> Iterator[Bar]:
         yield bar
     finally:
         bar.close()
+
+
+def _result(into: dict[str, Any] | None, **fields: Any) -> dict[str, Any]:
+    """A suite's result, filled in as it goes: ``into`` when the caller gives one (an interrupt
+    leaves it the rows finished so far, ``planned`` saying how many were asked), else a new dict."""
+    res: dict[str, Any] = {} if into is None else into
+    res.update(fields)
+    return res
 
 
 def _median(xs: Sequence[float]) -> float | None:
@@ -130,28 +164,30 @@ def _acceptance(runs: int) -> dict[str, Any]:
     return {"command": " ".join(cmd[1:]), "seconds": med, "games_per_s": 600 / med, "runs": runs}
 
 
-def bench_engine(runs: int, games: int, show: bool) -> dict[str, Any]:
+def bench_engine(runs: int, games: int, show: Show, into: dict[str, Any] | None = None) -> dict[str, Any]:
     """Full random games per second by ruleset, players and bot, and the acceptance command."""
     plan = [(r, n, b, False) for r in ("amigo", "rio-grande") for n in (3, 4, 5)
             for b in ("random", "random-trader")]
     # La Isla Bohnita next to the base game it extends: the same bots, player counts and seeds.
     plan += [("rio-grande", n, b, isla) for n in (2, 4, 6) for b in ("random", "greedy")
              for isla in (False, True)]
-    cases = []
+    cases: list[dict[str, Any]] = []
+    res = _result(into, cases=cases, planned=len(plan))
     with progress(len(plan) + 1, "bench engine", show) as bar:
         for r, n, b, isla in plan:
             cases.append(_engine_case(r, n, b, games, runs, isla))
             bar.update()
-        acceptance = _acceptance(runs)
+        res["acceptance"] = _acceptance(runs)
         bar.update()
-    return {"cases": cases, "acceptance": acceptance}
+    return res
 
 
-def bench_solvers(positions: int, show: bool) -> dict[str, Any]:
+def bench_solvers(positions: int, show: Show, into: dict[str, Any] | None = None) -> dict[str, Any]:
     """solo: exact search and CP-SAT (one worker, 10 s) on the same cuts by size and players."""
     rows: list[dict[str, Any]] = []
     plan = [(size, n) for size in SIZES for n in (3, 4, 5)]
-    with progress(len(plan), "bench solvers", show) as bar:
+    res = _result(into, rows=rows, planned=len(plan))
+    with progress(len(plan), "bench solvers", show) as bar, interruptible() as stop:
         for size, n in plan:
             exact_t: list[float] = []
             cpsat_t: list[float] = []
@@ -164,6 +200,7 @@ def bench_solvers(positions: int, show: bool) -> dict[str, Any]:
                 t1 = time.perf_counter()
                 b = solve(s, SOLO, "cpsat", limits=Limits(time=10, workers=1))
                 t2 = time.perf_counter()
+                stop.check()  # Ctrl-C in the search: its time is not the position's
                 _check_agree(a, b)
                 optimal += b.status == Status.OPTIMAL
                 exact_t.append(t1 - t0)
@@ -185,16 +222,18 @@ def bench_solvers(positions: int, show: bool) -> dict[str, Any]:
         ok = [r["cards_left"] for r in rows if r[f"{solver}_worst_s"] <= 10
               and (solver == "exact" or r["cpsat_proved"] == r["positions"])]
         largest[solver] = max(ok) if ok else None
-    return {"rows": rows, "largest_within_10s": largest}
+    res["largest_within_10s"] = largest
+    return res
 
 
 def bench_open(objective: Objective, positions: int, hand: int, time_limit: float, node_limit: int,
-               show: bool, workers: int = 1) -> dict[str, Any]:
+               show: Show, workers: int = 1, into: dict[str, Any] | None = None) -> dict[str, Any]:
     """coop or best: CP-SAT (one worker) on cuts with hands shortened to ``hand`` cards; exact
     search on the same positions up to ``node_limit`` nodes (it finishes only the smallest)."""
     rows: list[dict[str, Any]] = []
     plan = [(size, n) for size in OPEN_SIZES for n in (3, 4, 5)]
-    with progress(len(plan) * positions, f"bench {objective}", show) as bar:
+    res = _result(into, objective=objective.name, hand=hand, workers=workers, rows=rows, planned=len(plan))
+    with progress(len(plan) * positions, f"bench {objective.name}", show) as bar, interruptible() as stop:
         for size, n in plan:
             cp_t: list[float] = []
             ex_t: list[float] = []
@@ -205,6 +244,7 @@ def bench_open(objective: Objective, positions: int, hand: int, time_limit: floa
             for s in sample_cuts(game_seeds(size * 10 + n), n, size, positions, hand=hand):
                 t0 = time.perf_counter()
                 b = solve(s, objective, "cpsat", limits=Limits(time=time_limit, workers=workers))
+                stop.check()  # Ctrl-C in the search: its time is not the position's
                 cp_t.append(time.perf_counter() - t0)
                 proved += b.status == Status.OPTIMAL
                 if b.bound is not None:  # None: stopped before any bound was proved
@@ -232,7 +272,8 @@ def bench_open(objective: Objective, positions: int, hand: int, time_limit: floa
                 "ratio": statistics.median(ex_t) / statistics.median(cp_t) if ex_t else None,
             })
     ok = [r["cards_left"] for r in rows if r["cpsat_proved"] == r["positions"] and r["cpsat_worst_s"] <= 10]
-    return {"rows": rows, "largest_within_10s": {"cpsat": max(ok) if ok else None}}
+    res["largest_within_10s"] = {"cpsat": max(ok) if ok else None}
+    return res
 
 
 def _real_groups(positions: int) -> list[tuple[str, list[GameState]]]:
@@ -245,11 +286,14 @@ def _real_groups(positions: int) -> list[tuple[str, list[GameState]]]:
     return groups
 
 
-def bench_real(objective: Objective, positions: int, time_limit: float, show: bool) -> dict[str, Any]:
+def bench_real(objective: Objective, positions: int, time_limit: float, show: Show,
+               into: dict[str, Any] | None = None) -> dict[str, Any]:
     """The flow solver and the card-by-card model side by side on real hands (one worker)."""
     groups = _real_groups(positions)
     rows: list[dict[str, Any]] = []
-    with progress(sum(len(g) for _, g in groups), f"bench {objective} real", show) as bar:
+    res_all = _result(into, objective=objective.name, time_limit=time_limit, rows=rows, planned=len(groups))
+    with (progress(sum(len(g) for _, g in groups), f"bench {objective.name} real", show) as bar,
+          interruptible() as stop):
         for label, states in groups:
             res: dict[str, dict[str, list[Any]]] = {m: {"t": [], "proved": [], "gap": [], "value": []}
                                                     for m in ("flow", "cards")}
@@ -258,6 +302,7 @@ def bench_real(objective: Objective, positions: int, time_limit: float, show: bo
                     t0 = time.perf_counter()
                     sol = _solve_or_none(s, objective, "cpsat" if method == "flow" else "cpsat-cards",
                                          time_limit)
+                    stop.check()  # Ctrl-C in the search: its time is not the position's
                     r = res[method]
                     r["t"].append(time.perf_counter() - t0)
                     if sol is None:
@@ -275,7 +320,7 @@ def bench_real(objective: Objective, positions: int, time_limit: float, show: bo
                                "worst_s": max(r["t"]), "median_gap": _median(r["gap"]),
                                "median_value": _median(r["value"]), "answered": len(r["value"])}
             rows.append(row)
-    return {"rows": rows}
+    return res_all
 
 
 def _solve_or_none(s: GameState, objective: Objective, method: str, time_limit: float,
@@ -287,14 +332,17 @@ def _solve_or_none(s: GameState, objective: Objective, method: str, time_limit: 
         return None
 
 
-def bench_growth(objective: Objective, positions: int, time_limit: float, show: bool,
-                 work_limit: float | None = None) -> dict[str, Any]:
+def bench_growth(objective: Objective, positions: int, time_limit: float, show: Show,
+                 work_limit: float | None = None, into: dict[str, Any] | None = None) -> dict[str, Any]:
     """How the flow solver's proofs and gaps grow with cards left and players (real hands), and
     how often the counts master's own bound (its first round, before any cut) is above an optimum
     the run proved: the relaxation's looseness where the optimum is known."""
     plan = [(n, left) for n in GROWTH_PLAYERS for left in GROWTH_SIZES]
     rows: list[dict[str, Any]] = []
-    with progress(len(plan) * positions, f"bench {objective} growth", show) as bar:
+    res = _result(into, objective=objective.name, time_limit=time_limit, work_limit=work_limit, rows=rows,
+                  planned=len(plan))
+    with (progress(len(plan) * positions, f"bench {objective.name} growth", show) as bar,
+          interruptible() as stop):
         for n, size in plan:
             times: list[float] = []
             gaps: list[float] = []
@@ -305,6 +353,7 @@ def bench_growth(objective: Objective, positions: int, time_limit: float, show: 
                                  rulesets=("rio-grande",)):
                 t0 = time.perf_counter()
                 sol = _solve_or_none(s, objective, "cpsat", time_limit, work_limit)
+                stop.check()  # Ctrl-C in the search: its time is not the position's
                 times.append(time.perf_counter() - t0)
                 lefts.append(len(s.draw))
                 if sol is None:
@@ -323,12 +372,14 @@ def bench_growth(objective: Objective, positions: int, time_limit: float, show: 
                          "median_gap": _median(gaps), "worst_gap": max(gaps) if gaps else None,
                          "master_compared": len(above), "master_above": sum(1 for x in above if x > 0),
                          "master_worst_excess": max(above) if above else None})
-    return {"objective": objective.name, "time_limit": time_limit, "work_limit": work_limit, "rows": rows}
+    return res
 
 
-def bench_duel(positions: int, node_limit: int, show: bool) -> dict[str, Any]:
+def bench_duel(positions: int, node_limit: int, show: Show,
+               into: dict[str, Any] | None = None) -> dict[str, Any]:
     """duel: alpha-beta on bean-duel cuts by size (exact search only: CP-SAT has no duel model)."""
     rows: list[dict[str, Any]] = []
+    res = _result(into, rows=rows, node_limit=node_limit, planned=len(DUEL_SIZES))
     with progress(len(DUEL_SIZES) * positions, "bench duel", show) as bar:
         for size in DUEL_SIZES:
             times: list[float] = []
@@ -350,15 +401,18 @@ def bench_duel(positions: int, node_limit: int, show: bool) -> dict[str, Any]:
                          "median_s": _median(times), "worst_s": max(times) if times else None,
                          "nodes_per_s": _median(rates)})
     ok = [r["cards_left"] for r in rows if r["solved"] == r["positions"] and r["worst_s"] <= 10]
-    return {"rows": rows, "node_limit": node_limit, "largest_within_10s": {"exact": max(ok) if ok else None}}
+    res["largest_within_10s"] = {"exact": max(ok) if ok else None}
+    return res
 
 
-def bench_trades(positions: int, runs: int, show: bool) -> dict[str, Any]:
+def bench_trades(positions: int, runs: int, show: Show,
+                 into: dict[str, Any] | None = None) -> dict[str, Any]:
     """The trade graph (solvers/trade_graph.py): time to map a trading phase by its number of
     candidate deals (2 cards a side), with the memoised values and, on the smaller positions,
     with a new search for every value (the cost the memo saves)."""
     plan = [(n, h) for n in (3, 4, 5) for h in TRADE_HANDS]
     rows: list[dict[str, Any]] = []
+    res = _result(into, rows=rows, runs=runs, planned=len(plan))
     with progress(len(plan) * positions, "bench trades", show) as bar:
         for n, h in plan:
             cases: list[dict[str, Any]] = []
@@ -382,7 +436,7 @@ def bench_trades(positions: int, runs: int, show: bool) -> dict[str, Any]:
                               "no_memo_seconds": memo_off})
                 bar.update()
             rows.append({"players": n, "hand": h, "cases": cases})
-    return {"rows": rows, "runs": runs}
+    return res
 
 
 def diff_mutant(name: str, games: int) -> dict[str, Any]:
@@ -401,7 +455,7 @@ def diff_mutant(name: str, games: int) -> dict[str, Any]:
 MUTANT_GAMES_GROWTH = 4  # a mutant found in none of a run's games: up to this many times the games
 
 
-def bench_mutants(games: int, show: bool) -> dict[str, Any]:
+def bench_mutants(games: int, show: Show, into: dict[str, Any] | None = None) -> dict[str, Any]:
     """The live harness on each mutant of proofs/mutants.py (issue 60: each found as one cause under
     its own rule): per mutant the causes reported in ``games`` seeded games with their counts, whether
     the mutant's rule (or the rule it is found as, ``FOUND_AS``) names one, whether it is the only one,
@@ -409,6 +463,7 @@ def bench_mutants(games: int, show: bool) -> dict[str, Any]:
     in none of them (a tie for most coins, E4) is run again on twice as many games, up to
     ``MUTANT_GAMES_GROWTH`` times ``games``: the games it took are in its row."""
     rows: list[dict[str, Any]] = []
+    res = _result(into, games=games, rows=rows, planned=len(MUTANTS))
     with progress(len(MUTANTS), "bench mutants", show) as bar:
         for name, m in MUTANTS.items():
             t0 = time.perf_counter()
@@ -426,8 +481,9 @@ def bench_mutants(games: int, show: bool) -> dict[str, Any]:
                          "found": any(c["rule"] in own for c in causes),
                          "one_cause": len(causes) == 1 and causes[0]["rule"] in own})
             bar.update()
-    return {"games": games, "rows": rows, "found": sum(r["found"] for r in rows),
-            "one_cause": sum(r["one_cause"] for r in rows), "seconds": sum(r["seconds"] for r in rows)}
+    res.update(found=sum(r["found"] for r in rows), one_cause=sum(r["one_cause"] for r in rows),
+               seconds=sum(r["seconds"] for r in rows))
+    return res
 
 
 def _trading_phases(players: int, hand: int | None) -> Iterator[GameState]:
@@ -442,20 +498,22 @@ def _trading_phases(players: int, hand: int | None) -> Iterator[GameState]:
 DP_STATES = 20_000  # the card-level DP's state limit in the seats benchmark (its old guard)
 
 
-def bench_seats(seat_seconds: float, show: bool, compare: int = 0) -> dict[str, Any]:
+def bench_seats(seat_seconds: float, show: Show, compare: int = 0,
+                into: dict[str, Any] | None = None) -> dict[str, Any]:
     """The three seat solvers on the same seat problems: those of the first master round of each
     built-in real-hand position (coop, and best with the solo floors), one worker: the batch
     search (solvers/flow/seat_batch.py), the card-level DP within DP_STATES states, and the CP-SAT
     seat model within ``seat_seconds``. Per position: problems, the median and worst time of each,
     how many the DP and CP-SAT proved. The values must agree wherever proved (a Disagreement
     otherwise). With ``compare``: that many random seat problems (benchmarks/seat_problems.py,
-    seeded), the batch search beside the card-level DP without a limit, values equal."""
+    seeded), the batch search beside the card-level DP without a limit, values equal. ``into``: the
+    rows finished so far and, once it has begun, the comparison of the problems done so far."""
     from ortools.sat.python import cp_model
-
 
     rows: list[dict[str, Any]] = []
     cases = [(name, o) for name in REAL_NAMES for o in OBJECTIVES.values() if o.trades]
-    with progress(len(cases), "seat problems", show) as bar:
+    res = _result(into, seat_seconds=seat_seconds, state_limit=DP_STATES, rows=rows, planned=len(cases))
+    with progress(len(cases), "seat problems", show) as bar, interruptible() as stop:
         for name, objective in cases:
             s = LIBRARY[name].position()
             floors = ([solve_solo(s, q).value for q in range(len(s.players))]
@@ -464,44 +522,46 @@ def bench_seats(seat_seconds: float, show: bool, compare: int = 0) -> dict[str, 
             fm.m.maximize(_objective(fm, fm.relaxed, objective, 0, floors))
             solver = _solver(1, lb_tree=True)
             solver.parameters.max_time_in_seconds = 30.0
-            if solver.solve(fm.m) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            status = stop.solve(solver, fm.m)
+            stop.check()  # Ctrl-C in the master's search: the suite ends here
+            if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
                 rows.append({"position": name, "objective": objective.name, "problems": 0})
                 bar.update(1)
                 continue  # no master solution in 30 s: no seat problems to time
             times: dict[str, list[float]] = {"batch": [], "dp": [], "cpsat": []}
             proved = {"dp": 0, "cpsat": 0}
-            with interruptible() as stop:
-                run = FlowSolver(s, objective, 0, floors, 1, None, stop)
-                for q in range(fm.n):
-                    sched = tuple((k, kind, tuple(sorted(c.items())))
-                                  for k, kind, c in fm.fixed_batches(solver, q))
-                    batches = [(k, kd, dict(c)) for k, kd, c in sched]
-                    t0 = time.perf_counter()
-                    exact = seat_batch.solve_seat_in(s, q, batches).value
-                    times["batch"].append(time.perf_counter() - t0)
-                    t0 = time.perf_counter()
-                    try:
-                        dp = seat_dp.solve_seat_in(s, q, batches, DP_STATES).value
-                        proved["dp"] += 1
-                        if dp != exact:
-                            raise Disagreement(f"{name} {objective} p{q}: batch search {exact}, "
-                                               f"card-level DP {dp}")
-                    except seat_dp.TooLarge:
-                        pass
-                    times["dp"].append(time.perf_counter() - t0)
-                    m, sp = run._seat_model(fm, q, sched)
-                    m.maximize(sp.final)
-                    one = cp_model.CpSolver()
-                    one.parameters.num_workers = 1
-                    one.parameters.max_time_in_seconds = seat_seconds
-                    t0 = time.perf_counter()
-                    status = one.solve(m)
-                    times["cpsat"].append(time.perf_counter() - t0)
-                    if status == cp_model.OPTIMAL:
-                        proved["cpsat"] += 1
-                        if round(one.objective_value) != exact and not s.setup.strict_harvest:
-                            raise Disagreement(f"{name} {objective} p{q}: batch search {exact}, CP-SAT "
-                                               f"seat model {round(one.objective_value)}")
+            run = FlowSolver(s, objective, 0, floors, 1, None, stop)
+            for q in range(fm.n):
+                sched = tuple((k, kind, tuple(sorted(c.items())))
+                              for k, kind, c in fm.fixed_batches(solver, q))
+                batches = [(k, kd, dict(c)) for k, kd, c in sched]
+                t0 = time.perf_counter()
+                exact = seat_batch.solve_seat_in(s, q, batches).value
+                times["batch"].append(time.perf_counter() - t0)
+                t0 = time.perf_counter()
+                try:
+                    dp = seat_dp.solve_seat_in(s, q, batches, DP_STATES).value
+                    proved["dp"] += 1
+                    if dp != exact:
+                        raise Disagreement(f"{name} {objective.name} p{q}: batch search {exact}, "
+                                           f"card-level DP {dp}")
+                except seat_dp.TooLarge:
+                    pass
+                times["dp"].append(time.perf_counter() - t0)
+                m, sp = run._seat_model(fm, q, sched)
+                m.maximize(sp.final)
+                one = cp_model.CpSolver()
+                one.parameters.num_workers = 1
+                one.parameters.max_time_in_seconds = seat_seconds
+                t0 = time.perf_counter()
+                status = stop.solve(one, m)
+                stop.check()  # Ctrl-C in the search: its time is not the problem's
+                times["cpsat"].append(time.perf_counter() - t0)
+                if status == cp_model.OPTIMAL:
+                    proved["cpsat"] += 1
+                    if round(one.objective_value) != exact and not s.setup.strict_harvest:
+                        raise Disagreement(f"{name} {objective.name} p{q}: batch search {exact}, CP-SAT "
+                                           f"seat model {round(one.objective_value)}")
             row: dict[str, Any] = {"position": name, "objective": objective.name, "problems": fm.n,
                                    "dp_proved": proved["dp"], "cpsat_proved": proved["cpsat"]}
             for who, ts in times.items():
@@ -509,38 +569,48 @@ def bench_seats(seat_seconds: float, show: bool, compare: int = 0) -> dict[str, 
                 row[f"{who}_worst_s"] = max(ts)
             rows.append(row)
             bar.update(1)
-    res: dict[str, Any] = {"seat_seconds": seat_seconds, "state_limit": DP_STATES, "rows": rows}
     if compare:
-        res["compare"] = compare_seats(compare, show)
+        res["compare"] = compare_seats(compare, show, into=res)
     return res
 
 
-def compare_seats(count: int, show: bool, seed: int = 0) -> dict[str, Any]:
+def compare_seats(count: int, show: Show, seed: int = 0,
+                  into: dict[str, Any] | None = None) -> dict[str, Any]:
     """``count`` random seat problems (benchmarks/seat_problems.py, seeded): the batch search and
-    the card-level DP, values equal (a Disagreement otherwise); medians, worst times, ratio."""
+    the card-level DP, values equal (a Disagreement otherwise); medians, worst times, ratio.
+    ``into``: its ``compare`` gets the figures of the problems done when an interrupt ends the run
+    (``problems`` of ``problems_asked``)."""
     import random
-
 
     rng = random.Random(seed)
     batch_t: list[float] = []
     dp_t: list[float] = []
     strict = cards = 0
-    with progress(count, "random seat problems", show) as bar:
-        for _ in range(count):
-            p = random_problem(rng)
-            t0 = time.perf_counter()
-            got = seat_batch.solve_seat(p.rules, p.fields, p.coins, p.batches).value
-            t1 = time.perf_counter()
-            want = seat_dp.solve_seat(p.rules, p.fields, p.coins, p.batches).value
-            t2 = time.perf_counter()
-            if got != want:
-                raise Disagreement(f"batch search {got}, card-level DP {want}: {p}")
-            batch_t.append(t1 - t0)
-            dp_t.append(t2 - t1)
-            strict += p.rules.strict
-            cards = max(cards, max((sum(c.values()) for _, _, c in p.batches), default=0))
-            bar.update(1)
-    mb, md = statistics.median(batch_t), statistics.median(dp_t)
-    return {"problems": count, "seed": seed, "strict": strict, "largest_batch": cards,
-            "batch_median_s": mb, "batch_worst_s": max(batch_t), "dp_median_s": md,
-            "dp_worst_s": max(dp_t), "ratio": md / mb if mb > 0 else None}
+
+    def figures() -> dict[str, Any]:
+        mb, md = statistics.median(batch_t), statistics.median(dp_t)
+        return {"problems": len(dp_t), "problems_asked": count, "seed": seed, "strict": strict,
+                "largest_batch": cards, "batch_median_s": mb, "batch_worst_s": max(batch_t),
+                "dp_median_s": md, "dp_worst_s": max(dp_t), "ratio": md / mb if mb > 0 else None}
+
+    try:
+        with progress(count, "random seat problems", show) as bar:
+            for _ in range(count):
+                p = random_problem(rng)
+                t0 = time.perf_counter()
+                got = seat_batch.solve_seat(p.rules, p.fields, p.coins, p.batches).value
+                t1 = time.perf_counter()
+                want = seat_dp.solve_seat(p.rules, p.fields, p.coins, p.batches).value
+                t2 = time.perf_counter()
+                if got != want:
+                    raise Disagreement(f"batch search {got}, card-level DP {want}: {p}")
+                batch_t.append(t1 - t0)
+                dp_t.append(t2 - t1)
+                strict += p.rules.strict
+                cards = max(cards, max((sum(c.values()) for _, _, c in p.batches), default=0))
+                bar.update(1)
+    except KeyboardInterrupt:  # the problems done so far, for the caller's partial report
+        if into is not None and dp_t:
+            into["compare"] = figures()
+        raise
+    return figures()

@@ -13,12 +13,14 @@ def print_engine(res: dict[str, Any]) -> None:
     print(f"{'ruleset':<11}{'players':>8}{'random g/s':>12}{'us/action':>11}{'actions/g':>11}"
           f"{'trader g/s':>12}{'us/action':>11}{'actions/g':>11}{'ratio':>8}")
     for (r, n, b), c in cases.items():
-        if b != "random" or (r, n, "random-trader") not in cases:
+        if b != "random":
             continue
-        t = cases[(r, n, "random-trader")]
+        t = cases.get((r, n, "random-trader"))  # None: interrupted before it
+        trader = (f"{t['games_per_s']:>12.0f}{t['us_per_action']:>11.2f}{t['actions_per_game']:>11.0f}"
+                  f"{c['games_per_s'] / t['games_per_s']:>7.2f}x" if t
+                  else f"{'-':>12}{'-':>11}{'-':>11}{'-':>8}")
         print(f"{r:<11}{n:>8}{c['games_per_s']:>12.0f}{c['us_per_action']:>11.2f}"
-              f"{c['actions_per_game']:>11.0f}{t['games_per_s']:>12.0f}{t['us_per_action']:>11.2f}"
-              f"{t['actions_per_game']:>11.0f}{c['games_per_s'] / t['games_per_s']:>7.2f}x")
+              f"{c['actions_per_game']:>11.0f}{trader}")
     isla = {(c["players"], c["bot"]): c for c in res["cases"] if c["isla"]}
     print("\nLa Isla Bohnita (isla=true) next to the base game, rio-grande, same seeds")
     print(f"{'players':>7} {'bot':<8}{'base g/s':>10}{'us/action':>11}{'isla g/s':>10}{'us/action':>11}"
@@ -29,7 +31,9 @@ def print_engine(res: dict[str, Any]) -> None:
         print(f"{n:>7} {b:<8}{base['games_per_s']:>10.0f}{base['us_per_action']:>11.2f}"
               f"{c['games_per_s']:>10.0f}{c['us_per_action']:>11.2f}{c['actions_per_game']:>11.0f}"
               f"{c['us_per_action'] / base['us_per_action']:>16.2f}x")
-    a = res["acceptance"]
+    a = res.get("acceptance")
+    if a is None:  # interrupted before it
+        return
     print(f"\nacceptance: {a['command']}\n  {a['seconds']:.3f} s for 600 games, start-up included "
           f"= {a['games_per_s']:.0f} games/s (target >= 300), median of {a['runs']} runs")
 
@@ -57,15 +61,16 @@ def print_solvers(res: dict[str, Any]) -> None:
         print(f"{r['cards_left']:>6}{r['median_cards_left']:>6g}{r['players']:>8}{r['exact_median_s']:>11.4f}{r['exact_worst_s']:>9.3f}"
               f"{r['exact_nodes_per_s']:>10.0f}{r['cpsat_median_s']:>12.3f}{r['cpsat_worst_s']:>9.3f}"
               f"{r['cpsat_proved']:>5}/{r['positions']:<2}{r['ratio']:>13.3f}x")
-    big = res["largest_within_10s"]
+    big = res.get("largest_within_10s")
+    if big is None:  # interrupted: not every size measured
+        return
     print(f"largest size proved optimal within 10 s (every position): exact {big['exact']} cards left, "
           f"CP-SAT {big['cpsat']} cards left")
 
 
 def print_real(res: dict[str, Any]) -> None:
-    r0 = res["rows"][0]
-    print(f"{r0['objective']} on real hands, one worker, {r0['time_limit']:g} s a position: the flow solver "
-          "(--solver cpsat) beside the card-by-card model (--solver cpsat-cards)")
+    print(f"{res['objective']} on real hands, one worker, {res['time_limit']:g} s a position: the flow "
+          "solver (--solver cpsat) beside the card-by-card model (--solver cpsat-cards)")
     print(f"{'group':<26}{'n':>3} | {'proved':>7}{'med s':>7}{'worst':>7}{'gap':>5}{'value':>7} | "
           f"{'proved':>7}{'med s':>7}{'worst':>7}{'gap':>5}{'value':>7}")
     for r in res["rows"]:
@@ -98,9 +103,8 @@ def print_growth(res: dict[str, Any]) -> None:
 
 
 def print_open(res: dict[str, Any]) -> None:
-    r0 = res["rows"][0]
-    print(f"{r0['objective']}: CP-SAT ({r0['workers']} worker(s), time limit) and exact search (node "
-          f"limit) on the same positions, hands cut to {r0['hand']} cards; seconds per position")
+    print(f"{res['objective']}: CP-SAT ({res['workers']} worker(s), time limit) and exact search (node "
+          f"limit) on the same positions, hands cut to {res['hand']} cards; seconds per position")
     print(f"{'cut at':>6}{'left':>6}{'players':>8}{'cp-sat med':>12}{'worst':>9}{'proved':>8}{'gap':>5}"
           f"{'exact solved':>14}{'exact med':>11}{'nodes/s':>10}{'exact/cp-sat':>14}")
     for r in res["rows"]:
@@ -110,8 +114,9 @@ def print_open(res: dict[str, Any]) -> None:
         print(f"{r['cards_left']:>6}{r['median_cards_left']:>6g}{r['players']:>8}{r['cpsat_median_s']:>12.3f}"
               f"{r['cpsat_worst_s']:>9.3f}{r['cpsat_proved']:>5}/{r['positions']:<2}{gap:>5}"
               f"{r['exact_solved']:>11}/{r['positions']:<2}{ex}")
-    print(f"largest size CP-SAT proved optimal within 10 s (every position): "
-          f"{res['largest_within_10s']['cpsat']} cards left")
+    if "largest_within_10s" in res:  # not when interrupted
+        print(f"largest size CP-SAT proved optimal within 10 s (every position): "
+              f"{res['largest_within_10s']['cpsat']} cards left")
 
 
 def print_duel(res: dict[str, Any]) -> None:
@@ -123,8 +128,9 @@ def print_duel(res: dict[str, Any]) -> None:
             continue
         print(f"{r['cards_left']:>6}{r['median_cards_left']:>6g}{r['solved']:>5}/{r['positions']:<2}"
               f"{r['median_s']:>9.3f}{r['worst_s']:>9.3f}{r['nodes_per_s']:>10.0f}")
-    big = res["largest_within_10s"]["exact"]
-    print(f"largest size solved within 10 s (every position): {big} cards left")
+    if "largest_within_10s" in res:  # not when interrupted
+        print(f"largest size solved within 10 s (every position): {res['largest_within_10s']['exact']} "
+              "cards left")
 
 
 def print_trades(res: dict[str, Any]) -> None:
@@ -167,6 +173,8 @@ def print_mutants(res: dict[str, Any]) -> None:
         mark = "one cause" if r["one_cause"] else "found" if r["found"] else "NOT FOUND"
         more = f" (in {r['games']} games)" if r.get("games", res["games"]) != res["games"] else ""
         print(f"{r['mutant']:<26}{r['rule']:<6}{r['seconds']:>8.1f}  {mark}{more}: {causes}")
+    if "one_cause" not in res:  # interrupted
+        return
     print(f"{res['one_cause']} of {len(rows)} found as one cause under their own rule, {res['found']} found "
           f"under it; {res['seconds']:.0f} s in all")
 
@@ -186,8 +194,10 @@ def print_seats(res: dict[str, Any]) -> None:
     c = res.get("compare")
     if c:
         ratio = "-" if c["ratio"] is None else f"{c['ratio']:.1f}x"
-        print(f"\n{c['problems']:,} random seat problems (seed {c['seed']}, {c['strict']:,} with H4 strict, "
-              f"batches up to {c['largest_batch']} cards): every value equal")
+        asked = c.get("problems_asked", c["problems"])
+        of = f" of {asked:,} asked" if asked != c["problems"] else ""
+        print(f"\n{c['problems']:,}{of} random seat problems (seed {c['seed']}, {c['strict']:,} with H4 "
+              f"strict, batches up to {c['largest_batch']} cards): every value equal")
         ms = {k: c[k] * 1000 for k in ("batch_median_s", "batch_worst_s", "dp_median_s", "dp_worst_s")}
         print(f"batch search median {ms['batch_median_s']:.2f} ms, worst {ms['batch_worst_s']:.1f} ms; "
               f"card-level DP median {ms['dp_median_s']:.2f} ms, worst {ms['dp_worst_s']:.1f} ms; "

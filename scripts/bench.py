@@ -25,7 +25,7 @@ same cuts (5-20 cards left, 3-5 players) with hands shortened to --hand cards; C
 and worst time, how many it proved optimal, the median gap to its bound, and exact search on the
 same positions up to the node limit (it finishes only the smallest).
 
-solvers --objective coop|best --real [--positions 20] [--time-limit 15]: real hands, the flow
+solvers --objective coop|best --real [--positions 10] [--time-limit 10]: real hands, the flow
 solver (solve_endgame.py --solver cpsat) beside the older card-by-card model (--solver
 cpsat-cards) on the same positions, one worker each: the built-in real-hand positions, then
 seeded 4-player cuts with about 10 cards left, hands whole and cut to 5 and 8 cards. Per group:
@@ -65,6 +65,10 @@ scratch directory (in --out, default the system's temporary one), under --cap se
 (then stopped: SIGTERM, and the partial report it prints): per command its seconds and exit code,
 and the setup commands run first for what it reads. Exit 1 when a command exits non-zero (not at
 the cap). Ctrl-C or SIGTERM: the rows of the commands finished so far, marked partial.
+
+Ctrl-C or SIGTERM (``timeout``) in engine, solvers, seats, trades or mutants: the rows measured
+so far as the table, headed "partial (interrupted): the N of M rows measured so far" (--json: the
+object with "partial": true), exit 130; seats --compare adds the figures of the random problems done.
 
 study [--runs 3] [--no-ray]: the study runner (studies/scaling.py): per executor (in-process,
 a pool of 1 and 2, local Ray with 1 and 2 CPUs) the start-up, the overhead per task (empty tasks
@@ -129,20 +133,47 @@ def main(argv: list[str] | None = None) -> int:
     return cli.run("bench.py", args, lambda frame: _bench(frame, args))
 
 
+# The suites that fill their result as they go (``into``): an interrupt prints what they measured.
+KEEPS_ROWS = ("engine", "solvers", "seats", "trades", "mutants")
+
+
 def _bench(frame: cli.Frame, args: argparse.Namespace) -> int:
     if args.suite == "docs":
         return _docs(frame, args)
-    frame.kept = "nothing: a benchmark prints its table when every run is done"
+    keeps = args.suite in KEEPS_ROWS
+    frame.kept = ("the rows measured so far are printed, marked partial" if keeps
+                  else "nothing: this benchmark prints its table when every run is done")
+    into: dict[str, Any] = {}
+    show_table = _table(args)
     try:
-        res, show_table = _run(args, frame.shows)
+        res = _run(args, frame, into)
     except benchmarks.Disagreement as e:
         frame.say(str(e))
         return 1
-    if args.json:
-        print(json.dumps(res))
-    else:
-        show_table(res)
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM (cli.run): the rows so far, marked partial
+        if keeps:
+            frame.close()
+            _show(args, {**into, "partial": True}, show_table)
+        raise
+    _show(args, res, show_table)
     return 0
+
+
+Table = Callable[[dict[str, Any]], None]  # a suite's result printed as a table
+
+
+def _show(args: argparse.Namespace, res: dict[str, Any], show_table: Table) -> None:
+    """The result as one JSON object (``--json``) or as its table; a partial one (interrupted) says so
+    first, with how many of its rows were measured."""
+    if args.json:
+        print(json.dumps(res), flush=True)
+        return
+    if res.get("partial"):
+        rows = res.get("rows", res.get("cases", []))
+        planned = f" of {res['planned']}" if "planned" in res else ""
+        print(f"partial (interrupted): the {len(rows)}{planned} rows measured so far")
+    show_table(res)
+    sys.stdout.flush()
 
 
 def _docs(frame: cli.Frame, args: argparse.Namespace) -> int:
@@ -183,18 +214,37 @@ def _docs(frame: cli.Frame, args: argparse.Namespace) -> int:
     return 1 if any(r.code != 0 and not r.stopped for r in runs) else 0
 
 
-def _run(args: argparse.Namespace, show: bool) -> tuple[dict[str, Any], Callable[[dict[str, Any]], None]]:
-    """The chosen suite's results and the function that prints them as a table."""
+def _table(args: argparse.Namespace) -> Table:
+    """The function that prints the chosen suite's result as a table (a partial one too)."""
+    if args.suite != "solvers":
+        return TABLES[args.suite]
+    objective = OBJECTIVES[args.objective]
+    if objective.duel:
+        return tables.print_duel
+    if not objective.trades:
+        return tables.print_solvers
+    return tables.print_growth if args.growth else tables.print_real if args.real else tables.print_open
+
+
+TABLES: dict[str, Table] = {
+    "engine": tables.print_engine, "mutants": tables.print_mutants, "adapters": tables.print_adapters,
+    "study": tables.print_study, "seats": tables.print_seats, "master": tables.print_master,
+    "trades": tables.print_trades}
+
+
+def _run(args: argparse.Namespace, frame: cli.Frame, into: dict[str, Any]) -> dict[str, Any]:
+    """The chosen suite's results; the suites of ``KEEPS_ROWS`` fill ``into`` as they go, their
+    progress on the frame's display (a bar, ``--progress``'s lines, or the status line off a terminal)."""
+    show = frame.shows
     if args.suite == "engine":
-        return benchmarks.bench_engine(args.runs, args.games or 100, show), tables.print_engine
+        return benchmarks.bench_engine(args.runs, args.games or 100, frame, into)
     if args.suite == "mutants":
-        return benchmarks.bench_mutants(args.games or 4, show), tables.print_mutants
+        return benchmarks.bench_mutants(args.games or 4, frame, into)
     if args.suite == "adapters":
         from benchmarks import adapters  # OpenSpiel and PettingZoo: the extras, needed here only
 
         with benchmarks.progress(3 * len(adapters.PLAYERS), "bench adapters", show) as bar:
-            res = adapters.bench_adapters(args.runs, min(args.games or 10, 10), lambda: bar.update())
-        return res, tables.print_adapters
+            return adapters.bench_adapters(args.runs, min(args.games or 10, 10), lambda: bar.update())
     if args.suite == "study":
         from studies.scaling import bench_study
 
@@ -202,25 +252,25 @@ def _run(args: argparse.Namespace, show: bool) -> tuple[dict[str, Any], Callable
             cli.need_extra("ray", "the study suite (--no-ray: without Ray)")
 
         say = (lambda text: print(f"bench.py: {text}", file=sys.stderr, flush=True)) if show else None
-        return bench_study(min(args.runs, 3), ray=not args.no_ray, progress=say), tables.print_study
+        return bench_study(min(args.runs, 3), ray=not args.no_ray, progress=say)
     if args.suite == "seats":
-        return benchmarks.bench_seats(args.time_limit, show, args.compare), tables.print_seats
+        return benchmarks.bench_seats(args.time_limit, frame, args.compare, into)
     if args.suite == "master":
-        return master_mip.bench_master(args.time_limit, show), tables.print_master
+        return master_mip.bench_master(args.time_limit, show)
     if args.suite == "trades":
-        return benchmarks.bench_trades(min(args.positions, 5), min(args.runs, 3), show), tables.print_trades
+        return benchmarks.bench_trades(min(args.positions, 5), min(args.runs, 3), frame, into)
     objective = OBJECTIVES[args.objective]
     if objective.duel:
-        return benchmarks.bench_duel(args.positions, args.node_limit, show), tables.print_duel
+        return benchmarks.bench_duel(args.positions, args.node_limit, frame, into)
     if not objective.trades:  # solo
-        return benchmarks.bench_solvers(args.positions, show), tables.print_solvers
+        return benchmarks.bench_solvers(args.positions, frame, into)
     if args.growth:
-        res = benchmarks.bench_growth(objective, args.positions, args.time_limit, show, args.work_limit)
-        return res, tables.print_growth
+        return benchmarks.bench_growth(objective, args.positions, args.time_limit, frame,
+                                       args.work_limit, into)
     if args.real:
-        return benchmarks.bench_real(objective, args.positions, args.time_limit, show), tables.print_real
-    return (benchmarks.bench_open(objective, args.positions, args.hand, args.time_limit,
-                                  args.node_limit, show, args.workers), tables.print_open)
+        return benchmarks.bench_real(objective, args.positions, args.time_limit, frame, into)
+    return benchmarks.bench_open(objective, args.positions, args.hand, args.time_limit,
+                                 args.node_limit, frame, args.workers, into)
 
 
 if __name__ == "__main__":

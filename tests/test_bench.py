@@ -142,3 +142,33 @@ def test_mutants_counts_the_mutants_found_as_one_cause_under_their_own_rule(
     assert "one cause: H1 state hand (3, 2; with T1 refused plant)\n" in text
     assert "wrong-tie-break           E4" in text and "one cause (in 8 games): E4 state hand (3, 2)" in text
     assert f"{n - 3} of {n} found as one cause under their own rule" in text
+
+
+def test_seats_compare_interrupted_prints_the_problems_done_marked_partial(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 61: ``seats --compare 10000`` stopped by ``timeout`` kept nothing; now an interrupt (here
+    in the third problem) prints the figures of the problems done, marked partial, and exits 130."""
+    from solvers.flow import seat_dp
+
+    real = seat_dp.solve_seat
+    calls: list[int] = []
+
+    def third_interrupted(*args: Any, **kw: Any) -> Any:
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(*args, **kw)
+
+    monkeypatch.setattr(benchmarks, "REAL_NAMES", ())  # no real-hand positions: the comparison at once
+    monkeypatch.setattr(seat_dp, "solve_seat", third_interrupted)
+    assert bench.main(["seats", "--compare", "10", "--json"]) == 130
+    captured = capsys.readouterr()
+    res = json.loads(captured.out)
+    assert res["partial"] is True and res["rows"] == [] and res["planned"] == 0
+    assert res["compare"]["problems"] == 2 and res["compare"]["problems_asked"] == 10
+    assert "the rows measured so far are printed, marked partial" in captured.err
+    calls.clear()
+    assert bench.main(["seats", "--compare", "10"]) == 130
+    out = capsys.readouterr().out
+    assert out.startswith("partial (interrupted): the 0 of 0 rows measured so far\nseat problems of")
+    assert "\n2 of 10 asked random seat problems (seed 0, " in out

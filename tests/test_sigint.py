@@ -112,6 +112,44 @@ def test_simulate_on_sigterm_prints_the_statistics_of_the_games_it_finished() ->
     assert f"the statistics of the {run['games']} games finished" in last_line(err, "simulate.py")
 
 
+def test_bench_engine_on_sigterm_prints_the_rows_measured_so_far() -> None:
+    """Issue 61: an interrupted benchmark kept nothing; now SIGTERM (``timeout``) after the first row
+    prints the rows measured so far, marked partial (--json: one object), and exits 130."""
+    args = ["bench.py", "engine", "--runs", "1", "--games", "20", "--progress"]
+    _, out, err = interrupt([*args, "--json"], r"bench engine: [1-9]", sig=signal.SIGTERM)
+    res = json.loads(out)
+    assert res["partial"] is True and 1 <= len(res["cases"]) < res["planned"] == 24
+    assert "acceptance" not in res and all(c["games"] == 20 for c in res["cases"])
+    assert "the rows measured so far are printed, marked partial" in last_line(err, "bench.py")
+    _, out, err = interrupt(args, r"bench engine: [1-9]", sig=signal.SIGTERM)
+    rows = re.match(r"partial \(interrupted\): the (\d+) of 24 rows measured so far\n"
+                    r"engine: full games per second", out)
+    assert rows is not None and int(rows.group(1)) >= 1, out
+    assert "\namigo             3 " in out and "acceptance" not in out
+    last_line(err, "bench.py")
+
+
+def test_bench_solvers_coop_on_sigterm_prints_the_rows_measured_so_far() -> None:
+    """The rows of the sizes finished; a position the signal stopped in its search is not one."""
+    _, out, err = interrupt(["bench.py", "solvers", "--objective", "coop", "--positions", "1",
+                             "--time-limit", "1", "--node-limit", "100", "--progress", "--json"],
+                            r"bench coop: ([2-9]|1\d)/", sig=signal.SIGTERM)  # from 2: the first row is in
+    res = json.loads(out)
+    assert res["partial"] is True and 1 <= len(res["rows"]) < res["planned"] == 12
+    assert res["objective"] == "coop" and all(r["positions"] == 1 for r in res["rows"])
+    assert "largest_within_10s" not in res
+    assert "marked partial" in last_line(err, "bench.py")
+
+
+def test_bench_solvers_real_on_sigterm_prints_its_table_so_far() -> None:
+    _, out, err = interrupt(["bench.py", "solvers", "--objective", "coop", "--real", "--positions", "1",
+                             "--time-limit", "1", "--progress"], r"bench coop real: [1-9]",
+                            sig=signal.SIGTERM)
+    assert re.match(r"partial \(interrupted\): the \d of 4 rows measured so far\n"
+                    r"coop on real hands, one worker, 1 s a position", out), out
+    assert "marked partial" in last_line(err, "bench.py")
+
+
 def test_check_record_keeps_the_verdicts_printed(tmp_path: Path) -> None:
     subprocess.run([sys.executable, str(SCRIPTS / "simulate.py"), "--players", "3", "--games", "4",
                     "--seed", "2", "--record", str(tmp_path)], check=True, capture_output=True)
