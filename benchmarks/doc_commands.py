@@ -38,7 +38,7 @@ LONG = frozenset({
     "python scripts/prove_rules.py --mutants",
     "python scripts/cross_check.py --objective coop --positions 200",
     "python scripts/fuzz.py --records 10000 --positions 2000 --states 1000",
-    "python scripts/bench.py solvers --objective coop",
+    "python scripts/bench.py solvers --objective coop --node-limit 10000",
     "python scripts/bench.py solvers --objective coop --real",
     "python scripts/bench.py seats --compare 10000",
     "python scripts/trade_graph.py rio4-8cards --json > deals.json",
