@@ -13,7 +13,8 @@ row that breaks it stops the reading, naming the file, the line and the position
 deals is a ``coop`` plan worth the sum of the solo optima and a ``best`` plan worth the active
 seat's, so ``coop`` at least ``Σ solo`` and ``best`` at least the active seat's ``solo`` (for a
 proved value, and for a bound always); a line's coins add up to its value; and a ``best`` line
-leaves every other seat at least its solo value (its floor, E2).
+leaves every other seat at least its solo value (its floor, by the ``best`` objective's definition:
+docs/endgames.md, "Objectives"; no rule of the game).
 """
 
 from __future__ import annotations

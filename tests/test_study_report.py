@@ -379,7 +379,7 @@ def test_an_endgame_row_without_what_the_report_needs(tmp_path: Path, edit: Any,
     (3, lambda r: r["result"]["best"].update(coins=[6, 3, 4]),
      r":5: result\.best\.coins: position .*/pos0: p0's coins 6 are not the line's value 7$"),
 ])
-def test_E2_answers_that_break_what_the_rules_guarantee_stop_the_report(
+def test_answers_that_break_what_the_objectives_guarantee_stop_the_report(
         tmp_path: Path, row: int, edit: Any, message: str) -> None:
     """coop >= sum of solo, best >= solo, a best line's other seats at their floors: the first row
     that breaks one is named, and nothing is reported."""
