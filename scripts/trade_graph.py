@@ -84,7 +84,7 @@ def _position_text(tm: Any, where: str, moved: list[str], k: int) -> str:
 
     lines.append(f"{s.setup.rules.name}, {len(s.players)} players, p{a} trading; face up: "
                  + (" ".join(BEAN_NAMES[b] for b in s.face_up) or "-"))
-    lines.append(f"values now ({tm.value_kind}): "
+    lines.append(f"values now ({tm.value.name}): "
                  + ", ".join(f"p{q} {number(v)}" for q, v in enumerate(tm.values)))
     partners = sorted({d.partner for d in tm.deals})
     lines.append(f"{len(tm.deals):,} legal deals (up to {k} cards a side) with "
@@ -147,14 +147,14 @@ def _graphml(g: Any, path: str) -> None:
 
 
 def _run_position(frame: cli.Frame, args: argparse.Namespace, name: str | None) -> int:
-    from solvers.contract import SolveError
+    from solvers.contract import OBJECTIVES, SolveError
     from solvers.trade_graph import deal_graph, to_json, trade_map
 
     s, where, moved = _position(name)
     k = s.setup.rules.max_deal_cards if args.max_cards is None else args.max_cards
     try:
-        tm = trade_map(s, k, args.value, args.node_limit, args.realise_nodes, time_limit=args.time_limit,
-                       progress=frame.progress("deals valued", unit="deals"))
+        tm = trade_map(s, k, OBJECTIVES[args.value], args.node_limit, args.realise_nodes,
+                       time_limit=args.time_limit, progress=frame.progress("deals valued", unit="deals"))
     except SolveError as e:
         raise UsageError(f"{name or DEFAULT}: {e}") from None
     if args.png:

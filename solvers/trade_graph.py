@@ -4,7 +4,7 @@ A deal is the active player's proposal and the partner's acceptance as one move 
 the active player gives hand cards and face-up cards, the partner gives hand cards, at most
 ``max_cards`` a side, gifts included; never two non-active players, never a received card, T3-T4).
 A seat's *value* is its ``solo`` optimum (no more trades; solvers/exact.py) or, with
-``value="expected"``, its ``expected solo`` value over the cards it cannot see (solvers/expected.py).
+``value=EXPECTED``, its ``expected solo`` value over the cards it cannot see (solvers/expected.py).
 A deal's *gain* for a seat is its value after the deal minus its value now. Only the two sides'
 values change: without trades a seat's future depends on its own zones alone.
 
@@ -40,13 +40,14 @@ from model import Accept, Action, GameState, Phase, Propose, apply
 from model.cards import BEAN_NAMES
 from model.errors import ArgumentError
 from model.rules import setup
-from solvers.contract import Budget, SolveError, TimeLimitExceeded, base_game_only
+from solvers.contract import EXPECTED, SOLO, Budget, Objective, SolveError, TimeLimitExceeded, base_game_only
 from solvers.cpsat_run import interruptible
 from solvers.exact import SoloSearch, deals, default_policy, hand_reach, open_seat
 from solvers.expected import check_expected, solve_expected
 
 CLIQUE_LIMIT = 60  # candidates above which the best matching is found by CP-SAT (the clique search
 # takes about 17 s on 180 candidates, CP-SAT a fraction of a second)
+VALUES = (SOLO, EXPECTED)  # what a seat's value can be: its solo optimum or its expected solo value
 PACKING_SECONDS = 60.0  # CP-SAT's limit on the set packing: not proved best by then is an error
 Value = int | Fraction
 
@@ -121,7 +122,7 @@ class Matching:
 @dataclass
 class TradeMap:
     state: GameState
-    value_kind: str
+    value: Objective  # SOLO or EXPECTED: what a seat's value is
     values: list[Value]  # every seat's value now
     deals: list[Deal]
     pareto: list[Deal]
@@ -135,11 +136,11 @@ class Valuer:
     """Seat values, memoised: ``solo`` through one ``SoloSearch`` per seat, or ``expected``; every
     search within ``time_limit`` seconds from now (None: no limit), reporting to ``progress``."""
 
-    def __init__(self, s: GameState, kind: str = "solo", node_limit: int | None = 2_000_000,
+    def __init__(self, s: GameState, kind: Objective = SOLO, node_limit: int | None = 2_000_000,
                  memo: bool = True, time_limit: float | None = None,
                  progress: ProgressFn | None = None) -> None:
-        if kind not in ("solo", "expected"):
-            raise SolveError(f"unknown value {kind!r}: solo or expected")
+        if kind not in VALUES:
+            raise SolveError(f"a seat's value is {' or '.join(o.name for o in VALUES)}, not {kind.name}")
         self.kind = kind
         self.memo = memo  # False (benchmarks only): a new search for every value, nothing cached
         self.node_limit = node_limit
@@ -164,7 +165,7 @@ class Valuer:
                 self.hits += 1
                 return hit
         self.solves += 1
-        if self.kind == "solo":
+        if self.kind is SOLO:
             v: Value = self.searches[q].value(s)
         else:
             v = solve_expected(s, q, self.node_limit, self.clock.seconds_left(), self.clock.progress).value
@@ -184,7 +185,7 @@ def _side_key(s: GameState, q: int, hand: tuple[int, ...], aside: tuple[int, ...
     return (q, hand[:hand_reach(s, q)], tuple(sorted(aside)), face_up)
 
 
-def trade_map(s: GameState, max_cards: int | None = None, value: str = "solo",
+def trade_map(s: GameState, max_cards: int | None = None, value: Objective = SOLO,
               node_limit: int | None = 2_000_000, realise_nodes: int | None = 100_000,
               memo: bool = True, time_limit: float | None = None,
               progress: ProgressFn | None = None) -> TradeMap:
@@ -199,7 +200,7 @@ def trade_map(s: GameState, max_cards: int | None = None, value: str = "solo",
         raise SolveError(f"the position must be in trading with no offer pending (T3), not phase "
                          f"{s.phase.name.lower()}" + (" with an offer pending" if s.pending else ""))
     open_seat(s, "the trade graph", s.active)  # the final pass, not the duel
-    if value == "expected":
+    if value is EXPECTED:
         check_expected(s, s.active)
     k = s.setup.rules.max_deal_cards if max_cards is None else max_cards
     if k < 0:
@@ -325,7 +326,7 @@ def best_matching(s: GameState, pareto: list[Deal], values: list[Value], valuer:
         chosen = sorted((by_id[i] for i in ids), key=lambda d: d.id)
     if cands and (len(cands) > CLIQUE_LIMIT or len(chosen) > offers_left):
         chosen, method = _packing_cpsat(cands, offers_left), "cp-sat"
-    predicted = sum((d.total for d in chosen), start=Fraction(0) if valuer.kind == "expected" else 0)
+    predicted = sum((d.total for d in chosen), start=Fraction(0) if valuer.kind is EXPECTED else 0)
     t1 = time.perf_counter()
     note = ""
     try:
@@ -425,7 +426,7 @@ def deal_graph(tm: TradeMap) -> Any:
     to its partner (what each side gives, both gains, Pareto, in the best matching)."""
     import networkx as nx  # loaded by the graph's builders only (``conflict_graph``)
 
-    g = nx.MultiDiGraph(value=tm.value_kind, active=tm.state.active)
+    g = nx.MultiDiGraph(value=tm.value.name, active=tm.state.active)
     chosen = {d.id for d in tm.matching.deals}
     for q, v in enumerate(tm.values):
         g.add_node(q, label=f"p{q}", value=number(v), active=q == tm.state.active)
@@ -452,7 +453,7 @@ def to_json(tm: TradeMap) -> dict[str, Any]:
 
     m = tm.matching
     return {
-        "value": tm.value_kind,
+        "value": tm.value.name,
         "active": f"p{tm.state.active}",
         "nodes": [{"seat": f"p{q}", "value": number(v), "active": q == tm.state.active}
                   for q, v in enumerate(tm.values)],

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from model.cards import BEAN_NAMES
 from model.records import atomic_write
+from solvers.contract import EXPECTED, SOLO
 from solvers.trade_graph import Deal, TradeMap, Value, number
 
 if TYPE_CHECKING:
@@ -239,7 +240,7 @@ def deal_scatter_figure(tm: TradeMap, title: str, width: float = COLUMN) -> Figu
     xs = [float(p.gain_active) for p in points] + [0.0]
     ys = [float(p.gain_partner) for p in points] + [0.0]
     whole = _is_whole([p.gain_active for p in points] + [p.gain_partner for p in points])
-    value = "solo optimum (no more trades)" if tm.value_kind == "solo" else "expected solo value"
+    value = "solo optimum (no more trades)" if tm.value is SOLO else "expected solo value"
     caption = [title, *_wrap(f"{s.setup.rules.name}, {len(s.players)} players, p{a} trading, "
                              f"{len(tm.deals):,} legal deals", _chars(width)), f"value: {value}"]
     left, right, top_m, below = 0.5, 0.12, 0.1 + 0.14 * len(caption), 0.34
@@ -272,7 +273,7 @@ def deal_scatter_figure(tm: TradeMap, title: str, width: float = COLUMN) -> Figu
         ax.axhspan(0, y1, color=ACCEPTED, alpha=0.08, linewidth=0, zorder=0.5)
         ax.axhline(0, color="black", linewidth=0.7, zorder=1)
         ax.axvline(0, color="black", linewidth=0.7, zorder=1)
-        unit = "expected coins" if tm.value_kind == "expected" else "coins"
+        unit = "expected coins" if tm.value is EXPECTED else "coins"
         ax.set_xlabel(f"gain of p{a}, the active player ({unit})")
         ax.set_ylabel(f"gain of the partner ({unit})")
 

@@ -22,7 +22,7 @@ from builders import load_script, run_script
 from model import Phase, apply, new_game
 from model.cards import Bean
 from solvers import trade_graph as tg
-from solvers.contract import SolveError
+from solvers.contract import EXPECTED, SolveError
 from solvers.exact import SoloSearch
 from solvers.positions import LIBRARY, cut, small
 from solvers.trade_graph import Deal, apply_deals, deal_graph, to_json, to_trading, trade_map, undominated
@@ -248,8 +248,8 @@ def test_expected_values_equal_direct_expected_solves() -> None:
     from solvers.expected import solve_expected
 
     s = trading(LIBRARY["trade-ask"].position())
-    tm = trade_map(s, value="expected")
-    assert tm.value_kind == "expected"
+    tm = trade_map(s, value=EXPECTED)
+    assert tm.value is EXPECTED
     for d in tm.deals[:6]:
         after = apply(apply(s, d.propose), d.accept)
         assert solve_expected(after, d.partner).value - solve_expected(s, d.partner).value == d.gain_partner

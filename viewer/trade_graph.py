@@ -46,7 +46,7 @@ def graph_svg(tm: Any, moved: list[str], number: Any) -> str:
         pos[q] = (cx + r * math.cos(angle), cy + r * math.sin(angle))
     chosen = {d.partner for d in tm.matching.deals}
     out = [f'<h2>Trade graph</h2><p>{len(tm.deals):,} legal deals; {len(tm.pareto):,} Pareto (no side worse, '
-           f'one better); values ({escape(tm.value_kind)}) now: '
+           f'one better); values ({escape(tm.value.name)}) now: '
            + escape(", ".join(f"p{q} {number(v)}" for q, v in enumerate(tm.values))) + "."
            + (f" Advanced to trading by: {escape('; '.join(moved))}." if moved else "") + "</p>",
            f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" '
