@@ -130,7 +130,10 @@ def _run(frame: cli.Frame, study: Any, args: argparse.Namespace) -> int:
         ex.close()
     frame.close()
     total = len(expand(study))
-    projection = project(study, s.task_seconds, s.tasks) if s.tasks < total else None
+    projection = None
+    if s.tasks < total:  # in CPU seconds; the tasks' wall clock beside it (more on a busy machine)
+        projection = project(study, s.task_cpu, s.tasks)
+        projection["wall_hours"] = project(study, s.task_seconds, s.tasks)["cpu_hours"]
     if args.json:
         out_json = s.to_json() | {"study_tasks": total}
         if projection is not None:
@@ -146,7 +149,8 @@ def _run(frame: cli.Frame, study: Any, args: argparse.Namespace) -> int:
         print(f"  ... and {len(s.errors) - 10} more (see {s.results})")
     if projection is not None:
         print(f"slice of {s.tasks} of {total} tasks: the whole study would take about "
-              f"{projection['cpu_hours']:.2f} CPU-hours ({projection['hours_on_2_cores']:.2f} h on 2 cores)")
+              f"{projection['cpu_hours']:.2f} CPU-hours ({projection['hours_on_2_cores']:.2f} h on 2 cores; "
+              f"its tasks' wall clock here projects {projection['wall_hours']:.2f} h)")
     print(f"results: {s.results}")
     print(f"next: python scripts/study.py report {Path(s.results).parent}")
     return 0

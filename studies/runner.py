@@ -23,8 +23,8 @@ from studies.tasks import Task, expand
 @dataclass
 class RunSummary:
     """What one run did: ``tasks`` in the study (or the slice), ``skipped`` (finished before),
-    ``ran``, ``failed`` (of all finished), the results file, and seconds (wall, and summed over tasks
-    by group for the projection of a slice)."""
+    ``ran``, ``failed`` (of all finished), the results file, and seconds (the run's wall clock; the
+    tasks' wall and CPU seconds summed by group, for the projection of a slice)."""
 
     study: str
     tasks: int
@@ -36,6 +36,7 @@ class RunSummary:
     workers: int
     seconds: float
     task_seconds: dict[str, float] = field(default_factory=dict)
+    task_cpu: dict[str, float] = field(default_factory=dict)
     complete: bool = True
     errors: list[str] = field(default_factory=list)
 
@@ -44,6 +45,7 @@ class RunSummary:
                 "failed": self.failed, "complete": self.complete, "results": self.results,
                 "executor": self.executor, "workers": self.workers, "seconds": round(self.seconds, 3),
                 "task_seconds": {k: round(v, 3) for k, v in self.task_seconds.items()},
+                "task_cpu_seconds": {k: round(v, 3) for k, v in self.task_cpu.items()},
                 "errors": self.errors}
 
 
@@ -82,6 +84,7 @@ def run_study(study: Study, out: str | os.PathLike[str], executor: Executor, *, 
     skipped = len(tasks) - len(todo)
     ran = 0
     seconds: dict[str, float] = {}
+    cpu: dict[str, float] = {}
     complete = False
     try:
         if progress is not None:
@@ -92,6 +95,7 @@ def run_study(study: Study, out: str | os.PathLike[str], executor: Executor, *, 
                 finished[o["key"]] = o
                 g = group_of(o["key"])
                 seconds[g] = seconds.get(g, 0.0) + float(o.get("seconds", 0.0))
+                cpu[g] = cpu.get(g, 0.0) + float(o.get("cpu", 0.0))
                 if on_outcome is not None:
                     on_outcome(o)
             ran += len(outcomes)
@@ -102,7 +106,7 @@ def run_study(study: Study, out: str | os.PathLike[str], executor: Executor, *, 
         path = store.write_results(tasks, finished)
     failed = [o for o in finished.values() if o["status"] == "failed"]
     return RunSummary(study.name, len(tasks), skipped, ran, len(failed), str(path), executor.name,
-                      executor.workers, time.perf_counter() - t0, seconds, complete,
+                      executor.workers, time.perf_counter() - t0, seconds, cpu, complete,
                       [f"{o['key']}: {o['error']}" for o in failed])
 
 
@@ -113,9 +117,10 @@ def _note(finished: dict[str, dict[str, Any]]) -> str:
 
 def project(study: Study, seconds: dict[str, float], ran: int) -> dict[str, Any]:
     """The whole study's cost from a slice of ``ran`` tasks (``sliced``) whose task seconds summed
-    per group are ``seconds``: each group's task count times its mean seconds a task, or for a
-    group the slice missed, the mean of the measured groups of the same study entry (``end/NAME``,
-    ``sim/NAME``), else of all measured tasks."""
+    per group are ``seconds`` (CPU seconds, ``RunSummary.task_cpu``: the wall clock of a task on
+    a shared machine counts the other jobs' time too): each group's task count times its mean
+    seconds a task, or for a group the slice missed, the mean of the measured groups of the same
+    study entry (``end/NAME``, ``sim/NAME``), else of all measured tasks."""
     tasks = expand(study)
     count: dict[str, int] = {}
     for t in tasks:

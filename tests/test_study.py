@@ -8,13 +8,14 @@ import os
 import subprocess
 import sys
 from collections import Counter
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from studies import executors
-from studies.executors import Inline, Pool, execute
+from studies.executors import Chunk, Inline, Outcome, Pool, execute
 from studies.runner import run_study
 from studies.spec import StudyError, load, parse
 from studies.store import JOURNAL, RESULTS, read_results
@@ -189,6 +190,19 @@ def test_another_study_in_the_same_directory_is_refused(inline_run: Path, tmp_pa
     assert s.skipped == 0 and s.ran == 1
 
 
+def test_the_run_sums_cpu_seconds_apart_from_the_wall_clock(tmp_path: Path) -> None:
+    """On a shared machine a task's wall clock counts the other jobs' time too: the summary keeps
+    the tasks' CPU seconds by group (what ``project`` is given) apart from their wall seconds."""
+
+    class Busy(Inline):  # every task took 10 s of wall clock and 1 s of CPU
+        def run(self, chunks: Sequence[Chunk]) -> Iterator[list[Outcome]]:
+            for outcomes in super().run(chunks):
+                yield [o | {"seconds": 10.0, "cpu": 1.0} for o in outcomes]
+
+    s = run_study(tiny(), tmp_path, Busy(), max_tasks=3)
+    assert sum(s.task_seconds.values()) == 30.0 and sum(s.task_cpu.values()) == 3.0
+
+
 def test_a_slice_spreads_over_the_groups() -> None:
     from studies.runner import group_of, sliced
 
@@ -290,6 +304,12 @@ def test_the_script_runs_lists_and_resumes(tmp_path: Path) -> None:
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     assert out["ran"] == 3 and out["study_tasks"] == 10 and out["projection"]["groups"] == 5
+    # each task's CPU seconds (its worker's own) are in the journal and summed by group
+    cpu, wall = out["task_cpu_seconds"], out["task_seconds"]
+    assert cpu.keys() == wall.keys() and all(v > 0 for v in cpu.values())
+    journal = [json.loads(x) for x in (tmp_path / "o" / "journal.jsonl").read_text().splitlines()]
+    assert all(o["cpu"] > 0 and o["seconds"] > 0 for o in journal)
+    assert "wall_hours" in out["projection"]
     r = run_script("run", str(study), "--out", str(tmp_path / "o"), "--workers", "1")
     assert r.returncode == 0, r.stderr
     assert "10 tasks (3 finished before, 7 run now in this process)" in r.stdout
