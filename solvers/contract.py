@@ -151,6 +151,10 @@ class Limits:
         if self.work is not None and not self.work > 0:
             raise UsageError(f"the work limit must be more than 0, got {self.work:g}")
 
+    def clock(self, what: str, progress: ProgressFn | None = None) -> Budget:
+        """The one clock of a run within these limits (``Budget``: nodes, seconds, work)."""
+        return Budget(what, self.nodes, self.time, progress, self.work)
+
 
 DEFAULT_LIMITS = Limits()
 

@@ -20,7 +20,16 @@ from dataclasses import dataclass, field
 
 from console.progress import ProgressFn
 from model import Action, BuyField, EndPhase, GameState, Harvest, Phase, Plant, PlantAside, apply
-from solvers.contract import RESHUFFLE_AHEAD, SOLO, Limits, Objective, Solution, SolveError, Status
+from solvers.contract import (
+    DEFAULT_LIMITS,
+    RESHUFFLE_AHEAD,
+    SOLO,
+    Limits,
+    Objective,
+    Solution,
+    SolveError,
+    Status,
+)
 from solvers.cpsat_fields import Seat, Step, read_step
 from solvers.cpsat_lazy import cp_model
 from solvers.cpsat_run import Tick, reporting, run_model
@@ -77,9 +86,11 @@ def _turn_start(s: GameState) -> bool:
             and s.pending is None)
 
 
-def solve_solo_cpsat(s: GameState, player: int | None = None, time_limit: float = 10.0,
-                     workers: int = 1, tick: Tick | None = None) -> Solution:
-    """The optimal ``solo`` value by CP-SAT, with the line replayed through the engine."""
+def solve_solo_cpsat(s: GameState, player: int | None = None, limits: Limits = DEFAULT_LIMITS,
+                     tick: Tick | None = None) -> Solution:
+    """The optimal ``solo`` value by CP-SAT within ``limits.time`` seconds on ``limits.workers``
+    workers, with the line replayed through the engine."""
+    time_limit, workers = limits.time, limits.workers
     su = s.setup
     p = open_player(s, SOLO, player)
     if not _turn_start(s) or any(pl.aside for pl in s.players):
@@ -181,4 +192,4 @@ def solve(s: GameState, objective: Objective, player: int | None, limits: Limits
           progress: ProgressFn | None) -> Solution:
     """``solve_solo_cpsat`` behind the one solver signature (``solvers.contract.Solver``; ``solo``)."""
     with reporting(progress, limits.time, "CP-SAT solo") as tick:
-        return solve_solo_cpsat(s, player, limits.time, limits.workers, tick)
+        return solve_solo_cpsat(s, player, limits, tick)

@@ -45,7 +45,7 @@ from model import (
 )
 from solvers import cpsat  # cpsat.solve_solo_cpsat looked up at the call (tests patch it)
 from solvers.bounds import gain_table, hull
-from solvers.contract import Limits, Objective, Solution, SolveError, Status
+from solvers.contract import DEFAULT_LIMITS, Limits, Objective, Solution, SolveError, Status
 from solvers.cpsat_fields import Event, Seat, Step, read_step
 from solvers.cpsat_lazy import cp_model
 from solvers.cpsat_run import Interrupt, Run, interruptible, reporting, run_model
@@ -258,11 +258,12 @@ class DealsModel:
         return plan
 
 
-def solve_deals_cpsat(s: GameState, objective: Objective, player: int | None = None, time_limit: float = 10.0,
-                      workers: int = 1, floors: list[int] | None = None,
+def solve_deals_cpsat(s: GameState, objective: Objective, player: int | None = None,
+                      limits: Limits = DEFAULT_LIMITS, floors: list[int] | None = None,
                       tick: Callable[[float, float, float], None] | None = None) -> Solution:
-    """``coop`` or ``best`` by CP-SAT; ``best`` first computes every other seat's ``solo`` optimum
-    (CP-SAT too) unless ``floors`` are given. The line is replayed through the engine.
+    """``coop`` or ``best`` by CP-SAT within ``limits.time`` seconds on ``limits.workers`` workers;
+    ``best`` first computes every other seat's ``solo`` optimum (CP-SAT too) unless ``floors`` are
+    given. The line is replayed through the engine.
 
     One Ctrl-C ends the run (cpsat_run.interruptible): during the main search, its best plan
     (status "feasible", interrupted); during the search without trades, that plan; before any
@@ -271,6 +272,7 @@ def solve_deals_cpsat(s: GameState, objective: Objective, player: int | None = N
     if not goal.trades:
         raise SolveError(f"objective {objective.name!r}: this model solves coop and best")
     p = open_player(s, objective, player)
+    time_limit, workers = limits.time, limits.workers
     t0 = time.perf_counter()
     with interruptible() as stop:
         if goal.floors and floors is None:
@@ -347,7 +349,7 @@ def _floors(s: GameState, time_limit: float, workers: int, stop: Interrupt) -> l
     when Ctrl-C stops one before its proof (no later one starts)."""
     floors = []
     for q in range(len(s.players)):
-        sol = cpsat.solve_solo_cpsat(s, q, time_limit, workers)
+        sol = cpsat.solve_solo_cpsat(s, q, Limits(time_limit, workers=workers))
         if sol.status != Status.OPTIMAL:
             stop.check()
             raise SolveError(f"p{q}'s solo optimum was not proved within {time_limit} s: best needs it")
@@ -454,4 +456,4 @@ def solve(s: GameState, objective: Objective, player: int | None, limits: Limits
           progress: ProgressFn | None) -> Solution:
     """``solve_deals_cpsat`` behind the one solver signature (``solvers.contract.Solver``)."""
     with reporting(progress, limits.time, f"CP-SAT {objective.name}") as tick:
-        return solve_deals_cpsat(s, objective, player, limits.time, limits.workers, tick=tick)
+        return solve_deals_cpsat(s, objective, player, limits, tick=tick)

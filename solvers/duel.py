@@ -39,6 +39,7 @@ from model import (
 from model.errors import ArgumentError
 from solvers.bounds import best_split
 from solvers.contract import (
+    DEFAULT_LIMITS,
     DUEL,
     Budget,
     Limits,
@@ -126,11 +127,10 @@ class DuelSearch:
     The caches assume every state searched descends from ``root`` (its draw pile is a suffix of
     the root's, so its length names it)."""
 
-    def __init__(self, root: GameState, node_limit: int | None = None, time_limit: float | None = None,
-                 progress: ProgressFn | None = None) -> None:
+    def __init__(self, root: GameState, budget: Budget | None = None) -> None:
         su = root.setup
         self.root = root
-        self.budget = Budget("duel search", node_limit, time_limit, progress)
+        self.budget = budget or Budget("duel search")
         self.table: dict[Key, tuple[int, int, Action | None]] = {}
         self.nodes = 0
         self.cost = su.third_cost
@@ -424,14 +424,14 @@ class DuelSearch:
         return out
 
 
-def solve_duel(s: GameState, player: int | None = None, node_limit: int | None = 5_000_000,
-               time_limit: float | None = None, progress: ProgressFn | None = None) -> Solution:
+def solve_duel(s: GameState, player: int | None = None, limits: Limits = DEFAULT_LIMITS,
+               progress: ProgressFn | None = None) -> Solution:
     """The minimax ``duel`` value for P (default: the seat to move): P's final coins minus the
     opponent's, and the principal line of both seats' moves to the end of the game; within
-    ``node_limit`` nodes and ``time_limit`` seconds (None: no limit; solvers.contract ``Budget``)."""
+    ``limits`` (nodes and seconds)."""
     p = duel_player(s, player)
     t0 = time.perf_counter()
-    search = DuelSearch(s, node_limit, time_limit, progress)
+    search = DuelSearch(s, limits.clock("duel search", progress))
     try:
         g = search.gain(s, -INF, INF)
     except SearchLimitExceeded as e:
@@ -500,4 +500,4 @@ def minimax_duel(s: GameState, player: int | None = None) -> int:
 def solve(s: GameState, objective: Objective, player: int | None, limits: Limits,
           progress: ProgressFn | None) -> Solution:
     """``solve_duel`` behind the one solver signature (``solvers.contract.Solver``; ``duel`` only)."""
-    return solve_duel(s, player, limits.nodes, limits.time, progress)
+    return solve_duel(s, player, limits, progress)

@@ -25,7 +25,7 @@ from model.engine import give_options
 from model.errors import ArgumentError
 from solvers.bounds import gain_table
 from solvers.contract import (
-    DEFAULT_NODES,
+    DEFAULT_LIMITS,
     RESHUFFLE_AHEAD,
     SOLO,
     Budget,
@@ -176,15 +176,13 @@ def final_pass_player(s: GameState, player: int | None) -> int:
     return p
 
 
-def solve_solo(s: GameState, player: int | None = None, node_limit: int | None = None,
-               time_limit: float | None = None, progress: ProgressFn | None = None,
-               budget: Budget | None = None) -> Solution:
+def solve_solo(s: GameState, player: int | None = None, limits: Limits = DEFAULT_LIMITS,
+               progress: ProgressFn | None = None, budget: Budget | None = None) -> Solution:
     """The optimal ``solo`` value and line for ``player`` (default: the seat to move), within
-    ``node_limit`` nodes and ``time_limit`` seconds (None: no limit; ``Budget``), or a shared
-    ``budget`` instead."""
+    ``limits`` (nodes and seconds), or on a shared ``budget`` instead."""
     p = open_player(s, SOLO, player)
     t0 = time.perf_counter()
-    search = SoloSearch(p, budget=budget or Budget("solo search", node_limit, time_limit, progress))
+    search = SoloSearch(p, budget=budget or limits.clock("solo search", progress))
     return solo_solution(search, s, t0)
 
 
@@ -483,16 +481,15 @@ class OpenSearch:
 
 
 def solve_open(s: GameState, objective: Objective, player: int | None = None,
-               node_limit: int | None = DEFAULT_NODES, time_limit: float | None = None,
-               progress: ProgressFn | None = None) -> Solution:
+               limits: Limits = DEFAULT_LIMITS, progress: ProgressFn | None = None) -> Solution:
     """The optimal ``coop`` or ``best`` value and line by exact search (small positions), within
-    ``node_limit`` nodes and ``time_limit`` seconds for everything, ``best``'s floors included
-    (None: no limit): past either, NodeLimitExceeded or TimeLimitExceeded (``Budget``)."""
+    ``limits`` (nodes and seconds) for everything, ``best``'s floors included: past either,
+    NodeLimitExceeded or TimeLimitExceeded (``Budget``)."""
     goal = objective
     if not goal.trades:
         raise SolveError(f"objective {objective.name!r}: exact search here solves coop and best")
     p = open_player(s, objective, player)
-    budget = Budget(f"{objective} search", node_limit, time_limit, progress)
+    budget = limits.clock(f"{objective} search", progress)
     t0 = time.perf_counter()
     floors = None
     if goal.floors:
@@ -553,5 +550,5 @@ def solve(s: GameState, objective: Objective, player: int | None, limits: Limits
     """Exact search behind the one solver signature (``solvers.contract.Solver``): ``solo`` by
     ``solve_solo``, ``coop`` and ``best`` (the objectives with deals) by ``solve_open``."""
     if objective.trades:
-        return solve_open(s, objective, player, limits.nodes, limits.time, progress)
-    return solve_solo(s, player, limits.nodes, limits.time, progress)
+        return solve_open(s, objective, player, limits, progress)
+    return solve_solo(s, player, limits, progress)

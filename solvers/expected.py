@@ -40,7 +40,7 @@ from math import comb, factorial, prod
 from console.progress import ProgressFn
 from model import Action, EndPhase, GameState, Phase, Plant, apply
 from model.errors import ArgumentError
-from solvers.contract import DEFAULT_NODES, Budget, Limits, Objective, SolveError, base_game_only
+from solvers.contract import DEFAULT_LIMITS, Budget, Limits, Objective, SolveError, base_game_only
 from solvers.exact import SoloSearch, default_policy, solve_solo
 from solvers.positions import in_final_pass
 
@@ -447,14 +447,14 @@ def open_average(s: GameState, p: int, budget: Budget | None = None) -> tuple[Fr
 # ------------------------------------------------------------------ the answer
 
 
-def solve_expected(s: GameState, player: int | None = None, node_limit: int | None = DEFAULT_NODES,
-                   time_limit: float | None = None, progress: ProgressFn | None = None) -> ExpectedSolution:
+def solve_expected(s: GameState, player: int | None = None, limits: Limits = DEFAULT_LIMITS,
+                   progress: ProgressFn | None = None) -> ExpectedSolution:
     """``expected solo P``: the value, P's best next action, and the open average (see module).
-    The expectimax stays within ``node_limit`` nodes, and with the open searches within
-    ``time_limit`` seconds (None: no limit; solvers.contract ``Budget``)."""
+    The expectimax stays within ``limits.nodes`` nodes, and with the open searches within
+    ``limits.time`` seconds."""
     p = check_expected(s, player)
     t0 = time.perf_counter()
-    budget = Budget("expected search", node_limit, time_limit, progress)
+    budget = limits.clock("expected search", progress)
     search = ExpectedSearch(p, budget=budget)
     h, pool = hide(s, p)
     value = search.value(h, pool)
@@ -556,4 +556,4 @@ def brute_force_expected(s: GameState, player: int | None = None,
 def solve(s: GameState, objective: Objective, player: int | None, limits: Limits,
           progress: ProgressFn | None) -> ExpectedSolution:
     """``solve_expected`` behind the solvers' one signature (``expected``, a policy, not a line)."""
-    return solve_expected(s, player, limits.nodes, limits.time, progress=progress)
+    return solve_expected(s, player, limits, progress)

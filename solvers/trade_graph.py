@@ -32,7 +32,7 @@ import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import combinations
-from math import lcm
+from math import inf, lcm
 from typing import Any
 
 from console.progress import ProgressFn
@@ -40,7 +40,16 @@ from model import Accept, Action, GameState, Phase, Propose, apply
 from model.cards import BEAN_NAMES
 from model.errors import ArgumentError
 from model.rules import setup
-from solvers.contract import EXPECTED, SOLO, Budget, Objective, SolveError, TimeLimitExceeded, base_game_only
+from solvers.contract import (
+    EXPECTED,
+    SOLO,
+    Budget,
+    Limits,
+    Objective,
+    SolveError,
+    TimeLimitExceeded,
+    base_game_only,
+)
 from solvers.cpsat_run import interruptible
 from solvers.exact import SoloSearch, deals, default_policy, hand_reach, open_seat
 from solvers.expected import check_expected, solve_expected
@@ -168,7 +177,9 @@ class Valuer:
         if self.kind is SOLO:
             v: Value = self.searches[q].value(s)
         else:
-            v = solve_expected(s, q, self.node_limit, self.clock.seconds_left(), self.clock.progress).value
+            left = self.clock.seconds_left()
+            limits = Limits(inf if left is None else left, self.node_limit)
+            v = solve_expected(s, q, limits, self.clock.progress).value
         if key is not None:
             self.cache[key] = v
         return v

@@ -29,7 +29,7 @@ from model.position_io import state_of
 from model.referee import check_record
 from model.rules import PRESETS, ruleset, setup
 from model.state import GameState
-from solvers.contract import OBJECTIVES
+from solvers.contract import OBJECTIVES, Limits
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -224,11 +224,14 @@ def resolve(s: GameState, entry: dict[str, Any]) -> Any:
     module, name = entry["solver"].rsplit(".", 1)
     solver = getattr(importlib.import_module(module), name)
     objective = OBJECTIVES[entry["objective"]]  # the fixture's name, read once
-    if name == "solve_flow":  # it stops once proved; 10 s (its default) ran out under load (3.4 s idle)
-        return solver(s, objective, entry["player"], time_limit=300)
+    if name == "solve_flow":  # it stops once proved; 10 s ran out under load (3.4 s idle)
+        return solver(s, objective, entry["player"], Limits(300))
+    if name.startswith("solve_isla"):  # La Isla Bohnita's own functions, with their own limits
+        return solver(s, entry["player"])
+    limits = Limits(900.0, 5_000_000)  # the builder's exact limits (conformance/endgames.py)
     if name == "solve_open":
-        return solver(s, objective, entry["player"])
-    return solver(s, entry["player"])
+        return solver(s, objective, entry["player"], limits)
+    return solver(s, entry["player"], limits)
 
 
 @pytest.mark.parametrize("path", ENDGAMES, ids=lambda p: p.stem)

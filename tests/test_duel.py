@@ -32,7 +32,7 @@ from model import (
 )
 from model.validate import check_state
 from play.bots import greedy_bot
-from solvers.contract import SolveError
+from solvers.contract import Limits, SolveError
 from solvers.duel import DuelSearch, minimax_duel, solve_duel
 from solvers.positions import LIBRARY, cut, in_final_pass, position_from_json
 
@@ -296,7 +296,7 @@ def test_duel_refuses_a_position_before_the_final_pass_E2():
 def test_duel_stops_past_the_node_limit_and_reports_progress(monkeypatch):
     s = cut("rio-grande", 2, 8, 12)
     with pytest.raises(SolveError, match="more than 100 nodes"):
-        solve_duel(s, node_limit=100)
+        solve_duel(s, limits=Limits(nodes=100))
     monkeypatch.setattr(contract, "PROGRESS_SECONDS", 0.0)  # a report at every node
     seen: list[int] = []
     sol = solve_duel(s, progress=lambda done, total, note: seen.append(done))

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from model import GameState, Phase, apply, bean
-from solvers.contract import BEST, COOP, Solution, SolveError
+from solvers.contract import BEST, COOP, Limits, Solution, SolveError
 from solvers.cpsat import card_stream, solve_solo_cpsat
 from solvers.cpsat_deals import solve_deals_cpsat
 from solvers.exact import solve_open, solve_solo
@@ -158,7 +158,7 @@ def test_T1_card_stream_with_one_card_later():
     stream = card_stream(s, 1)
     assert stream.hand == (bean("soy"),)
     assert [(tn.turn, tn.hand_available, tn.face_up) for tn in stream.turns] == [(41, 1, (bean("green"),))]
-    sol = solve_solo_cpsat(s, 1, workers=1)
+    sol = solve_solo_cpsat(s, 1, Limits(workers=1))
     assert sol.value == solve_solo(s, 1).value == 1
     _replays(s, sol)
 
@@ -168,7 +168,7 @@ def test_T1_card_stream_with_one_card_later():
 def test_T6_solo_cpsat_equals_exact_and_both_lines_replay(name):
     c = CASES[name]
     exact = solve_solo(c.s, c.p)
-    cp = solve_solo_cpsat(c.s, c.p, time_limit=5, workers=1)
+    cp = solve_solo_cpsat(c.s, c.p, Limits(5, workers=1))
     assert cp.status == "optimal"
     assert exact.value == cp.value == c.solo
     _replays(c.s, exact)
@@ -186,13 +186,13 @@ def test_T3_open_objectives_exact_and_cpsat(name, objective):
     _replays(c.s, exact)
     if not c.deals_cpsat:
         with pytest.raises(SolveError, match="start of a turn"):
-            solve_deals_cpsat(c.s, objective, c.p, time_limit=5, workers=1)
+            solve_deals_cpsat(c.s, objective, c.p, Limits(5, workers=1))
         return
-    cp = solve_deals_cpsat(c.s, objective, c.p, time_limit=5, workers=1)
+    cp = solve_deals_cpsat(c.s, objective, c.p, Limits(5, workers=1))
     assert cp.status == "optimal"
     assert cp.value == want
     _replays(c.s, cp)
-    flow = solve_flow(c.s, objective, c.p, time_limit=10, workers=1)
+    flow = solve_flow(c.s, objective, c.p, Limits(10, workers=1))
     assert flow.status == "optimal"
     assert flow.value == want
     _replays(c.s, flow)

@@ -23,7 +23,7 @@ import pytest
 from builders import run_script
 
 from model import GameState, Phase, Propose, apply
-from solvers.contract import BEST, COOP, Objective, Solution, SolveError
+from solvers.contract import BEST, COOP, Limits, Objective, Solution, SolveError
 from solvers.cpsat_deals import solve_deals_cpsat
 from solvers.exact import solve_open
 from solvers.flow.solver import solve_flow
@@ -54,7 +54,7 @@ def _optimum(label: str, objective: Objective) -> int | None:
     """Exact search's optimum (None when it passes its node budget: such cuts are not used)."""
     item = next(x for x in _CUTS if x[0] == label)
     try:
-        return solve_open(item[1], objective, item[2], node_limit=60_000).value
+        return solve_open(item[1], objective, item[2], limits=Limits(nodes=60_000)).value
     except SolveError as e:
         if "nodes" in str(e):
             return None
@@ -87,7 +87,7 @@ def test_T3_flow_equals_exact_search(objective: Objective) -> None:
         want = _optimum(label, objective)
         if want is None:
             continue
-        sol = solve_flow(s, objective, p, time_limit=30, workers=1)
+        sol = solve_flow(s, objective, p, Limits(30, workers=1))
         assert (sol.status, sol.value, sol.stats.bound) == ("optimal", want, want), label
         _replays(s, sol)
         compared += 1
@@ -104,12 +104,12 @@ def test_H4_strict_flow_never_passes_exact_search(objective: Objective) -> None:
     for label, s, p in _cuts(8, 3, {"harvest": "strict"}):
         assert s.setup.strict_harvest
         try:
-            want = solve_open(s, objective, p, node_limit=10_000).value
+            want = solve_open(s, objective, p, Limits(nodes=10_000)).value
         except SolveError as e:
             if "nodes" in str(e):
                 continue
             raise
-        sol = solve_flow(s, objective, p, time_limit=20, workers=1)
+        sol = solve_flow(s, objective, p, Limits(20, workers=1))
         _replays(s, sol)
         bound = sol.stats.bound
         assert sol.value <= want <= bound, (label, sol.value, want, bound)
@@ -133,7 +133,7 @@ def test_bounds_are_bounds_at_every_time_limit(objective: Objective, time_limit:
             continue
         for solve in (solve_flow, solve_deals_cpsat):
             try:
-                sol = solve(s, objective, p, time_limit=time_limit, workers=1)
+                sol = solve(s, objective, p, Limits(time_limit, workers=1))
             except SolveError as e:  # no plan at all in so little time: allowed, silently wrong is not
                 assert any(w in str(e) for w in ("no plan", "no solution", "not proved", "time limit")), e
                 continue
@@ -153,7 +153,7 @@ def test_real_hands_bound_and_line(name: str) -> None:
     pay and the plan is proved optimal. (How close rio4-8cards comes is the benchmark's to measure,
     not a test's: a work limit here, not a clock, so a busy machine runs the same search.)"""
     s = LIBRARY[name].position()
-    sol = solve_flow(s, COOP, time_limit=120, workers=1, work_limit=60 if name == "rio4-last-turn" else 2)
+    sol = solve_flow(s, COOP, limits=Limits(120, work=60 if name == "rio4-last-turn" else 2))
     _replays(s, sol)
     from solvers.exact import solve_solo
 
@@ -220,7 +220,7 @@ def test_plan_values_are_rounded_not_truncated() -> None:
     rounds them, so a plan's claimed value equals its replay (rio-grande 4p game 551596, hands
     of one card, 3 cards left; found by scripts/cross_check.py)."""
     s = small(cut("rio-grande", 4, 551596, 8), hand=1, draw=3)
-    sol = solve_flow(s, COOP, 2, time_limit=30, workers=1)
+    sol = solve_flow(s, COOP, 2, Limits(30, workers=1))
     _replays(s, sol)
     assert sol.status == "optimal"
     assert sol.value == solve_open(s, COOP, 2).value
@@ -276,7 +276,7 @@ def test_a_work_limit_gives_the_same_answer_every_run() -> None:
     whatever the clock says: the same value, bound and line twice, and it says the work limit
     stopped it (the wall-clock limit, 600 s, is far away)."""
     s = LIBRARY["rio4-8cards"].position()
-    runs = [solve_flow(s, COOP, None, time_limit=600, workers=1, work_limit=1.0) for _ in range(2)]
+    runs = [solve_flow(s, COOP, None, Limits(600, work=1.0)) for _ in range(2)]
     a, b = runs
     assert a.stats.stopped_by in ("work", "proved")
     assert a.stats.work <= 1.0 * 1.05 + 1.0  # each solve ends at its share, give or take a step
@@ -481,7 +481,7 @@ def test_the_beanometer_bound_comes_with_the_first_plan_and_stays_without_a_mast
     ticks: list[tuple[int, float]] = []
     for phase in ("decompose", "search_plans", "take_turns", "joint", "above"):
         monkeypatch.setattr(FlowSolver, phase, lambda self, *a, **k: None)
-    sol = solve_flow(s, COOP, time_limit=60, workers=1, tick=lambda v, b, e: ticks.append((v, b)))
+    sol = solve_flow(s, COOP, limits=Limits(60, workers=1), tick=lambda v, b, e: ticks.append((v, b)))
     solo = sum(solve_solo(s, q).value for q in range(len(s.players)))
     assert ticks == [(solo, upper)]
     assert (sol.value, sol.stats.bound, sol.status) == (solo, upper, "feasible")

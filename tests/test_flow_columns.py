@@ -15,7 +15,7 @@ import pytest
 from ortools.sat.python import cp_model
 
 from model import GameState
-from solvers.contract import BEST, COOP, Budget, Objective, SolveError
+from solvers.contract import BEST, COOP, Budget, Limits, Objective, SolveError
 from solvers.exact import solve_open, solve_solo
 from solvers.flow.columns import SCALE, ColumnBound, Link, Priced, link_var, links
 from solvers.flow.cuts import Schedule, schedule
@@ -106,7 +106,7 @@ def test_T3_every_pricing_bound_is_at_least_a_real_plans_part(index: int) -> Non
 @cache
 def _optimum(index: int, objective: Objective) -> int:
     _, s = _positions(1, 4)[index]
-    return solve_open(s, objective, 0, node_limit=200_000).value
+    return solve_open(s, objective, 0, Limits(nodes=200_000)).value
 
 
 @pytest.mark.rule("T3")

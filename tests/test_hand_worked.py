@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from solvers.contract import BEST, COOP
+from solvers.contract import BEST, COOP, Limits
 from solvers.cpsat import solve_solo_cpsat
 from solvers.exact import solve_open, solve_solo
 from solvers.positions import LIBRARY
@@ -20,7 +20,7 @@ from solvers.positions import LIBRARY
 
 def both_solo(name: str, player: int = 0) -> int:
     s = LIBRARY[name].position()
-    a, b = solve_solo(s, player), solve_solo_cpsat(s, player, workers=1)
+    a, b = solve_solo(s, player), solve_solo_cpsat(s, player, Limits(workers=1))
     assert a.value == b.value and b.status == "optimal"
     return a.value
 

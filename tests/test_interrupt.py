@@ -142,7 +142,7 @@ def test_ctrl_c_in_best_s_floors_starts_no_further_search(monkeypatch: pytest.Mo
     monkeypatch.setattr(cpsat, "solve_solo_cpsat", long_floor)
     monkeypatch.setattr(deals, "DealsModel", built.append)
     with _sigint_in(0.5) as sent, pytest.raises(KeyboardInterrupt):
-        deals.solve_deals_cpsat(LIBRARY["rio4-8cards"].position(), BEST, time_limit=120)
+        deals.solve_deals_cpsat(LIBRARY["rio4-8cards"].position(), BEST, limits=Limits(120))
     assert _answered(sent) < ANSWER
     assert not built
 
@@ -167,7 +167,7 @@ def test_ctrl_c_in_the_search_without_trades_returns_its_plan(monkeypatch: pytes
     monkeypatch.setattr(deals, "_no_trade_plan", plan)
     s = LIBRARY["rio4-8cards"].position()
     try:
-        sol = deals.solve_deals_cpsat(s, BEST, time_limit=60)
+        sol = deals.solve_deals_cpsat(s, BEST, limits=Limits(60))
     except KeyboardInterrupt:  # no plan yet on a very slow machine
         sol = None
     finally:
@@ -184,7 +184,7 @@ def test_ctrl_c_ends_the_flow_solver_with_its_best_plan() -> None:
     from solvers.flow.solver import solve_flow
 
     with _sigint_in(1.5) as sent:
-        sol = solve_flow(s, COOP, time_limit=60)
+        sol = solve_flow(s, COOP, limits=Limits(60))
     assert _answered(sent) < ANSWER
     assert sol.stats.interrupted and sol.status == "feasible"
     assert {"rounds", "seat_problems", "stopped_by"} <= set(sol.stats.as_dict())
@@ -194,7 +194,7 @@ def test_ctrl_c_ends_the_flow_solver_with_its_best_plan() -> None:
 def test_ctrl_c_stops_exact_search_within_a_second() -> None:
     s = LIBRARY["rio4-8cards"].position()
     with _sigint_in(0.5, again=True) as sent, pytest.raises(KeyboardInterrupt) as stop:
-        solve_open(s, COOP, node_limit=None, time_limit=120)
+        solve_open(s, COOP, limits=Limits(120, None))
     assert _answered(sent) < ANSWER
     best = stop.value.best  # type: ignore[attr-defined]  # the best line so far (anytime)
     assert best.status == "feasible" and best.stats.interrupted and best.value <= (best.bound or 0)
@@ -205,7 +205,7 @@ def test_exact_search_stops_at_its_time_limit_and_reports_twice_a_second() -> No
     calls: list[tuple[int, int | None, str]] = []
     too_large = r"passed its time limit of 1.5 s after [\d,]+ nodes: too large for exact search"
     with pytest.raises(TimeLimitExceeded, match=too_large):
-        solve_open(LIBRARY["rio4-8cards"].position(), COOP, node_limit=None, time_limit=1.5,
+        solve_open(LIBRARY["rio4-8cards"].position(), COOP, limits=Limits(1.5, None),
                    progress=lambda done, total, note: calls.append((done, total, note)))
     assert len(calls) >= 2  # every 0.2 s on an idle machine; a loaded CI worker gave 2 in 1.5 s once
     done = [c[0] for c in calls]
@@ -215,7 +215,7 @@ def test_exact_search_stops_at_its_time_limit_and_reports_twice_a_second() -> No
 def test_a_limit_below_one_node_is_refused() -> None:
     s = LIBRARY["trade-ask"].position()
     with pytest.raises(UsageError, match="node limit must be at least 1, got 0"):
-        solve_open(s, COOP, node_limit=0)
+        solve_open(s, COOP, limits=Limits(nodes=0))
     with pytest.raises(UsageError, match="at least 1, got 0"):
         Limits(nodes=0)
     with pytest.raises(UsageError, match="more than 0 seconds"):

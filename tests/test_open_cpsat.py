@@ -11,7 +11,7 @@ import pytest
 
 from model import Phase, apply, legal_actions
 from solvers.bounds import gain_table, hull
-from solvers.contract import BEST, COOP, SOLO, SolveError
+from solvers.contract import BEST, COOP, SOLO, Limits, SolveError
 from solvers.cpsat_deals import DealsModel, solve_deals_cpsat
 from solvers.exact import OpenSearch, solve_open, solve_solo
 from solvers.positions import LIBRARY, cut, small
@@ -45,7 +45,7 @@ def replayed(s, sol):
 def test_cpsat_agrees_with_exact_search(objective, ruleset, players, game, hand, left, p):
     s = position(ruleset, players, game, hand, left)
     a = solve_open(s, objective, p)
-    b = solve_deals_cpsat(s, objective, p, time_limit=60, workers=1)
+    b = solve_deals_cpsat(s, objective, p, Limits(60, workers=1))
     assert b.status == "optimal"
     assert a.value == b.value
     for sol in (a, b):
@@ -60,7 +60,7 @@ def test_cpsat_agrees_with_exact_search(objective, ruleset, players, game, hand,
 
 def test_coop_is_at_least_the_sum_of_no_trade_play():
     s = LIBRARY["trade-gift"].position()
-    coop = solve_deals_cpsat(s, COOP, workers=1)
+    coop = solve_deals_cpsat(s, COOP, limits=Limits(workers=1))
     solo = [solve_solo(s, q).value for q in range(3)]
     # every seat playing its own solo line at once is one legal no-trade line (solo lines never
     # touch another seat's cards), so coop >= the sum; here the deals add coins on top

@@ -17,7 +17,7 @@ from builders import run_script
 from hypothesis import settings
 
 from model import Accept, Decline, GameState, Phase, Propose, apply, legal_actions
-from solvers.contract import BEST, COOP, SearchLimitExceeded, SolveError
+from solvers.contract import BEST, COOP, Limits, SearchLimitExceeded, SolveError
 from solvers.exact import OpenSearch, _full_key, deals, solve_open, solve_solo
 from solvers.positions import LIBRARY, cut, small
 
@@ -150,7 +150,7 @@ def test_exact_search_gives_up_loudly_past_its_node_limit():
     # trade-map (4 players, 3 cards each, trading) passes 1,000 nodes in a fraction of a second; the
     # real hands of rio4-8cards took 35 s of the suite to get there (~400 deals at each trading node)
     with pytest.raises(SolveError, match=r"more than 1,000 nodes\): too large for exact search"):
-        solve_open(LIBRARY["trade-map"].position(), COOP, node_limit=1000)
+        solve_open(LIBRARY["trade-map"].position(), COOP, limits=Limits(nodes=1000))
 
 
 @pytest.mark.parametrize("objective", [COOP, BEST], ids=str)
@@ -162,7 +162,7 @@ def test_a_search_stopped_by_its_limit_hands_out_its_best_line_with_a_proved_bou
     seen = 0
     for limit in range(1, 1000):  # best's floors count against the limit too
         try:
-            solve_open(s, objective, node_limit=limit)
+            solve_open(s, objective, limits=Limits(nodes=limit))
             break
         except SearchLimitExceeded as stop:
             best = stop.best

@@ -10,7 +10,7 @@ import pytest
 from builders import load_script
 
 from model import Phase, apply
-from solvers.contract import SOLO, SolveError
+from solvers.contract import SOLO, Limits, SolveError
 from solvers.cpsat import card_stream, solve_solo_cpsat
 from solvers.cross_check import positions as cross_check_positions
 from solvers.exact import solve_solo
@@ -22,7 +22,7 @@ POSITIONS = cross_check_positions(SOLO, 20, seed=7)
 @pytest.mark.parametrize(("label", "s", "p"), POSITIONS, ids=[x[0] for x in POSITIONS])
 def test_cpsat_and_exact_agree_on_seeded_positions(label, s, p):
     a = solve_solo(s, p)
-    b = solve_solo_cpsat(s, p, time_limit=60, workers=1)
+    b = solve_solo_cpsat(s, p, Limits(60, workers=1))
     assert b.status == "optimal"
     assert a.value == b.value, label
 
@@ -30,7 +30,7 @@ def test_cpsat_and_exact_agree_on_seeded_positions(label, s, p):
 @pytest.mark.parametrize("name", [n for n, e in LIBRARY.items() if e.players > 2])
 def test_cpsat_line_replays_to_its_value_on_built_in_positions(name):
     s = LIBRARY[name].position()
-    sol = solve_solo_cpsat(s, workers=1)
+    sol = solve_solo_cpsat(s, limits=Limits(workers=1))
     t = s
     for a in sol.line:
         t = apply(t, a)  # checked

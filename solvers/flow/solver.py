@@ -43,7 +43,16 @@ from model import (
     Propose,
     apply,
 )
-from solvers.contract import Budget, Limits, Objective, Solution, SolveError, SolveStats, Status
+from solvers.contract import (
+    DEFAULT_LIMITS,
+    Budget,
+    Limits,
+    Objective,
+    Solution,
+    SolveError,
+    SolveStats,
+    Status,
+)
 from solvers.cpsat_lazy import cp_model, solution_callback
 from solvers.cpsat_run import Interrupt, interruptible, reporting
 from solvers.exact import OpenSearch, SoloSearch, open_player, solve_solo
@@ -764,11 +773,13 @@ def no_trade_line(s: GameState, budget: Budget | None = None) -> tuple[list[Acti
     return line, s
 
 
-def solve_flow(s: GameState, objective: Objective, player: int | None = None, time_limit: float = 10.0,
-               workers: int = 1, floors: list[int] | None = None, tick: Tick | None = None,
-               work_limit: float | None = None, capacity: bool | None = None) -> Solution:
-    """``coop`` or ``best`` by the counts master and exact seats (module docstring). Status
-    "optimal" only when the plan's value meets a proved bound; else "feasible" with the bound.
+def solve_flow(s: GameState, objective: Objective, player: int | None = None,
+               limits: Limits = DEFAULT_LIMITS, floors: list[int] | None = None, tick: Tick | None = None,
+               capacity: bool | None = None) -> Solution:
+    """``coop`` or ``best`` by the counts master and exact seats (module docstring), within
+    ``limits``: seconds, CP-SAT workers and work (deterministic seconds for the whole run; with
+    one worker the same answer on every machine when it binds first). Status "optimal" only when
+    the plan's value meets a proved bound; else "feasible" with the bound.
 
     ``capacity`` adds the master's capacity cuts (FlowMaster._carry); by default
     (``capacity_default``) on for ``best``, where they close gaps the plain master leaves, and on
@@ -784,6 +795,7 @@ def solve_flow(s: GameState, objective: Objective, player: int | None = None, ti
         raise SolveError("the flow solver does not cover V2 (distinct fields) or V5 (field beans) yet")
     if capacity is None:
         capacity = capacity_default(s, goal.floors)
+    time_limit, workers, work_limit = limits.time, limits.workers, limits.work
     run_clock = Budget("the flow solver", None, time_limit, work_limit=work_limit)
     clock = run_clock.same_clock("the flow solver's solo searches")  # no time past the limit
     if goal.floors and floors is None:
@@ -843,5 +855,4 @@ def solve(s: GameState, objective: Objective, player: int | None, limits: Limits
           progress: ProgressFn | None) -> Solution:
     """``solve_flow`` behind the one solver signature (``solvers.contract.Solver``; coop, best)."""
     with reporting(progress, limits.time, f"flow solver {objective.name}") as tick:
-        return solve_flow(s, objective, player, limits.time, limits.workers, tick=tick,
-                          work_limit=limits.work)
+        return solve_flow(s, objective, player, limits, tick=tick)
