@@ -6,7 +6,7 @@ Inputs (every case is reproducible from its id ``SEED-KIND-N``; the base inputs 
 - ``records``: game records of seeded bot games (``play.playout.play_game``, ``model.records``),
   base game and La Isla Bohnita, 2-7 players, several presets and options, whole or cut short;
   run through ``model.records.check_record`` and, for a sample, the ``--z3`` path of
-  scripts/check_record.py (``proofs.referee.spec_replay``; ``proofs.isla_referee.isla_replay`` for
+  scripts/check_record.py (``proofs.referee.spec_replay``; ``proofs.isla.referee.isla_replay`` for
   La Isla Bohnita).
 - ``positions``: endgame positions cut from seeded games (``solvers.positions.cut``, made small),
   as state JSON files; run through ``solvers.positions.read_position`` and a tiny bounded solve
@@ -92,8 +92,8 @@ from model.state import state_from_json, state_to_json
 from model.validate import check_state
 from play.bots import BOTS
 from play.playout import playout
-from proofs.isla_referee import isla_replay
-from proofs.isla_spec import IslaConfig, Unsupported
+from proofs.isla.referee import isla_replay
+from proofs.isla.spec import IslaConfig, Unsupported
 from proofs.referee import SpecVerdict, spec_replay
 from solvers.api import solve
 from solvers.contract import SOLO, Limits

@@ -1,4 +1,4 @@
-"""The proof kernel: what the base spec (proofs/spec.py) and La Isla Bohnita's (proofs/isla_spec.py)
+"""The proof kernel: what the base spec (proofs/spec.py) and La Isla Bohnita's (proofs/isla/spec.py)
 share: bean ids, field slots, phase numbers, the beanometer (C1), field fit (H2-H3) and harvest
 protection (H4) as hybrid terms (proofs/symbolic.py: Python values for a concrete state, Z3 terms for
 a symbolic one), the transition record, the spec's own error and the loop that runs internal steps.
@@ -52,7 +52,7 @@ def coins_for(meters: Sequence[Sequence[int | None]], b: Val, n: Val, beans: Seq
 
     ``meters`` is indexed by bean id. With ``beans`` None the threshold is chosen among every bean id
     (proofs/spec.py: a bean not in play still has its printed meter); with ``beans`` given, among
-    those only (proofs/isla_spec.py: any other bean pays nothing, and the term is smaller). Each spec
+    those only (proofs/isla/spec.py: any other bean pays nothing, and the term is smaller). Each spec
     keeps the term it had before the kernel existed, so its proofs meet the same queries.
     ``late_first``: the mutant beanometer-off-by-one (the first coin needs one card more)."""
     out: Val = 0

@@ -1,5 +1,5 @@
 """The one proof runner both specs use (proofs/invariants.py for the base game,
-proofs/isla_invariants.py for La Isla Bohnita): for every configuration (a ``Case``) and every
+proofs/isla/invariants.py for La Isla Bohnita): for every configuration (a ``Case``) and every
 transition instance it asks Z3 whether Inv(S), the guard and the bounds on S' are satisfiable (the
 premise; an unsatisfiable one is skipped), then refutes each goal (UNSAT of its negation: proved).
 

@@ -14,8 +14,8 @@ applied without the rule checks; a reshuffle order that is not the discard pile 
 prints every deviation, then a count per rule ID and where the replay stopped, if it did.
 
 --z3 replays each record a second time with the independent spec (proofs/spec.py, the transition
-relation the Z3 proofs are about; a La Isla Bohnita record with proofs/isla_spec.py, through
-proofs/isla_referee.py) and requires both referees to name the same first illegal line.
+relation the Z3 proofs are about; a La Isla Bohnita record with proofs/isla/spec.py, through
+proofs/isla/referee.py) and requires both referees to name the same first illegal line.
 
 Example:
   python scripts/simulate.py --players 4 --games 3 --seed 1 --record out/games
@@ -49,8 +49,8 @@ def check(path: str, z3: bool = False, every: bool = False,
         info["z3"] = {"status": "not covered"}
         return 2, f"{path}: --z3: the independent spec replays records without unknown cards", info
     from model.referee import first_illegal
-    from proofs.isla_referee import isla_replay
-    from proofs.isla_spec import Unsupported
+    from proofs.isla.referee import isla_replay
+    from proofs.isla.spec import Unsupported
     from proofs.referee import spec_replay
 
     try:

@@ -13,7 +13,7 @@ Examples:
   python scripts/prove_rules.py --ruleset amigo --json
   python scripts/prove_rules.py --mutants
   python scripts/prove_rules.py --profile          # where the Z3 time goes
-  python scripts/prove_rules.py --isla --mutants --differential   # proofs/isla_invariants.py ...
+  python scripts/prove_rules.py --isla --mutants --differential   # proofs/isla/invariants.py ...
   python scripts/prove_rules.py --isla --no-proofs --differential --games 4 --max-states 50
 """
 
@@ -206,9 +206,9 @@ def _table(results: list[Any], verdicts: list[Any], seconds: float) -> int:
 def _isla(frame: cli.Frame, args: argparse.Namespace) -> int:
     """The expansion's proofs on its five configurations (three with ``--quick``), its spec mutants
     (``--mutants``) and the engine-vs-spec check (``--differential``)."""
-    from proofs.isla_differential import differential
-    from proofs.isla_invariants import EXTRA_CONFIGS, PROOF_CONFIGS, format_results, prove
-    from proofs.isla_mutants import MUTANTS, judge_mutant
+    from proofs.isla.differential import differential
+    from proofs.isla.invariants import EXTRA_CONFIGS, PROOF_CONFIGS, format_results, prove
+    from proofs.isla.mutants import MUTANTS, judge_mutant
     from proofs.runner import ProofsInterrupted
 
     configs = PROOF_CONFIGS if args.quick else PROOF_CONFIGS + EXTRA_CONFIGS

@@ -513,8 +513,10 @@ def _conformance(folder: str, pattern: str) -> int:
 
 @cache
 def true_counts() -> dict[str, int]:
-    from proofs import isla_invariants, isla_mutants, mutants
+    from proofs import mutants
     from proofs.invariants import PROOF_CONFIGS
+    from proofs.isla import invariants as isla_invariants
+    from proofs.isla import mutants as isla_mutants
 
     illegal = ROOT / "tests" / "conformance" / "records" / "illegal"
     endgames = sorted((ROOT / "tests" / "conformance" / "endgames").glob("*.json"))
@@ -554,7 +556,7 @@ STATED = {
     r"(\d+) have the same breakage in the spec": "spec mutants",
     r"(\d+) mutants each refuted": "isla mutants",
     r"on (\d+) configurations \(`proofs\.invariants\.PROOF_CONFIGS`\)": "configurations",
-    r"(\d+) configurations\s+\(`proofs\.isla_invariants\.PROOF_CONFIGS`": "isla configurations",
+    r"(\d+) configurations\s+\(`proofs\.isla\.invariants\.PROOF_CONFIGS`": "isla configurations",
 }
 
 

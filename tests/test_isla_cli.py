@@ -98,7 +98,7 @@ def test_isla_step_before_its_time_is_named(isla_run: tuple[int, dict[str, Any],
 
 
 def test_z3_referee_agrees_on_isla_records(isla_run: tuple[int, dict[str, Any], Path]) -> None:
-    """--z3 replays Isla records with the expansion's spec (proofs/isla_referee.py): both agree."""
+    """--z3 replays Isla records with the expansion's spec (proofs/isla/referee.py): both agree."""
     _, _, folder = isla_run
     proc = run_script(CHECK, "--z3", *sorted(folder.glob("*.jsonl")))
     assert "Traceback" not in proc.stderr and proc.returncode == 0, proc.stderr

@@ -1,7 +1,7 @@
 """La Isla Bohnita's proofs, continued (tests/test_isla_proofs.py proves the properties): every
-mutant of the spec (proofs/isla_mutants.py) must be refuted by the property it breaks, the proof
+mutant of the spec (proofs/isla/mutants.py) must be refuted by the property it breaks, the proof
 runner must refute an unsatisfiable transition and a property that never reaches its situation, and
-the engine and the spec must agree on sampled states (proofs/isla_differential.py); the checks
+the engine and the spec must agree on sampled states (proofs/isla/differential.py); the checks
 themselves must fail on a broken spec or a broken engine. The full run is
 ``scripts/prove_rules.py --isla --mutants --differential``.
 """
@@ -15,11 +15,11 @@ from test_isla_proofs import DUEL, RIO3
 
 import model.isla.moves as isla_moves
 from model.isla.hooks import ISLA
-from proofs import isla_invariants
-from proofs.isla_differential import differential
-from proofs.isla_invariants import prove
-from proofs.isla_mutants import MUTANT_CONFIG, MUTANT_PROPERTY, judge_mutant
-from proofs.isla_spec import MUTANTS
+from proofs.isla import invariants as isla_invariants
+from proofs.isla.differential import differential
+from proofs.isla.invariants import prove
+from proofs.isla.mutants import MUTANT_CONFIG, MUTANT_PROPERTY, judge_mutant
+from proofs.isla.spec import MUTANTS
 
 SAMPLE = [("rio-grande", 3, {}, "greedy"), ("rio-grande", 2, {}, "greedy")]
 

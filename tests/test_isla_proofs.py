@@ -1,4 +1,4 @@
-"""The Z3 proofs of La Isla Bohnita's invariants (proofs/isla_invariants.py on proofs/isla_spec.py).
+"""The Z3 proofs of La Isla Bohnita's invariants (proofs/isla/invariants.py on proofs/isla/spec.py).
 
 Every property must be proved and reach the situations it speaks about. The proofs run here on
 ``COVERING``, three of the four configurations of ``PROOF_CONFIGS`` in which every branch of the
@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import pytest
 
-from proofs import isla_invariants
-from proofs.isla_invariants import PROOF_CONFIGS, Result, format_results, prove
-from proofs.isla_spec import IslaSpec
+from proofs.isla import invariants as isla_invariants
+from proofs.isla.invariants import PROOF_CONFIGS, Result, format_results, prove
+from proofs.isla.spec import IslaSpec
 
 EXPECTED = {
     "ship-holds-one-type-I4", "island-rows-I2", "attacked-once-per-turn-I7", "cargo-sold-at-end-E3",

@@ -1,4 +1,4 @@
-"""The La Isla Bohnita spec referee (proofs/isla_referee.py, ``check_record.py --z3``): every Isla
+"""The La Isla Bohnita spec referee (proofs/isla/referee.py, ``check_record.py --z3``): every Isla
 record of tests/conformance agrees with the engine's verdict, so does a seeded sample of simulated
 Isla games (every player count, both E1 readings, the amigo deck), hand-made illegal records are
 named at the same line by both referees, and a broken spec (a mutant) makes them disagree."""
@@ -28,7 +28,7 @@ from model.rules import ruleset
 from model.state import state_to_json
 from play.bots import BOTS
 from play.playout import play_game
-from proofs.isla_referee import isla_replay
+from proofs.isla.referee import isla_replay
 from proofs.mutants import activate
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -164,7 +164,7 @@ def test_a_broken_engine_disagrees_with_the_spec(mutant: str) -> None:
 def test_check_record_reports_a_disagreement_exit_3(mutant: str, record: str, said: str,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """check_record.py --z3 with a broken Isla spec: 'the referees disagree: ...', exit 3."""
-    monkeypatch.setattr("proofs.isla_referee.isla_replay", lambda rec: isla_replay(rec, mutant))
+    monkeypatch.setattr("proofs.isla.referee.isla_replay", lambda rec: isla_replay(rec, mutant))
     path = RECORDS / f"{record}.jsonl"
     code, line, info = load_script("check_record").check(str(path), z3=True)
     assert code == 3 and info["agree"] is False, line

@@ -1,4 +1,4 @@
-"""E1's two readings in the independent specs (proofs/spec.py, proofs/isla_spec.py), their proofs,
+"""E1's two readings in the independent specs (proofs/spec.py, proofs/isla/spec.py), their proofs,
 mutants, the engine-vs-spec check and the spec referee.
 
 ``reshuffle=at-exhaustion`` (the default): the pile is exhausted when its last card is taken.
@@ -24,8 +24,8 @@ from play.playout import playout
 from proofs.bridge import action_to_spec, observable, state_to_spec
 from proofs.differential import check_state, check_states, sample_states, waiting_for_need
 from proofs.invariants import STATE_INVARIANTS, prove
-from proofs.isla_differential import differential
-from proofs.isla_spec import IslaConfig, IslaSpec
+from proofs.isla.differential import differential
+from proofs.isla.spec import IslaConfig, IslaSpec
 from proofs.mutants import MUTANTS, activate, judge, sample
 from proofs.spec import Spec, SpecConfig
 

@@ -1,4 +1,4 @@
-"""Z3 proofs of La Isla Bohnita's invariants on the spec (proofs/isla_spec.py), run by proofs/runner.py.
+"""Z3 proofs of La Isla Bohnita's invariants on the spec (proofs/isla/spec.py), run by proofs/runner.py.
 
 State invariants are proved by induction: Inv(S) and one step S -> S' imply each clause of Inv(S')
 (UNSAT of the negation). Two-state properties are proved for every transition. Every query first
@@ -26,7 +26,7 @@ import z3
 
 from console.progress import ProgressFn
 from model.rules import ruleset, setup
-from proofs.isla_spec import (
+from proofs.isla.spec import (
     ALL_PHASES,
     FINAL_SALE,
     HOME,

@@ -1,4 +1,4 @@
-"""La Isla Bohnita, engine vs spec (proofs/isla_spec.py) on states from simulated Isla games: for every
+"""La Isla Bohnita, engine vs spec (proofs/isla/spec.py) on states from simulated Isla games: for every
 Isla action (and harvest, third field) of the player to move and the next seat, with indices one past
 their ranges and perturbations of the legal ones, the engine allows it exactly when the spec's guard
 holds, and a legal action's successor (the spec's decision followed by its internal steps) agrees on
@@ -38,8 +38,8 @@ from model.rules import ruleset
 from model.steps import STEPS
 from play.bots import BOTS
 from play.playout import play_game
-from proofs.isla_invariants import inv
-from proofs.isla_spec import (
+from proofs.isla.invariants import inv
+from proofs.isla.spec import (
     ATTACK,
     BUY_FIELD,
     BUY_PIRATE,

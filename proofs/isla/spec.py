@@ -6,7 +6,7 @@ tables and the exhaustion that ends the game (table S, the I8 reading) from the 
 (``IslaConfig.from_setup``) and works out the prices (I1, I9), fields and draws (I3, I9) itself. Like
 proofs/spec.py, every transition is a guard ``guard(S, A)`` and a successor ``after(S, A)`` over
 hybrid values (proofs/symbolic.py): Python values for a concrete state (the engine-vs-spec check),
-Z3 terms for a symbolic one (the proofs in proofs/isla_invariants.py).
+Z3 terms for a symbolic one (the proofs in proofs/isla/invariants.py).
 
 What the state holds: per player its fields, its *land* cards (hand, set-aside and, for the active
 player, face-up cards: the sources a field is planted from; per-bean tallies), its coins (per-bean

@@ -1,9 +1,9 @@
-"""A second referee for La Isla Bohnita records: the expansion's spec (proofs/isla_spec.py) judges them.
+"""A second referee for La Isla Bohnita records: the expansion's spec (proofs/isla/spec.py) judges them.
 
 The Isla spec abstracts the base game (trading, turning up, phase changes: see its docstring), so it
 cannot carry a whole game by itself as proofs/spec.py does for the base game. The reading chosen:
 the engine's replay carries the state from line to line, and at every line the specs judge, on the
-engine's state mapped to them (``proofs.isla_differential.to_spec_state``, ``proofs.bridge``), what
+engine's state mapped to them (``proofs.isla.differential.to_spec_state``, ``proofs.bridge``), what
 they model:
 
 - an Isla move (I1, I4-I7), a harvest (H4-H5) and the third field (I1) are legal exactly when the
@@ -53,8 +53,8 @@ from model.isla.actions import Attack, BuyShip, HarvestOnto, MoveCargo, PlantCar
 from model.records import Record, end_problems
 from model.steps import STEPS
 from proofs.bridge import NoSpecAction, action_to_spec, state_to_spec
-from proofs.isla_differential import observable, to_spec_action, to_spec_state
-from proofs.isla_spec import PLANT_LAND, IslaConfig, IslaSpec, IState
+from proofs.isla.differential import observable, to_spec_action, to_spec_state
+from proofs.isla.spec import PLANT_LAND, IslaConfig, IslaSpec, IState
 from proofs.kernel import CHANCE, ENDTURN, FINISH
 from proofs.referee import SpecVerdict
 from proofs.spec import Spec, SpecConfig
@@ -101,7 +101,7 @@ def _boundary(spec: IslaSpec, kind: str, x: GameState, y: GameState) -> tuple[st
 def isla_replay(rec: Record, mutant: str | None = None) -> SpecVerdict:
     """Replay the Isla record ``rec``; the first line the spec refuses, or whose result it does not
     reach (the reason says which rule). ``Unsupported`` for a ruleset the spec does not model;
-    ``mutant`` breaks the spec on purpose (``proofs.isla_spec.MUTANTS``: the referees must disagree)."""
+    ``mutant`` breaks the spec on purpose (``proofs.isla.spec.MUTANTS``: the referees must disagree)."""
     s = rec.initial_state()
     spec = IslaSpec(IslaConfig.from_setup(s.setup), mutant)
     table = {t.kind: t for t in spec.transitions() if not t.internal}
@@ -175,7 +175,7 @@ def _base(base: Spec, table: dict[int, Any], s: GameState, action: Action) -> st
 
 
 def _plant_keys(s: GameState, after: GameState) -> Callable[[str], bool]:
-    """What a planting's successor is compared on (as proofs/isla_differential.py does): all but who
+    """What a planting's successor is compared on (as proofs/isla/differential.py does): all but who
     is to move while the phase goes on; fields, ships and coins when it ended a phase (the base
     game's steps follow, which the Isla spec abstracts); nothing when it ended the game (the end of
     the game is compared by itself)."""

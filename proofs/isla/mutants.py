@@ -1,7 +1,7 @@
 """La Isla Bohnita's spec mutants judged by the proofs: each deliberate breakage of
-``proofs.isla_spec.IslaSpec(cfg, mutant)`` (the catalog ``MUTANTS`` lives there, beside the switches it
+``proofs.isla.spec.IslaSpec(cfg, mutant)`` (the catalog ``MUTANTS`` lives there, beside the switches it
 names) must be refuted by the property it breaks (``MUTANT_PROPERTY``), proved on the first proof
-configuration of proofs/isla_invariants.py (or the one ``MUTANT_CONFIG`` names: an on-demand
+configuration of proofs/isla/invariants.py (or the one ``MUTANT_CONFIG`` names: an on-demand
 mutant needs an on-demand configuration). The engine-side mutants of the base game are
 proofs/mutants.py.
 """
@@ -11,8 +11,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from proofs.isla_invariants import PROOF_CONFIGS, Config, prove
-from proofs.isla_spec import MUTANTS as MUTANTS
+from proofs.isla.invariants import PROOF_CONFIGS, Config, prove
+from proofs.isla.spec import MUTANTS as MUTANTS
 
 
 @dataclass
