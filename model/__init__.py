@@ -1,4 +1,5 @@
-"""The Bohnanza rules engine: cards, rulesets, state, actions, engine, views and game records.
+"""The Bohnanza rules engine: cards, rulesets, state, actions, engine and views (game records and the
+referee are the package ``records``, the layer above).
 
 ``model`` imports nothing from ``solvers`` or ``proofs``, and its core needs only the standard library.
 """

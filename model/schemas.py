@@ -2,7 +2,7 @@
 expansion's part, from the module it names: ``SetupRules.schema``, as model/isla/schema.py), the
 game record's lines, the ruleset options, the conformance fixtures and their
 sidecars. ``problem(kind, value)`` checks a parsed JSON value against one of them and says, in one
-line, where and what is wrong; loaders (model/records.py, model/state.py, model/position_io.py)
+line, where and what is wrong; loaders (records/game.py, model/state.py, model/position_io.py)
 call it before any rule check. docs/schemas/ holds the JSON Schemas generated from these models
 (``json_schemas()``, written by scripts/make_schemas.py).
 
@@ -247,7 +247,7 @@ class ActionLine(TypedDict):
     take: NotRequired[Cards]  # the cards received
     up: NotRequired[Cards]  # the face-up cards after this line
     hands: NotRequired[Hands]
-    claims: NotRequired[View]  # the writer's engine's state after it (model/claims.py)
+    claims: NotRequired[View]  # the writer's engine's state after it (records/claims.py)
 
 
 @with_config(ConfigDict(strict=True, extra="allow", title="Chance line",

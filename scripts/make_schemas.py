@@ -30,8 +30,8 @@ def main(argv: list[str] | None = None) -> int:
 
 def _make(args: argparse.Namespace) -> int:
     out = cli.output_dir(str(ROOT / args.out) if args.out == "docs/schemas" else args.out, args.force)
-    from model.records import atomic_write_text
     from model.schemas import json_schemas
+    from records.game import atomic_write_text
 
     files = json_schemas()
     for name, text in files.items():

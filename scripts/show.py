@@ -33,8 +33,8 @@ import argparse
 
 from console import cli
 from model.errors import UsageError
-from model.records import atomic_write_text
 from model.svg import svg
+from records.game import atomic_write_text
 from viewer.build import build
 from viewer.page import write
 

@@ -7,7 +7,7 @@ own: ``scatter_points`` (deals counted per partner and pair of gains), ``pareto_
 ``frontier_steps``, ``chosen_groups`` (the best compatible set, labelled), ``trade_matrix`` and
 ``reference_values`` (the values a size or width legend shows). The drawing functions import
 matplotlib when called (``pip install '.[plots]'``), draw on a ``matplotlib.figure.Figure`` (no
-pyplot state) and write through ``model.records.atomic_write``. ``draw_network`` and ``draw_matrix``
+pyplot state) and write through ``records.game.atomic_write``. ``draw_network`` and ``draw_matrix``
 draw on given Axes, for other reports' figures. Imports model/ and solvers/, never scripts/.
 """
 
@@ -25,7 +25,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from model.cards import BEAN_NAMES
-from model.records import atomic_write
+from records.game import atomic_write
 from solvers.trade_graph import Deal, TradeMap, Value, number
 
 if TYPE_CHECKING:
@@ -195,7 +195,7 @@ def _style() -> Iterator[None]:
 
 
 def save_png(fig: Figure, path: str | os.PathLike[str]) -> None:
-    """Write ``fig`` as a 300 dpi PNG, atomically (``model.records.atomic_write``)."""
+    """Write ``fig`` as a 300 dpi PNG, atomically (``records.game.atomic_write``)."""
     atomic_write(path, lambda tmp: fig.savefig(tmp, format="png", dpi=DPI))
 
 

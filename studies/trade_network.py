@@ -42,8 +42,8 @@ from console.progress import ProgressFn
 from model import Accept, Action, GameState, apply, jsonio
 from model.cards import BEAN_NAMES
 from model.errors import InputError
-from model.records import IllegalStep, RecordFormatError, parse_record, replay_steps
 from model.rules import Ruleset
+from records.game import IllegalStep, RecordFormatError, parse_record, replay_steps
 
 __all__ = [
     "DealRecord", "GameDeals", "TradeRecordError", "by_group", "collapse", "deals_in_game",

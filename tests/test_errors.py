@@ -12,10 +12,10 @@ from model.engine import IllegalAction, apply
 from model.errors import BohnanzaError, InputError, RuleError
 from model.isla import IslaFormatError
 from model.position_io import PositionInputError
-from model.records import IllegalStep, RecordFormatError, parse_record
 from model.rules import RulesetError
 from model.state import StateFormatError, state_from_json, state_to_json
 from model.validate import PositionError, check_state
+from records.game import IllegalStep, RecordFormatError, parse_record
 from solvers.contract import NodeLimitExceeded, SolveError
 from studies.trade_network import TradeRecordError
 

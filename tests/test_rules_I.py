@@ -47,10 +47,10 @@ from model.isla import BOHNACO, BOHNBAY, EMPTY_SHIP, HOME, Fleet, Ship, isla_of,
 from model.isla.actions import PIRATE, Attack, BuyShip, HarvestOnto, MoveCargo, PlantCargo, Sail, Sell, Yield
 from model.isla.setup import REMOVED_AMIGO as ISLA_REMOVED_AMIGO
 from model.isla.setup import REMOVED_RIO_GRANDE as ISLA_REMOVED_RIO_GRANDE
-from model.records import header, initial_deck, parse_record, record_lines, replay
 from model.validate import check_state
 from play.bots import BOTS
 from play.playout import play_game
+from records.game import header, initial_deck, parse_record, record_lines, replay
 
 ISLA = model.ruleset("rio-grande", {"isla": True})
 AMIGO_ISLA = model.ruleset("amigo", {"isla": True})

@@ -26,11 +26,11 @@ from builders import run_script
 from model import new_game, ruleset, setup
 from model.jsonio import JSONInputError, loads
 from model.position_io import PositionInputError, read_json, state_of
-from model.records import RecordFormatError, parse_record
-from model.referee import check_record
 from model.rules import OPTION_NAMES, OPTION_RANGES, RulesetError
 from model.schemas import ADAPTERS, SCHEMAS, json_schemas, problem
 from model.state import StateFormatError, state_from_json, state_to_json
+from records.game import RecordFormatError, parse_record
+from records.referee import check_record
 
 ROOT = Path(__file__).resolve().parent.parent
 CONF = ROOT / "tests" / "conformance"
@@ -387,7 +387,7 @@ def test_options_that_once_hung_are_refused_at_once_by_the_simulator(option: str
 
 
 def test_reading_the_model_does_not_import_pydantic_until_a_file_is_read() -> None:
-    code = ("import sys, model, model.records, model.position_io; assert 'pydantic' not in sys.modules; "
+    code = ("import sys, model, records.game, model.position_io; assert 'pydantic' not in sys.modules; "
             "model.state_from_json(model.state_to_json(model.new_game('amigo', 3, seed=1))); "
             "assert 'pydantic' in sys.modules")
     proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)

@@ -18,9 +18,9 @@ import pytest
 from builders import run_script
 
 from model import apply
-from model.records import parse_record
-from model.referee import check_record
 from model.svg import parts, svg
+from records.game import parse_record
+from records.referee import check_record
 from viewer.build import build
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -39,7 +39,7 @@ def page_data(html: str) -> dict[str, Any]:
 
 def replayed(path: Path) -> list[Any]:
     """The states a replay as check_record --all follows it reaches, the start first."""
-    from model.referee import follow
+    from records.referee import follow
 
     rec = parse_record(path.read_text())
     states = [rec.initial_state()]

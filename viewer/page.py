@@ -18,9 +18,9 @@ from model.actions import Accept, Action
 from model.canvas import STYLE, WIDTH, bean_colour
 from model.cards import BEAN_NAMES
 from model.errors import UsageError
-from model.records import atomic_write_text
 from model.state import GameState, Phase
 from model.svg import height, parts
+from records.game import atomic_write_text
 
 TEMPLATE = Path(__file__).resolve().parent / "viewer.html"
 

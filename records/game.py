@@ -64,7 +64,7 @@ class Notes:
     take: tuple[int, ...] | None = None  # what the proposer asks / what the answering seat receives
     up: tuple[int, ...] | None = None  # the face-up cards after the line, in any order
     hands: tuple[tuple[int, tuple[int | None, ...]], ...] = ()  # (seat, hand front first) after the line
-    claims: dict[str, Any] | None = None  # the writer's engine's state after the line (model/claims.py)
+    claims: dict[str, Any] | None = None  # the writer's engine's state after the line (records/claims.py)
 
 
 @dataclass
@@ -92,7 +92,7 @@ class Record:
         if self.start is not None:
             return self.start
         if self.unknown:
-            raise InputError("the record has unknown cards: model.unknown judges it")
+            raise InputError("the record has unknown cards: records.unknown judges it")
         return new_game(self.rules, self.players, deck=self.deck)  # type: ignore[arg-type]
 
 
@@ -377,7 +377,7 @@ def end_problems(rec: Record, s: GameState) -> list[tuple[str, str]]:
 
 def replay_steps(rec: Record) -> Iterator[tuple[int, Action, GameState]]:
     """Yield (line, action, state after it); IllegalStep at the first action the rules forbid.
-    Bean annotations are not checked here (``model.referee`` does)."""
+    Bean annotations are not checked here (``records.referee`` does)."""
     s = rec.initial_state()
     for line, action in zip(rec.lines, rec.actions, strict=True):
         try:
