@@ -84,9 +84,8 @@ from conformance.views import annotated, public_view
 from model import BEAN_NAMES, GameState, Phase, apply, chance_outcome, legal_actions, new_game, ruleset
 from model.errors import BohnanzaError
 from model.isla import isla_of
-from model.position_io import read_json
 from model.rules import OPTION_NAMES, PRESETS, Ruleset, setup
-from model.state import state_from_json, state_to_json
+from model.state import state_to_json
 from model.validate import check_state
 from play.bots import BOTS
 from play.playout import playout
@@ -95,6 +94,8 @@ from proofs.isla_spec import IslaConfig, Unsupported
 from proofs.referee import SpecVerdict, spec_replay
 from records.game import Record, header, record_lines
 from records.referee import check_record, first_illegal
+from schemas.position_io import read_json
+from schemas.state_json import state_from_json
 from solvers.api import solve
 from solvers.contract import SOLO, Limits
 from solvers.positions import cut, game_seeds, read_position, small

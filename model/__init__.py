@@ -39,7 +39,7 @@ from model.engine import (
 from model.isla import Fleet, Isla, Ship
 from model.isla.actions import Attack, BuyShip, HarvestOnto, MoveCargo, PlantCargo, Sail, Sell, Yield
 from model.rules import PRESETS, Ruleset, RulesetError, Setup, ruleset, setup
-from model.state import EMPTY, Field, GameState, Phase, PlayerState, state_from_json, state_to_json
+from model.state import EMPTY, Field, GameState, Phase, PlayerState, state_to_json
 
 __all__ = [
     "Accept", "Action", "Attack", "BEAN_NAMES", "Bean", "BuyField", "BuyShip", "Decline", "Discard",
@@ -48,5 +48,5 @@ __all__ = [
     "PlantCargo", "PlantUp", "PlayerState", "Propose", "Reshuffle", "Ruleset", "RulesetError", "Sail",
     "Sell", "Setup", "Ship", "UnknownBean", "Yield", "apply", "bean", "chance_outcome", "coins_for",
     "format_action", "legal_actions", "new_game", "parse_action", "ruleset", "scores", "setup",
-    "state_from_json", "state_to_json", "winners",
+    "state_to_json", "winners",
 ]

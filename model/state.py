@@ -130,7 +130,7 @@ def _names(cards: tuple[int, ...]) -> list[str]:
 
 
 def state_to_json(s: GameState) -> dict[str, Any]:
-    """Every part of the state, beans by name; ``state_from_json`` restores it exactly."""
+    """Every part of the state, beans by name; ``decode_state`` restores it exactly."""
     out: dict[str, Any] = {
         "format": STATE_FORMAT,
         "version": STATE_VERSION,
@@ -180,12 +180,9 @@ def _cards(names: list[str]) -> tuple[int, ...]:
     return tuple(BEAN_INDEX[x] for x in names)
 
 
-def state_from_json(obj: dict[str, Any]) -> GameState:
-    """Read a state written by ``state_to_json``; StateFormatError names the first bad field.
-
-    The shape is checked against ``model.schemas.State`` first (strict: ``"final": "false"`` is no
-    boolean, a field count ``true`` is no count); ``model.validate.check_state`` checks the rules.
-    """
+def check_format(obj: Any) -> None:
+    """A state JSON is an object of this format and version, checked before its shape and its values
+    (``schemas.state_json.state_from_json``); StateFormatError says which it is not."""
     if not isinstance(obj, dict):
         raise StateFormatError("a state must be a JSON object")
     version = obj.get("version")
@@ -194,11 +191,16 @@ def state_from_json(obj: dict[str, Any]) -> GameState:
             f"format/version: expected {STATE_FORMAT!r} version {STATE_VERSION}, "
             f"got {obj.get('format')!r} version {version!r}"
         )
-    from model.schemas import problem  # the pydantic edge: loaded by a loader only
 
-    why = problem("state", obj)
-    if why is not None:
-        raise StateFormatError(why)
+
+def decode_state(obj: dict[str, Any]) -> GameState:
+    """The state a state JSON of the published shape holds: the inverse of ``state_to_json``.
+
+    The shape is the loader's to check first: ``schemas.state_json.state_from_json`` reads a state
+    from outside (format, then shape, then this), a value ``state_to_json`` wrote needs no check.
+    StateFormatError names a value the shape allows that this ruleset does not (a pending action
+    that is no proposal, an expansion's part given or missing).
+    """
     rules = ruleset(obj["ruleset"], obj.get("options") or {})
     su = setup(rules, len(obj["players"]))
     players = tuple(

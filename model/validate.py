@@ -1,6 +1,6 @@
 """Check a state against the rules: a position read from a file must be one the rules allow.
 
-``state_from_json`` checks the format; ``check_state`` checks the content and raises
+``schemas.state_json.state_from_json`` checks the format; ``check_state`` checks the content and raises
 ``PositionError`` naming the first bad field and the rule it breaks, e.g.
 ``players[1].fields[2]: a third field, but rio-grande sells at most one (F1)``.
 """

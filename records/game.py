@@ -24,9 +24,9 @@ from model.cards import BEAN_INDEX, BEAN_NAMES, difference
 from model.engine import IllegalAction, apply, new_game, scores, winners
 from model.errors import BohnanzaError, InputError
 from model.expansions import hooks
-from model.position_io import PositionInputError, state_of
 from model.rules import Ruleset, ruleset, setup
 from model.state import GameState, Phase
+from schemas.position_io import PositionInputError, state_of
 
 RECORD_FORMAT = "bohnanza-record"
 RECORD_VERSION = 1
@@ -197,9 +197,9 @@ def _lines(text: str) -> list[tuple[int, dict[str, Any]]]:
 
 def _header(no: int, head: dict[str, Any]) -> Record:
     """The record the header line starts: format and version first (which schema applies), then its
-    shape (``model.schemas.RecordHeader``), then the ruleset, the player count and the deck (S), or
+    shape (``schemas.shapes.RecordHeader``), then the ruleset, the player count and the deck (S), or
     the state it starts from."""
-    from model.schemas import problem  # the pydantic edge: loaded by a loader only
+    from schemas.shapes import problem  # the pydantic edge: loaded by a loader only
 
     if head.get("format") != RECORD_FORMAT:
         raise RecordFormatError(no, f"header format must be {RECORD_FORMAT!r}, got {head.get('format')!r}")
@@ -299,9 +299,9 @@ def _said(action: Action | None) -> str:
 def parse_record(text: str) -> Record:
     """Read a record; RecordFormatError names the line and what is malformed (not rule breaks).
 
-    Every line is checked against its schema (model/schemas.py) before it is read; keys a line's
+    Every line is checked against its schema (schemas/shapes.py) before it is read; keys a line's
     schema does not name are ignored."""
-    from model.schemas import line_kind, line_problem  # the pydantic edge: loaded by a loader only
+    from schemas.shapes import line_kind, line_problem  # the pydantic edge: loaded by a loader only
 
     objs = _lines(text)
     if not objs:

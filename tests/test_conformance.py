@@ -25,10 +25,10 @@ from builders import run_script
 
 from model.isla import isla_of
 from model.perft import divide, perft
-from model.position_io import state_of
 from model.rules import PRESETS, ruleset, setup
 from model.state import GameState
 from records.referee import check_record
+from schemas.position_io import state_of
 from solvers.contract import OBJECTIVES
 
 ROOT = Path(__file__).resolve().parent.parent

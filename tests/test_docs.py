@@ -14,7 +14,8 @@ from builders import OUTSIDE
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES_DOC = ROOT / "docs" / "rules.md"
-PACKAGES = ("model", "console", "proofs", "play", "solvers", "conformance", "adapters", "viewer", "scripts")
+PACKAGES = ("model", "schemas", "records", "console", "proofs", "play", "solvers", "conformance", "adapters",
+            "viewer", "scripts")
 
 RULE_ID = re.compile(r"[A-Z][0-9]{0,2}")
 NUMBERED = re.compile(r"\b([CSHTEFDVI][0-9]{1,2})\b")  # C1, T3, I9... anywhere in the source
@@ -156,8 +157,8 @@ def test_the_example_record_is_legal() -> None:
 
 def test_the_example_state_is_the_engine_state_after_its_line_of_the_record() -> None:
     from model import Phase, state_to_json
-    from model.position_io import state_of
     from records.game import read_record, replay_steps
+    from schemas.position_io import state_of
     from solvers.positions import read_position
 
     written = json.loads(EXAMPLE_STATE.read_text(encoding="utf-8"))

@@ -20,8 +20,8 @@ from conformance.live.client import Engine, EngineFailure
 from conformance.live.diff import GameSpec, claimed, plan, run_game
 from conformance.live.shrink import check_reproducer, shrink
 from model import BEAN_NAMES, ruleset
-from model.schemas import problem
 from proofs.mutants import FOUND_AS, MUTANTS
+from schemas.shapes import problem
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIM = f"{sys.executable} {ROOT / 'docs' / 'examples' / 'engine_shim.py'}"

@@ -48,7 +48,6 @@ from model import (
     legal_actions,
     new_game,
     parse_action,
-    state_from_json,
     state_to_json,
 )
 from model.cards import BEAN_NAMES, Bean
@@ -67,6 +66,7 @@ from records.game import (
     replay_steps,
     write_record,
 )
+from schemas.state_json import state_from_json
 
 ALL_BEANS = tuple(int(b) for b in Bean)
 CONFIGS = [(name, n) for name, r in model.PRESETS.items() for n in range(r.min_players, r.max_players + 1)]

@@ -39,7 +39,6 @@ from model import (
     legal_actions,
     parse_action,
     setup,
-    state_from_json,
     state_to_json,
 )
 from model.cards import COUNTS
@@ -51,6 +50,7 @@ from model.validate import check_state
 from play.bots import BOTS
 from play.playout import play_game
 from records.game import header, initial_deck, parse_record, record_lines, replay
+from schemas.state_json import state_from_json
 
 ISLA = model.ruleset("rio-grande", {"isla": True})
 AMIGO_ISLA = model.ruleset("amigo", {"isla": True})

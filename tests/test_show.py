@@ -124,7 +124,7 @@ def test_a_solved_line_page_steps_to_the_solvers_value(tmp_path: Path) -> None:
     s = build(str(tmp_path / "line.json")).steps  # the same page in process
     assert s == steps
     from model import parse_action
-    from model.position_io import state_of
+    from schemas.position_io import state_of
 
     st = state_of(sol["state"], "line.json")
     for k, text in enumerate(sol["line"]):

@@ -17,12 +17,12 @@ import pytest
 
 from model import GameState, new_game
 from model.isla import isla_of
-from model.position_io import state_of
 from model.rules import PRESETS, ruleset, setup
 from model.svg import svg
 from play.bots import random_bot
 from play.playout import playout
 from records.game import parse_record
+from schemas.position_io import state_of
 
 ROOT = Path(__file__).resolve().parent.parent
 CONF = ROOT / "tests" / "conformance"

@@ -33,7 +33,6 @@ class IslaBohnita(IslaTable, Expansion):
     trade_hand_cards = False  # I3: only the turned-up cards are traded
     adds_moves = True
     codec = SlotCodec(NAME, "ships and ports", "I1", isla_to_json, isla_from_json, IslaFormatError)
-    schema = "model.isla.schema"
     notation = staticmethod(actions.notation)  # its actions' notation (I1-I7)
     # its part of the state drawn (drawing.py): ships, rows, the attack
     seat_text = staticmethod(drawing.seat_text)
