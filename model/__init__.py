@@ -1,13 +1,13 @@
-"""The Bohnanza rules engine: cards, rulesets, state, actions, engine and views (game records and the
-referee are the package ``records``, the layer above).
+"""The Bohnanza rules engine: cards, rulesets, state, actions, engine and views (the layers above it:
+the input schemas and their loaders, ``schemas``; the state's SVG picture, ``drawing``; game records
+and the referee, ``records``).
 
 ``model`` imports nothing from ``solvers`` or ``proofs``, and its core needs only the standard library.
 """
 
-# str(state) and a state's picture are drawn by model/display.py and model/svg.py, which register in
-# ``model.state.DRAWINGS`` when loaded (the state names neither).
+# str(state) is drawn by model/display.py, which registers in ``model.state.DRAWINGS`` when loaded
+# (the state names it not); the SVG picture registers there when ``drawing`` is imported.
 from model import display as _display  # noqa: F401
-from model import svg as _svg  # noqa: F401
 from model.actions import (
     Accept,
     Action,

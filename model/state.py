@@ -18,9 +18,9 @@ from model.rules import Ruleset, Setup, ruleset, setup
 STATE_FORMAT = "bohnanza-state"
 STATE_VERSION = 1
 
-# How a state draws itself: as text (``str``, model/display.py) and as a picture (Jupyter's
-# ``_repr_svg_``, model/svg.py). Both sit above the state and register here when ``model`` is
-# imported, so the state names neither (no import circle).
+# How a state draws itself: as text (``str``, model/display.py, registered when ``model`` is imported)
+# and as a picture (Jupyter's ``_repr_svg_``, drawing/svg.py, the layer above, registered when
+# ``drawing`` is imported). Both sit above the state, so the state names neither (no import circle).
 DRAWINGS: dict[str, Callable[[GameState], str]] = {}
 
 
@@ -120,9 +120,11 @@ class GameState(NamedTuple):
     def __str__(self) -> str:
         return DRAWINGS["text"](self)  # model.display.describe
 
-    def _repr_svg_(self) -> str:
-        """Jupyter shows a state as its picture (model/svg.py); ``describe`` is the text one."""
-        return DRAWINGS["svg"](self)
+    def _repr_svg_(self) -> str | None:
+        """Jupyter shows a state as its picture (drawing/svg.py) once ``drawing`` is imported, else
+        as its text (None: no picture); ``describe`` is the text one."""
+        draw = DRAWINGS.get("svg")
+        return None if draw is None else draw(self)
 
 
 def _names(cards: tuple[int, ...]) -> list[str]:

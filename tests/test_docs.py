@@ -14,8 +14,8 @@ from builders import OUTSIDE
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES_DOC = ROOT / "docs" / "rules.md"
-PACKAGES = ("model", "schemas", "records", "console", "proofs", "play", "solvers", "conformance", "adapters",
-            "viewer", "scripts")
+PACKAGES = ("model", "schemas", "drawing", "records", "console", "proofs", "play", "solvers", "conformance",
+            "adapters", "viewer", "scripts")
 
 RULE_ID = re.compile(r"[A-Z][0-9]{0,2}")
 NUMBERED = re.compile(r"\b([CSHTEFDVI][0-9]{1,2})\b")  # C1, T3, I9... anywhere in the source

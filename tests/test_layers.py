@@ -1,8 +1,8 @@
 """The layers (docs/architecture.md): imports flow one way, ``scripts -> benchmarks -> studies, viewer ->
-solvers, proofs, conformance, adapters -> records -> schemas, play, console -> model``, and the rules
-engine (``model``) imports only the standard library. Read from the source with ``ast``, every import
-(inside functions too), so a late import cannot hide an arrow that runs back up, and no two
-first-party modules import each other, directly or round a circle."""
+solvers, proofs, conformance, adapters -> records -> schemas, drawing, play, console -> model``, and
+the rules engine (``model``) imports only the standard library. Read from the source with ``ast``,
+every import (inside functions too), so a late import cannot hide an arrow that runs back up, and no
+two first-party modules import each other, directly or round a circle."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-RANK = {"model": 0, "schemas": 1, "play": 1, "console": 1, "records": 2,
+RANK = {"model": 0, "schemas": 1, "drawing": 1, "play": 1, "console": 1, "records": 2,
         "solvers": 3, "proofs": 3, "conformance": 3, "adapters": 3, "studies": 4, "viewer": 4,
         "benchmarks": 5, "scripts": 6}
 # The builder records values the solvers prove (docs/conformance.md); the fuzzer's SPEC oracle asks the second

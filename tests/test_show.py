@@ -1,5 +1,5 @@
 """scripts/show.py and viewer/ (and solve_endgame.py --html): the page's embedded steps are the
-engine's states (each step's picture is model/svg.py's picture of the state the referee's replay
+engine's states (each step's picture is drawing/svg.py's picture of the state the referee's replay
 reaches at that line), its deviations are check_record --all's, a solved line reaches the solver's
 value, --seat hides what H7 hides, bad input writes no page and exits 2 with one line."""
 
@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 from builders import run_script
 
+from drawing.svg import parts, svg
 from model import apply
-from model.svg import parts, svg
 from records.game import parse_record
 from records.referee import check_record
 from viewer.build import build
