@@ -13,7 +13,7 @@ from conformance.mutations import ILLEGAL, illegal_fixture, verify_records
 from conformance.perft_cases import PERFT, perft_fixture
 from conformance.referee_cases import REFEREE, referee_fixture, verify_referee
 from console.progress import ProgressFn
-from model.records import atomic_write_text
+from records.game import atomic_write_text
 
 # ---------------------------------------------------------------- the whole suite
 

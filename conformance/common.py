@@ -10,9 +10,10 @@ from typing import Any
 
 from model import GameState, Phase, apply, legal_actions, new_game, ruleset
 from model.rules import Ruleset
-from model.state import PlayerState, state_from_json, state_to_json
+from model.state import PlayerState, state_to_json
 from play.bots import BOTS
 from play.playout import playout
+from schemas.state_json import state_from_json
 
 PERFT_DEPTHS = (1, 2, 3)
 PARTS = ("perft", "records/legal", "records/illegal", "records/referee", "endgames")

@@ -3,9 +3,9 @@ them, with oracles that tell a wrong verdict from a right one. It never changes 
 
 Inputs (every case is reproducible from its id ``SEED-KIND-N``; the base inputs from ``SEED``):
 
-- ``records``: game records of seeded bot games (``play.playout.play_game``, ``model.records``),
+- ``records``: game records of seeded bot games (``play.playout.play_game``, ``records.game``),
   base game and La Isla Bohnita, 2-7 players, several presets and options, whole or cut short;
-  run through ``model.records.check_record`` and, for a sample, the ``--z3`` path of
+  run through ``records.referee.check_record`` and, for a sample, the ``--z3`` path of
   scripts/check_record.py (``proofs.referee.spec_replay``; ``proofs.isla.referee.isla_replay`` for
   La Isla Bohnita).
 - ``positions``: endgame positions cut from seeded games (``solvers.positions.cut``, made small),
@@ -84,17 +84,18 @@ from conformance.views import annotated, public_view
 from model import BEAN_NAMES, GameState, Phase, apply, chance_outcome, legal_actions, new_game, ruleset
 from model.errors import BohnanzaError
 from model.isla import isla_of
-from model.position_io import read_json
-from model.records import Record, header, record_lines
-from model.referee import check_record, first_illegal
 from model.rules import OPTION_NAMES, PRESETS, Ruleset, setup
-from model.state import state_from_json, state_to_json
+from model.state import state_to_json
 from model.validate import check_state
 from play.bots import BOTS
 from play.playout import playout
 from proofs.isla.referee import isla_replay
 from proofs.isla.spec import IslaConfig, Unsupported
 from proofs.referee import SpecVerdict, spec_replay
+from records.game import Record, header, record_lines
+from records.referee import check_record, first_illegal
+from schemas.position_io import read_json
+from schemas.state_json import state_from_json
 from solvers.api import solve
 from solvers.contract import SOLO, Limits
 from solvers.positions import cut, game_seeds, read_position, small
@@ -529,7 +530,7 @@ def record_strict(path: JPath, old: Any, new: Any) -> str | None:
     role, rest = path[0], path[1:]
     unseen = len(rest) == 2 and rest[0] in ("deck", "order") or len(rest) == 3 and rest[0] == "hands"
     if new is None and unseen:
-        return None  # a card the writer did not see (model/unknown.py)
+        return None  # a card the writer did not see (records/unknown.py)
     if role in ("action", "chance") and rest[:1] and rest[0] in ("bean", "give", "take", "up", "hands"):
         return "TYPE" if _is_type_change(old, new) and len(rest) <= 2 + (rest[0] == "hands") else None
     if role == "header":

@@ -10,10 +10,10 @@ from typing import Any
 from conformance.common import GenerationError, rules_of
 from model import Action, GameState, Phase, apply, winners
 from model.isla import isla_of
-from model.records import action_line, header
 from model.rules import Ruleset
 from play.bots import BOTS
 from play.playout import play_game
+from records.game import action_line, header
 
 # ---------------------------------------------------------------- game records
 

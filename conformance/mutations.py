@@ -36,8 +36,8 @@ from model import (
 from model.cards import BEAN_NAMES
 from model.isla import HOME, isla_of, isla_setup
 from model.isla.actions import PIRATE
-from model.records import action_line
-from model.referee import check_record
+from records.game import action_line
+from records.referee import check_record
 
 
 @dataclass(frozen=True)
@@ -598,7 +598,7 @@ def illegal_fixture(spec: Illegal) -> tuple[str, dict[str, Any]]:
 
 
 def verify_records(files: dict[str, str]) -> None:
-    """Every record gets the verdict its sidecar states from ``model.records.check_record`` (the referee),
+    """Every record gets the verdict its sidecar states from ``records.referee.check_record`` (the referee),
     and an illegal one's reason names what its mutation breaks; GenerationError otherwise."""
     import tempfile
 

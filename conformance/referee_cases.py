@@ -20,9 +20,9 @@ from conformance.perft_cases import in_trade
 from conformance.views import annotated, public_view
 from model import Action, Harvest, Phase, Plant, PlantAside, Reshuffle
 from model.cards import BEAN_NAMES
-from model.records import RECORD_FORMAT, RECORD_VERSION
-from model.referee import DESYNC, check_record
 from model.state import GameState, state_to_json
+from records.game import RECORD_FORMAT, RECORD_VERSION
+from records.referee import DESYNC, check_record
 
 Line = dict[str, Any]
 

@@ -5,7 +5,7 @@
 after every line that changes them. ``public_view(..., seat)`` then writes the record a seat's
 engine could log: the deck and the reshuffle orders hold ``null`` except the cards dealt to that
 seat, and the seat's hand after every line that changes it. The referee must find both legal
-(model/unknown.py searches for the unseen cards); tests and the conformance suite use them.
+(records/unknown.py searches for the unseen cards); tests and the conformance suite use them.
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ from model.actions import (
     Reshuffle,
 )
 from model.cards import BEAN_NAMES
-from model.records import action_line, initial_deck
 from model.state import GameState
+from records.game import action_line, initial_deck
 
 
 def _names(cards: Sequence[int]) -> list[str]:

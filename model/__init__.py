@@ -1,12 +1,13 @@
-"""The Bohnanza rules engine: cards, rulesets, state, actions, engine, views and game records.
+"""The Bohnanza rules engine: cards, rulesets, state, actions, engine and views (the layers above it:
+the input schemas and their loaders, ``schemas``; the state's SVG picture, ``drawing``; game records
+and the referee, ``records``).
 
 ``model`` imports nothing from ``solvers`` or ``proofs``, and its core needs only the standard library.
 """
 
-# str(state) and a state's picture are drawn by model/display.py and model/svg.py, which register in
-# ``model.state.DRAWINGS`` when loaded (the state names neither).
+# str(state) is drawn by model/display.py, which registers in ``model.state.DRAWINGS`` when loaded
+# (the state names it not); the SVG picture registers there when ``drawing`` is imported.
 from model import display as _display  # noqa: F401
-from model import svg as _svg  # noqa: F401
 from model.actions import (
     Accept,
     Action,
@@ -38,7 +39,7 @@ from model.engine import (
 from model.isla import Fleet, Isla, Ship
 from model.isla.actions import Attack, BuyShip, HarvestOnto, MoveCargo, PlantCargo, Sail, Sell, Yield
 from model.rules import PRESETS, Ruleset, RulesetError, Setup, ruleset, setup
-from model.state import EMPTY, Field, GameState, Phase, PlayerState, state_from_json, state_to_json
+from model.state import EMPTY, Field, GameState, Phase, PlayerState, state_to_json
 
 __all__ = [
     "Accept", "Action", "Attack", "BEAN_NAMES", "Bean", "BuyField", "BuyShip", "Decline", "Discard",
@@ -47,5 +48,5 @@ __all__ = [
     "PlantCargo", "PlantUp", "PlayerState", "Propose", "Reshuffle", "Ruleset", "RulesetError", "Sail",
     "Sell", "Setup", "Ship", "UnknownBean", "Yield", "apply", "bean", "chance_outcome", "coins_for",
     "format_action", "legal_actions", "new_game", "parse_action", "ruleset", "scores", "setup",
-    "state_from_json", "state_to_json", "winners",
+    "state_to_json", "winners",
 ]

@@ -92,7 +92,7 @@ def new_game(
     """Shuffle (or take ``deck``, top first), deal one card at a time in seat order (S2), start turn 0.
 
     With ``check=False`` a ``deck`` that is not the deck in play is dealt as it is (the referee's
-    unseen cards, model/unknown.py)."""
+    unseen cards, records/unknown.py)."""
     r = _ruleset(rules) if isinstance(rules, str) else rules
     su = setup(r, players)
     if deck is None:

@@ -15,7 +15,6 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from model.actions import Action, Propose
-from model.canvas import Canvas
 from model.errors import PositionError
 from model.rules import SetupRules
 from model.state import GameState, Phase, SlotCodec
@@ -159,24 +158,6 @@ class Expansion(SetupRules):
     def table_text(self, s: GameState) -> list[str]:
         """The lines ``str(s)`` adds after the seats."""
         return []
-
-    def svg_status(self, s: GameState) -> str:
-        """What the picture adds to the table's status line (model/svg.py)."""
-        return ""
-
-    def svg_table_height(self, s: GameState) -> int:
-        """The height the expansion's part of the table takes below the piles."""
-        return 0
-
-    def svg_table(self, c: Canvas, s: GameState, y: float) -> None:
-        """Its part of the table, drawn from height ``y``."""
-
-    def svg_seat_height(self, s: GameState, i: int) -> int:
-        """The height its part of seat ``i`` takes below the hand and set-aside cards."""
-        return 0
-
-    def svg_seat(self, c: Canvas, s: GameState, i: int, y: float) -> None:
-        """Its part of seat ``i``, drawn from height ``y``."""
 
 
 BASE = Expansion()

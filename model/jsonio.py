@@ -4,7 +4,7 @@ hostile input is one ``JSONInputError`` line and never a traceback.
 Refused here: text that is not JSON, nesting deeper than the parser's recursion limit (``"[" *
 100000``), integers of more than 4300 digits (Python's int-string limit), ``NaN`` and
 ``Infinity`` (not JSON, though ``json`` reads them), bytes that are not UTF-8, and paths that
-cannot be read (missing, a directory). What the value means is checked later, by model/schemas.py.
+cannot be read (missing, a directory). What the value means is checked later, by schemas/shapes.py.
 """
 
 from __future__ import annotations

@@ -36,7 +36,7 @@ class RulesetError(InputError):
 
 class OptionRange(NamedTuple):
     """The whole numbers a count option may take (``low``-``high``), the rule it is about and what
-    it counts. ``ruleset()`` and the JSON schema of the options (model/schemas.py) both read
+    it counts. ``ruleset()`` and the JSON schema of the options (schemas/shapes.py) both read
     ``OPTION_RANGES``; docs/records.md lists them."""
 
     low: int
@@ -330,9 +330,6 @@ class SetupRules:
     rule_ids = ""  # the span of its rule IDs, e.g. "X1-X9"
     rule = "S"  # the rule its player counts come from
     options: Mapping[str, tuple[int, OptionRange]] = {}  # its own count options: default and range
-    # The module of its part of the published schemas (``STATE``: its part of the state JSON,
-    # ``OPTIONS``: its options), by name: pydantic, which only model/schemas.py loads
-    schema: str | None = None
 
     def player_range(self, rules: Ruleset) -> tuple[int, int]:
         """The player counts the ruleset allows (S)."""

@@ -18,9 +18,9 @@ from model.rules import Ruleset, Setup, ruleset, setup
 STATE_FORMAT = "bohnanza-state"
 STATE_VERSION = 1
 
-# How a state draws itself: as text (``str``, model/display.py) and as a picture (Jupyter's
-# ``_repr_svg_``, model/svg.py). Both sit above the state and register here when ``model`` is
-# imported, so the state names neither (no import circle).
+# How a state draws itself: as text (``str``, model/display.py, registered when ``model`` is imported)
+# and as a picture (Jupyter's ``_repr_svg_``, drawing/svg.py, the layer above, registered when
+# ``drawing`` is imported). Both sit above the state, so the state names neither (no import circle).
 DRAWINGS: dict[str, Callable[[GameState], str]] = {}
 
 
@@ -120,9 +120,11 @@ class GameState(NamedTuple):
     def __str__(self) -> str:
         return DRAWINGS["text"](self)  # model.display.describe
 
-    def _repr_svg_(self) -> str:
-        """Jupyter shows a state as its picture (model/svg.py); ``describe`` is the text one."""
-        return DRAWINGS["svg"](self)
+    def _repr_svg_(self) -> str | None:
+        """Jupyter shows a state as its picture (drawing/svg.py) once ``drawing`` is imported, else
+        as its text (None: no picture); ``describe`` is the text one."""
+        draw = DRAWINGS.get("svg")
+        return None if draw is None else draw(self)
 
 
 def _names(cards: tuple[int, ...]) -> list[str]:
@@ -130,7 +132,7 @@ def _names(cards: tuple[int, ...]) -> list[str]:
 
 
 def state_to_json(s: GameState) -> dict[str, Any]:
-    """Every part of the state, beans by name; ``state_from_json`` restores it exactly."""
+    """Every part of the state, beans by name; ``decode_state`` restores it exactly."""
     out: dict[str, Any] = {
         "format": STATE_FORMAT,
         "version": STATE_VERSION,
@@ -180,12 +182,9 @@ def _cards(names: list[str]) -> tuple[int, ...]:
     return tuple(BEAN_INDEX[x] for x in names)
 
 
-def state_from_json(obj: dict[str, Any]) -> GameState:
-    """Read a state written by ``state_to_json``; StateFormatError names the first bad field.
-
-    The shape is checked against ``model.schemas.State`` first (strict: ``"final": "false"`` is no
-    boolean, a field count ``true`` is no count); ``model.validate.check_state`` checks the rules.
-    """
+def check_format(obj: Any) -> None:
+    """A state JSON is an object of this format and version, checked before its shape and its values
+    (``schemas.state_json.state_from_json``); StateFormatError says which it is not."""
     if not isinstance(obj, dict):
         raise StateFormatError("a state must be a JSON object")
     version = obj.get("version")
@@ -194,11 +193,16 @@ def state_from_json(obj: dict[str, Any]) -> GameState:
             f"format/version: expected {STATE_FORMAT!r} version {STATE_VERSION}, "
             f"got {obj.get('format')!r} version {version!r}"
         )
-    from model.schemas import problem  # the pydantic edge: loaded by a loader only
 
-    why = problem("state", obj)
-    if why is not None:
-        raise StateFormatError(why)
+
+def decode_state(obj: dict[str, Any]) -> GameState:
+    """The state a state JSON of the published shape holds: the inverse of ``state_to_json``.
+
+    The shape is the loader's to check first: ``schemas.state_json.state_from_json`` reads a state
+    from outside (format, then shape, then this), a value ``state_to_json`` wrote needs no check.
+    StateFormatError names a value the shape allows that this ruleset does not (a pending action
+    that is no proposal, an expansion's part given or missing).
+    """
     rules = ruleset(obj["ruleset"], obj.get("options") or {})
     su = setup(rules, len(obj["players"]))
     players = tuple(

@@ -1,6 +1,6 @@
 """Check a state against the rules: a position read from a file must be one the rules allow.
 
-``state_from_json`` checks the format; ``check_state`` checks the content and raises
+``schemas.state_json.state_from_json`` checks the format; ``check_state`` checks the content and raises
 ``PositionError`` naming the first bad field and the rule it breaks, e.g.
 ``players[1].fields[2]: a third field, but rio-grande sells at most one (F1)``.
 """
@@ -28,7 +28,21 @@ def _zones(s: GameState) -> list[tuple[str, tuple[int, ...]]]:
 
 
 def check_state(s: GameState) -> None:
-    """Raise PositionError at the first part of ``s`` the rules forbid."""
+    """Raise PositionError at the first part of ``s`` the rules forbid, in this order: the cards
+    (C2), the fields (F1), the seats and the phase (S1, E1, D2, T1), the turn's counters (T1, V2, E1,
+    E2), the pending offer (T3), who moves in phase 2 and the set-aside cards (T3, T6), then what
+    the turn's sequence makes of the state."""
+    _check_cards(s)
+    _check_fields(s)
+    _check_seats_and_phase(s)
+    _check_counters(s)
+    _check_pending(s)
+    _check_trade(s)
+    _check_reachable(s)
+
+
+def _check_cards(s: GameState) -> None:
+    """Every card is a bean in play, and no bean has more cards than the deck holds (C2)."""
     su = s.setup
     n = len(s.players)
     in_play = set(su.beans)
@@ -50,12 +64,27 @@ def check_state(s: GameState) -> None:
         if count > catalog[b]:
             raise PositionError(BEAN_NAMES[b], f"{count} cards in the position, the {name} deck has "
                                 f"{catalog[b]}", "C2")
+
+
+def _check_fields(s: GameState) -> None:
+    """Each seat has the ruleset's fields, and a third only where one can be bought or earned (F1)."""
+    su = s.setup
+    n = len(s.players)
+    name = su.rules.name
     third = su.third_cost is not None or su.rules.field_beans
     for i, p in enumerate(s.players):
         most = 3 if third else su.fields
         if not su.fields <= len(p.fields) <= most:
             raise PositionError(f"players[{i}].fields", f"{len(p.fields)} fields; {name} with {n} players "
                                 f"allows {su.fields}" + (f" to {most}" if most > su.fields else ""), "F1")
+
+
+def _check_seats_and_phase(s: GameState) -> None:
+    """The active seat and the seat to move exist (S1), no one moves at a chance node or at the end
+    (E1), the phase exists in this game (D2, the expansion's own check) and its mover is the one
+    the rules name (T1, D2)."""
+    su = s.setup
+    n = len(s.players)
     if not 0 <= s.active < n:
         raise PositionError("active", f"seat p{s.active} does not exist ({n} players)", "S1")
     if s.phase == Phase.OVER or s.phase == Phase.CHANCE:
@@ -72,6 +101,13 @@ def check_state(s: GameState) -> None:
         raise PositionError("to_move", f"in {s.phase.name.lower()} the active player moves", "D2")
     if s.phase == Phase.PLANT and not s.players[s.active].hand:
         raise PositionError(f"players[{s.active}].hand", "phase 1 with an empty hand is skipped", "T1")
+
+
+def _check_counters(s: GameState) -> None:
+    """The turn's counters: plantings (T1), the first planting's field (T1, V2), the dealing codes
+    (E1) and the exhaustions (E2)."""
+    su = s.setup
+    n = len(s.players)
     if not 0 <= s.planted <= 2:
         raise PositionError("planted", f"{s.planted} phase-1 plantings; at most two", "T1")
     active_fields = len(s.players[s.active].fields)
@@ -89,6 +125,11 @@ def check_state(s: GameState) -> None:
                             f"{su.final_exhaustion}", "E2")
     if s.exhaustions == su.final_exhaustion and s.phase != Phase.OVER and not s.final:
         raise PositionError("exhaustions", "the final exhaustion has come but the game goes on", "E2")
+
+
+def _check_pending(s: GameState) -> None:
+    """A pending offer is the active player's, to another seat, of cards the active player has (T3)."""
+    n = len(s.players)
     if s.pending is not None and s.pending.player != s.active:
         raise PositionError("pending", "every deal has the active player on one side", "T3")
     if s.pending is not None and not (0 <= s.pending.partner < n and s.pending.partner != s.active):
@@ -100,6 +141,12 @@ def check_state(s: GameState) -> None:
                 where = f"p{s.active} holds {size}" if name == "h" else f"{size} are face up"
                 raise PositionError("pending", f"the offer gives {' '.join(f'{name}{i}' for i in idx)} but "
                                     f"{where}", "T3")
+
+
+def _check_trade(s: GameState) -> None:
+    """In phase 2 the partner answers a pending offer, else the active player moves (T3), unless the
+    expansion blocks the turn; set-aside cards exist only in phases 2 and 3 (T6)."""
+    su = s.setup
     answering = hooks(su).adds_moves and hooks(su).blocked(s)  # e.g. an attacked seat (I7)
     if s.phase == Phase.TRADE and not answering:
         who = s.pending.partner if s.pending is not None else s.active
@@ -111,7 +158,6 @@ def check_state(s: GameState) -> None:
     if asides and s.phase not in (Phase.TRADE, Phase.PLANT_ASIDE):
         raise PositionError(f"players[{asides[0]}].aside", "set-aside cards exist only in phases 2 and 3",
                             "T6")
-    _check_reachable(s)
 
 
 def _check_reachable(s: GameState) -> None:

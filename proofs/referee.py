@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from model.actions import format_action
-from model.records import Record
 from proofs.bridge import NoSpecAction, face_up_of, spec_action, state_to_spec
 from proofs.kernel import CHANCE, OVER, SpecError
 from proofs.spec import RESHUFFLE_K, Spec, SpecConfig, SState
+from records.game import Record
 
 
 @dataclass

@@ -403,6 +403,111 @@ def merge(parts: Sequence[Part], only: set[str] | None, premise_rule: str = "",
     return list(results.values())
 
 
+class _Run:
+    """One run's verdicts so far (``results``, which transitions fired, the premises' cost) and its
+    progress notes: ``done`` instances of ``total``, the note of the query under way."""
+
+    def __init__(self, timeout_ms: int, only: set[str] | None, vacuity: bool, premise_rule: str,
+                 progress: ProgressFn | None, total: int | None, profile: list[Query] | None) -> None:
+        self.timeout_ms, self.only, self.vacuity = timeout_ms, only, vacuity
+        self.progress, self.total, self.profile = progress, total, profile
+        self.results: dict[str, Result] = {}
+        self.satisfiable: dict[str, bool] = {}
+        self.premises = Result("transitions-satisfiable", "sat check", "proved", rule=premise_rule)
+        self.only_premises = only is not None and only <= {self.premises.id}
+        self.done = 0
+        self.note = ""
+        self.qtick = self.ticking if progress is not None else None
+
+    def say(self, what: str) -> None:
+        self.note = what
+        if self.progress is not None:
+            self.progress(self.done, self.total, what)
+
+    def ticking(self, seconds: float) -> None:
+        if self.progress is not None:
+            self.progress(self.done, self.total, f"{self.note}: {seconds:.0f} s")
+
+    def keep_count(self, _done: int, _total: int | None, what: str) -> None:  # an extra's notes
+        if self.progress is not None:
+            self.progress(self.done, self.total, what)
+
+    def record(self, label: str, kind: str, what: str, since: float, used: int) -> None:
+        if self.profile is not None:
+            self.profile.append(Query(label, kind, what, time.perf_counter() - since, used))
+
+    def instance(self, case: Case[Any, Any], s: Any, t: Transition[Any, Any], a: Any) -> None:
+        """One transition instance: its premise checked reachable (``transitions-satisfiable``),
+        then, unless it cannot happen, each goal's triggers (vacuity) and each goal proved."""
+        guard = t.guard(s, a)
+        if guard is False:
+            self.done += 1
+            return  # e.g. buying a field where none is sold
+        if case.must_fire(t):
+            self.satisfiable.setdefault(t.name, False)
+        self.say(f"{case.label}, {t.name}")
+        t0 = time.perf_counter()
+        s2 = t.after(s, a)
+        base = (case.premise, guard, case.bounded(s2))
+        sv = solver(self.timeout_ms)
+        sv.add(*base)
+        reachable, used = checked(sv, self.qtick)
+        model = sv.model() if reachable == z3.sat else None
+        self.premises.seconds += time.perf_counter() - t0
+        self.record(case.label, t.name, "premise", t0, used)
+        self.premises.rlimit = max(self.premises.rlimit, used)
+        if reachable == z3.unsat:
+            self.done += 1
+            return  # e.g. seat 0 answering an offer: it is always the proposer
+        if reachable == z3.sat:
+            self.satisfiable[t.name] = True
+        if self.only_premises:
+            self.done += 1
+            return
+        todo = [g for g in case.goals(s, a, t, s2) if self.only is None or g.id in self.only]
+        for g in todo:
+            self.results.setdefault(g.id, Result(g.id, g.method, "proved", rule=g.rule))
+        if self.vacuity:
+            self._triggers(case, t, sv, base, todo, [model] if model is not None else [])
+        for g in todo:
+            if g.goal is not True:
+                self._prove(case, t, a, s2, sv, base, g)
+        self.done += 1
+
+    def _triggers(self, case: Case[Any, Any], t: Transition[Any, Any], sv: z3.Solver, base: tuple[Cond, ...],
+                  todo: list[Goal], models: list[z3.ModelRef]) -> None:
+        """Which of each goal's triggers the premise reaches (``_witness``), timed per goal."""
+        for g in todo:
+            self.say(f"{g.id} ({case.label}, {t.name})")
+            t1 = time.perf_counter()
+            if g.triggers:
+                used = _witness(sv, base, self.timeout_ms, self.results[g.id], g, models, self.qtick)
+                _spent(self.results[g.id], t.name, time.perf_counter() - t1)
+                self.record(case.label, t.name, f"triggers {g.id}", t1, used)
+
+    def _prove(self, case: Case[Any, Any], t: Transition[Any, Any], a: Any, s2: Any, sv: z3.Solver,
+               base: tuple[Cond, ...], g: Goal) -> None:
+        """``g`` under the premise (its retry conditions added if the first try fails); the first
+        counterexample refutes it."""
+        r = self.results[g.id]
+        self.say(f"{g.id} ({case.label}, {t.name})")
+        t1 = time.perf_counter()
+        outcome, model, why, used = check(sv, base, negate(g.goal), timeout_ms=self.timeout_ms,
+                                          tick=self.qtick)
+        r.rlimit = max(r.rlimit, used)
+        if outcome != z3.unsat and g.retry:
+            outcome, model, why, more = check(sv, base, *g.retry, negate(g.goal),
+                                              timeout_ms=self.timeout_ms, tick=self.qtick)
+            r.rlimit = max(r.rlimit, more)
+            used += more
+        self.record(case.label, t.name, f"goal {g.id}", t1, used)
+        if outcome != z3.unsat and r.status == "proved":
+            r.status = "refuted"
+            r.counterexample = (case.describe(model, a, t, s2) if model is not None else
+                                f"{case.where(a, t)}: the solver answered {outcome} ({why})")
+        _spent(r, t.name, time.perf_counter() - t1)
+
+
 def _run(cases: Iterable[Case[Any, Any]], timeout_ms: int, only: set[str] | None, stop_at_first: bool,
          tick: Callable[[], None] | None, extras: Sequence[tuple[str, Callable[[ProgressFn | None], Result]]],
          premise_rule: str, vacuity: bool, progress: ProgressFn | None, total: int | None,
@@ -410,116 +515,34 @@ def _run(cases: Iterable[Case[Any, Any]], timeout_ms: int, only: set[str] | None
     if progress is not None and total is None:
         cases = list(cases)
         total = sum(len(c.steps) for c in cases)
-    results: dict[str, Result] = {}
-    satisfiable: dict[str, bool] = {}
-    premises = Result("transitions-satisfiable", "sat check", "proved", rule=premise_rule)
-    only_premises = only is not None and only <= {premises.id}
-    done = 0
-    note = ""
-
-    def say(what: str) -> None:
-        nonlocal note
-        note = what
-        if progress is not None:
-            progress(done, total, what)
-
-    def ticking(seconds: float) -> None:
-        if progress is not None:
-            progress(done, total, f"{note}: {seconds:.0f} s")
-
-    def keep_count(_done: int, _total: int | None, what: str) -> None:  # an extra's notes
-        if progress is not None:
-            progress(done, total, what)
-
-    qtick = ticking if progress is not None else None
-
-    def record(label: str, kind: str, what: str, since: float, used: int) -> None:
-        if profile is not None:
-            profile.append(Query(label, kind, what, time.perf_counter() - since, used))
+    run = _Run(timeout_ms, only, vacuity, premise_rule, progress, total, profile)
+    results = run.results
     try:
         for case in cases:
-            s = case.state
             for t, a in case.steps:
                 stop_if_interrupted()
                 if tick is not None:
                     tick()
-                guard = t.guard(s, a)
-                if guard is False:
-                    done += 1
-                    continue  # e.g. buying a field where none is sold
-                if case.must_fire(t):
-                    satisfiable.setdefault(t.name, False)
-                say(f"{case.label}, {t.name}")
-                t0 = time.perf_counter()
-                s2 = t.after(s, a)
-                base = (case.premise, guard, case.bounded(s2))
-                sv = solver(timeout_ms)
-                sv.add(*base)
-                reachable, used = checked(sv, qtick)
-                model = sv.model() if reachable == z3.sat else None
-                premises.seconds += time.perf_counter() - t0
-                record(case.label, t.name, "premise", t0, used)
-                premises.rlimit = max(premises.rlimit, used)
-                if reachable == z3.unsat:
-                    done += 1
-                    continue  # e.g. seat 0 answering an offer: it is always the proposer
-                if reachable == z3.sat:
-                    satisfiable[t.name] = True
-                if only_premises:
-                    done += 1
-                    continue
-                todo = [g for g in case.goals(s, a, t, s2) if only is None or g.id in only]
-                for g in todo:
-                    results.setdefault(g.id, Result(g.id, g.method, "proved", rule=g.rule))
-                if vacuity:
-                    models = [model] if model is not None else []
-                    for g in todo:
-                        say(f"{g.id} ({case.label}, {t.name})")
-                        t1 = time.perf_counter()
-                        if g.triggers:
-                            used = _witness(sv, base, timeout_ms, results[g.id], g, models, qtick)
-                            _spent(results[g.id], t.name, time.perf_counter() - t1)
-                            record(case.label, t.name, f"triggers {g.id}", t1, used)
-                for g in todo:
-                    if g.goal is True:
-                        continue
-                    r = results[g.id]
-                    say(f"{g.id} ({case.label}, {t.name})")
-                    t1 = time.perf_counter()
-                    outcome, model, why, used = check(sv, base, negate(g.goal), timeout_ms=timeout_ms,
-                                                      tick=qtick)
-                    r.rlimit = max(r.rlimit, used)
-                    if outcome != z3.unsat and g.retry:
-                        outcome, model, why, more = check(sv, base, *g.retry, negate(g.goal),
-                                                          timeout_ms=timeout_ms, tick=qtick)
-                        r.rlimit = max(r.rlimit, more)
-                        used += more
-                    record(case.label, t.name, f"goal {g.id}", t1, used)
-                    if outcome != z3.unsat and r.status == "proved":
-                        r.status = "refuted"
-                        r.counterexample = (case.describe(model, a, t, s2) if model is not None else
-                                            f"{case.where(a, t)}: the solver answered {outcome} ({why})")
-                    _spent(r, t.name, time.perf_counter() - t1)
-                done += 1
+                run.instance(case, case.state, t, a)
                 if stop_at_first and any(r.status != "proved" for r in results.values()):
                     if raw is not None:
-                        raw.update(satisfiable)
-                        return [*results.values(), premises]
+                        raw.update(run.satisfiable)
+                        return [*results.values(), run.premises]
                     return list(results.values())  # every property refuted by this instance is reported
     except KeyboardInterrupt:
         for r in results.values():
             if r.status == "proved":
                 r.status = "interrupted"
-        raise ProofsInterrupted(list(results.values()), done, total) from None
+        raise ProofsInterrupted(list(results.values()), run.done, total) from None
     if raw is not None:  # one part of a parallel run: ``merge`` concludes
-        raw.update(satisfiable)
-        return [*results.values(), premises]
-    _conclude(results, satisfiable, premises, only)
+        raw.update(run.satisfiable)
+        return [*results.values(), run.premises]
+    _conclude(results, run.satisfiable, run.premises, only)
     for rid, extra in extras:
         if only is None or rid in only:
-            say(rid)
+            run.say(rid)
             try:
-                results[rid] = extra(keep_count if progress is not None else None)
+                results[rid] = extra(run.keep_count if progress is not None else None)
             except KeyboardInterrupt:
-                raise ProofsInterrupted(list(results.values()), done, total) from None
+                raise ProofsInterrupted(list(results.values()), run.done, total) from None
     return list(results.values())

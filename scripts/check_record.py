@@ -38,7 +38,7 @@ def check(path: str, z3: bool = False, every: bool = False,
           time_limit: float = 60.0) -> tuple[int, str, dict[str, object]]:
     """(exit code, the verdict's text (one line, or with ``every`` one per deviation and a
     summary), JSON summary) for one record file."""
-    from model.referee import check_record
+    from records.referee import check_record
 
     verdict = check_record(path, every=every, time_limit=time_limit)
     code, line, info = verdict.code, "\n".join(verdict.lines()), verdict.summary()
@@ -48,10 +48,10 @@ def check(path: str, z3: bool = False, every: bool = False,
     if rec.unknown:
         info["z3"] = {"status": "not covered"}
         return 2, f"{path}: --z3: the independent spec replays records without unknown cards", info
-    from model.referee import first_illegal
     from proofs.isla.referee import isla_replay
     from proofs.isla.spec import Unsupported
     from proofs.referee import spec_replay
+    from records.referee import first_illegal
 
     try:
         spec = isla_replay(rec) if rec.rules.option("isla") else spec_replay(rec)

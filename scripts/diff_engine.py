@@ -135,7 +135,7 @@ def _reproducers(frame: cli.Frame, engine: Any, found: Found, args: argparse.Nam
 
 
 def _write(found: Found, out: Path) -> None:
-    from model.records import atomic_write_text
+    from records.game import atomic_write_text
 
     for cause, (rep, _) in found.reproducers.items():
         stem = "-".join(x for x in cause if x)

@@ -1,6 +1,6 @@
 """Write the published JSON Schemas (draft 2020-12) of the files the tools read: states, game record
 lines, ruleset options and the conformance fixtures. They are generated from the pydantic models
-of model/schemas.py, which the loaders use; docs/schemas/README.md says what each is for.
+of schemas/shapes.py, which the loaders use; docs/schemas/README.md says what each is for.
 
 Each file is written atomically; running this twice gives byte-identical files, and
 tests/test_schemas.py checks that the committed ones are what this writes. Exit 0, or 2 when the
@@ -30,8 +30,8 @@ def main(argv: list[str] | None = None) -> int:
 
 def _make(args: argparse.Namespace) -> int:
     out = cli.output_dir(str(ROOT / args.out) if args.out == "docs/schemas" else args.out, args.force)
-    from model.records import atomic_write_text
-    from model.schemas import json_schemas
+    from records.game import atomic_write_text
+    from schemas.shapes import json_schemas
 
     files = json_schemas()
     for name, text in files.items():

@@ -26,8 +26,8 @@ from pathlib import Path
 
 from console import cli
 from model.perft import divide, perft
-from model.position_io import PositionInputError, read_json, state_of
 from model.state import GameState
+from schemas.position_io import PositionInputError, read_json, state_of
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "conformance" / "perft"

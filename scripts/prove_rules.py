@@ -115,37 +115,10 @@ def _prove(frame: cli.Frame, args: argparse.Namespace) -> int:
     proof_seconds = time.perf_counter() - t0
     ok = all(r.status == "proved" for r in results)
 
-    verdicts = []
-    if args.mutants:
-        from proofs.mutants import MUTANTS, judge_all
-
-        bar = frame.progress("mutants", total=len(MUTANTS), unit="mutants")
-
-        def judged(i: int, v: Any) -> None:
-            verdicts.append(v)
-            bar(i + 1, None, v.id)
-            caught = sum(x.status == "caught" for x in verdicts)
-            frame.kept = f"{caught} of the {i + 1} mutants judged so far caught"
-
-        try:
-            judge_all(list(MUTANTS), args.jobs, judged)
-        except RuntimeError as exc:  # the test suite could not run: no verdict is possible
-            raise UsageError(f"--mutants: {exc} (install the test extra: pip install -e '.[test]')") from None
-        bar.close()
-        ok = ok and all(v.status == "caught" for v in verdicts)
-
+    verdicts = _judge_mutants(frame, args.jobs) if args.mutants else []
+    ok = ok and all(v.status == "caught" for v in verdicts)
     if args.json:
-        out: dict[str, Any] = {
-            "invariants": [{"id": r.id, "method": r.method, "status": r.status,
-                            "seconds": round(r.seconds, 3),
-                            **({"counterexample": r.counterexample} if r.counterexample else {})}
-                           for r in results],
-            "proof_seconds": round(proof_seconds, 1),
-        }
-        if args.mutants:
-            out["mutants"] = [{"id": v.id, "rule": v.rule, "status": v.status, "caught_by": v.caught_by,
-                               "detail": v.detail, "seconds": round(v.seconds, 1)} for v in verdicts]
-        print(json.dumps(out))
+        print(json.dumps(_as_json(results, verdicts if args.mutants else None, proof_seconds)))
         return 0 if ok else 1
 
     width = _table(results, verdicts, proof_seconds)
@@ -159,6 +132,41 @@ def _prove(frame: cli.Frame, args: argparse.Namespace) -> int:
     if profile is not None:
         _profile(profile)
     return 0 if ok else 1
+
+
+def _judge_mutants(frame: cli.Frame, jobs: int) -> list[Any]:
+    """--mutants: each mutant's verdict from the test suite; Ctrl-C keeps the count caught so far."""
+    from proofs.mutants import MUTANTS, judge_all
+
+    verdicts: list[Any] = []
+    bar = frame.progress("mutants", total=len(MUTANTS), unit="mutants")
+
+    def judged(i: int, v: Any) -> None:
+        verdicts.append(v)
+        bar(i + 1, None, v.id)
+        caught = sum(x.status == "caught" for x in verdicts)
+        frame.kept = f"{caught} of the {i + 1} mutants judged so far caught"
+
+    try:
+        judge_all(list(MUTANTS), jobs, judged)
+    except RuntimeError as exc:  # the test suite could not run: no verdict is possible
+        raise UsageError(f"--mutants: {exc} (install the test extra: pip install -e '.[test]')") from None
+    bar.close()
+    return verdicts
+
+
+def _as_json(results: list[Any], verdicts: list[Any] | None, proof_seconds: float) -> dict[str, Any]:
+    """--json: the invariants' verdicts and, with --mutants (``verdicts`` not None), the mutants'."""
+    out: dict[str, Any] = {
+        "invariants": [{"id": r.id, "method": r.method, "status": r.status, "seconds": round(r.seconds, 3),
+                        **({"counterexample": r.counterexample} if r.counterexample else {})}
+                       for r in results],
+        "proof_seconds": round(proof_seconds, 1),
+    }
+    if verdicts is not None:
+        out["mutants"] = [{"id": v.id, "rule": v.rule, "status": v.status, "caught_by": v.caught_by,
+                           "detail": v.detail, "seconds": round(v.seconds, 1)} for v in verdicts]
+    return out
 
 
 def _profile(queries: list[Any], top: int = 12) -> None:

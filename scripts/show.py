@@ -11,7 +11,7 @@ INPUT is
   --trade-graph the deals the rules allow now (scripts/trade_graph.py's map), drawn on the page
   (for a solved line: those of its starting position).
 
-The page needs no network: the pictures (model/svg.py) are computed once here, each distinct piece
+The page needs no network: the pictures (drawing/svg.py) are computed once here, each distinct piece
 of a picture stored once, gzip-packed and base64-embedded; a small script unpacks them and steps
 with the arrow keys, Home/End, N/P (next/previous deviation), the buttons or the slider. --seat P
 draws only what seat P may see (H7): other hands as card backs, their coins hidden, and verdict
@@ -32,9 +32,9 @@ from __future__ import annotations
 import argparse
 
 from console import cli
+from drawing.svg import svg
 from model.errors import UsageError
-from model.records import atomic_write_text
-from model.svg import svg
+from records.game import atomic_write_text
 from viewer.build import build
 from viewer.page import write
 
@@ -45,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
                         "a position file, - (stdin) or a built-in position")
     parser.add_argument("--out", metavar="PAGE.html", help="the page to write")
     parser.add_argument("--svg", metavar="PICTURE.svg",
-                        help="write one step's picture (model/svg.py) as an SVG file instead of a page")
+                        help="write one step's picture (drawing/svg.py) as an SVG file instead of a page")
     parser.add_argument("--step", type=cli.at_least(0, "--step"), default=None, metavar="K",
                         help="--svg: the step to draw (default: the one the page opens at: the position, "
                              "a record's start or its first deviation)")

@@ -70,7 +70,7 @@ def _simulate(frame: cli.Frame, args: argparse.Namespace) -> int:
             seed = result.seed
             results.append(result)
             if record_dir is not None:
-                from model.records import header, write_record
+                from records.game import header, write_record
 
                 head = header(s0, names, seed=seed, game=g)
                 write_record(record_dir / _record_name(g), head, actions, final)

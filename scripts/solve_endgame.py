@@ -190,7 +190,6 @@ def _solve(frame: cli.Frame, args: argparse.Namespace) -> int:
         s, where = _position(args, frame)
         return _print_position(args, where, s)
 
-    agree = None
     frame.kept = "nothing: no line yet (each solver prints its best line so far once it has one)"
     objective = OBJECTIVES[args.objective]
     have = methods(objective)
@@ -215,8 +214,7 @@ def _solve(frame: cli.Frame, args: argparse.Namespace) -> int:
     sols = [("exact" if m == "exact" else "cpsat", solve(s, objective, m, args.player, limits, progress,
                                                          anytime=alone)) for m in wanted]
     progress.close()
-    if len(sols) == 2:
-        agree = sols[0][1].value == sols[1][1].value
+    agree = sols[0][1].value == sols[1][1].value if len(sols) == 2 else None
     solver_name, sol = sols[-1] if args.solver != "exact" else sols[0]
 
     bound = sol.bound  # the one proved bound (an optimal run's is its value): the stats say the same
@@ -240,25 +238,7 @@ def _solve(frame: cli.Frame, args: argparse.Namespace) -> int:
     what = sol.objective.title.format(p=sol.player, floors=sol.stats.floors)
     print(f"\nobjective: {what}")
     for name, x in sols:
-        xs = x.stats
-        if name == "exact":
-            how = f"exact search, {xs.nodes} nodes"
-        elif xs.kind == "flow":
-            st = xs.stages
-            how = (f"CP-SAT flow solver, {st['rounds']} master rounds, {st['seat_problems']} seat "
-                   f"problems ({st['seats_exact']} solved exactly), work {xs.work:g}")
-        else:
-            how = f"CP-SAT, {xs.branches} branches"
-        stopped = " (interrupted)" if xs.interrupted else ""
-        if xs.stopped_by in ("time", "work", "nodes"):
-            stopped = f" (stopped by the {xs.stopped_by.rstrip('s')} limit)"
-        if x.status == Status.OPTIMAL:
-            status = "proved optimal"
-        elif xs.bound is None:
-            status = f"feasible{stopped}, no bound proved"
-        else:
-            status = f"feasible{stopped}, proved bound {xs.bound:g}, gap {xs.bound - x.value:g}"
-        print(f"value: {x.value} ({status}; {how}, {xs.seconds:.3f} s)")
+        print(_value_line(name, x))
     if agree is not None:
         print("the two solvers agree" if agree else "THE SOLVERS DISAGREE")
     print("final coins: " + ", ".join(f"p{q} {c}" for q, c in enumerate(sol.per_player)))
@@ -271,9 +251,27 @@ def _solve(frame: cli.Frame, args: argparse.Namespace) -> int:
     return _exit(frame, sols, agree, args.require_proved)
 
 
+def _value_line(name: str, x: Any) -> str:
+    """One solver's answer: its value, proved or how far it got, how it searched and how long."""
+    xs = x.stats
+    how = f"exact search, {xs.nodes} nodes" if name == "exact" else f"CP-SAT, {xs.branches} branches"
+    if name != "exact" and xs.kind == "flow":
+        st = xs.stages
+        how = (f"CP-SAT flow solver, {st['rounds']} master rounds, {st['seat_problems']} seat "
+               f"problems ({st['seats_exact']} solved exactly), work {xs.work:g}")
+    stopped = (f" (stopped by the {xs.stopped_by.rstrip('s')} limit)"
+               if xs.stopped_by in ("time", "work", "nodes") else " (interrupted)" if xs.interrupted else "")
+    if x.status == Status.OPTIMAL:
+        status = "proved optimal"
+    elif xs.bound is None:
+        status = f"feasible{stopped}, no bound proved"
+    else:
+        status = f"feasible{stopped}, proved bound {xs.bound:g}, gap {xs.bound - x.value:g}"
+    return f"value: {x.value} ({status}; {how}, {xs.seconds:.3f} s)"
+
+
 def _html(path: str | None, out: dict[str, Any], s: Any, where: str) -> str:
-    """--html: the line as a page (viewer/, as scripts/show.py draws it); what to say about it ('' without
-    --html)."""
+    """--html: the line as a page (as scripts/show.py draws it); what to say about it ('' without it)."""
     if path is None:
         return ""
     page = line_page(out, s, where, None)

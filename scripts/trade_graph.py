@@ -39,7 +39,7 @@ DEFAULT = "trade-map"
 
 
 def _atomic(path: str, write: Any) -> None:
-    from model.records import atomic_write
+    from records.game import atomic_write
 
     atomic_write(path, write)
 

@@ -3,7 +3,8 @@
 every solver), what it answers (``Solution``) and what it raises (``SolveError`` and the search
 limits, from ``model/errors.py``, the project's one family of errors).
 
-This module is the bottom of ``solvers/``: it imports ``model`` and ``console`` only, never another
+This module is the bottom of ``solvers/``: it imports ``model``, ``console`` and ``drawing`` (a solved
+line's final position in a notebook) only, never another
 solver module; every solver, the registry (``solvers/api.py``), the studies and the scripts read
 the objectives from here, and no module compares an objective's name with a string of its own.
 Which methods serve an objective is the registry's fact (``solvers.api.methods``), not restated here.
@@ -19,6 +20,7 @@ from html import escape
 from typing import Any, Protocol
 
 from console.progress import ProgressFn
+from drawing.svg import svg
 from model import Action, GameState, apply, format_action
 from model.errors import (
     ArgumentError,
@@ -400,7 +402,7 @@ class Solution:
                                   if len(pl.coins) != before[q])
             earned = f" [{gains}]" if gains else ""
             steps.append(f"<li><code>{escape(format_action(a))}</code>{earned}</li>")
-        picture = end._repr_svg_() if end is not None else ""
+        picture = svg(end) if end is not None else ""
         return f"<div><p>{escape(repr(self))}</p><ol>{''.join(steps)}</ol>{picture}</div>"
 
     @property

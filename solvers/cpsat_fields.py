@@ -85,6 +85,25 @@ class Seat:
         """Harvest a batch (H4 lenient, H5), maybe buy the third field (F1), plant ``card`` (H3)."""
         m = self.model
         name = f"{self.name}_{name}"
+        hv, gain, singles = self._harvest(name, happens)
+        mid_b, mid_c = self._left_after(name, hv)
+        buy, new_owned, coins_after = self._buy(name, happens, self.coins + cp_model.LinearExpr.sum(gain))
+        x, nb, nc = self._plant(name, card, happens, mid_b, mid_c, new_owned)
+        self.coins_most += 3 * self.top
+        coins = m.new_int_var(0, self.coins_most, f"{name}_coins")
+        m.add(coins == coins_after)
+        quiet = self._canonical_timing(name, hv, singles, x, buy)
+        ev = Event(card, hv, buy, x, quiet)
+        self.events.append(ev)
+        self.beans, self.counts, self.owned3, self.coins = nb, nc, new_owned, coins
+        return ev
+
+    def _harvest(self, name: str, happens: cp_model.IntVar | int
+                 ) -> tuple[list[cp_model.IntVar], list[cp_model.IntVar], list[cp_model.IntVar]]:
+        """The batch harvested before the placement: one literal per field, the coins each pays (H5)
+        and whether it holds one card; a one-card field goes only if every fuller field goes (H4,
+        lenient). A placement not made harvests nothing."""
+        m = self.model
         beans, counts, owned3 = self.beans, self.counts, self.owned3
         hv = [m.new_bool_var(f"{name}_h{f}") for f in range(3)]
         if not isinstance(happens, int):  # a placement not made harvests nothing: the harvest
@@ -112,14 +131,27 @@ class Seat:
                     m.add(counts[g2] >= 2).only_enforce_if(big)
                     m.add(counts[g2] <= 1).only_enforce_if(big.negated())
                     m.add_bool_or([hv[f].negated(), single.negated(), big.negated(), hv[g2]])
+        return hv, gain, singles
+
+    def _left_after(self, name: str, hv: list[cp_model.IntVar]
+                    ) -> tuple[list[cp_model.IntVar], list[cp_model.IntVar]]:
+        """Each field's bean and count after the harvest: empty where harvested, else as it was."""
+        m = self.model
         mid_b = [self._bean_var(f"{name}_mb{f}") for f in range(3)]
         mid_c = [m.new_int_var(0, self.most[f], f"{name}_mc{f}") for f in range(3)]
         for f in range(3):
             m.add(mid_b[f] == NO_BEAN).only_enforce_if(hv[f])
             m.add(mid_c[f] == 0).only_enforce_if(hv[f])
-            m.add(mid_b[f] == beans[f]).only_enforce_if(hv[f].negated())
-            m.add(mid_c[f] == counts[f]).only_enforce_if(hv[f].negated())
-        coins_mid = self.coins + cp_model.LinearExpr.sum(gain)
+            m.add(mid_b[f] == self.beans[f]).only_enforce_if(hv[f].negated())
+            m.add(mid_c[f] == self.counts[f]).only_enforce_if(hv[f].negated())
+        return mid_b, mid_c
+
+    def _buy(self, name: str, happens: cp_model.IntVar | int, coins_mid: cp_model.LinearExpr
+             ) -> tuple[cp_model.IntVar, cp_model.IntVar, cp_model.LinearExpr]:
+        """F1: the third field bought, once, with the coins after the harvest; the literal, whether
+        it is owned after, and the coins left."""
+        m = self.model
+        owned3 = self.owned3
         buy = m.new_bool_var(f"{name}_buy")
         if not isinstance(happens, int):
             m.add_implication(buy, happens)
@@ -128,11 +160,16 @@ class Seat:
             m.add(coins_mid >= self.cost).only_enforce_if(buy)
             new_owned = m.new_bool_var(f"{name}_owned3")
             m.add(new_owned == owned3 + buy)  # buy implies not owned: at most one
-            coins_after = coins_mid - self.cost * buy
-        else:
-            m.add(buy == 0)
-            new_owned = owned3
-            coins_after = coins_mid
+            return buy, new_owned, coins_mid - self.cost * buy
+        m.add(buy == 0)
+        return buy, owned3, coins_mid
+
+    def _plant(self, name: str, card: cp_model.LinearExprT, happens: cp_model.IntVar | int,
+               mid_b: list[cp_model.IntVar], mid_c: list[cp_model.IntVar], new_owned: cp_model.IntVar
+               ) -> tuple[list[cp_model.IntVar], list[cp_model.IntVar], list[cp_model.IntVar]]:
+        """``card`` onto one field (when the placement happens) that is empty or holds its type (H3),
+        the third only once owned; the literals and each field's bean and count after."""
+        m = self.model
         x = [m.new_bool_var(f"{name}_x{f}") for f in range(3)]
         m.add(sum(x) == happens)
         nb = [self._bean_var(f"{name}_b{f}") for f in range(3)]
@@ -148,15 +185,18 @@ class Seat:
             m.add(nc[f] == mid_c[f] + 1).only_enforce_if(x[f])
             m.add(nb[f] == mid_b[f]).only_enforce_if(x[f].negated())
             m.add(nc[f] == mid_c[f]).only_enforce_if(x[f].negated())
-        self.coins_most += 3 * self.top
-        coins = m.new_int_var(0, self.coins_most, f"{name}_coins")
-        m.add(coins == coins_after)
-        # Canonical harvest timing (removes equivalent plans, keeps an optimal one): a field of
-        # two or more cards is harvested just before a card goes onto it, or to pay for the third
-        # field, or so that a one-card field can go in the same batch (H4). Any other such harvest
-        # can wait: the field does not change until then, so it pays the same (and H4 never stops
-        # it), and the end harvests it anyway (E3). A one-card field may go at any time: waiting
-        # could be illegal, once another field has grown past one card (H4).
+        return x, nb, nc
+
+    def _canonical_timing(self, name: str, hv: list[cp_model.IntVar], singles: list[cp_model.IntVar],
+                          x: list[cp_model.IntVar], buy: cp_model.IntVar) -> cp_model.IntVar:
+        """Canonical harvest timing (removes equivalent plans, keeps an optimal one): a field of
+        two or more cards is harvested just before a card goes onto it, or to pay for the third
+        field, or so that a one-card field can go in the same batch (H4). Any other such harvest
+        can wait: the field does not change until then, so it pays the same (and H4 never stops
+        it), and the end harvests it anyway (E3). A one-card field may go at any time: waiting
+        could be illegal, once another field has grown past one card (H4). Returns the literal of
+        a placement that harvests and buys nothing."""
+        m = self.model
         freed = []
         for f in range(3):
             lit = m.new_bool_var(f"{name}_freed{f}")  # a one-card field harvested
@@ -169,10 +209,7 @@ class Seat:
         m.add_bool_or(hv + [buy, quiet])
         for lit in hv + [buy]:
             m.add_implication(lit, quiet.negated())
-        ev = Event(card, hv, buy, x, quiet)
-        self.events.append(ev)
-        self.beans, self.counts, self.owned3, self.coins = nb, nc, new_owned, coins
-        return ev
+        return quiet
 
     def final(self) -> cp_model.IntVar:
         """E3: the coins at the end, every field harvested (H4 does not apply)."""

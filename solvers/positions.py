@@ -16,11 +16,11 @@ from functools import cache
 from typing import Any
 
 from model import GameState, Phase, new_game, ruleset
-from model.position_io import PositionInputError as PositionInputError  # one class: the model's
-from model.position_io import read_json, state_of
 from model.validate import check_state
 from play.bots import greedy_bot
 from play.playout import playout
+from schemas.position_io import PositionInputError as PositionInputError  # one class: the model's
+from schemas.position_io import read_json, state_of
 
 
 def in_final_pass(s: GameState) -> bool:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from model.records import atomic_write_text
+from records.game import atomic_write_text
 from solvers.contract import BEST, COOP, EXPECTED, SOLO
 from studies.analyses import (
     InformationGroup,

@@ -21,8 +21,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from model.errors import InputError
 from model.jsonio import loads
 from model.rules import PRESETS, ruleset, setup
-from model.schemas import describe
 from play.bots import BOTS
+from schemas.shapes import describe
 from solvers.api import methods
 from solvers.contract import DEFAULT_NODES, DEFAULT_SECONDS, EXPECTED, OBJECTIVES
 

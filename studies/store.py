@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from model.records import atomic_write_text
+from records.game import atomic_write_text
 from studies.executors import Outcome
 from studies.spec import Study, StudyError
 from studies.tasks import Task

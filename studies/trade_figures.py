@@ -7,7 +7,7 @@ own: ``scatter_points`` (deals counted per partner and pair of gains), ``pareto_
 ``frontier_steps``, ``chosen_groups`` (the best compatible set, labelled), ``trade_matrix`` and
 ``reference_values`` (the values a size or width legend shows). The drawing functions import
 matplotlib when called (``pip install '.[plots]'``), draw on a ``matplotlib.figure.Figure`` (no
-pyplot state) and write through ``model.records.atomic_write``. ``draw_network`` and ``draw_matrix``
+pyplot state) and write through ``records.game.atomic_write``. ``draw_network`` and ``draw_matrix``
 draw on given Axes, for other reports' figures. Imports model/ and solvers/, never scripts/.
 """
 
@@ -25,7 +25,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from model.cards import BEAN_NAMES
-from model.records import atomic_write
+from records.game import atomic_write
 from solvers.contract import EXPECTED, SOLO
 from solvers.trade_graph import Deal, TradeMap, Value, number
 
@@ -196,7 +196,7 @@ def _style() -> Iterator[None]:
 
 
 def save_png(fig: Figure, path: str | os.PathLike[str]) -> None:
-    """Write ``fig`` as a 300 dpi PNG, atomically (``model.records.atomic_write``)."""
+    """Write ``fig`` as a 300 dpi PNG, atomically (``records.game.atomic_write``)."""
     atomic_write(path, lambda tmp: fig.savefig(tmp, format="png", dpi=DPI))
 
 
@@ -228,8 +228,6 @@ def deal_scatter_figure(tm: TradeMap, title: str, width: float = COLUMN) -> Figu
     loses nothing shaded. ``title`` (e.g. the position's name) heads the caption; ``width`` in
     inches, the height follows."""
     from matplotlib.figure import Figure
-    from matplotlib.lines import Line2D
-    from matplotlib.patches import Patch
     from matplotlib.ticker import MaxNLocator
 
     s = tm.state
@@ -283,51 +281,67 @@ def deal_scatter_figure(tm: TradeMap, title: str, width: float = COLUMN) -> Figu
                     (float(steps[-1][0]), y0)]
             ax.plot([x for x, _ in line], [y for _, y in line], color=FRONTIER, linewidth=1.1, zorder=2,
                     solid_joinstyle="miter", solid_capstyle="butt")
-        for m in marks:
-            p = m.point
-            ax.scatter([m.x], [m.y], s=m.area, marker=seat_marker(p.partner), color=seat_colour(p.partner),
-                       edgecolors="black", linewidths=0.3, alpha=0.9, zorder=3)
-            if m.count_at is not None:
-                ax.annotate(f"{p.count:,}", (m.x, m.y), xytext=m.count_at, textcoords="offset points",
-                            ha="center", va="center", fontsize=COUNT_FONT, color="#444444", zorder=4,
-                            bbox=_HALO)
-            if m.letters:
-                ax.scatter([m.x], [m.y], s=m.ring ** 2, marker="o", facecolors="none", edgecolors="black",
-                           linewidths=0.9, zorder=4)
-                assert m.letters_at is not None
-                far = math.hypot(*m.letters_at) > m.ring / 2 + 9
-                ax.annotate(m.letters, (m.x, m.y), xytext=m.letters_at, textcoords="offset points",
-                            ha="center", va="center", fontsize=FONT - 0.5, fontweight="bold", zorder=5,
-                            bbox=_HALO, arrowprops={"arrowstyle": "-", "linewidth": 0.5, "color": "#333333",
-                                                    "shrinkA": 0, "shrinkB": m.ring / 2} if far else None)
+        _draw_marks(ax, marks)
 
         _caption(fig, caption, height)
         legend_top = (legend_h + key_h) / height
-        seat = [Line2D([], [], linestyle="none", marker=seat_marker(q), color=seat_colour(q),
-                       markeredgecolor="black", markeredgewidth=0.3, markersize=5, label=f"p{q}")
-                for q in partners]
-        sizes = [Line2D([], [], linestyle="none", marker="o", color="#bbbbbb", markeredgecolor="black",
-                        markeredgewidth=0.3, markersize=math.sqrt(max(MIN_AREA, per_deal * n)),
-                        label=f"{n:,}")
-                 for n in reference_values(max((p.count for p in points), default=0))]
-        lines = [Line2D([], [], color=FRONTIER, linewidth=1.1, label="Pareto frontier"),
-                 Line2D([], [], linestyle="none", marker="o", markersize=7, markerfacecolor="none",
-                        markeredgecolor="black", markeredgewidth=0.9, label="best compatible set"),
-                 Patch(facecolor=ACCEPTED, alpha=0.15, linewidth=0, label="partner accepts (gain ≥ 0)")]
-        common: dict[str, Any] = {"frameon": False, "borderaxespad": 0, "handletextpad": 0.4,
-                                  "labelspacing": 0.45, "alignment": "left"}
-        fig.legend(handles=seat, title="partner", loc="upper left", bbox_to_anchor=(0.04, legend_top),
-                   **common)
-        if sizes:
-            fig.legend(handles=sizes, title="deals (marker area)", loc="upper left",
-                       bbox_to_anchor=(0.2, legend_top), borderpad=0.2, **common)
-        fig.legend(handles=lines, loc="upper left", bbox_to_anchor=(0.5, legend_top - 0.12 / height),
-                   **common)
+        _scatter_legends(fig, partners, points, per_deal, legend_top, height)
         fig.text(0.04, key_h / height, "\n".join(key), ha="left", va="top", fontsize=FONT - 0.5,
                  linespacing=1.35)
         if not points:
             ax.text(0.5, 0.75, "no legal deal", transform=ax.transAxes, ha="center", va="center")
     return fig
+
+
+def _draw_marks(ax: Any, marks: Sequence[_Mark]) -> None:
+    """Each mark: its marker (shape and colour by partner, area by deals), its count beside it, and,
+    for a deal of the best compatible set, a ring and its letters (with a leader line when far)."""
+    for m in marks:
+        p = m.point
+        ax.scatter([m.x], [m.y], s=m.area, marker=seat_marker(p.partner), color=seat_colour(p.partner),
+                   edgecolors="black", linewidths=0.3, alpha=0.9, zorder=3)
+        if m.count_at is not None:
+            ax.annotate(f"{p.count:,}", (m.x, m.y), xytext=m.count_at, textcoords="offset points",
+                        ha="center", va="center", fontsize=COUNT_FONT, color="#444444", zorder=4,
+                        bbox=_HALO)
+        if m.letters:
+            ax.scatter([m.x], [m.y], s=m.ring ** 2, marker="o", facecolors="none", edgecolors="black",
+                       linewidths=0.9, zorder=4)
+            assert m.letters_at is not None
+            far = math.hypot(*m.letters_at) > m.ring / 2 + 9
+            ax.annotate(m.letters, (m.x, m.y), xytext=m.letters_at, textcoords="offset points",
+                        ha="center", va="center", fontsize=FONT - 0.5, fontweight="bold", zorder=5,
+                        bbox=_HALO, arrowprops={"arrowstyle": "-", "linewidth": 0.5, "color": "#333333",
+                                                "shrinkA": 0, "shrinkB": m.ring / 2} if far else None)
+
+
+def _scatter_legends(fig: Any, partners: Sequence[int], points: Sequence[ScatterPoint], per_deal: float,
+                     legend_top: float, height: float) -> None:
+    """The three legends beneath the axes: the partners' markers, the marker areas for reference
+    counts of deals, and the frontier, the ring and the shaded half-plane."""
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
+    seat = [Line2D([], [], linestyle="none", marker=seat_marker(q), color=seat_colour(q),
+                   markeredgecolor="black", markeredgewidth=0.3, markersize=5, label=f"p{q}")
+            for q in partners]
+    sizes = [Line2D([], [], linestyle="none", marker="o", color="#bbbbbb", markeredgecolor="black",
+                    markeredgewidth=0.3, markersize=math.sqrt(max(MIN_AREA, per_deal * n)),
+                    label=f"{n:,}")
+             for n in reference_values(max((p.count for p in points), default=0))]
+    lines = [Line2D([], [], color=FRONTIER, linewidth=1.1, label="Pareto frontier"),
+             Line2D([], [], linestyle="none", marker="o", markersize=7, markerfacecolor="none",
+                    markeredgecolor="black", markeredgewidth=0.9, label="best compatible set"),
+             Patch(facecolor=ACCEPTED, alpha=0.15, linewidth=0, label="partner accepts (gain ≥ 0)")]
+    common: dict[str, Any] = {"frameon": False, "borderaxespad": 0, "handletextpad": 0.4,
+                              "labelspacing": 0.45, "alignment": "left"}
+    fig.legend(handles=seat, title="partner", loc="upper left", bbox_to_anchor=(0.04, legend_top),
+               **common)
+    if sizes:
+        fig.legend(handles=sizes, title="deals (marker area)", loc="upper left",
+                   bbox_to_anchor=(0.2, legend_top), borderpad=0.2, **common)
+    fig.legend(handles=lines, loc="upper left", bbox_to_anchor=(0.5, legend_top - 0.12 / height),
+               **common)
 
 
 def _pad(span: float, share: float) -> float:

@@ -42,8 +42,8 @@ from console.progress import ProgressFn
 from model import Accept, Action, GameState, apply, jsonio
 from model.cards import BEAN_NAMES
 from model.errors import InputError
-from model.records import IllegalStep, RecordFormatError, parse_record, replay_steps
 from model.rules import Ruleset
+from records.game import IllegalStep, RecordFormatError, parse_record, replay_steps
 
 __all__ = [
     "DealRecord", "GameDeals", "TradeRecordError", "by_group", "collapse", "deals_in_game",
@@ -197,6 +197,43 @@ def _seat_map(values: dict[int, float] | None, players: int) -> dict[str, float 
     return {f"p{p}": (None if values is None else float(values[p])) for p in range(players)}
 
 
+def _undirected(w: dict[tuple[int, int], int], players: int) -> nx.Graph:
+    """The seats, each pair joined once, weighted by the cards it moved both ways."""
+    U = nx.Graph()
+    U.add_nodes_from(range(players))
+    for (u, v), x in w.items():
+        U.add_edge(u, v, weight=U[u][v]["weight"] + x if U.has_edge(u, v) else x)
+    return U
+
+
+def _eigenvector(U: nx.Graph) -> dict[int, float] | None:
+    """networkx ``eigenvector_centrality`` of ``U`` by weight; None if the power iteration fails."""
+    try:
+        return dict(nx.eigenvector_centrality(U, max_iter=10_000, weight="weight"))
+    except nx.PowerIterationFailedConvergence:  # not seen on small graphs; reported as None
+        return None
+
+
+def _hubs(G: nx.MultiDiGraph, deals: Sequence[DealRecord], games: Iterable[str], seats: list[str]
+          ) -> tuple[dict[str, list[str]], Counter[str]]:
+    """Per game (every one named, with or without deals) the seats of the largest weighted degree,
+    ties listed ([] without deals), and in how many games each seat was such a hub."""
+    per_game: dict[str, Counter[int]] = {}
+    for g in [*games, *(d.game for d in deals)]:
+        per_game.setdefault(g, Counter())
+    for u, v, g in G.edges(data="game"):
+        degree = per_game.setdefault(g, Counter())
+        degree[u] += 1
+        degree[v] += 1
+    hubs: dict[str, list[str]] = {}
+    hub_counts = Counter[str]()
+    for g, degree in per_game.items():
+        top = max(degree.values(), default=0)
+        hubs[g] = [seats[p] for p in range(len(seats)) if top and degree[p] == top]
+        hub_counts.update(hubs[g])
+    return hubs, hub_counts
+
+
 def summary(G: nx.MultiDiGraph, deals: Sequence[DealRecord], players: int,
             games: Iterable[str] = ()) -> dict[str, Any]:
     """JSON-able statistics of a trade network ``G = network(deals, players)``.
@@ -226,36 +263,13 @@ def summary(G: nx.MultiDiGraph, deals: Sequence[DealRecord], players: int,
         received[v] += x
     beans = Counter(b for _, _, b in G.edges(data="bean"))
     recip = sum(min(x, w.get((v, u), 0)) for (u, v), x in w.items())
-
-    U = nx.Graph()
-    U.add_nodes_from(range(players))
-    for (u, v), x in w.items():
-        U.add_edge(u, v, weight=U[u][v]["weight"] + x if U.has_edge(u, v) else x)
-    eigen: dict[int, float] | None = None
-    if cards:
-        try:
-            eigen = nx.eigenvector_centrality(U, max_iter=10_000, weight="weight")
-        except nx.PowerIterationFailedConvergence:  # not seen on small graphs; reported as None
-            eigen = None
-
-    per_game: dict[str, Counter[int]] = {}
-    for g in [*games, *(d.game for d in deals)]:
-        per_game.setdefault(g, Counter())
-    for u, v, g in G.edges(data="game"):
-        degree = per_game.setdefault(g, Counter())
-        degree[u] += 1
-        degree[v] += 1
-    hubs: dict[str, list[str]] = {}
-    hub_counts = Counter[str]()
-    for g, degree in per_game.items():
-        top = max(degree.values(), default=0)
-        hubs[g] = [seats[p] for p in range(players) if top and degree[p] == top]
-        hub_counts.update(hubs[g])
-
+    U = _undirected(w, players)
+    eigen = _eigenvector(U) if cards else None
+    hubs, hub_counts = _hubs(G, deals, games, seats)
     gifts = [d for d in deals if d.kind == "gift"]
     return {
         "players": players,
-        "games": len(per_game),
+        "games": len(hubs),
         "deals": len(deals),
         "gifts": len(gifts),
         "swaps": len(deals) - len(gifts),

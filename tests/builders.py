@@ -25,8 +25,9 @@ from typing import Any
 import pytest
 
 import model
-from model import EMPTY, Bean, Field, GameState, IllegalAction, Phase, PlayerState, state_from_json
+from model import EMPTY, Bean, Field, GameState, IllegalAction, Phase, PlayerState
 from model.validate import check_state
+from schemas.state_json import state_from_json
 
 B = Bean  # short alias for card lists in tests
 ROOT = Path(__file__).resolve().parent.parent

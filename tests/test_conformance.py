@@ -2,7 +2,7 @@
 
 - perft: every stored count, at every stored depth, is the number of legal action sequences
   ``model.perft`` counts from the stored position (a divide is in the message on a mismatch);
-- records: ``model.records.check_record`` (behind ``scripts/check_record.py``) gives every record
+- records: ``records.referee.check_record`` (behind ``scripts/check_record.py``) gives every record
   the verdict of its sidecar (legal with those coins and winners; illegal at that line with that
   rule ID), in-process and in one run of the command over them all; every referee record gets, with
   ``every=True`` and from ``check_record.py --all --json``, exactly the planted deviations (line,
@@ -25,10 +25,10 @@ from builders import run_script
 
 from model.isla import isla_of
 from model.perft import divide, perft
-from model.position_io import state_of
-from model.referee import check_record
 from model.rules import PRESETS, ruleset, setup
 from model.state import GameState
+from records.referee import check_record
+from schemas.position_io import state_of
 from solvers.contract import OBJECTIVES, Limits
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -117,7 +117,7 @@ def verdict_matches(info: dict[str, Any], code: int, expect: dict[str, Any]) -> 
 
 @pytest.mark.parametrize("path", LEGAL + ILLEGAL, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_record_verdict(path: Path) -> None:
-    """model.records.check_record gives the sidecar's verdict: status, first illegal line and rule ID."""
+    """records.referee.check_record gives the sidecar's verdict: status, first illegal line and rule ID."""
     expect = sidecar(path)
     assert expect["status"] == path.parent.name
     verdict = check_record(str(path))

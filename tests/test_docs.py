@@ -14,7 +14,8 @@ from builders import OUTSIDE
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES_DOC = ROOT / "docs" / "rules.md"
-PACKAGES = ("model", "console", "proofs", "play", "solvers", "conformance", "adapters", "viewer", "scripts")
+PACKAGES = ("model", "schemas", "drawing", "records", "console", "proofs", "play", "solvers", "conformance",
+            "adapters", "viewer", "scripts")
 
 RULE_ID = re.compile(r"[A-Z][0-9]{0,2}")
 NUMBERED = re.compile(r"\b([CSHTEFDVI][0-9]{1,2})\b")  # C1, T3, I9... anywhere in the source
@@ -148,7 +149,7 @@ def _isla_state() -> dict[str, object]:
 
 
 def test_the_example_record_is_legal() -> None:
-    from model.referee import check_record
+    from records.referee import check_record
 
     verdict = check_record(str(EXAMPLE_RECORD))
     assert verdict.status == "legal" and verdict.over, verdict
@@ -156,8 +157,8 @@ def test_the_example_record_is_legal() -> None:
 
 def test_the_example_state_is_the_engine_state_after_its_line_of_the_record() -> None:
     from model import Phase, state_to_json
-    from model.position_io import state_of
-    from model.records import read_record, replay_steps
+    from records.game import read_record, replay_steps
+    from schemas.position_io import state_of
     from solvers.positions import read_position
 
     written = json.loads(EXAMPLE_STATE.read_text(encoding="utf-8"))
@@ -295,7 +296,7 @@ def _short(message: str) -> str:
 def _annotated_example_record() -> list[str]:
     """docs/examples/record.jsonl with every annotation (conformance/views.py), as lines."""
     from conformance.views import annotated
-    from model.records import read_record, replay_steps
+    from records.game import read_record, replay_steps
 
     rec = read_record(str(EXAMPLE_RECORD))
     states, actions = [rec.initial_state()], []
@@ -308,11 +309,11 @@ def _annotated_example_record() -> list[str]:
 
 def test_the_guide_s_converter_mistakes_print_the_messages_it_shows(tmp_path: Path,
                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    from model.records import header, record_lines
-    from model.referee import check_record
     from model.rules import ruleset
     from play.bots import greedy_bot
     from play.playout import game_seed, play_game
+    from records.game import header, record_lines
+    from records.referee import check_record
 
     text = GUIDE.read_text(encoding="utf-8")
     shown = _flat(text[text.index("## 8. Common converter mistakes"):])
@@ -364,7 +365,7 @@ def test_the_guide_s_converter_mistakes_print_the_messages_it_shows(tmp_path: Pa
 
 def test_the_guide_s_record_from_a_state_is_legal(tmp_path: Path) -> None:
     """Section 5: docs/examples/state.json as header.state, then lines 258-305 of the example record."""
-    from model.referee import check_record
+    from records.referee import check_record
 
     head = {"format": "bohnanza-record", "version": 1,
             "state": json.loads(EXAMPLE_STATE.read_text(encoding="utf-8"))}

@@ -20,8 +20,8 @@ from conformance.live.client import Engine, EngineFailure
 from conformance.live.diff import GameSpec, claimed, plan, run_game
 from conformance.live.shrink import check_reproducer, shrink
 from model import BEAN_NAMES, ruleset
-from model.schemas import problem
 from proofs.mutants import FOUND_AS, MUTANTS
+from schemas.shapes import problem
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIM = f"{sys.executable} {ROOT / 'docs' / 'examples' / 'engine_shim.py'}"
@@ -248,7 +248,7 @@ def test_ctrl_c_reports_what_was_found() -> None:
 def test_claims_on_a_record_line_are_judged_with_the_rule_of_the_step() -> None:
     from conformance.live.shrink import check_lines
     from model import apply, legal_actions, new_game
-    from model.records import action_line, header
+    from records.game import action_line, header
 
     s = new_game(ruleset("amigo"), 3, 7)
     first = legal_actions(s, proposals=False)[0]

@@ -21,8 +21,8 @@ from conformance.live.protocol import from_hello
 from conformance.live.readings import Judged, Reading, collect, judge, tried
 from conformance.live.report import readings_text
 from model import BEAN_NAMES, Action, GameState, Phase, Reshuffle, apply, chance_outcome, new_game, ruleset
-from model.claims import compare_state, state_rule
 from play.bots import BOTS
+from records.claims import compare_state, state_rule
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIMS = ROOT / "tests" / "engine_shims"
@@ -312,8 +312,8 @@ def test_T3_a_third_offer_gets_the_same_rule_and_reason_from_the_harness_and_che
     from conformance.live.rules import refusal
     from conformance.live.shrink import check_lines
     from model import Decline, Propose, format_action, parse_action
-    from model.records import RECORD_FORMAT, RECORD_VERSION, action_line
     from model.state import state_to_json
+    from records.game import RECORD_FORMAT, RECORD_VERSION, action_line
 
     s0 = GameSpec(0, "amigo", 5, position="amigo-5p-trade").initial()
     s, played = s0, []

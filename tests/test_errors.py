@@ -11,11 +11,12 @@ from model.cards import UnknownBean, bean
 from model.engine import IllegalAction, apply
 from model.errors import BohnanzaError, InputError, RuleError
 from model.isla import IslaFormatError
-from model.position_io import PositionInputError
-from model.records import IllegalStep, RecordFormatError, parse_record
 from model.rules import RulesetError
-from model.state import StateFormatError, state_from_json, state_to_json
+from model.state import StateFormatError, state_to_json
 from model.validate import PositionError, check_state
+from records.game import IllegalStep, RecordFormatError, parse_record
+from schemas.position_io import PositionInputError
+from schemas.state_json import state_from_json
 from solvers.contract import NodeLimitExceeded, SolveError
 from studies.trade_network import TradeRecordError
 

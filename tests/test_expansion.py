@@ -15,10 +15,13 @@ from pathlib import Path
 
 import pytest
 
+from drawing.canvas import Canvas
+from drawing.picture import Picture
+from drawing.pictures import PICTURES
+from drawing.svg import svg
 from model import GameState, RulesetError, actions, new_game, ruleset, scores, setup, state_to_json, winners
 from model import rules as rules_module
 from model.actions import Action, ExpansionAction, NotationError, Plant, parse_action, parse_number
-from model.canvas import Canvas
 from model.core import evolve
 from model.expansion import BASE, Expansion
 from model.expansions import EXPANSIONS, hooks
@@ -26,7 +29,6 @@ from model.isla.hooks import ISLA
 from model.rules import OptionRange, Ruleset, register
 from model.state import SLOT_CODECS, SlotCodec, StateFormatError
 from model.steps import STEPS
-from model.svg import svg
 from model.views import view
 from play.bots import random_bot
 from play.playout import playout
@@ -210,6 +212,10 @@ class _Tokens(Expansion):
     def table_text(self, s: GameState) -> list[str]:
         return [f"tokens in play: {sum(s.ext)}"]
 
+
+class _TokensPicture(Picture):
+    """Its part of the SVG picture, in the drawing layer (drawing/pictures.py)."""
+
     def svg_seat_height(self, s: GameState, i: int) -> int:
         return 20
 
@@ -221,6 +227,7 @@ def test_an_expansion_owns_its_state_slot_its_json_and_its_drawing(monkeypatch):
     tokens = _Tokens()
     monkeypatch.setitem(EXPANSIONS, "tokens", tokens)  # model/expansions.py: its registry line ...
     monkeypatch.setitem(SLOT_CODECS, "tokens", tokens.codec)  # ... and the codec it publishes
+    monkeypatch.setitem(PICTURES, "tokens", _TokensPicture())  # drawing/pictures.py: its picture's line
     plain = new_game("amigo", 3, seed=5)
     s = tokens.on_deal(plain._replace(setup=dataclasses.replace(plain.setup, expansion="tokens")), ())
     s = s._replace(ext=(1, 0, 2))

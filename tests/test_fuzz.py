@@ -21,11 +21,12 @@ from model import EMPTY, Field, GameState, Phase, legal_actions, new_game, rules
 from model.actions import NotationError, parse_action
 from model.dealing import Deal, Resume
 from model.errors import PositionError
-from model.referee import check_record
-from model.state import state_from_json, state_to_json
+from model.state import state_to_json
 from model.validate import check_state
 from play.bots import BOTS
 from play.playout import playout
+from records.referee import check_record
+from schemas.state_json import state_from_json
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED = 7

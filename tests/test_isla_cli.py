@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from builders import run_script
 
-from model.records import read_record
+from records.game import read_record
 
 ROOT = Path(__file__).resolve().parent.parent
 SIMULATE = ROOT / "scripts" / "simulate.py"

@@ -9,9 +9,10 @@ from typing import Any
 import pytest
 from builders import isla_fleet, isla_seat, isla_ship
 
-from model import GameState, Phase, apply, state_from_json
+from model import GameState, Phase, apply
 from model.errors import ArgumentError
 from model.validate import check_state
+from schemas.state_json import state_from_json
 from solvers.api import solve
 from solvers.contract import DUEL, Budget, Limits, SolveError
 from solvers.isla_duel import (

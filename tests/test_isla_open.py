@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from model import GameState, Phase, apply, legal_actions
 from model.cards import BEAN_INDEX
-from model.state import state_from_json
+from schemas.state_json import state_from_json
 from solvers.api import solve
 from solvers.contract import BEST, COOP, SOLO, Budget, Objective, SolveError
 from solvers.isla_exact import solve_isla_solo

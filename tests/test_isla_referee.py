@@ -13,7 +13,13 @@ import pytest
 from builders import load_script, run_script
 
 from model import apply
-from model.records import (
+from model.rules import ruleset
+from model.state import state_to_json
+from play.bots import BOTS
+from play.playout import play_game
+from proofs.isla.referee import isla_replay
+from proofs.mutants import activate
+from records.game import (
     RECORD_FORMAT,
     RECORD_VERSION,
     Record,
@@ -23,13 +29,7 @@ from model.records import (
     read_record,
     record_lines,
 )
-from model.referee import first_illegal
-from model.rules import ruleset
-from model.state import state_to_json
-from play.bots import BOTS
-from play.playout import play_game
-from proofs.isla.referee import isla_replay
-from proofs.mutants import activate
+from records.referee import first_illegal
 
 ROOT = Path(__file__).resolve().parent.parent
 CHECK = ROOT / "scripts" / "check_record.py"

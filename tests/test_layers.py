@@ -1,8 +1,8 @@
 """The layers (docs/architecture.md): imports flow one way, ``scripts -> benchmarks -> studies, viewer ->
-solvers, proofs, conformance, adapters -> play, console -> model``, and the rules engine (``model``)
-imports only the standard library. Read from the source with ``ast``, every import (inside functions too), so
-a late import cannot hide an arrow that runs back up, and no two first-party modules import each
-other, directly or round a circle."""
+solvers, proofs, conformance, adapters -> records -> schemas, drawing, play, console -> model``, and
+the rules engine (``model``) imports only the standard library. Read from the source with ``ast``,
+every import (inside functions too), so a late import cannot hide an arrow that runs back up, and no
+two first-party modules import each other, directly or round a circle."""
 
 from __future__ import annotations
 
@@ -12,21 +12,17 @@ from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-RANK = {"model": 0, "play": 1, "console": 1, "solvers": 2, "proofs": 2, "conformance": 2, "adapters": 2,
-        "studies": 3, "viewer": 3, "benchmarks": 4, "scripts": 5}
+RANK = {"model": 0, "schemas": 1, "drawing": 1, "play": 1, "console": 1, "records": 2,
+        "solvers": 3, "proofs": 3, "conformance": 3, "adapters": 3, "studies": 4, "viewer": 4,
+        "benchmarks": 5, "scripts": 6}
 # The builder records values the solvers prove (docs/conformance.md); the fuzzer's SPEC oracle asks the second
 # referee (proofs.referee) to replay the records the engine judges legal (conformance/fuzz.py).
 ALLOWED = {("conformance", "solvers"), ("conformance", "proofs")}
-# The rules engine is standard library only, with one edge (the schemas), imported only inside the loaders
-# that read files (``import model`` does not load it): the input schemas validate with pydantic (issue
-# 15: published schemas, one typed definition). It stays in model/ because the loaders there
-# (state_from_json, parse_record, isla_from_json, state_of) check every input against it, and it
-# reads the catalogs and option ranges of model/ (docs/architecture.md). Progress bars (tqdm) and the
-# command-line frame are ``console``'s.
-# The schemas' shared vocabulary and an expansion's own schema module are the same edge, loaded only by
-# model/schemas.py.
-MODEL_EDGE = {"model/schemas.py": {"pydantic", "pydantic_core", "typing_extensions"},
-              "model/schema_types.py": {"pydantic"}, "model/isla/schema.py": {"pydantic"}}
+# The rules engine is standard library only. The input schemas (pydantic, issue 15: published schemas,
+# one typed definition) are the layer above it, with the loaders that check every input against them
+# before the rules read it (schemas.state_json, schemas.position_io; records.game above). Progress bars
+# (tqdm) and the command-line frame are ``console``'s.
+SCHEMA_LIBRARIES = {"pydantic", "pydantic_core", "typing_extensions"}
 
 
 def _imports(path: Path) -> list[tuple[int, str]]:
@@ -61,33 +57,41 @@ def test_imports_only_run_down_the_layers() -> None:
     assert not wrong, "\n".join(wrong)
 
 
+def _foreign(package: str, allowed: set[str]) -> list[str]:
+    """Every import in ``package`` of a module outside the standard library and ``allowed``."""
+    return [f"{path.relative_to(ROOT)}:{line}: imports {top}" for path in _files(package)
+            for line, top in _imports(path)
+            if top not in sys.stdlib_module_names and top not in allowed | {"__future__"}]
+
+
 def test_the_rules_engine_imports_only_the_standard_library() -> None:
-    """Every module of model/ imports the standard library and model/ only (the one edge module above
-    excepted): no tqdm, no command-line frame, no layer above."""
-    wrong = []
-    for path in _files("model"):
-        edge = MODEL_EDGE.get(path.relative_to(ROOT).as_posix(), set())
-        for line, top in _imports(path):
-            if top != "model" and top not in sys.stdlib_module_names and top != "__future__" \
-                    and top not in edge:
-                wrong.append(f"{path.relative_to(ROOT)}:{line}: imports {top}")
+    """Every module of model/ imports the standard library and model/ only: no pydantic, no tqdm, no
+    command-line frame, no layer above."""
+    wrong = _foreign("model", {"model"})
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_schemas_import_the_engine_and_pydantic() -> None:
+    """schemas/ sits just above the engine: it reads its catalogs and option ranges and validates
+    with pydantic, nothing more."""
+    wrong = _foreign("schemas", {"schemas", "model"} | SCHEMA_LIBRARIES)
     assert not wrong, "\n".join(wrong)
 
 
 def test_the_console_imports_the_standard_library_the_engine_and_tqdm() -> None:
     """console/ (the command-line frame, progress) sits just above the engine: it may draw with tqdm
     and raise the engine's errors, nothing more."""
-    wrong = [f"{path.relative_to(ROOT)}:{line}: imports {top}" for path in _files("console")
-             for line, top in _imports(path)
-             if top not in sys.stdlib_module_names and top not in {"__future__", "console", "model", "tqdm"}]
+    wrong = _foreign("console", {"console", "model", "tqdm"})
     assert not wrong, "\n".join(wrong)
 
 
 def test_importing_the_engine_loads_no_dependency() -> None:
-    """``import model`` (the engine, its state and records) pulls in no third-party package."""
+    """``import model`` (the engine, its state), the loaders, the records and the referee load no
+    third-party package (pydantic waits for the first file read)."""
     import subprocess
 
-    code = ("import sys, model, model.records, model.state, console.cli; "
+    code = ("import sys, model, records.game, records.referee, schemas.state_json, schemas.position_io, "
+            "model.state, console.cli; "
             "print(sorted({m.split('.')[0] for m in sys.modules} & {'pydantic', 'tqdm', 'numpy'}))")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
@@ -124,7 +128,9 @@ def test_scripts_are_front_ends_over_the_installed_package() -> None:
     assert not wrong, "\n".join(wrong)
 
 
-FIRST_PARTY = [p for p in RANK if p != "scripts"]
+# Every layer, scripts included: a script is a leaf (nothing imports it), but its imports are arrows of
+# the graph like any other and must name modules that exist.
+FIRST_PARTY = list(RANK)
 
 
 def _module(path: Path) -> str:
@@ -208,6 +214,26 @@ def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
     return out
 
 
+def _named(path: Path, node: ast.Import | ast.ImportFrom) -> Iterator[str]:
+    """The first-party module or package each absolute import statement names (``from a.b import c``
+    names ``a.b``; ``c`` may be a module of it or a name defined in it)."""
+    if isinstance(node, ast.Import):
+        yield from (a.name for a in node.names if a.name.split(".")[0] in RANK)
+    elif node.level == 0 and node.module and node.module.split(".")[0] in RANK:
+        yield node.module
+
+
+def test_every_first_party_import_names_a_module_that_exists() -> None:
+    """No import, at the top or inside a function, in a library module or a script, names a module
+    that is not there (a module moved to another layer leaves no stale late import behind)."""
+    wrong = [f"{path.relative_to(ROOT)}:{node.lineno}: no module {name}"
+             for path in MODULES.values()
+             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path)))
+             if isinstance(node, (ast.Import, ast.ImportFrom))
+             for name in _named(path, node) if name not in MODULES]
+    assert not wrong, "\n".join(wrong)
+
+
 def test_the_circle_finder_finds_a_circle() -> None:
     assert _circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert _circles({"a": {"b"}, "b": set()}) == []
@@ -231,17 +257,21 @@ def _late_imports(path: Path) -> Iterator[tuple[int, str, bool]]:
                     yield node.lineno, mod, node.level > 0 or mod.split(".")[0] in RANK
 
 
-# The edge module stands for pydantic: the loaders of model/ import it inside the function that reads
-# a file, so that ``import model`` loads no third-party package (MODEL_EDGE above).
-LATE_EDGE = {"model.schemas"}
+# The edge module stands for pydantic: the loaders of schemas/ and records/ import it inside the
+# function that reads a file, so that importing a loader loads no third-party package.
+LATE_EDGE = {"schemas.shapes"}
+LOADERS = {"schemas", "records"}
 
 
 def test_no_function_level_import_of_a_first_party_module() -> None:
-    """A late import may only load an optional extra (ortools, z3, matplotlib, ray, ...; or pydantic
-    through the edge module, with the reason on its line), never a first-party module: that would
-    hide an arrow of the graph above."""
+    """A library module's late import may only load an optional extra (ortools, z3, matplotlib, ray,
+    ...; or pydantic through the edge module, with the reason on its line), never a first-party
+    module: that would hide an arrow of the graph above. Scripts are the exception: they import the
+    library inside the command that needs it, so that ``--help`` starts at once; nothing imports a
+    script, so no arrow hides behind it (the arrows are in the graph all the same)."""
     wrong = [f"{path.relative_to(ROOT)}:{line}: imports {mod} inside a function"
-             for path in MODULES.values() for line, mod, ours in _late_imports(path)
-             if ours and not (mod in LATE_EDGE and path.relative_to(ROOT).parts[0] == "model"
+             for path in MODULES.values() if path.relative_to(ROOT).parts[0] != "scripts"
+             for line, mod, ours in _late_imports(path)
+             if ours and not (mod in LATE_EDGE and path.relative_to(ROOT).parts[0] in LOADERS
                               and "# the pydantic edge" in path.read_text().splitlines()[line - 1])]
     assert not wrong, "\n".join(wrong)

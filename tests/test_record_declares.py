@@ -14,9 +14,9 @@ from conformance.live.diff import Divergence, GameSpec
 from conformance.live.shrink import record_of
 from model import BEAN_NAMES, Action, BuyField, GameState, Phase, apply, chance_outcome, new_game, ruleset
 from model.core import oldest
-from model.records import action_line, header
-from model.referee import check_record
 from play.bots import BOTS
+from records.game import action_line, header
+from records.referee import check_record
 
 
 def _purchase() -> tuple[GameState, list[Action], GameState]:

@@ -34,7 +34,7 @@ from model import (
     parse_action,
 )
 from model.cards import BEAN_NAMES
-from model.records import read_record
+from records.game import read_record
 
 ROOT = Path(__file__).resolve().parent.parent
 SIMULATE = ROOT / "scripts" / "simulate.py"

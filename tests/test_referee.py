@@ -1,7 +1,7 @@
-"""The referee (model/referee.py, scripts/check_record.py): every deviation with --all and where the
-replay stops; the one-line formats and --json fields; bean annotations (model/annotations.py) and
-desynchronised lines; records from a state (model/records.py); the messages of T3, T4, E1, E2; and
-records with unknown cards (model/unknown.py): public views of seeded games of every edition are
+"""The referee (records/referee.py, scripts/check_record.py): every deviation with --all and where the
+replay stops; the one-line formats and --json fields; bean annotations (records/annotations.py) and
+desynchronised lines; records from a state (records/game.py); the messages of T3, T4, E1, E2; and
+records with unknown cards (records/unknown.py): public views of seeded games of every edition are
 legal, a changed card is illegal at its line, a pool exceeded names S, a time limit gives undecided."""
 
 from __future__ import annotations
@@ -37,11 +37,11 @@ from model import (
 )
 from model.cards import BEAN_NAMES
 from model.isla import isla_of
-from model.records import action_line, header
-from model.referee import Verdict, check_record
 from model.state import GameState, state_to_json
 from play.bots import BOTS
 from play.playout import play_game
+from records.game import action_line, header
+from records.referee import Verdict, check_record
 
 ROOT = Path(__file__).resolve().parent.parent
 REFEREE = ROOT / "tests" / "conformance" / "records" / "referee"

@@ -26,7 +26,6 @@ from model import (
     Reshuffle,
     apply,
     legal_actions,
-    state_from_json,
     state_to_json,
 )
 from model.dealing import Deal
@@ -38,6 +37,7 @@ from model.validate import check_state
 from model.views import view
 from play.bots import BOTS
 from play.playout import playout
+from schemas.state_json import state_from_json
 
 AT = "at-exhaustion"
 ON = "on-demand"

@@ -48,12 +48,15 @@ from model import (
     legal_actions,
     new_game,
     parse_action,
-    state_from_json,
     state_to_json,
 )
 from model.cards import BEAN_NAMES, Bean
-from model.records import (
+from model.rules import OPTION_NAMES
+from play.bots import random_bot, random_trader_bot
+from play.playout import play_game
+from records.game import (
     IllegalStep,
+    Record,
     header,
     initial_deck,
     parse_record,
@@ -63,9 +66,7 @@ from model.records import (
     replay_steps,
     write_record,
 )
-from model.rules import OPTION_NAMES
-from play.bots import random_bot, random_trader_bot
-from play.playout import play_game
+from schemas.state_json import state_from_json
 
 ALL_BEANS = tuple(int(b) for b in Bean)
 CONFIGS = [(name, n) for name, r in model.PRESETS.items() for n in range(r.min_players, r.max_players + 1)]
@@ -357,7 +358,7 @@ def test_ruleset_options_from_command_line_strings() -> None:
 # ------------------------------------------------------------------ records
 
 
-def _replayed_states(rec: model.records.Record) -> list[GameState]:
+def _replayed_states(rec: Record) -> list[GameState]:
     return [step[2] for step in replay_steps(rec)]
 
 

@@ -39,7 +39,6 @@ from model import (
     legal_actions,
     parse_action,
     setup,
-    state_from_json,
     state_to_json,
 )
 from model.cards import COUNTS
@@ -47,10 +46,11 @@ from model.isla import BOHNACO, BOHNBAY, EMPTY_SHIP, HOME, Fleet, Ship, isla_of,
 from model.isla.actions import PIRATE, Attack, BuyShip, HarvestOnto, MoveCargo, PlantCargo, Sail, Sell, Yield
 from model.isla.setup import REMOVED_AMIGO as ISLA_REMOVED_AMIGO
 from model.isla.setup import REMOVED_RIO_GRANDE as ISLA_REMOVED_RIO_GRANDE
-from model.records import header, initial_deck, parse_record, record_lines, replay
 from model.validate import check_state
 from play.bots import BOTS
 from play.playout import play_game
+from records.game import header, initial_deck, parse_record, record_lines, replay
+from schemas.state_json import state_from_json
 
 ISLA = model.ruleset("rio-grande", {"isla": True})
 AMIGO_ISLA = model.ruleset("amigo", {"isla": True})

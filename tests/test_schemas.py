@@ -1,4 +1,4 @@
-"""The published JSON Schemas (docs/schemas/, model/schemas.py) and the loaders that use them.
+"""The published JSON Schemas (docs/schemas/, schemas/shapes.py) and the loaders that use them.
 
 - the committed schema files are what scripts/make_schemas.py writes, byte for byte, and every file
   of the conformance suite fits its schema (checked with pydantic, and with a JSON Schema validator
@@ -25,12 +25,13 @@ from builders import run_script
 
 from model import new_game, ruleset, setup
 from model.jsonio import JSONInputError, loads
-from model.position_io import PositionInputError, read_json, state_of
-from model.records import RecordFormatError, parse_record
-from model.referee import check_record
 from model.rules import OPTION_NAMES, OPTION_RANGES, RulesetError
-from model.schemas import ADAPTERS, SCHEMAS, json_schemas, problem
-from model.state import StateFormatError, state_from_json, state_to_json
+from model.state import StateFormatError, state_to_json
+from records.game import RecordFormatError, parse_record
+from records.referee import check_record
+from schemas.position_io import PositionInputError, read_json, state_of
+from schemas.shapes import ADAPTERS, SCHEMAS, json_schemas, problem
+from schemas.state_json import state_from_json
 
 ROOT = Path(__file__).resolve().parent.parent
 CONF = ROOT / "tests" / "conformance"
@@ -137,12 +138,12 @@ def test_a_schema_refuses_what_it_describes_wrongly() -> None:
 def test_the_schema_enums_are_the_models_own_names() -> None:
     from typing import get_args
 
-    from model import schemas
     from model.cards import BEAN_NAMES
-    from model.isla import schema as isla_schema
     from model.isla.actions import PORT_NAMES, SHIP_NAMES
     from model.rules import HARVEST_READINGS, PRESETS, TIE_BREAKS
     from model.state import Phase
+    from schemas import isla as isla_schema
+    from schemas import shapes as schemas
 
     assert get_args(schemas.BeanName) == BEAN_NAMES
     assert set(get_args(schemas.PresetName)) == set(PRESETS)
@@ -387,8 +388,9 @@ def test_options_that_once_hung_are_refused_at_once_by_the_simulator(option: str
 
 
 def test_reading_the_model_does_not_import_pydantic_until_a_file_is_read() -> None:
-    code = ("import sys, model, model.records, model.position_io; assert 'pydantic' not in sys.modules; "
-            "model.state_from_json(model.state_to_json(model.new_game('amigo', 3, seed=1))); "
+    code = ("import sys, model, records.game, schemas.position_io, schemas.state_json; "
+            "assert 'pydantic' not in sys.modules; "
+            "schemas.state_json.state_from_json(model.state_to_json(model.new_game('amigo', 3, seed=1))); "
             "assert 'pydantic' in sys.modules")
     proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr

@@ -1,5 +1,5 @@
 """scripts/show.py and viewer/ (and solve_endgame.py --html): the page's embedded steps are the
-engine's states (each step's picture is model/svg.py's picture of the state the referee's replay
+engine's states (each step's picture is drawing/svg.py's picture of the state the referee's replay
 reaches at that line), its deviations are check_record --all's, a solved line reaches the solver's
 value, --seat hides what H7 hides, bad input writes no page and exits 2 with one line."""
 
@@ -17,10 +17,10 @@ from typing import Any
 import pytest
 from builders import run_script
 
+from drawing.svg import parts, svg
 from model import apply
-from model.records import parse_record
-from model.referee import check_record
-from model.svg import parts, svg
+from records.game import parse_record
+from records.referee import check_record
 from viewer.build import build
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -39,7 +39,7 @@ def page_data(html: str) -> dict[str, Any]:
 
 def replayed(path: Path) -> list[Any]:
     """The states a replay as check_record --all follows it reaches, the start first."""
-    from model.referee import follow
+    from records.referee import follow
 
     rec = parse_record(path.read_text())
     states = [rec.initial_state()]
@@ -124,7 +124,7 @@ def test_a_solved_line_page_steps_to_the_solvers_value(tmp_path: Path) -> None:
     s = build(str(tmp_path / "line.json")).steps  # the same page in process
     assert s == steps
     from model import parse_action
-    from model.position_io import state_of
+    from schemas.position_io import state_of
 
     st = state_of(sol["state"], "line.json")
     for k, text in enumerate(sol["line"]):

@@ -81,7 +81,7 @@ def test_simulate_keeps_whole_records(tmp_path: Path) -> None:
     assert str(out) in line
     written = sorted(out.glob("game-*.jsonl"))
     assert written and not list(out.glob(".*"))  # no temporary file left behind
-    from model.referee import check_record
+    from records.referee import check_record
 
     for path in written:  # every record written before the interrupt is whole and legal
         assert check_record(str(path)).status == "legal", path

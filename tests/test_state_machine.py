@@ -58,7 +58,6 @@ from model import (
     legal_actions,
     new_game,
     scores,
-    state_from_json,
     state_to_json,
     winners,
 )
@@ -67,6 +66,7 @@ from model.engine import is_listed_proposal
 from model.isla import isla_of, isla_setup
 from model.isla.actions import Attack, BuyShip, HarvestOnto, MoveCargo, PlantCargo, Sail, Sell, Yield
 from play.bots import greedy_bot, random_bot, random_trader_bot
+from schemas.state_json import state_from_json
 
 # Every preset with every player count it allows.
 CONFIGS: list[tuple[str, int]] = [

@@ -1,4 +1,4 @@
-"""model/svg.py: the picture of a state. For every conformance position and states sampled from
+"""drawing/svg.py: the picture of a state. For every conformance position and states sampled from
 seeded games of every preset, 2-7 players and La Isla Bohnita: the SVG parses as XML, holds every
 card of the state exactly once (the card elements counted by zone and bean against the state), a
 bean name on every card whose face is shown, and no two text boxes overlap (boxes from each text's
@@ -15,14 +15,14 @@ from pathlib import Path
 
 import pytest
 
+from drawing.svg import svg
 from model import GameState, new_game
 from model.isla import isla_of
-from model.position_io import state_of
-from model.records import parse_record
 from model.rules import PRESETS, ruleset, setup
-from model.svg import svg
 from play.bots import random_bot
 from play.playout import playout
+from records.game import parse_record
+from schemas.position_io import state_of
 
 ROOT = Path(__file__).resolve().parent.parent
 CONF = ROOT / "tests" / "conformance"

@@ -14,9 +14,9 @@ from builders import B, stacked_game
 import model
 from model import Accept, Decline, EndPhase, Harvest, Plant, PlantAside, Propose
 from model.cards import BEAN_NAMES
-from model.records import header, read_record, replay_steps, write_record
 from play.bots import BOTS
 from play.playout import play_game
+from records.game import header, read_record, replay_steps, write_record
 from studies.trade_network import (
     DealRecord,
     GameDeals,

@@ -241,7 +241,7 @@ def test_the_picture_scales_reads_at_1920_and_numbers_as_the_actions_do(
     from model import Phase, apply, parse_action
     from model.cards import BEAN_NAMES
     from model.core import harvestable
-    from model.position_io import state_of
+    from schemas.position_io import state_of
 
     sol, html = default_line
     states = [state_of(sol["state"], "line")]

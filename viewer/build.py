@@ -10,11 +10,11 @@ from typing import Any
 from model import apply, format_action, jsonio, parse_action
 from model.engine import IllegalAction
 from model.errors import InputError, UsageError
-from model.position_io import PositionInputError, read_json, state_of
-from model.records import RecordFormatError, parse_record
-from model.referee import action_name, follow
 from model.state import GameState
 from model.steps import STEPS
+from records.game import RecordFormatError, parse_record
+from records.referee import action_name, follow
+from schemas.position_io import PositionInputError, read_json, state_of
 from solvers.contract import OBJECTIVES
 from solvers.positions import BUILTINS, read_position, unknown_position
 from viewer.page import Page, check_seat, deal_of, deal_svg, steps_text
@@ -22,7 +22,7 @@ from viewer.trade_graph import trade_graph_html
 
 
 def record_page(path: str, seat: int | None) -> Page:
-    """Every line of the record, replayed as ``check_record.py --all`` does (model.referee.follow):
+    """Every line of the record, replayed as ``check_record.py --all`` does (records.referee.follow):
     its deviations at their lines, and where the replay stopped."""
     try:
         rec = parse_record(jsonio.read_text(path))

@@ -1,5 +1,5 @@
 """The viewer's page: one self-contained HTML file (``viewer.html`` with the steps packed in) that
-steps through states (a record's, a solved line's, a position), each drawn by model/svg.py, each
+steps through states (a record's, a solved line's, a position), each drawn by drawing/svg.py, each
 distinct piece of a picture stored once, gzip-packed and base64-embedded; a deal drawn as who gives
 what to whom. ``viewer.build`` makes a page from a source; scripts/show.py and
 ``solve_endgame.py --html`` write it. With a seat, a page shows only what that seat may see (H7)."""
@@ -14,13 +14,13 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
+from drawing.canvas import STYLE, WIDTH, bean_colour
+from drawing.svg import height, parts
 from model.actions import Accept, Action
-from model.canvas import STYLE, WIDTH, bean_colour
 from model.cards import BEAN_NAMES
 from model.errors import UsageError
-from model.records import atomic_write_text
 from model.state import GameState, Phase
-from model.svg import height, parts
+from records.game import atomic_write_text
 
 TEMPLATE = Path(__file__).resolve().parent / "viewer.html"
 

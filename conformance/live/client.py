@@ -5,7 +5,7 @@ An engine is a command line (``python my_shim.py``, run in a subprocess) or a Py
 ``module:factory`` (run in a subprocess too, ``python -m conformance.live.client module:factory``,
 so that timeouts and crashes are the same for both and a shim that patches the engine, as the
 mutant shim does, never patches the harness's reference). Every reply is checked against its
-command's schema (model/schemas.py). A reply that does not come within the timeout, a process that
+command's schema (schemas/shapes.py). A reply that does not come within the timeout, a process that
 ends, a line that is not JSON or not the reply asked for, or an ``error`` reply is an
 ``EngineFailure``: one line naming the request; the caller restarts the engine for the next game.
 """
@@ -28,7 +28,7 @@ from typing import IO, Any
 
 from model.errors import BohnanzaError, UsageError
 from model.jsonio import JSONInputError, decode, loads
-from model.schemas import problem
+from schemas.shapes import problem
 
 ROOT = Path(__file__).resolve().parents[2]
 PROTOCOL = 1

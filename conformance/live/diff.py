@@ -60,15 +60,16 @@ from model import (
     scores,
     winners,
 )
-from model.claims import Diff, coin_gain, compare_state, counted, state_rule
 from model.core import evolve, oldest
 from model.engine import proposal_parts
 from model.errors import BohnanzaError
-from model.records import initial_deck
 from model.rules import Ruleset
-from model.state import state_from_json, state_to_json
+from model.state import state_to_json
 from play.bots import BOTS
 from play.playout import game_seed
+from records.claims import Diff, coin_gain, compare_state, counted, state_rule
+from records.game import initial_deck
+from schemas.state_json import state_from_json
 
 ROOT = Path(__file__).resolve().parents[2]
 PERFT_DIR = ROOT / "tests" / "conformance" / "perft"

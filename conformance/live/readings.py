@@ -46,13 +46,14 @@ from model import (
     scores,
     winners,
 )
-from model.claims import compare_state
 from model.core import oldest
 from model.errors import BohnanzaError
-from model.records import initial_deck
 from model.rules import HARVEST_READINGS, RESHUFFLE_READINGS, TIE_BREAKS, setup
-from model.state import state_from_json, state_to_json
+from model.state import state_to_json
 from play.bots import BOTS
+from records.claims import compare_state
+from records.game import initial_deck
+from schemas.state_json import state_from_json
 
 READINGS: tuple[dict[str, Any], ...] = (
     {}, {"reshuffle": "on-demand"}, {"tie_break": "hand"}, {"tie_break": "seat"}, {"tie_break": "none"},

@@ -3,7 +3,7 @@
 - an action the engine lists or accepts that ours refuses: the rule our engine names (``IllegalAction.rule``);
 - an action ours lists that the engine lacks or refuses: the rule that allows it (``allowing``);
 - a state that differs after an action: the rule of the step that made the difference
-  (``model.claims.state_rule``, from the action, the phase and the part of the state that differs).
+  (``records.claims.state_rule``, from the action, the phase and the part of the state that differs).
 """
 
 from __future__ import annotations

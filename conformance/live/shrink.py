@@ -34,9 +34,9 @@ from model import (
 )
 from model.errors import BohnanzaError
 from model.perft import divide
-from model.records import RECORD_FORMAT, RECORD_VERSION, action_line, header, initial_deck
-from model.referee import check_record
 from model.state import state_to_json
+from records.game import RECORD_FORMAT, RECORD_VERSION, action_line, header, initial_deck
+from records.referee import check_record
 
 OPTION_SHRINKS: tuple[dict[str, Any], ...] = (
     {"exhaustions": 1, "draw": 40}, {"exhaustions": 1, "draw": 20}, {"exhaustions": 1}, {"draw": 12},

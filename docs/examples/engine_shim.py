@@ -35,13 +35,13 @@ from model import (  # noqa: E402
     new_game,
     parse_action,
     ruleset,
-    state_from_json,
     winners,
 )
 from model.actions import Offers, Reshuffle  # noqa: E402
 from model.cards import bean  # noqa: E402
 from model.engine import proposal_parts  # noqa: E402
 from model.errors import InputError  # noqa: E402
+from schemas.state_json import state_from_json  # noqa: E402
 
 
 def _names(cards: tuple[int, ...]) -> list[str]:

@@ -6,7 +6,7 @@
   ``max_sails`` and its own setup numbers (``IslaSetup``: the ship prices, kept in ``Setup.ext``);
 - ``actions.py``: the expansion's actions and their notation;
 - ``codec.py``: that part of the state JSON;
-- ``drawing.py``: ships and rows in ``str(state)`` and in the state's SVG picture;
+- ``drawing.py``: ships and rows in ``str(state)`` (the SVG picture's part is drawing/isla.py);
 - ``moves.py``: the move generator and the handlers of the expansion's actions;
 - ``hooks.py``: ``ISLA``, the ``model.expansion.Expansion`` the engine calls where the expansion
   changes the base turn (registered in ``model/expansions.py``).

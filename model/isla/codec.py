@@ -50,13 +50,9 @@ def _ship_ref(value: list[Any]) -> tuple[int, int]:
 
 
 def isla_from_json(obj: Any) -> Isla:
-    """Read the ``isla`` part of a state; IslaFormatError names the first bad field
-    (``model.schemas.IslaState`` gives the shape)."""
-    from model.schemas import problem  # the pydantic edge: loaded by a loader only
-
-    why = problem("isla", obj, "isla")
-    if why is not None:
-        raise IslaFormatError(why)
+    """Read the ``isla`` part of a state, of the published shape (``schemas.isla.STATE``, checked with
+    the whole state by ``schemas.state_json.state_from_json``); IslaFormatError names the first bad
+    field the shape allows and the rules do not."""
     fleets = []
     for i, f in enumerate(obj.get("fleets", ())):
         merchants = tuple(_ship_from(m, f"isla.fleets[{i}].merchants[{j}]")

@@ -33,16 +33,10 @@ class IslaBohnita(IslaTable, Expansion):
     trade_hand_cards = False  # I3: only the turned-up cards are traded
     adds_moves = True
     codec = SlotCodec(NAME, "ships and ports", "I1", isla_to_json, isla_from_json, IslaFormatError)
-    schema = "model.isla.schema"
     notation = staticmethod(actions.notation)  # its actions' notation (I1-I7)
-    # its part of the state drawn (drawing.py): ships, rows, the attack
+    # its part of str(state) (drawing.py): ships, rows, the attack
     seat_text = staticmethod(drawing.seat_text)
     table_text = staticmethod(drawing.table_text)
-    svg_status = staticmethod(drawing.svg_status)
-    svg_table_height = staticmethod(drawing.svg_table_height)
-    svg_table = staticmethod(drawing.svg_table)
-    svg_seat_height = staticmethod(drawing.svg_seat_height)
-    svg_seat = staticmethod(drawing.svg_seat)
     todo_codes = (Deal.ROW_0, Deal.ROW_1)  # I2: the two island rows
     # hooks that are one function of moves.py or position.py, called without a wrapper
     refill = staticmethod(moves.refill_todo)  # I2: empty rows are refilled after the draw

@@ -50,7 +50,6 @@ from model.actions import (
     format_action,
 )
 from model.isla.actions import Attack, BuyShip, HarvestOnto, MoveCargo, PlantCargo, Sail, Sell, Yield
-from model.records import Record, end_problems
 from model.steps import STEPS
 from proofs.bridge import NoSpecAction, action_to_spec, state_to_spec
 from proofs.isla.differential import observable, to_spec_action, to_spec_state
@@ -58,6 +57,7 @@ from proofs.isla.spec import PLANT_LAND, IslaConfig, IslaSpec, IState
 from proofs.kernel import CHANCE, ENDTURN, FINISH
 from proofs.referee import SpecVerdict
 from proofs.spec import Spec, SpecConfig
+from records.game import Record, end_problems
 
 JUDGED = (Sail, HarvestOnto, Sell, MoveCargo, Attack, Yield, BuyShip, PlantCargo, Harvest, BuyField)
 PLANTS = (Plant, PlantAside, PlantUp)

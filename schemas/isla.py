@@ -1,8 +1,8 @@
 """La Isla Bohnita's part of the published input schemas: its part of the state JSON (the key
 "isla": ships, island rows and what this turn has used, I1-I9) and its ruleset options. The
-expansion names this module (``IslaBohnita.schema``); model/schemas.py adds what it declares to
-the state and the options, and checks ``problem("isla", ...)`` against ``STATE``. pydantic, like
-model/schemas.py: loaded only by the loaders that read files.
+registry ``schemas.shapes.SLOT_SCHEMAS`` names this module; schemas/shapes.py adds what it declares
+to the state and the options, and checks ``problem("isla", ...)`` against ``STATE``. pydantic, like
+schemas/shapes.py: loaded only by the loaders that read files.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, Strict
 
-from model.schema_types import MOST_OF_A_TYPE, STRICT, BeanName, Cards, Seat, option_bounds
+from schemas.vocabulary import MOST_OF_A_TYPE, STRICT, BeanName, Cards, Seat, option_bounds
 
 PortName = Literal["home", "bohnbay", "bohnaco"]  # model.isla.actions.PORT_NAMES (tests/test_schemas.py)
 ShipName = Literal["m0", "m1", "pirate"]  # model.isla.actions.SHIP_NAMES

@@ -6,7 +6,7 @@ breaks) or a desynchronised line (a bean annotation that differs from the replay
 action is applied without the rule checks (``apply(..., check=False)``), a reshuffle order that is
 not the discard pile is adopted, and the check stops only where the record cannot be followed any
 more (an action that does not apply to the state, a reshuffle that is not due...), saying why.
-Records with unknown cards (``null``) are judged by ``model.unknown``.
+Records with unknown cards (``null``) are judged by ``records.unknown``.
 """
 
 from __future__ import annotations
@@ -17,27 +17,27 @@ from typing import Any
 
 from model import jsonio
 from model.actions import Action, BuyField, Reshuffle, format_action
-from model.annotations import after, before
-from model.claims import coin_gain, compare_state, state_rule
 from model.core import oldest
 from model.engine import IllegalAction, apply, scores, winners
-from model.records import Record, RecordFormatError, end_problems, parse_record, where
 from model.state import GameState, Phase
-from model.unknown import judge  # the records with unknown cards (model/unknown.py)
-from model.verdicts import DESYNC as DESYNC  # re-exported: the verdict is the referee's answer
-from model.verdicts import Deviation as Deviation
-from model.verdicts import Verdict as Verdict
+from records.annotations import after, before
+from records.claims import coin_gain, compare_state, state_rule
+from records.game import Record, RecordFormatError, end_problems, parse_record, where
+from records.unknown import judge  # the records with unknown cards (records/unknown.py)
+from records.verdicts import DESYNC as DESYNC  # re-exported: the verdict is the referee's answer
+from records.verdicts import Deviation as Deviation
+from records.verdicts import Verdict as Verdict
 
 
 def end_deviations(rec: Record, s: GameState) -> list[Deviation]:
-    """The end line's claims the replay's last state denies (``model.records.end_problems``)."""
+    """The end line's claims the replay's last state denies (``records.game.end_problems``)."""
     return [Deviation(rec.end_line, "end", "illegal", why, rule) for why, rule in end_problems(rec, s)]
 
 
 def claim_deviation(line: int, name: str, was: GameState, action: Action, s: GameState,
                     claims: dict[str, Any]) -> Deviation | None:
     """The line's ``claims`` (its engine's state after it) against the replay's ``s``: a difference
-    is an illegal step, named by the rule of the step that made it (``model.claims.state_rule``)."""
+    is an illegal step, named by the rule of the step that made it (``records.claims.state_rule``)."""
     diffs = compare_state(s, claims)
     if not diffs:
         return None
@@ -176,7 +176,7 @@ def verdict(path: str, rec: Record, every: bool = False) -> Verdict:
 
 def check_record(path: str, every: bool = False, time_limit: float = 60.0) -> Verdict:
     """Referee one record file: read, parse, replay to its first deviation (or, with ``every``, as far
-    as it can be followed). Unknown cards are judged by ``model.unknown.judge`` within ``time_limit``
+    as it can be followed). Unknown cards are judged by ``records.unknown.judge`` within ``time_limit``
     seconds."""
     try:
         text = jsonio.read_text(path)

@@ -3,7 +3,7 @@ record legal? (docs/records.md, "Unknown cards".)
 
 A header deck or a reshuffle order may hold ``null`` for a card the writer did not see (an engine
 that logs only public information and its own hand). The replay holds each such card as
-``UNSEEN + slot`` (``model.annotations``). The unknown cards form pools: the deck's (the cards of
+``UNSEEN + slot`` (``records.annotations``). The unknown cards form pools: the deck's (the cards of
 the deck the header does not name) and one per reshuffle with unknowns (the discard pile at that
 moment less the order's known cards). A pool's count per bean is the only constraint on a card that
 is never revealed, so those cards stay undetermined: any arrangement of what their pool has left.
@@ -40,14 +40,14 @@ from model.actions import (
     Reshuffle,
     format_action,
 )
-from model.annotations import UNSEEN, Fixes, after, before, show, shows
 from model.cards import BEAN_NAMES, difference
 from model.core import evolve
 from model.engine import IllegalAction, apply, new_game, scores, winners
-from model.records import Record, end_problems, where
 from model.rules import SETUP_RULES, setup
 from model.state import GameState, Phase, PlayerState
-from model.verdicts import DESYNC, Deviation, Verdict
+from records.annotations import UNSEEN, Fixes, after, before, show, shows
+from records.game import Record, end_problems, where
+from records.verdicts import DESYNC, Deviation, Verdict
 
 
 @dataclass

@@ -1,7 +1,6 @@
-"""The SVG pieces a state's picture is built from (model/svg.py) and an expansion draws its own part
-with (``Expansion.svg_table``/``svg_seat``): sizes, the colour-blind-safe palette and ``Canvas``.
-
-It sits below the expansions and the picture, so both import it (no circle); standard library only.
+"""The SVG pieces a state's picture is built from (drawing/svg.py) and an expansion draws its own part
+with (``drawing.picture.Picture.svg_table``/``svg_seat``): sizes, the colour-blind-safe palette and
+``Canvas``. It sits below the expansions' pictures and the picture, so both import it (no circle).
 """
 
 from __future__ import annotations

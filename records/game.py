@@ -24,9 +24,9 @@ from model.cards import BEAN_INDEX, BEAN_NAMES, difference
 from model.engine import IllegalAction, apply, new_game, scores, winners
 from model.errors import BohnanzaError, InputError
 from model.expansions import hooks
-from model.position_io import PositionInputError, state_of
 from model.rules import Ruleset, ruleset, setup
 from model.state import GameState, Phase
+from schemas.position_io import PositionInputError, state_of
 
 RECORD_FORMAT = "bohnanza-record"
 RECORD_VERSION = 1
@@ -64,7 +64,7 @@ class Notes:
     take: tuple[int, ...] | None = None  # what the proposer asks / what the answering seat receives
     up: tuple[int, ...] | None = None  # the face-up cards after the line, in any order
     hands: tuple[tuple[int, tuple[int | None, ...]], ...] = ()  # (seat, hand front first) after the line
-    claims: dict[str, Any] | None = None  # the writer's engine's state after the line (model/claims.py)
+    claims: dict[str, Any] | None = None  # the writer's engine's state after the line (records/claims.py)
 
 
 @dataclass
@@ -92,7 +92,7 @@ class Record:
         if self.start is not None:
             return self.start
         if self.unknown:
-            raise InputError("the record has unknown cards: model.unknown judges it")
+            raise InputError("the record has unknown cards: records.unknown judges it")
         return new_game(self.rules, self.players, deck=self.deck)  # type: ignore[arg-type]
 
 
@@ -197,9 +197,9 @@ def _lines(text: str) -> list[tuple[int, dict[str, Any]]]:
 
 def _header(no: int, head: dict[str, Any]) -> Record:
     """The record the header line starts: format and version first (which schema applies), then its
-    shape (``model.schemas.RecordHeader``), then the ruleset, the player count and the deck (S), or
+    shape (``schemas.shapes.RecordHeader``), then the ruleset, the player count and the deck (S), or
     the state it starts from."""
-    from model.schemas import problem  # the pydantic edge: loaded by a loader only
+    from schemas.shapes import problem  # the pydantic edge: loaded by a loader only
 
     if head.get("format") != RECORD_FORMAT:
         raise RecordFormatError(no, f"header format must be {RECORD_FORMAT!r}, got {head.get('format')!r}")
@@ -299,9 +299,9 @@ def _said(action: Action | None) -> str:
 def parse_record(text: str) -> Record:
     """Read a record; RecordFormatError names the line and what is malformed (not rule breaks).
 
-    Every line is checked against its schema (model/schemas.py) before it is read; keys a line's
+    Every line is checked against its schema (schemas/shapes.py) before it is read; keys a line's
     schema does not name are ignored."""
-    from model.schemas import line_kind, line_problem  # the pydantic edge: loaded by a loader only
+    from schemas.shapes import line_kind, line_problem  # the pydantic edge: loaded by a loader only
 
     objs = _lines(text)
     if not objs:
@@ -377,7 +377,7 @@ def end_problems(rec: Record, s: GameState) -> list[tuple[str, str]]:
 
 def replay_steps(rec: Record) -> Iterator[tuple[int, Action, GameState]]:
     """Yield (line, action, state after it); IllegalStep at the first action the rules forbid.
-    Bean annotations are not checked here (``model.referee`` does)."""
+    Bean annotations are not checked here (``records.referee`` does)."""
     s = rec.initial_state()
     for line, action in zip(rec.lines, rec.actions, strict=True):
         try:

@@ -1,8 +1,8 @@
 """The shape of every JSON file the tools read, as strict pydantic models: the state (with each
-expansion's part, from the module it names: ``SetupRules.schema``, as model/isla/schema.py), the
+expansion's part, from its module registered in ``SLOT_SCHEMAS``, as schemas/isla.py), the
 game record's lines, the ruleset options, the conformance fixtures and their
 sidecars. ``problem(kind, value)`` checks a parsed JSON value against one of them and says, in one
-line, where and what is wrong; loaders (model/records.py, model/state.py, model/position_io.py)
+line, where and what is wrong; loaders (records/game.py, schemas/state_json.py, schemas/position_io.py)
 call it before any rule check. docs/schemas/ holds the JSON Schemas generated from these models
 (``json_schemas()``, written by scripts/make_schemas.py).
 
@@ -11,14 +11,13 @@ are not) within its documented bounds, a name is one of its enum. Option ranges 
 ``model.rules.OPTION_RANGES``. Only the shape is checked here, never the rules: a position the
 rules forbid is ``model.validate.check_state``'s to refuse, with its rule ID.
 
-Importing pydantic takes about 0.1 s, so the model/ modules import this one inside the functions
+Importing pydantic takes about 0.1 s, so the loaders import this module inside the functions
 that read files, never at the top: a script's ``--help`` does not pay for it.
 """
 
 from __future__ import annotations
 
 import json
-from importlib import import_module
 from types import ModuleType
 from typing import TYPE_CHECKING, Annotated, Any, Literal, NotRequired, get_type_hints
 
@@ -38,8 +37,10 @@ from pydantic_core import ErrorDetails
 from typing_extensions import TypedDict
 
 from model.cards import BEAN_NAMES
-from model.rules import OPTION_RANGES, SETUP_RULES, out_of_range
-from model.schema_types import (
+from model.isla.hooks import ISLA
+from model.rules import OPTION_RANGES, out_of_range
+from schemas import isla
+from schemas.vocabulary import (
     DEPTH,
     FRACTION,
     METER,
@@ -66,12 +67,9 @@ SCHEMA_BASE = "urn:bohnanza-reference:schema:"  # + the file name: the schema's 
 
 
 
-# Each expansion's part of the schemas, from the module it names (``SetupRules.schema``; the
-# registry, model/expansions.py, has handed every expansion to ``model.rules.register`` by the time
-# a loader imports this module): its ruleset options and its part of the state, added after the
-# base game's below.
-SLOT_SCHEMAS: dict[str, ModuleType] = {x.name: import_module(x.schema)
-                                       for x in SETUP_RULES.values() if x.schema}
+# Each expansion's part of the schemas, by its name (``Setup.expansion``), one line each: its ruleset
+# options (``OPTIONS``) and its part of the state (``STATE``), added after the base game's below.
+SLOT_SCHEMAS: dict[str, ModuleType] = {ISLA.name: isla}
 
 OPTIONS_CONFIG = ConfigDict(strict=True, extra="forbid", title="Ruleset options")
 
@@ -247,7 +245,7 @@ class ActionLine(TypedDict):
     take: NotRequired[Cards]  # the cards received
     up: NotRequired[Cards]  # the face-up cards after this line
     hands: NotRequired[Hands]
-    claims: NotRequired[View]  # the writer's engine's state after it (model/claims.py)
+    claims: NotRequired[View]  # the writer's engine's state after it (records/claims.py)
 
 
 @with_config(ConfigDict(strict=True, extra="allow", title="Chance line",

@@ -1,6 +1,6 @@
-"""The vocabulary the published input schemas share (model/schemas.py and an expansion's own
-schema module, as model/isla/schema.py): the enums, the bounds of counts and seats, the patterns
-and how a field's description and an option's range are written. pydantic, like model/schemas.py:
+"""The vocabulary the published input schemas share (schemas/shapes.py and an expansion's own
+schema module, as schemas/isla.py): the enums, the bounds of counts and seats, the patterns
+and how a field's description and an option's range are written. pydantic, like schemas/shapes.py:
 loaded only by the loaders that read files.
 """
 

@@ -8,10 +8,11 @@ from typing import Any
 
 from model import jsonio
 from model.errors import InputError
-from model.state import GameState, state_from_json
+from model.state import GameState
 from model.validate import check_state
+from schemas.state_json import state_from_json
 
-# fixtures holding a position under "state": format -> its schema in model/schemas.py
+# fixtures holding a position under "state": format -> its schema in schemas/shapes.py
 FIXTURE_FORMATS = {"bohnanza-perft": "perft", "bohnanza-endgame": "endgame"}
 
 
@@ -29,9 +30,9 @@ def read_json(source: str) -> Any:
 
 def state_of(obj: Any, where: str, fixtures: bool = True) -> GameState:
     """The state in a state JSON object (or, with ``fixtures``, a fixture object holding one),
-    checked against its schema (model/schemas.py), then against the rules."""
+    checked against its schema (schemas/shapes.py), then against the rules."""
     if fixtures and isinstance(obj, dict) and obj.get("format") in FIXTURE_FORMATS:
-        from model.schemas import problem  # the pydantic edge: loaded by a loader only
+        from schemas.shapes import problem  # the pydantic edge: loaded by a loader only
 
         why = problem(FIXTURE_FORMATS[obj["format"]], obj)
         if why is not None:

@@ -8,7 +8,7 @@ desynchronised record (the writer's view and the replay went apart), not a rule 
 In a record with unknown cards (``null`` in the deck or a reshuffle order) the replay holds an
 unseen card as ``UNSEEN + slot``; an annotation about an unseen card does not disagree but *fixes*
 it: the functions here return those fixes (slot -> bean) with the first disagreement, if any, and
-``model/unknown.py`` applies them.
+``records/unknown.py`` applies them.
 """
 
 from __future__ import annotations
@@ -29,8 +29,8 @@ from model.actions import (
     Propose,
 )
 from model.cards import BEAN_NAMES
-from model.records import Notes
 from model.state import GameState
+from records.game import Notes
 
 UNSEEN = 1000  # card values from here on are cards the writer did not see: UNSEEN + slot
 

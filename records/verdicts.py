@@ -1,5 +1,5 @@
 """The referee's verdict on one record file and the deviations it lists (RULES.md's IDs in each):
-shared by the referee (model/referee.py) and the unknown-card search (model/unknown.py), so neither
+shared by the referee (records/referee.py) and the unknown-card search (records/unknown.py), so neither
 imports the other back."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from model.records import Record
+from records.game import Record
 
 DESYNC = "desync"  # the status, and the summary's key, of a line whose annotation the replay contradicts
 
@@ -61,7 +61,7 @@ class Verdict:
     every: bool = False
     stopped: int = 0  # with ``every``: the line where the record could not be followed (0: none)
     why: str = ""
-    unknown: dict[str, object] | None = None  # the unknown cards' verdict (model/unknown.py)
+    unknown: dict[str, object] | None = None  # the unknown cards' verdict (records/unknown.py)
 
     @property
     def code(self) -> int:

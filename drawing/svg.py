@@ -3,7 +3,7 @@
 Every card of the state is drawn exactly once as an element ``<g class="card" data-zone=Z
 data-n=N>``: one card (a hand, the face-up cards, a set-aside area) or a stack of ``N`` cards (a
 field, the piles; a coin stack, drawn as one coin with its count), and so do the cards an expansion
-draws (``Expansion.svg_table``/``svg_seat``: La Isla Bohnita's rows and cargo, model/isla/drawing.py);
+draws (``Picture.svg_table``/``svg_seat``: La Isla Bohnita's rows and cargo, drawing/isla.py);
 ``data-bean`` names the bean when the picture shows it. A face is a tint of its bean's colour under a
 band of the full colour, and bean names are written on every card (the palette is colour-blind safe,
 but colour alone is never the only cue). In a seat's view (``seat=P``) what ``model.views.view``
@@ -12,12 +12,12 @@ hides is hidden (H7): other hands as card backs, other coin stacks as grey coins
 The layout is fixed-width text in a monospace font, so each text's box is known from its length
 (``CHAR_W`` x font size) and no two texts overlap (tests/test_svg.py checks it on the SVG itself).
 ``parts`` gives the picture as independent pieces (the table, each seat), which the record viewer
-(scripts/show.py) shares between steps. Standard library only, like the rest of ``model/``.
+(scripts/show.py) shares between steps. Standard library and the rules only.
 """
 
 from __future__ import annotations
 
-from model.canvas import (
+from drawing.canvas import (
     CARD_H,
     COIN,
     ROW_CARDS,
@@ -29,9 +29,9 @@ from model.canvas import (
     Canvas,
     escape,
 )
+from drawing.pictures import picture
 from model.cards import BEAN_NAMES
 from model.core import harvestable
-from model.expansions import hooks
 from model.state import DRAWINGS, GameState
 from model.views import view
 
@@ -43,13 +43,13 @@ def _seat_height(s: GameState, i: int) -> int:
     if p.aside:
         h += 16 + CARD_H + 4
     if s.ext is not None:
-        h += hooks(s.setup).svg_seat_height(s, i)
+        h += picture(s).svg_seat_height(s, i)
     return h + 6
 
 
 def _seat(c: Canvas, s: GameState, i: int, y0: int, hand_shown: bool, coins_shown: bool) -> None:
     """Seat ``i`` at height ``y0``: fields (H2-H4), coins (H5), hand in order (H1), set-aside cards
-    (T4), then the expansion's part (``Expansion.svg_seat``)."""
+    (T4), then the expansion's part (``Picture.svg_seat``)."""
     p = s.players[i]
     su = s.setup
     moving = s.to_move == i
@@ -104,20 +104,20 @@ def _seat(c: Canvas, s: GameState, i: int, y0: int, hand_shown: bool, coins_show
             c.card(10 + k * STEP, y + 16, f"p{i}.aside", b, (BEAN_NAMES[b],))
         y += 16 + CARD_H + 4
     if s.ext is not None:
-        hooks(su).svg_seat(c, s, i, y)
+        picture(s).svg_seat(c, s, i, y)
     c.close("g")
 
 
 def _table_height(s: GameState) -> int:
     h = 48 + STACK_H + 10
     if s.ext is not None:
-        h += hooks(s.setup).svg_table_height(s)
+        h += picture(s).svg_table_height(s)
     return h + 6
 
 
 def _table(c: Canvas, s: GameState) -> None:
     """The piles and their counts, the face-up cards, exhaustions (E1-E2), phase and seat to move,
-    then the expansion's part (``Expansion.svg_status``, ``svg_table``)."""
+    then the expansion's part (``Picture.svg_status``, ``svg_table``)."""
     su = s.setup
     c.open("g", class_="table")
     c.rect(2, 0, WIDTH - 4, _table_height(s) - 4, "#eef3ee", rx=6)
@@ -130,7 +130,7 @@ def _table(c: Canvas, s: GameState) -> None:
     if s.pending is not None:
         ex += f" · pending offer: {s.pending}"
     if s.ext is not None:
-        ex += hooks(su).svg_status(s)
+        ex += picture(s).svg_status(s)
     c.text(10, 36, ex, 11)
     y = 46
     c.card(10, y, "draw", None, ("draw", str(len(s.draw))), n=len(s.draw), w=STACK_W, h=STACK_H)
@@ -150,7 +150,7 @@ def _table(c: Canvas, s: GameState) -> None:
     for k, b in enumerate(s.face_up):
         c.card(x + 10 + k * STEP, y + 16, "face_up", b, (BEAN_NAMES[b], f"u{k}"))
     if s.ext is not None:
-        hooks(su).svg_table(c, s, y + STACK_H + 10)
+        picture(s).svg_table(c, s, y + STACK_H + 10)
     c.close("g")
 
 
