@@ -297,8 +297,10 @@ def _floor(s: GameState, search: IslaSoloSearch, budget: Budget) -> int:
     try:
         return search.value(s)
     except SearchLimitExceeded as e:
-        e.args = (f"{e} (while proving p{search.player}'s floor, its solo optimum, at most "
-                  f"{search.upper(s)}: no best line is known to meet the floors before they are proved)",)
+        q = search.player
+        low = policy_line(s, isla_policy)[1][q]  # a solo line: the optimum is at least its coins
+        e.args = (f"{e} (while proving p{q}'s floor, its solo optimum, between {low} and {search.upper(s)}: "
+                  "no best line is known to meet the floors before they are proved)",)
         e.best = None
         raise
 
