@@ -14,7 +14,8 @@ value, so a cut keeps every optimum: a seat with no turn ahead buys nothing and,
 attacked cargo that pays, adds exactly its fields and ships as they are (I7, I9, E3); in a seat's
 last turn it adds at most what the cards it can still reach pay split into groups, counting only
 the turned-up cards and the discards they can add (I9), the row cards the sails left can load
-(I4) and one card per attack (I7). One reduction, the Isla searches' (``renames``): a whole cargo
+(I4; only their own beans for ships jammed with cargo that cannot pay, ``ship_beans``) and one
+card per attack (I7). One reduction, the Isla searches' (``renames``): a whole cargo
 is never moved onto an empty merchant ship in the same port, which only swaps the names of its
 owner's two merchant ships (I1, I6); without it such moves form cycles. ``reference_duel``
 (minimax over the whole state, no pruning, no bound; with or without the reduction) is what the
@@ -104,7 +105,8 @@ def gain_cap(s: GameState, q: int, turns: tuple[int, ...]) -> int:
     it only takes from q, I7, or refills the rows, I2): every card it can still get (its fields,
     ships, set-aside cards, the hand's plantable front (T1; a card deeper while I9's discard is
     unused), the face-up cards, the row cards the sails left can load (``_loadable``: one load a
-    sail, in phase 2, I3, I4), one card of each of the other's merchant ships it may still attack
+    sail, in phase 2, I3, I4; of jammed ships' own beans only, ``ship_beans``), one card of each of
+    the other's merchant ships it may still attack
     (I7: once a turn, one card, in phase 2) and, with the turn-up to come, the turned-up cards and
     the discards they may add (``_returns``, I9)) split into groups each sold once (C1; the rest of
     the pile is drawn into the hand and never planted, E2). Otherwise
@@ -149,7 +151,10 @@ def gain_cap(s: GameState, q: int, turns: tuple[int, ...]) -> int:
                 for b in zone:
                     add(b)
             loads = isla_setup(s.setup).max_sails - isla.sails
-            return max(_groups(pay, cards, _loadable(isla.rows[0], k) + _loadable(isla.rows[1], loads - k))
+            beans = ship_beans(s, q, cards)
+            return max(_groups(pay, cards, tuple(b for b in _loadable(isla.rows[0], k)
+                                                 + _loadable(isla.rows[1], loads - k)
+                                                 if beans is None or b in beans))
                        for k in range(loads + 1))
     else:
         other = s.players[o]
@@ -159,6 +164,31 @@ def gain_cap(s: GameState, q: int, turns: tuple[int, ...]) -> int:
         for b in zone:
             add(b)
     return _groups(pay, cards, ())
+
+
+def ship_beans(s: GameState, q: int, cards: dict[int, int]) -> set[int] | None:
+    """The beans seat ``q``'s merchant ships may still load from the rows in its last turn (None:
+    any), ``cards`` every card it may still get but the rows' (its ships' cargo among them). A ship
+    holds one type (I4); its cargo leaves it only by a sale, which must pay (I6), or by a move onto
+    an empty merchant ship or one of its bean (I6). So when every merchant ship holds cargo, of
+    different beans, none of which ``cards`` and the rows' cards of that bean make pay (C1), and
+    ``q`` cannot pay for a second ship (I9's price: its coins and what ``cards`` pay split at best),
+    the ships are jammed: they load only their own beans."""
+    fleet = isla_of(s).fleets[q]
+    ships = fleet.merchants
+    if any(not sh.count for sh in ships) or len({sh.bean for sh in ships}) < len(ships):
+        return None  # an empty ship, or two cargos of one bean that a move joins, emptying a ship
+    pay = s.setup.payout
+    rows = [b for row in isla_of(s).rows for b in row]
+    for sh in ships:
+        most = cards.get(sh.bean, 0) + rows.count(sh.bean)
+        if pay[sh.bean][min(most, len(pay[sh.bean]) - 1)]:
+            return None  # it may sell and load another bean
+    if len(ships) == 1:
+        coins = len(s.players[q].coins) + sum(best_split(pay[b], n) for b, n in cards.items())
+        if coins >= isla_setup(s.setup).ship_cost:
+            return None
+    return {sh.bean for sh in ships}
 
 
 def _groups(pay: tuple[tuple[int, ...], ...], cards: dict[int, int], more: tuple[int, ...]) -> int:

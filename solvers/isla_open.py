@@ -25,12 +25,22 @@ most cards can end in one seat's groups only and count there; the rest (face-up 
 pile, what a raid may take) are shared out among the seats at best. Per seat and bean, the cards
 split into groups each sold once (C1 for a field, I6 for a cargo: both by the beanometer; a
 harvest can join a field to a cargo, I5, so fields are not fixed groups). Coins come from nothing
-else; purchases only spend them. ``best`` is cut where a seat other than P cannot reach its floor."""
+else; purchases only spend them. ``best`` is cut where a seat other than P cannot reach its floor.
+
+Anytime (issue 64): the search starts from the best quick line that scores (``start_lines``: every
+seat on ``isla_policy``; for ``best`` also P's solo line and every seat's solo line played
+together, ``joint_line``, where they meet every floor) and searches the root above its value, so a
+finished search that finds nothing better proves it optimal; a run stopped by a limit answers
+with the best line so far and the root's proved bound. ``best`` needs its floors proved first: a
+limit passed while proving one is still an error, since no line is known to meet floors not yet
+known; and a finished search that finds no line meeting every floor says so in one line (the
+seats' solo optima need not be reachable together here: sails share the rows, I4, pirates raid,
+I7, and a refill changes the draws, I2)."""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 
 from console.progress import ProgressFn
 from model import Action, GameState, Phase, apply, legal_actions
@@ -38,9 +48,30 @@ from model.actions import Accept, Decline, Propose
 from model.engine import is_listed_proposal
 from model.isla import isla_of
 from solvers.bounds import best_split
-from solvers.contract import Budget, Limits, Objective, Solution, SolveError
-from solvers.exact import NEG, Move, OpenSearch, _full_key, final_pass_player, iter_deals, open_solution
-from solvers.isla_exact import renames, solve_isla_solo
+from solvers.contract import (
+    RESHUFFLE_AHEAD,
+    Budget,
+    Limits,
+    NodeLimitExceeded,
+    Objective,
+    SearchLimitExceeded,
+    Solution,
+    SolveError,
+    SolveStats,
+    Status,
+)
+from solvers.exact import (
+    NEG,
+    Move,
+    OpenSearch,
+    _checked,
+    _found,
+    _full_key,
+    final_pass_player,
+    iter_deals,
+    policy_line,
+)
+from solvers.isla_exact import IslaSoloSearch, isla_policy, renames
 from solvers.isla_reach import Raids, captures, reach, waits, windows
 
 
@@ -240,17 +271,119 @@ class IslaOpenSearch(OpenSearch):
 def solve_isla_open(s: GameState, objective: Objective, player: int | None = None,
                     budget: Budget | None = None) -> Solution:
     """The optimal Isla ``coop`` or ``best`` value and line; ``best``'s floors (each seat's Isla solo
-    optimum) within the same budget."""
+    optimum) within the same budget. Anytime (``start_lines``): the search starts from the best
+    quick line that scores (every seat on ``isla_policy``; for ``best`` also P's solo line and the
+    seats' solo lines played together, where they meet every floor), and past a limit the
+    SearchLimitExceeded carries the best line so far with the root's proved bound (``best``)."""
     goal = objective
     if not goal.trades:
         raise SolveError(f"objective {objective.name!r}: the Isla open search solves coop and best")
     p = check_isla_open(s, objective, player)
     budget = budget or Budget(f"Isla {objective} search")
     t0 = time.perf_counter()
+    solos: list[IslaSoloSearch] = []
     floors = None
     if goal.floors:
-        floors = [solve_isla_solo(s, q, budget).value for q in range(len(s.players))]
-    return open_solution(IslaOpenSearch(objective, p, floors, budget), s, t0)
+        solos = [IslaSoloSearch(q, budget) for q in range(len(s.players))]
+        floors = [_floor(s, search, budget) for search in solos]
+    search = IslaOpenSearch(objective, p, floors, budget)
+    start_lines(s, search, solos)
+    return anytime_solution(search, s, t0)
+
+
+def _floor(s: GameState, search: IslaSoloSearch, budget: Budget) -> int:
+    """Seat ``search.player``'s solo optimum (a ``best`` floor); past a limit a SearchLimitExceeded
+    that says so, with no line: until every floor is proved, no line is known to meet them."""
+    try:
+        return search.value(s)
+    except SearchLimitExceeded as e:
+        q = search.player
+        low = policy_line(s, isla_policy)[1][q]  # a solo line: the optimum is at least its coins
+        e.args = (f"{e} (while proving p{q}'s floor, its solo optimum, between {low} and {search.upper(s)}: "
+                  "no best line is known to meet the floors before they are proved)",)
+        e.best = None
+        raise
+
+
+def start_lines(s: GameState, search: IslaOpenSearch, solos: Sequence[IslaSoloSearch] = ()) -> None:
+    """Seed ``search.found`` with the best quick line that scores (``score``: ``best``'s meets every
+    floor): every seat playing ``isla_policy``; with ``solos`` (each seat's finished solo search),
+    also P's solo line (the others on the policy) and ``joint_line``. A limit passed while building
+    the joint line leaves the seeds found before it."""
+    lines = [policy_line(s, isla_policy)[0]]
+    if solos:
+        lines.append(solos[search.player].line(s)[0])
+        try:
+            lines.append(joint_line(s, solos))
+        except SearchLimitExceeded:
+            pass
+    for line in lines:
+        v = search.score(replayed(s, line))
+        if v > search.found:
+            search.found, search.found_line = v, [(a,) for a in line]
+
+
+def replayed(s: GameState, line: Sequence[Action]) -> GameState:
+    """The state ``line`` leads to from ``s``, every step checked by the engine (an illegal step is
+    an IllegalAction naming its rule)."""
+    for a in line:
+        s = apply(s, a)
+    return s
+
+
+def joint_line(s: GameState, solos: Sequence[IslaSoloSearch]) -> list[Action]:
+    """Every seat at once playing its own solo choice (no trades): at each decision the seat to move
+    takes the first action its own solo search values most (the others on ``isla_policy`` in that
+    valuation). In the base game this line gives every seat its solo optimum (the seats do not
+    meet); in La Isla Bohnita sails share the rows (I4), pirates raid (I7) and refills change the
+    draws (I2), so it is a candidate to check, not a proof."""
+    line: list[Action] = []
+    t = s
+    seen: set[GameState] = set()
+    while t.phase != Phase.OVER:
+        if t.phase == Phase.CHANCE:
+            raise SolveError(RESHUFFLE_AHEAD)
+        if t in seen:  # the solo searches' choices leave no cycle (``renames``); a guard, not a path
+            raise SolveError("internal error: the seats' solo lines played together met a cycle of states")
+        seen.add(t)
+        mine = solos[t.to_move]
+        best, pick = NEG - 1, None
+        for a in mine.choices(t):
+            v = mine.value(apply(t, a, check=False))
+            if v > best:
+                best, pick = v, a
+        assert pick is not None
+        line.append(pick)
+        t = apply(t, pick)  # checked: the line must be legal
+    return line
+
+
+def anytime_solution(search: OpenSearch, s: GameState, t0: float) -> Solution:
+    """``open_solution`` with the root searched above the seed's value (``search.found``): a value
+    at most the seed's proves the seed optimal. Past a limit (or on Ctrl-C) the exception carries
+    the best line found (``best``, feasible, the root's bound); finished with no line that scores
+    (``best``: none meets every floor, a fact of this position, I4, I7) a SolveError in one line."""
+    seed = search.found
+    try:
+        v = seed if search.upper(s) <= seed else search.value(s, -1, seed)  # the root's bound may prove it
+    except SearchLimitExceeded as e:
+        e.best = _found(search, s, t0, "nodes" if isinstance(e, NodeLimitExceeded) else "time")
+        if e.best is None:
+            e.args = (f"{e}; no line meeting every floor found yet (proved bound {search.upper(s)})",)
+        raise
+    except KeyboardInterrupt as e:
+        e.best = _found(search, s, t0, None)  # type: ignore[attr-defined]
+        raise
+    stats = SolveStats("exact", time.perf_counter() - t0, nodes=search.nodes, table=len(search.table),
+                       floors=search.floors)
+    if v <= seed:  # the search proved no line beats the seed
+        if search.found == NEG:
+            raise SolveError(f"{search.goal.name} p{search.player}: no line leaves every other seat its "
+                             f"floor {search.floors} (sails share the rows, I4; pirates raid, I7)")
+        line = [a for m in search.found_line for a in m]
+        return _checked(search, line, replayed(s, line), search.found, Status.OPTIMAL, stats)
+    line, end = search.line(s)  # replayed with checks
+    return _checked(search, line, end, v, Status.OPTIMAL, stats)
 
 
 def reference_open(s: GameState, objective: Objective, player: int, floors: list[int] | None = None,

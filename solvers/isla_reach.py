@@ -323,14 +323,17 @@ def _loadable(s: GameState, mine: dict[int, int], shared: dict[int, int],
               taken: list[tuple[int, int, int]]) -> set[int] | None:
     """The beans the active seat's merchant ships may still load from the rows in this turn, the
     last (``reach``; None: any). A ship holds one type (I4) and its cargo leaves it only by a sale,
-    which must pay (I6), or a move onto an empty merchant ship (I6). So when every merchant ship it
-    has holds cargo that no card of that bean it could still get (its own, the shared ones, what
+    which must pay (I6), or a move onto an empty merchant ship or one of its bean (I6: two cargos
+    of one bean joined leave a ship empty). So when its merchant ships hold cargos of different
+    beans, none of which any card of that bean it could still get (its own, the shared ones, what
     raids may take, the rows') makes pay, and it cannot pay for a second ship (I1: its coins plus
     what every card it could still get but the rows' pays split at best, C1; the rows are loaded
     only onto a ship), its ships load only their own beans."""
     fleet = isla_of(s).fleets[s.active]
     if any(not ship.count for ship in fleet.merchants):
         return None
+    if len({ship.bean for ship in fleet.merchants}) < len(fleet.merchants):
+        return None  # a move joins the two cargos of one bean and empties a ship (I6)
     pay = s.setup.payout
     cards = dict(shared)
     for b, k in mine.items():

@@ -11,8 +11,10 @@ from builders import isla_fleet, isla_seat, isla_ship
 
 from model import GameState, Phase, apply
 from model.errors import ArgumentError
+from model.isla import isla_of
 from model.validate import check_state
 from schemas.state_json import state_from_json
+from solvers import isla_duel
 from solvers.api import solve
 from solvers.contract import DUEL, Budget, Limits, SolveError
 from solvers.isla_duel import (
@@ -60,6 +62,16 @@ RAID_TURN = _duel((["chili", "chili"], ["blue"]), ["chili"], 2)
 # turned-up chili and join it (I9), 3 chili again; a harvest that puts no match there can wait
 RETURN_TURN = _duel((["blue"], ["stink"]), ["chili"], 0, fleets=(isla_fleet([isla_ship()]), CHILI_CARGO),
                     p0=isla_seat(["coffee"], [["coffee", 3], ["chili", 3], None]))
+# p0's last turn, one wax in hand, its merchant ship jammed with one stink (3 stink 1 coin, no other stink
+# in reach: it cannot be sold, I6, and p0 cannot pay for a second ship, I9), so Bohnbay's three
+# chili stay in the row (I4): margin -1 (p1's chili cargo), and the bound sees it (``ship_beans``).
+# With two ships of one stink each, a move joins them (I6) and the emptied ship loads the chili:
+# margin 0.
+BARE = isla_seat(["wax"], [None, None, None])  # one wax to plant: no coin (4 wax 1)
+JAMMED = _duel((["chili"] * 3, ["coffee"]), ["blue"], 1,
+               fleets=(isla_fleet([isla_ship("stink", 1)]), CHILI_CARGO), p0=BARE)
+JOINED = _duel((["chili"] * 3, ["coffee"]), ["blue"], 1,
+               fleets=(isla_fleet([isla_ship("stink", 1), isla_ship("stink", 1)]), CHILI_CARGO), p0=BARE)
 CASES = [LAST_TURN, RAID_TURN, RETURN_TURN]
 IDS = ["last-turn", "raid-turn", "return-turn"]
 # p0's turn, then p1's last (6 cards: 3 turned up and 2 drawn, then 1 turned up, E2), no sails
@@ -101,6 +113,24 @@ def test_every_reachable_state_s_value_lies_in_its_margin_range(s: GameState) ->
     for t in states:
         low, high = margin_range(t)
         assert low <= values[duel_key(t)] <= high, t
+
+
+@pytest.mark.rule("I6")
+def test_a_jammed_ship_loads_no_row_card_and_two_joined_cargos_free_one() -> None:
+    assert reference_duel(JAMMED, 0) == -1 == margin_range(JAMMED)[1]  # tight: the row's chili left out
+    assert reference_duel(JOINED, 0) == 0 <= margin_range(JOINED)[1]
+
+
+@pytest.mark.rule("I6")
+def test_a_bound_that_misses_the_join_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The mutant: ``ship_beans`` taking every full fleet as jammed (no join, no sale, no purchase)."""
+
+    def jams(s: GameState, q: int, cards: dict[int, int]) -> set[int] | None:
+        ships = isla_of(s).fleets[q].merchants
+        return {sh.bean for sh in ships} if all(sh.count for sh in ships) else None
+
+    monkeypatch.setattr(isla_duel, "ship_beans", jams)
+    assert margin_range(JOINED)[1] < reference_duel(JOINED, 0)  # a "bound" below the minimax value
 
 
 @pytest.mark.rule("I7")

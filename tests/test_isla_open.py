@@ -16,8 +16,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from model import GameState, Phase, apply, legal_actions
+from model.actions import parse_action
 from model.cards import BEAN_INDEX
+from model.isla import isla_of
 from schemas.state_json import state_from_json
+from solvers import isla_reach
 from solvers.api import solve
 from solvers.contract import BEST, COOP, SOLO, Budget, Objective, SolveError
 from solvers.isla_exact import solve_isla_solo
@@ -198,6 +201,41 @@ def test_a_ship_jammed_with_cargo_that_cannot_pay_loads_no_row_card_of_another_b
         s = _jammed(draw, coins)
         assert reach(s)[0][0].get(green, 0) == greens  # the bound counts the row's green or not
         assert solve_isla_open(s, COOP, 0).value == value == reference_open(s, COOP, 0)
+
+
+def _two_chili() -> GameState:
+    """p0's last turn; its two merchant ships hold one chili each (rio-grande chili: 3 cards 1 coin,
+    so neither cargo pays, nor both together, I6), and three green (1 coin) lie in the Bohnbay row."""
+    fleets = [_fleet([_ship("chili", 1), _ship("chili", 1)]), NO_SHIP, NO_SHIP, NO_SHIP]
+    return isla_state([P0, IDLE, IDLE, IDLE], fleets, (["green"] * 3, []), ["blue", "blue"])
+
+
+HAND_LINE = ["p0 plant 0", "p0 plant u0 1", "p0 plant u0 1", "p0 move m0 m1", "p0 sail m0 bohnbay 3",
+             "p0 end"]
+
+
+def test_two_cargos_of_one_bean_join_and_the_emptied_ship_loads_the_row() -> None:
+    """I6: a cargo moves onto a merchant ship of its bean, so joining the two chili empties a ship,
+    which loads the three green (I4): coop 2, the coffee's coin and the green's (the hand line,
+    replayed by the engine). The bound once took two full ships as jammed whatever their beans and
+    cut this line: the search proved coop 1 (the mutant below)."""
+    s = t = _two_chili()
+    for text in HAND_LINE:
+        t = apply(t, parse_action(text))  # checked by the engine
+    assert t.phase == Phase.OVER and [len(pl.coins) for pl in t.players] == [2, 0, 0, 0]
+    assert IslaOpenSearch(COOP, 0, None, Budget("the bound")).upper(s) >= 2
+    assert solve_isla_open(s, COOP, 0).value == 2
+
+
+def test_a_bound_that_jams_every_full_fleet_misses_the_join(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The mutant: ``_loadable`` without the join (every merchant ship full: only their beans)."""
+
+    def jams(s: GameState, mine: object, shared: object, taken: object) -> set[int] | None:
+        fleet = isla_of(s).fleets[s.active]
+        return {sh.bean for sh in fleet.merchants} if all(sh.count for sh in fleet.merchants) else None
+
+    monkeypatch.setattr(isla_reach, "_loadable", jams)
+    assert solve_isla_open(_two_chili(), COOP, 0).value == 1
 
 
 def test_a_pirate_takes_only_beans_whose_cards_can_make_its_cargo_pay() -> None:
