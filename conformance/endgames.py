@@ -13,12 +13,15 @@ from console.progress import ProgressFn
 from model import GameState
 from model.state import state_to_json
 from model.validate import check_state
-from solvers import duel, exact, expected, isla_cpsat, isla_duel, isla_exact
+from solvers import duel, exact, expected
 from solvers.api import solve as api_solve
 from solvers.api import solve_policy
 from solvers.contract import BEST, COOP, DUEL, EXPECTED, SOLO, Limits, Objective, Status
 from solvers.flow import solve_flow
-from solvers.isla_cpsat import read_timeline
+from solvers.isla import cpsat as isla_cpsat
+from solvers.isla import duel as isla_duel
+from solvers.isla import exact as isla_exact
+from solvers.isla.cpsat import read_timeline
 from solvers.positions import BUILTINS, LIBRARY, cut, small
 
 # ---------------------------------------------------------------- endgames

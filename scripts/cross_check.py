@@ -8,7 +8,7 @@ search cannot finish within --node-limit nodes is counted and replaced, never si
 --reshuffle on-demand plays and solves the games under E1's other reading (a pile that runs out at
 the end of a draw gives one more turn, with nothing turned up). --expansion isla: La Isla Bohnita
 positions (I1-I9), cut at 8 cards from 3-5 player games, hands of 1-2 cards, 2-6 cards left:
-solo by exact search against solvers/isla_cpsat/; coop and best by exact search against P's solo
+solo by exact search against solvers/isla/cpsat/; coop and best by exact search against P's solo
 line (coop at least its total; best at least P's coins on it when it meets every floor), the
 positions exact search does not finish within --node-limit counted, not replaced, and their proved
 bounds held to the same.

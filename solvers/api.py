@@ -11,8 +11,8 @@ a policy, not a line (solvers/expected.py): it is registered in ``POLICIES`` and
 Every solver checks the position itself (the base game, not an expansion: ``base_game_only``; the
 final pass, E2; the duel or not, D1) and replays its line through the engine; ``verify_line``
 replays it once more, independently of the solver. An expansion's positions go to
-``EXPANSION_REGISTRY`` (La Isla Bohnita ``solo`` by exact search, ``solvers/isla_exact.py``, and by
-CP-SAT, ``solvers/isla_cpsat/``); every
+``EXPANSION_REGISTRY`` (La Isla Bohnita ``solo`` by exact search, ``solvers/isla/exact.py``, and by
+CP-SAT, ``solvers/isla/cpsat/``); every
 other method refuses them in one line naming what does serve them.
 """
 
@@ -24,7 +24,7 @@ from dataclasses import replace
 from console.progress import ProgressFn
 from model import GameState, Phase, apply
 from model.errors import UnknownName
-from solvers import cpsat, cpsat_deals, duel, exact, expected, isla_cpsat, isla_duel, isla_exact, isla_open
+from solvers import cpsat, cpsat_deals, duel, exact, expected
 from solvers.contract import (
     BEST,
     COOP,
@@ -44,6 +44,10 @@ from solvers.contract import (
 )
 from solvers.expected import ExpectedSolution
 from solvers.flow import solver as flow
+from solvers.isla import cpsat as isla_cpsat
+from solvers.isla import duel as isla_duel
+from solvers.isla import exact as isla_exact
+from solvers.isla import open_search as isla_open
 
 __all__ = ["Limits", "ProgressFn", "Solution", "SolveError", "SearchLimitExceeded",
            "NodeLimitExceeded", "TimeLimitExceeded", "REGISTRY", "POLICIES", "solve", "solve_policy",

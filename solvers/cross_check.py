@@ -222,7 +222,7 @@ def cross_check(objective: Objective, count: int, seed: int, node_limit: int, jo
     is the dict returned, filled as each position finishes, so a caller that catches the interrupt
     reports the positions finished before it. ``expansion`` "isla":
     La Isla Bohnita positions (``isla_positions``): ``solo`` against its CP-SAT model
-    (solvers/isla_cpsat/); ``coop`` and ``best`` by exact search checked against the solo lines
+    (solvers/isla/cpsat/); ``coop`` and ``best`` by exact search checked against the solo lines
     (``check_isla_open``), a position it does not finish counted ``unfinished``, not replaced."""
     if expansion is not None and expansion != "isla":
         raise SolveError(f"cross-check: --expansion {expansion}: only isla is cross-checked (I1-I9)")

@@ -243,7 +243,7 @@ ISLA_LIBRARY: dict[str, Entry] = {e.name: e for e in [
     Entry("isla-rio7-2cards", "La Isla Bohnita, rio-grande, 7 players", "rio-grande", 7, 41, 5, options=ISLA),
     Entry("isla-duel-7cards", "the Isla duel (I9), rio-grande", "rio-grande", 2, 47, 8, options=ISLA),
     Entry("isla-amigo-duel-5cards", "the Isla duel (I9), amigo", "amigo", 2, 42, 6, options=ISLA),
-    # small enough for the Isla duel's exact search (solvers/isla_duel.py): hand-made, p0's last turn
+    # small enough for the Isla duel's exact search (solvers/isla/duel.py): hand-made, p0's last turn
     Entry("isla-duel-2cards", "hand-made Isla duel (I9), rio-grande: p0's last turn, a raid that cannot pay "
           "(p1 sells its chili first, I7); margin 1", "rio-grande", 2, 0, 2, state=_ISLA_DUEL, options=ISLA),
     # small: hands cut to a card or two, for the exact search of issue 41 item 2

@@ -45,5 +45,5 @@ def test_every_module_named_exists() -> None:
 
 def test_both_checks_see_a_change() -> None:
     """A module dropped from the page, and a module the tree does not have, are each reported."""
-    assert _unnamed(DOC.replace("relax.py", "")) == ["solvers/isla_cpsat/relax.py"]
+    assert _unnamed(DOC.replace("relax.py", "")) == ["solvers/isla/cpsat/relax.py"]
     assert _missing(DOC + "\n`solvers/flow/nowhere.py`\n") == ["solvers/flow/nowhere.py"]

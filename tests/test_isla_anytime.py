@@ -1,6 +1,6 @@
 """Every Isla run ends with a line and its proved bound (issue 64 item 1): ``coop`` and ``best`` by
-the open search (``solvers/isla_open.py``: a quick line at once, improved as the search goes) and
-the Isla duel (``solvers/isla_duel.py``), stopped by a node limit (deterministic: no wall clock),
+the open search (``solvers/isla/open_search.py``: a quick line at once, improved as the search goes) and
+the Isla duel (``solvers/isla/duel.py``), stopped by a node limit (deterministic: no wall clock),
 answer through ``solvers.api.solve(..., anytime=True)`` with a feasible line that the engine
 replays to its claimed value (``verify_line``, I1-I9) and a bound at least that value; on small
 positions solved exactly the bound is at least the optimum and the line at most it. The checks
@@ -17,8 +17,8 @@ from builders import isla_ship as _ship
 from model import GameState
 from solvers.api import solve, verify_line
 from solvers.contract import BEST, COOP, DUEL, Budget, Limits, Objective, Solution, Status
-from solvers.isla_exact import IslaSoloSearch
-from solvers.isla_open import IslaOpenSearch, solve_isla_open
+from solvers.isla.exact import IslaSoloSearch
+from solvers.isla.open_search import IslaOpenSearch, solve_isla_open
 from solvers.positions import ISLA_LIBRARY
 
 

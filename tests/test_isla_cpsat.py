@@ -1,4 +1,4 @@
-"""The CP-SAT model of Isla ``solo`` (issue 41 item 3, ``solvers/isla_cpsat/``): hand-made
+"""The CP-SAT model of Isla ``solo`` (issue 41 item 3, ``solvers/isla/cpsat/``): hand-made
 positions whose values are worked out by hand below (I4-I7), agreement with exact search on the
 built-ins and on seeded small cuts, the registry, and the one-line refusals.
 
@@ -22,7 +22,7 @@ from solvers.api import solve
 from solvers.contract import SOLO, Budget, Limits, SolveError
 from solvers.cpsat_lazy import cp_model
 from solvers.cross_check import isla_positions
-from solvers.isla_cpsat import (
+from solvers.isla.cpsat import (
     IslaModel,
     TurnInfo,
     read_timeline,
@@ -31,9 +31,9 @@ from solvers.isla_cpsat import (
     solve_isla_cpsat,
     sound_steps,
 )
-from solvers.isla_cpsat import turns as isla_turns
-from solvers.isla_cpsat.relax import prove
-from solvers.isla_exact import solve_isla_solo
+from solvers.isla.cpsat import turns as isla_turns
+from solvers.isla.cpsat.relax import prove
+from solvers.isla.exact import solve_isla_solo
 from solvers.positions import ISLA_LIBRARY, cut, small
 
 # The positions' beans and beanometer: tests/builders.py (La Isla Bohnita positions).

@@ -1,4 +1,4 @@
-"""Exact ``duel`` on the Isla duel (I9; issue 41 item 2, ``solvers/isla_duel.py``): the search (its
+"""Exact ``duel`` on the Isla duel (I9; issue 41 item 2, ``solvers/isla/duel.py``): the search (its
 key, its bound, its one reduction) against a reference minimax over the whole state, the line
 replayed through the registry, and the refusals in one line."""
 
@@ -14,10 +14,10 @@ from model.errors import ArgumentError
 from model.isla import isla_of
 from model.validate import check_state
 from schemas.state_json import state_from_json
-from solvers import isla_duel
 from solvers.api import solve
 from solvers.contract import DUEL, Budget, Limits, SolveError
-from solvers.isla_duel import (
+from solvers.isla import duel as isla_duel
+from solvers.isla.duel import (
     IslaDuelSearch,
     Key,
     _moves,

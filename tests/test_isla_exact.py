@@ -1,4 +1,4 @@
-"""Exact ``solo`` search on La Isla Bohnita positions (issue 41 item 2, ``solvers/isla_exact.py``):
+"""Exact ``solo`` search on La Isla Bohnita positions (issue 41 item 2, ``solvers/isla/exact.py``):
 hand-made positions whose values are worked out by hand below (I4-I7), the reading of ``solo``
 when another seat's pirate can take P's cargo (the default policy's choice), the key and the one
 reduction each against a search without it, and the registry: served through ``solvers.api``
@@ -23,7 +23,7 @@ from solvers import endgame
 from solvers.api import solve
 from solvers.contract import BEST, COOP, SOLO, Budget, Objective, SolveError
 from solvers.exact import default_policy
-from solvers.isla_exact import IslaSoloSearch, reference_solo, solve_isla_solo
+from solvers.isla.exact import IslaSoloSearch, reference_solo, solve_isla_solo
 from solvers.positions import ISLA_LIBRARY, cut, small
 
 # The positions' beans and beanometer: tests/builders.py (La Isla Bohnita positions).
@@ -172,7 +172,7 @@ def test_the_reduction_agrees_with_every_cargo_move_on_seeded_positions(seed: in
 # The bound's sweep: 10 positions in the suite, 400 under the long profile
 # (HYPOTHESIS_PROFILE=long python -m pytest tests/test_isla_exact.py -k bound). 25 took 29 s on 2
 # idle cores, most of it four positions the search without the bound is long on; the 10 take every
-# branch of solvers/isla_exact.py the 25 take (the same 142 line-to-line arcs, traced).
+# branch of solvers/isla/exact.py the 25 take (the same 142 line-to-line arcs, traced).
 BOUND_SWEEP = max(10, settings.default.max_examples * 2 // 5)
 
 

@@ -1,4 +1,4 @@
-"""Exact ``coop`` and ``best`` on La Isla Bohnita positions (issue 41 item 2, ``solvers/isla_open.py``):
+"""Exact ``coop`` and ``best`` on La Isla Bohnita positions (issue 41 item 2, solvers/isla/open_search.py):
 hand-made positions whose values are worked out by hand below (I3, I7), the search against a
 reference without its deal order and its bound on generated small positions, and the registry:
 served through ``solvers.api`` with the line replayed, refused in one line for what is not."""
@@ -20,12 +20,12 @@ from model.actions import parse_action
 from model.cards import BEAN_INDEX
 from model.isla import isla_of
 from schemas.state_json import state_from_json
-from solvers import isla_reach
 from solvers.api import solve
 from solvers.contract import BEST, COOP, SOLO, Budget, Objective, SolveError
-from solvers.isla_exact import solve_isla_solo
-from solvers.isla_open import IslaOpenSearch, reference_open, solve_isla_open
-from solvers.isla_reach import raid_beans, reach, turns_ahead
+from solvers.isla import reach as isla_reach
+from solvers.isla.exact import solve_isla_solo
+from solvers.isla.open_search import IslaOpenSearch, reference_open, solve_isla_open
+from solvers.isla.reach import raid_beans, reach, turns_ahead
 from solvers.positions import ISLA_LIBRARY, LIBRARY
 
 # rio-grande, 4 players, Isla: coffee 4 cards 1 coin; green 3:1 5:2 6:3; soy 2:1 4:2 (I2).
@@ -79,7 +79,7 @@ BEANS = st.sampled_from(["green", "soy", "coffee"])
 
 # The reference sweep: 5 positions in the suite, 200 under the long profile
 # (HYPOTHESIS_PROFILE=long python -m pytest tests/test_isla_open.py -k reference). A sixth took
-# 12 of the 6's 21 s of CPU; the 5 take every branch of solvers/isla_open.py, solvers/isla_exact.py
+# 12 of the 6's 21 s of CPU; the 5 take every branch of solvers/isla/open_search.py, solvers/isla/exact.py
 # and model/ the 6 take (the same arcs, traced with coverage.py).
 REFERENCE_SWEEP = max(5, settings.default.max_examples // 5)
 

@@ -3,9 +3,9 @@ P's answers (I7, ``isla_policy``)."""
 
 from __future__ import annotations
 
-from solvers.isla_cpsat.base import ModelBase
-from solvers.isla_cpsat.state import ShipVars, State, hi
-from solvers.isla_cpsat.timeline import NO_BEAN
+from solvers.isla.cpsat.base import ModelBase
+from solvers.isla.cpsat.state import ShipVars, State, hi
+from solvers.isla.cpsat.timeline import NO_BEAN
 
 
 class RaidModel(ModelBase):

@@ -11,7 +11,7 @@ from model import (
     apply,
 )
 from solvers.contract import RESHUFFLE_AHEAD, SolveError
-from solvers.isla_exact import isla_policy
+from solvers.isla.exact import isla_policy
 
 NO_BEAN = -1
 

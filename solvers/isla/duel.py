@@ -52,7 +52,7 @@ from solvers.contract import (
     SolveStats,
 )
 from solvers.duel import EXACT, INF, LOWER, UPPER, Key, policy_duel, replayed_duel
-from solvers.isla_exact import isla_policy, renames
+from solvers.isla.exact import isla_policy, renames
 from solvers.positions import in_final_pass
 
 

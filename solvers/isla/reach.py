@@ -1,5 +1,5 @@
 """Who may still act and which cards may still reach whom in an Isla final pass (I1-I9): the
-windows of the Isla open search (``solvers.isla_open``: which partners may act while they answer
+windows of the Isla open search (``solvers.isla.open_search``: which partners may act while they answer
 a proposal, T3) and the raw material of its bound (``reach``: per seat and bean the cards that
 can end in that seat's groups only, the ones several seats may get, and this turn's raids).
 Each function states the rules that make it an over-estimate: a bound built on them stays

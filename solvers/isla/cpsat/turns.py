@@ -22,10 +22,10 @@ from model import (
 )
 from solvers.contract import SolveError
 from solvers.cpsat_lazy import cp_model
-from solvers.isla_cpsat.bounds import sound_steps
-from solvers.isla_cpsat.raids import RaidModel
-from solvers.isla_cpsat.state import RATE, ROW_CARDS, LInt, Segment, ShipVars, State, Step, hi
-from solvers.isla_cpsat.timeline import NO_BEAN, TurnInfo
+from solvers.isla.cpsat.bounds import sound_steps
+from solvers.isla.cpsat.raids import RaidModel
+from solvers.isla.cpsat.state import RATE, ROW_CARDS, LInt, Segment, ShipVars, State, Step, hi
+from solvers.isla.cpsat.timeline import NO_BEAN, TurnInfo
 
 
 class IslaModel(RaidModel):

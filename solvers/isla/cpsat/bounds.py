@@ -41,7 +41,7 @@ from dataclasses import dataclass
 
 from model import GameState
 from model.isla import isla_of
-from solvers.isla_cpsat.timeline import TurnInfo
+from solvers.isla.cpsat.timeline import TurnInfo
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@ coins, the island rows and the other seats' pirate attacks, over the fixed timel
 
 Written from the rules I1-I8 (and H2-H5, C1, E2-E3), not from the engine's code; the engine only
 reads the timeline (which cards reach P and when: with no trades and no row emptied, nothing
-anyone decides changes it) and replays the answer. ``solo`` is read as in ``solvers/isla_exact.py``:
+anyone decides changes it) and replays the answer. ``solo`` is read as in ``solvers/isla/exact.py``:
 the other seats play ``isla_policy`` (never sail, buy, load or trade; a pirate attacks in its
 owner's phase 2 while it can, the fullest cargo first; an attacked seat sells when the cargo pays).
 
@@ -39,14 +39,14 @@ steps, then the full model), each starting from the best line so far, finds it. 
 (``relax.py``: each planting, sail or attack preceded by a run of cash actions as a regrouping)
 bounds every legal line from above; when it has no line worth more, the line is proved."""
 
-from solvers.isla_cpsat.base import PHASE1_STEPS, PHASE2_EXTRA, ModelBase
-from solvers.isla_cpsat.bounds import PhaseSteps, sound_steps
-from solvers.isla_cpsat.entry import FIRST_STEPS, LADDER, check_isla_cpsat, replay, solve, solve_isla_cpsat
-from solvers.isla_cpsat.raids import RaidModel
-from solvers.isla_cpsat.relax import RelaxedModel, prove, relaxed_steps
-from solvers.isla_cpsat.state import RATE, ROW_CARDS, LInt, Segment, ShipVars, State, Step, hi
-from solvers.isla_cpsat.timeline import NO_BEAN, TurnInfo, read_timeline, row_states
-from solvers.isla_cpsat.turns import IslaModel
+from solvers.isla.cpsat.base import PHASE1_STEPS, PHASE2_EXTRA, ModelBase
+from solvers.isla.cpsat.bounds import PhaseSteps, sound_steps
+from solvers.isla.cpsat.entry import FIRST_STEPS, LADDER, check_isla_cpsat, replay, solve, solve_isla_cpsat
+from solvers.isla.cpsat.raids import RaidModel
+from solvers.isla.cpsat.relax import RelaxedModel, prove, relaxed_steps
+from solvers.isla.cpsat.state import RATE, ROW_CARDS, LInt, Segment, ShipVars, State, Step, hi
+from solvers.isla.cpsat.timeline import NO_BEAN, TurnInfo, read_timeline, row_states
+from solvers.isla.cpsat.turns import IslaModel
 
 __all__ = ["FIRST_STEPS", "LADDER", "NO_BEAN", "PHASE1_STEPS", "PHASE2_EXTRA", "RATE", "ROW_CARDS",
            "IslaModel", "LInt", "ModelBase", "PhaseSteps", "RaidModel", "RelaxedModel", "Segment", "ShipVars",

@@ -7,8 +7,8 @@ from model import GameState
 from model.isla import isla_of
 from model.isla.setup import isla_setup
 from solvers.cpsat_lazy import cp_model
-from solvers.isla_cpsat.state import LInt, Segment, ShipVars, State, hi
-from solvers.isla_cpsat.timeline import NO_BEAN, read_timeline, row_states
+from solvers.isla.cpsat.state import LInt, Segment, ShipVars, State, hi
+from solvers.isla.cpsat.timeline import NO_BEAN, read_timeline, row_states
 
 PHASE1_STEPS = 4  # phase 1: at most 2 plantings (T1) and the harvests, sales and purchases around them
 PHASE2_EXTRA = 8  # phase 2: the face-up plantings, the sails allowed, and this many more actions

@@ -67,10 +67,10 @@ from solvers.bounds import gain_table, hull
 from solvers.contract import Budget
 from solvers.cpsat_lazy import cp_model
 from solvers.cpsat_run import interruptible
-from solvers.isla_cpsat import turns as turns_mod
-from solvers.isla_cpsat.state import ShipVars, State, hi
-from solvers.isla_cpsat.timeline import NO_BEAN, TurnInfo
-from solvers.isla_cpsat.turns import IslaModel
+from solvers.isla.cpsat import turns as turns_mod
+from solvers.isla.cpsat.state import ShipVars, State, hi
+from solvers.isla.cpsat.timeline import NO_BEAN, TurnInfo
+from solvers.isla.cpsat.turns import IslaModel
 
 MERCHANTS = (3, 4)  # the containers: fields 0-2, merchant ships 3-4, the pirate 5
 PIRATE_AT = 5

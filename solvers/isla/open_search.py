@@ -10,7 +10,7 @@ a deal the partner order starts again (deals commute with each other, not with t
 attacked seat answers as it likes (sell or yield, I7): in ``coop`` and ``best`` nobody plays a fixed
 policy, so a pirate attacks only where the objective gains by it.
 
-``best P``'s floors are each seat's Isla ``solo`` optimum (``solvers.isla_exact``: against the
+``best P``'s floors are each seat's Isla ``solo`` optimum (``solvers.isla.exact``: against the
 default policy, docs/endgames.md), as the base game's are its solo optima.
 
 The table is keyed by the whole state but the discard pile and which cards the coins are (no
@@ -19,7 +19,7 @@ the base game's canonical order of deals and the Isla solo search's one (a whole
 onto an empty merchant ship in the same port: it only renames the two ships, and such moves form
 cycles, I6). A phase-2 node searches its moves but the deals best bound first, then the deals
 one at a time, each cut by its own bound (a deal moves cards between seats, so it changes the
-bound). The bound (``upper``, on ``solvers.isla_reach.reach``) goes seat by seat: only a phase 2
+bound). The bound (``upper``, on ``solvers.isla.reach.reach``) goes seat by seat: only a phase 2
 moves cards between seats (I3, I7; ``turns_ahead`` counts the turns that still have one, E2), so
 most cards can end in one seat's groups only and count there; the rest (face-up cards, the draw
 pile, what a raid may take) are shared out among the seats at best. Per seat and bean, the cards
@@ -71,8 +71,8 @@ from solvers.exact import (
     iter_deals,
     policy_line,
 )
-from solvers.isla_exact import IslaSoloSearch, isla_policy, renames
-from solvers.isla_reach import Raids, captures, reach, waits, windows
+from solvers.isla.exact import IslaSoloSearch, isla_policy, renames
+from solvers.isla.reach import Raids, captures, reach, waits, windows
 
 
 def check_isla_open(s: GameState, objective: Objective, player: int | None) -> int:

@@ -19,11 +19,11 @@ from model import (
 from model.isla import isla_of
 from solvers.contract import SOLO, Budget, Limits, Objective, Solution, SolveError, Status
 from solvers.cpsat_run import Interrupt, Tick, interruptible, reporting, run_model
-from solvers.isla_cpsat.base import PHASE1_STEPS, PHASE2_EXTRA
-from solvers.isla_cpsat.relax import prove
-from solvers.isla_cpsat.timeline import read_timeline
-from solvers.isla_cpsat.turns import IslaModel
-from solvers.isla_exact import check_isla_solo, isla_policy
+from solvers.isla.cpsat.base import PHASE1_STEPS, PHASE2_EXTRA
+from solvers.isla.cpsat.relax import prove
+from solvers.isla.cpsat.timeline import read_timeline
+from solvers.isla.cpsat.turns import IslaModel
+from solvers.isla.exact import check_isla_solo, isla_policy
 
 
 def check_isla_cpsat(s: GameState, player: int | None) -> int:
