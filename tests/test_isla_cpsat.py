@@ -45,7 +45,7 @@ def _isla(players: list[dict[str, Any]], fleets: list[dict[str, Any]], rows: tup
 
 
 def _cpsat(s: GameState, p: int = 0) -> int:
-    sol = solve_isla_cpsat(s, p, time_limit=30, phase1_steps=2, phase2_extra=2)
+    sol = solve_isla_cpsat(s, p, Limits(30), phase1_steps=2, phase2_extra=2)
     # proved: with no turn of P's left by the model, with one (one sail) by the relaxation (relax.py)
     assert sol.status == "optimal" and sol.per_player[p] == sol.value
     return sol.value
@@ -161,7 +161,7 @@ def test_a_refill_that_would_change_the_cards_to_come_is_refused_naming_I2() -> 
     s = _isla([P0, IDLE, IDLE, IDLE], [_fleet([_ship()]), NO_SHIP, NO_SHIP, NO_SHIP], (["green"], ["chili"]),
               ["wax"] * 6 + ["blue"] * 6)
     with pytest.raises(SolveError, match=r"\(I2\)") as e:
-        solve_isla_cpsat(s, 0, time_limit=5)
+        solve_isla_cpsat(s, 0, Limits(5))
     assert "\n" not in str(e.value)
 
 
@@ -223,9 +223,9 @@ def test_I4_I5_the_caps_fall_short_where_the_sound_bound_is_exact() -> None:
     # 5; the lone coffee pays nothing. With one step in phase 1 and none beyond the plantings and
     # the sail in phase 2, the harvest and the sail do not both fit: 5 green (2) and 2 soy (1), 3.
     s = _harvest_then_sail()
-    short = solve_isla_cpsat(s, 0, time_limit=10, phase1_steps=1, phase2_extra=0)
+    short = solve_isla_cpsat(s, 0, Limits(10), phase1_steps=1, phase2_extra=0)
     assert (short.value, short.status) == (3, "feasible")
-    sol = solve_isla_cpsat(s, 0, time_limit=60, phase1_steps=99, phase2_extra=99)  # proved in 3-6 s: a cap
+    sol = solve_isla_cpsat(s, 0, Limits(60), phase1_steps=99, phase2_extra=99)  # proved in 3-6 s: a cap
     assert (sol.value, sol.status) == (5, "optimal") == (solve_isla_solo(s, 0).value, "optimal")
 
 
@@ -239,7 +239,7 @@ def test_I4_I5_the_relaxation_proves_a_turn_the_caps_fall_short_of() -> None:
     model = IslaModel(s, 0)
     model.build()
     assert not model.exact
-    sol = solve_isla_cpsat(s, 0, time_limit=20)
+    sol = solve_isla_cpsat(s, 0, Limits(20))
     assert (sol.value, sol.status, sol.stats.bound) == (5, "optimal", 5)
     assert not prove(s, 0, 4, 20, 1)  # the relaxation holds the line worth 5
 
@@ -248,7 +248,7 @@ def test_a_work_limit_gives_the_same_answer_on_a_loaded_clock() -> None:
     # Limits.work: CP-SAT deterministic seconds shared between the ladder and the relaxation as the
     # time is; the wall clock only guards. The same line and status twice, and through the registry.
     s = _harvest_then_sail()
-    runs = [solve_isla_cpsat(s, 0, time_limit=120, work_limit=4.0) for _ in range(2)]
+    runs = [solve_isla_cpsat(s, 0, Limits(120, work=4.0)) for _ in range(2)]
     assert [(r.value, r.status, r.line) for r in runs] == [(5, "optimal", runs[0].line)] * 2
     via = solve(s, SOLO, "cpsat", 0, Limits(time=120, work=4.0))
     assert (via.value, via.status, via.line) == (5, "optimal", runs[0].line)

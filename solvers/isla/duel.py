@@ -41,6 +41,7 @@ from model.isla.actions import PIRATE
 from model.isla.setup import isla_setup
 from solvers.bounds import best_split
 from solvers.contract import (
+    DEFAULT_LIMITS,
     DUEL,
     RESHUFFLE_AHEAD,
     Budget,
@@ -333,12 +334,14 @@ class IslaDuelSearch:
         return out
 
 
-def solve_isla_duel(s: GameState, player: int | None = None, budget: Budget | None = None) -> Solution:
+def solve_isla_duel(s: GameState, player: int | None = None, limits: Limits = DEFAULT_LIMITS,
+                    progress: ProgressFn | None = None, budget: Budget | None = None) -> Solution:
     """The minimax ``duel`` value for P on an Isla duel position: P's final coins minus the
-    opponent's, and the principal line of both seats' moves to the end, replayed with checks."""
+    opponent's, and the principal line of both seats' moves to the end, replayed with checks;
+    within ``limits`` (nodes and seconds), or on a shared ``budget``."""
     p = check_isla_duel(s, player)
     t0 = time.perf_counter()
-    search = IslaDuelSearch(budget or Budget("Isla duel search"))
+    search = IslaDuelSearch(budget or limits.clock("Isla duel search", progress))
     try:
         v = search.value(s)
     except SearchLimitExceeded as e:
@@ -393,4 +396,4 @@ def solve(s: GameState, objective: Objective, player: int | None, limits: Limits
     """``solve_isla_duel`` behind the one solver signature (``solvers.contract.Solver``; ``duel``)."""
     if objective is not DUEL:
         raise SolveError(f"{objective.name}: the Isla duel search solves duel only")
-    return solve_isla_duel(s, player, Budget("Isla duel search", limits.nodes, limits.time, progress))
+    return solve_isla_duel(s, player, limits, progress)

@@ -32,7 +32,16 @@ from model.isla import isla_of
 from model.isla.actions import PIRATE, Attack, MoveCargo
 from model.isla.moves import defence, sea_actions
 from solvers.bounds import best_split
-from solvers.contract import RESHUFFLE_AHEAD, SOLO, Budget, Limits, Objective, Solution, SolveError
+from solvers.contract import (
+    DEFAULT_LIMITS,
+    RESHUFFLE_AHEAD,
+    SOLO,
+    Budget,
+    Limits,
+    Objective,
+    Solution,
+    SolveError,
+)
 from solvers.exact import SoloSearch, default_policy, final_pass_player, hand_reach, solo_solution
 
 NEG = -(10**9)
@@ -210,11 +219,13 @@ class IslaSoloSearch(SoloSearch):
         return best
 
 
-def solve_isla_solo(s: GameState, player: int | None = None, budget: Budget | None = None) -> Solution:
-    """The optimal Isla ``solo`` value and line for ``player`` (default: the seat to move)."""
+def solve_isla_solo(s: GameState, player: int | None = None, limits: Limits = DEFAULT_LIMITS,
+                    progress: ProgressFn | None = None, budget: Budget | None = None) -> Solution:
+    """The optimal Isla ``solo`` value and line for ``player`` (default: the seat to move), within
+    ``limits`` (nodes and seconds), or on a shared ``budget`` instead."""
     p = check_isla_solo(s, player)
     t0 = time.perf_counter()
-    return solo_solution(IslaSoloSearch(p, budget or Budget("Isla solo search")), s, t0)
+    return solo_solution(IslaSoloSearch(p, budget or limits.clock("Isla solo search", progress)), s, t0)
 
 
 def reference_solo(s: GameState, player: int | None = None, full_key: bool = True, reduce: bool = True,
@@ -231,5 +242,4 @@ def solve(s: GameState, objective: Objective, player: int | None, limits: Limits
     """Isla exact search behind the one solver signature (``solvers.contract.Solver``): ``solo``."""
     if objective is not SOLO:
         raise SolveError(f"{objective.name}: exact search on La Isla Bohnita positions solves solo only")
-    budget = Budget("Isla solo search", limits.nodes, limits.time, progress)
-    return solve_isla_solo(s, player, budget)
+    return solve_isla_solo(s, player, limits, progress)

@@ -49,6 +49,7 @@ from model.engine import is_listed_proposal
 from model.isla import isla_of
 from solvers.bounds import best_split
 from solvers.contract import (
+    DEFAULT_LIMITS,
     RESHUFFLE_AHEAD,
     Budget,
     Limits,
@@ -269,17 +270,19 @@ class IslaOpenSearch(OpenSearch):
 
 
 def solve_isla_open(s: GameState, objective: Objective, player: int | None = None,
+                    limits: Limits = DEFAULT_LIMITS, progress: ProgressFn | None = None,
                     budget: Budget | None = None) -> Solution:
-    """The optimal Isla ``coop`` or ``best`` value and line; ``best``'s floors (each seat's Isla solo
-    optimum) within the same budget. Anytime (``start_lines``): the search starts from the best
-    quick line that scores (every seat on ``isla_policy``; for ``best`` also P's solo line and the
-    seats' solo lines played together, where they meet every floor), and past a limit the
-    SearchLimitExceeded carries the best line so far with the root's proved bound (``best``)."""
+    """The optimal Isla ``coop`` or ``best`` value and line within ``limits`` (or on a shared
+    ``budget``); ``best``'s floors (each seat's Isla solo optimum) within the same limits.
+    Anytime (``start_lines``): the search starts from the best quick line that scores (every seat
+    on ``isla_policy``; for ``best`` also P's solo line and the seats' solo lines played together,
+    where they meet every floor), and past a limit the SearchLimitExceeded carries the best line so
+    far with the root's proved bound (``best``)."""
     goal = objective
     if not goal.trades:
         raise SolveError(f"objective {objective.name!r}: the Isla open search solves coop and best")
     p = check_isla_open(s, objective, player)
-    budget = budget or Budget(f"Isla {objective} search")
+    budget = budget or limits.clock(f"Isla {objective} search", progress)
     t0 = time.perf_counter()
     solos: list[IslaSoloSearch] = []
     floors = None
@@ -399,5 +402,4 @@ def solve(s: GameState, objective: Objective, player: int | None, limits: Limits
           progress: ProgressFn | None) -> Solution:
     """Isla exact search behind the one solver signature (``solvers.contract.Solver``): ``coop`` and
     ``best``."""
-    budget = Budget(f"Isla {objective.name} search", limits.nodes, limits.time, progress)
-    return solve_isla_open(s, objective, player, budget)
+    return solve_isla_open(s, objective, player, limits, progress)

@@ -17,7 +17,7 @@ from model import (
     apply,
 )
 from model.isla import isla_of
-from solvers.contract import SOLO, Budget, Limits, Objective, Solution, SolveError, Status
+from solvers.contract import DEFAULT_LIMITS, SOLO, Budget, Limits, Objective, Solution, SolveError, Status
 from solvers.cpsat_run import Interrupt, Tick, interruptible, reporting, run_model
 from solvers.isla.cpsat.base import PHASE1_STEPS, PHASE2_EXTRA
 from solvers.isla.cpsat.relax import prove
@@ -45,18 +45,20 @@ def check_isla_cpsat(s: GameState, player: int | None) -> int:
     return p
 
 
-def solve_isla_cpsat(s: GameState, player: int | None = None, time_limit: float = 10.0, workers: int = 1,
+def solve_isla_cpsat(s: GameState, player: int | None = None, limits: Limits = DEFAULT_LIMITS,
                      tick: Tick | None = None, phase1_steps: int = PHASE1_STEPS,
-                     phase2_extra: int = PHASE2_EXTRA, work_limit: float | None = None) -> Solution:
+                     phase2_extra: int = PHASE2_EXTRA) -> Solution:
     """The Isla ``solo`` value by CP-SAT, with the line replayed through the engine: proved optimal
     when the model is exact (P has no turn left, or the step caps reach ``sound_steps`` in every
     turn of P's) and CP-SAT proves it, or when the relaxation (``relax.prove``) has no better
     line; otherwise a line, ``feasible``, with no bound (CP-SAT's holds only within the caps).
     With a turn of P's ahead, the models of ``LADDER`` find a line fast, and the full model starts
-    from it (a hint, and only lines worth as much) to look for a better one. ``work_limit``:
-    CP-SAT deterministic seconds for the whole run, shared as the time is (``Budget``), the time
-    limit a guard: with one worker the same answer on any machine while the work limit binds."""
+    from it (a hint, and only lines worth as much) to look for a better one. Within ``limits``:
+    seconds, CP-SAT workers and work (deterministic seconds for the whole run, shared as the time
+    is, ``Budget``; the time limit a guard: with one worker the same answer on any machine while
+    the work limit binds)."""
     p = check_isla_cpsat(s, player)
+    time_limit, workers, work_limit = limits.time, limits.workers, limits.work
     clock = Budget("the Isla CP-SAT solo model", None, time_limit, work_limit=work_limit)
     with interruptible() as stop:  # one Ctrl-C for every model of the run
         if any(t.active == p for t in read_timeline(s, p)[1]):
@@ -200,4 +202,4 @@ def solve(s: GameState, objective: Objective, player: int | None, limits: Limits
     if objective is not SOLO:
         raise SolveError(f"{objective.name}: CP-SAT on La Isla Bohnita positions solves solo only")
     with reporting(progress, limits.time, "Isla CP-SAT solo") as tick:
-        return solve_isla_cpsat(s, player, limits.time, limits.workers, tick, work_limit=limits.work)
+        return solve_isla_cpsat(s, player, limits, tick)
