@@ -211,7 +211,8 @@ def test_command_json_has_the_documented_keys():
 
 def test_command_prints_the_best_line_found_when_a_limit_stops_exact_search():
     """coop by exact search past --node-limit: the best line so far, "feasible", with the bound
-    and the gap (exit 0; --require-proved: 1); with none yet, "too large" (exit 2)."""
+    and the gap (exit 0; --require-proved: 1); with none yet, "too large" (exit 2). The Isla
+    search has a line from its first node (its quick lines, issue 64), the base game's not."""
     r = run("isla-rio4-5cards", "--objective", "coop", "--node-limit", "300")
     assert r.returncode == 0, r.stderr
     m = re.search(r"value: (\d+) \(feasible \(stopped by the node limit\), proved bound (\d+), gap (\d+)",
@@ -221,6 +222,8 @@ def test_command_prints_the_best_line_found_when_a_limit_stops_exact_search():
     r = run("isla-rio4-5cards", "--objective", "coop", "--node-limit", "300", "--require-proved", "--json")
     assert r.returncode == 1 and json.loads(r.stdout)["status"] == "feasible"
     r = run("isla-rio4-5cards", "--objective", "coop", "--node-limit", "2")
+    assert r.returncode == 0 and "feasible (stopped by the node limit)" in r.stdout, r.stderr
+    r = run("rio4-8cards", "--objective", "coop", "--solver", "exact", "--node-limit", "2")
     assert r.returncode == 2 and "too large for exact search" in r.stderr
 
 
