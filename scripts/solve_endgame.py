@@ -6,9 +6,11 @@ last turn: `best p1` by the flow solver, with the deals that pay). --from-game c
 game, with --ruleset and --option as scripts/simulate.py takes them.
 
 La Isla Bohnita positions (--option isla=true, the `isla-` built-ins; I1-I9) are read, validated and
-cut (--position-only prints one, or its state JSON with --json); `--objective solo` by exact search
-(or `--solver cpsat`, its CP-SAT model) solves them (the other seats play the default policy, whose
-pirates attack), and every other solver refuses them in one line (exit 2).
+cut (--position-only prints one, or its state JSON with --json) and solved by what the solver
+registry holds for the expansion: `solo` by exact search (the other seats play the default policy,
+whose pirates attack) or `--solver cpsat`, its CP-SAT model; `coop` and `best` by exact search (past
+a limit the best line found, feasible, with its proved bound); the Isla duel's `duel` by exact
+search. Any other solver is refused in one line (exit 2).
 
 Objectives (docs/endgames.md): solo P (no trades; P's coins), coop (all deals; everyone's coins), best P
 (all deals; P's coins while every other seat keeps at least its own solo optimum), duel (the bean

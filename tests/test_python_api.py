@@ -112,7 +112,7 @@ def test_the_docs_say_what_the_registry_solves_on_isla_positions() -> None:
     """Every page agrees with ``EXPANSION_REGISTRY``: the ``--list`` marks quoted anywhere are the
     registry's (``served``), docs/python.md and docs/tools.md name what it serves, the README's
     objective table names for each objective exactly the Isla methods registered for it, and no
-    page says the Isla objectives but solo are refused."""
+    page (nor solve_endgame.py's help) says the Isla objectives but solo are refused."""
     marks = {f"[Isla: {served('isla', duel=False)} only]", f"[Isla duel: {served('isla', duel=True)} only]"}
     pages = _pages()
     for page, text in pages.items():
@@ -120,6 +120,8 @@ def test_the_docs_say_what_the_registry_solves_on_isla_positions() -> None:
             assert quoted in marks, (page, quoted)
         assert "every other objective is refused" not in text, page
         assert not re.search(r"`--objective solo`[^.]*, and every other solver refuses", text), page
+    helptext = re.sub(r"\s+", " ", (ROOT / "scripts" / "solve_endgame.py").read_text(encoding="utf-8"))
+    assert not re.search(r"`--objective solo`[^.]*, and every other solver refuses", helptext)
     assert served("isla") in pages["docs/python.md"]
     assert served("isla", duel=False) in pages["docs/tools.md"]
     titles = {"exact": "exact search", "cpsat": "CP-SAT"}
