@@ -90,7 +90,7 @@ def captures(raids: Raids, more: Callable[[int, int], int]) -> int:
 def raid_beans(s: GameState) -> set[int] | None:
     """The beans whose capture this turn may pay the active seat's pirate more (None: any).
     The captures left are at most one a merchant ship still raidable (``_targets``, a second one
-    bought included), and of a bean at most as many as its holders have cards of it (``_holds``).
+    bought included), and of a bean at most as many as its holders have cards of it (``_holdings``).
     A pirate holding cargo it captured this turn keeps it aboard (I6 reading) and takes only that
     bean until a sale empties it, which needs the cargo to pay (I6). In the last turn its cargo is
     sold alone at the end or before (E3, I8): a bean is worth taking only if the captures of it
@@ -102,9 +102,13 @@ def raid_beans(s: GameState) -> set[int] | None:
                for q in range(len(s.players)) if q != s.active}
     pay = s.setup.payout
     held = pirate.count if pirate is not None and pirate.count else 0
+    holds = {q: _holdings(s, q) for q, n in targets.items() if n}
+    most: dict[int, int] = {}  # per bean: the captures of it left, one card a ship (I7)
 
     def raises(b: int, c: int) -> bool:
-        k = sum(min(n, _holds(s, q, b)) for q, n in targets.items())  # one card a ship (I7)
+        k = most.get(b)
+        if k is None:
+            k = most[b] = sum(min(targets[q], got.get(b, 0)) for q, got in holds.items())
         return pay[b][min(c + k, len(pay[b]) - 1)] > pay[b][min(c, len(pay[b]) - 1)]
 
     if held and isla.captured and pirate is not None and not raises(pirate.bean, held) \
@@ -118,13 +122,18 @@ def raid_beans(s: GameState) -> set[int] | None:
                                                   and raises(b, held))}
 
 
-def _holds(s: GameState, q: int, b: int) -> int:
-    """Seat ``q``'s cards of bean ``b`` that a raid may take this turn: on its fields (loaded onto a
+def _holdings(s: GameState, q: int) -> dict[int, int]:
+    """Seat ``q``'s cards per bean that a raid may take this turn: on its fields (loaded onto a
     ship while it answers, I5) and its ships (moved onto a merchant ship, I6). Cards it gets this
     turn are set aside and planted after the phase (T6)."""
-    fleet = isla_of(s).fleets[q]
-    return (sum(f.count for f in s.players[q].fields if f.bean == b)
-            + sum(ship.count for _, ship in fleet.ships() if ship.bean == b))
+    out: dict[int, int] = {}
+    for f in s.players[q].fields:
+        if f.count:
+            out[f.bean] = out.get(f.bean, 0) + f.count
+    for _, ship in isla_of(s).fleets[q].ships():
+        if ship.count:
+            out[ship.bean] = out.get(ship.bean, 0) + ship.count
+    return out
 
 
 def _raidable(s: GameState, q: int, i: int) -> bool:
