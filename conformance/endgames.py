@@ -13,14 +13,9 @@ from console.progress import ProgressFn
 from model import GameState
 from model.state import state_to_json
 from model.validate import check_state
-from solvers import duel, exact, expected
+from solvers.api import registered, solve_policy
 from solvers.api import solve as api_solve
-from solvers.api import solve_policy
-from solvers.contract import BEST, COOP, DUEL, EXPECTED, SOLO, Limits, Objective, Status
-from solvers.flow import solve_flow
-from solvers.isla import cpsat as isla_cpsat
-from solvers.isla import duel as isla_duel
-from solvers.isla import exact as isla_exact
+from solvers.contract import BEST, COOP, DUEL, EXPECTED, SOLO, Limits, Objective, Status, entry_point
 from solvers.isla.cpsat import read_timeline
 from solvers.positions import BUILTINS, LIBRARY, cut, small
 
@@ -48,19 +43,13 @@ def dotted(fn: Callable[..., Any]) -> str:
     return f"{module}.{fn.__name__}"
 
 
-# The entry points behind the registry's exact methods (``solvers.api.REGISTRY``, ``POLICIES``) whose
-# names the fixtures record, by objective: the functions themselves, their names read from them.
-SOLVERS: dict[Objective, Callable[..., Any]] = {
-    SOLO: exact.solve_solo,
-    COOP: exact.solve_open,
-    BEST: exact.solve_open,
-    DUEL: duel.solve_duel,
-    EXPECTED: expected.solve_expected,
-}
-FLOW = dotted(solve_flow)  # coop and best by the registry's cpsat (the flow solver)
-ISLA_EXACT = dotted(isla_exact.solve_isla_solo)
-ISLA_CPSAT = dotted(isla_cpsat.solve_isla_cpsat)
-ISLA_DUEL = dotted(isla_duel.solve_isla_duel)  # the Isla duel's duel (I9)
+def solver_name(s: GameState, objective: Objective, method: str) -> str:
+    """The name a fixture records for the solver the registry runs for ``objective`` by ``method`` on
+    ``s``'s rules (``solvers.api.registered``): the function behind it (``entry_point``), which
+    ``tests/test_conformance.py`` calls to solve again."""
+    return dotted(entry_point(registered(s, objective, method), objective))
+
+
 ISLA_CPSAT_SECONDS = 60.0  # it proves a seat with no turn left in well under a second
 
 EXACT_SECONDS = 900.0  # exact search's time limit per value (the node limit comes first today)
@@ -68,7 +57,7 @@ EXACT_SECONDS = 900.0  # exact search's time limit per value (the node limit com
 
 def solve(s: GameState, objective: Objective, player: int, method: str = "exact",
           progress: ProgressFn | None = None) -> dict[str, Any]:
-    """The proved optimal value of ``objective`` for ``player``, by the solver SOLVERS names (or,
+    """The proved optimal value of ``objective`` for ``player`` by the registry's exact search (or,
     with ``method`` "cpsat", the flow solver: only a value it proves optimal is recorded).
     ``progress``: the solver's (solvers.api.solve)."""
     goal = objective
@@ -76,15 +65,15 @@ def solve(s: GameState, objective: Objective, player: int, method: str = "exact"
         ans = solve_policy(s, objective, "exact", player, Limits(time=EXACT_SECONDS), progress)
         return {"objective": objective.name, "player": player, "value": str(ans.value),
                 "approx": round(float(ans.value), 6), "open_average": str(ans.open_average),
-                "solver": dotted(SOLVERS[objective])}
+                "solver": solver_name(s, objective, "exact")}
     flow = method == "cpsat" and goal.trades
     limits = Limits(time=120.0, workers=1) if flow else Limits(time=EXACT_SECONDS, nodes=5_000_000)
-    sol = api_solve(s, objective, "cpsat" if flow else "exact", player, limits, progress)
+    used = "cpsat" if flow else "exact"
+    sol = api_solve(s, objective, used, player, limits, progress)
     if sol.status != Status.OPTIMAL:
         raise GenerationError(f"{objective} p{player}: {sol.status}, not proved optimal")
-    named = ISLA_DUEL if s.setup.expansion and objective.duel else dotted(SOLVERS[objective])
     return {"objective": objective.name, "player": player, "value": sol.value,
-            "solver": FLOW if flow else named}
+            "solver": solver_name(s, objective, used)}
 
 
 def isla_solve(s: GameState, player: int, progress: ProgressFn | None = None) -> list[dict[str, Any]]:
@@ -92,14 +81,15 @@ def isla_solve(s: GameState, player: int, progress: ProgressFn | None = None) ->
     answer (a seat with no turn left): two entries of one value, each re-solved by the suite. Proved
     values that differ are a GenerationError (the two solvers disagree)."""
     sol = api_solve(s, SOLO, "exact", player, Limits(time=EXACT_SECONDS, nodes=5_000_000), progress)
-    out = [{"objective": SOLO.name, "player": player, "value": sol.value, "solver": ISLA_EXACT}]
+    out = [{"objective": SOLO.name, "player": player, "value": sol.value,
+            "solver": solver_name(s, SOLO, "exact")}]
     if player in {t.active for t in read_timeline(s, player)[1]}:
         return out  # a turn of P's: the CP-SAT model gives a line, not a proof (docs/endgames.md)
     second = api_solve(s, SOLO, "cpsat", player, Limits(time=ISLA_CPSAT_SECONDS, workers=1), progress)
     if second.status != Status.OPTIMAL or second.value != sol.value:
         raise GenerationError(f"solo p{player}: exact search proves {sol.value}, CP-SAT gives {second.value} "
                               f"({second.status})")
-    out.append({**out[0], "solver": ISLA_CPSAT})
+    out.append({**out[0], "solver": solver_name(s, SOLO, "cpsat")})
     return out
 
 

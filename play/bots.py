@@ -30,7 +30,7 @@ from model import (
 from model.engine import is_listed_proposal, legal_moves
 from model.expansions import hooks
 from model.state import Field, PlayerState
-from play.isla_bots import greedy_harvest, greedy_isla
+from play.expansions import bot_hooks
 
 Bot = Callable[[GameState, random.Random], Action]
 _TRADE = Phase.TRADE  # read once: an enum member is a slow class attribute on the bots' hot path
@@ -39,12 +39,12 @@ _ENDS = tuple(EndPhase(p) for p in range(8))  # made once: actions are values
 
 def random_bot(s: GameState, rng: random.Random) -> Action:
     """Uniform over the legal actions, except that it ends each trading phase at once
-    (with La Isla Bohnita: uniform over phase 2's moves other than proposals)."""
+    (with an expansion that adds moves to phase 2: uniform over them, proposals aside)."""
     if s.phase == _TRADE and s.pending is None:
         if s.ext is None:  # no expansion adds moves to phase 2
             p = s.to_move
             return _ENDS[p] if p < len(_ENDS) else EndPhase(p)
-        acts = legal_moves(s, proposals=False)  # I3: ship moves, raids, planting, sales
+        acts = legal_moves(s, proposals=False)  # the expansion's phase 2 moves (I3, for one)
         return acts[int(rng.random() * len(acts))]
     acts = legal_moves(s)
     return acts[int(rng.random() * len(acts))]
@@ -126,11 +126,12 @@ def _card_value(pl: PlayerState, b: int) -> int:
 def greedy_bot(s: GameState, rng: random.Random) -> Action:
     """Plants to keep chains, gives away cards it cannot use, accepts deals that help it."""
     legal = legal_actions(s, proposals=False)  # its own proposals are checked one by one
-    choice = greedy_isla(s, legal) if s.ext is not None else None
+    x = bot_hooks(s.setup.expansion)  # the expansion's moves first (its bots' hook)
+    choice = x.greedy(s, legal) if s.ext is not None else None
     if choice is None:
         choice = _greedy_choice(s, legal)
-    if isinstance(choice, Harvest):
-        choice = greedy_harvest(s, legal, choice)
+    if isinstance(choice, Harvest) and s.ext is not None:
+        choice = x.harvest(s, legal, choice)
     if isinstance(choice, Propose):
         if is_listed_proposal(s, choice):
             return choice

@@ -11,12 +11,9 @@ from dataclasses import dataclass
 
 from model import Accept, Action, GameState, Phase, Ruleset, apply, chance_outcome, new_game, scores, winners
 from model.actions import Reshuffle
-from model.isla.actions import Attack, Sell, Yield
 from model.steps import STEPS
 from play.bots import Bot, random_bot
-
-ISLA_COUNTED = (Sell, Attack, Yield)
-COUNTED = frozenset((Accept, Reshuffle, *ISLA_COUNTED))  # the actions play_game counts
+from play.expansions import bot_hooks
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,9 +25,7 @@ class GameResult:
     actions: int
     deals: int
     reshuffles: int
-    ship_sales: int = 0  # Sell actions (I6), La Isla Bohnita only
-    raids: int = 0  # pirate attacks (I7)
-    captures: int = 0  # attacks that took a card (the owner yielded)
+    counts: tuple[tuple[str, int], ...] = ()  # the expansion's counted actions (``BotHooks.counted``)
 
 
 def game_seed(seed: int, game: int) -> int:
@@ -86,18 +81,20 @@ def play_games(
     and the one game loop, ``playout``, counting as it goes."""
     seats = list(bots)
     rng = random.Random()
+    own = dict(bot_hooks(rules.expansion).counted)  # the expansion's actions, by the key they count to
+    counted = frozenset((Accept, Reshuffle, *own))  # the actions play_game counts
     for seed in seeds:
         s0 = before = s = new_game(rules, players, seed)
         rng.seed(seed ^ 0x5EED)  # the same draws as ``random.Random(seed ^ 0x5EED)``
         actions: list[Action] = []
         append = actions.append
         deals = reshuffles = 0
-        isla_moves: Counter[type] = Counter()
+        moves: Counter[type] = Counter()
         for s, a in playout(s0, seats, rng):  # noqa: B007 (s: the last state)
             if a is None:
                 continue
             kind = type(a)
-            if kind in COUNTED:  # one lookup for the common case, an action nobody counts
+            if kind in counted:  # one lookup for the common case, an action nobody counts
                 if kind is Accept:
                     deals += 1
                     if on_accept is not None and isinstance(a, Accept):
@@ -105,8 +102,8 @@ def play_games(
                 elif kind is Reshuffle:
                     reshuffles += 1
                 else:
-                    isla_moves[kind] += 1
+                    moves[kind] += 1
             append(a)
             before = s
         yield (GameResult(seed, scores(s), winners(s), s.turn + 1, len(actions), deals, reshuffles,
-                          isla_moves[Sell], isla_moves[Attack], isla_moves[Yield]), s0, s, actions)
+                          tuple((key, moves[kind]) for kind, key in own.items())), s0, s, actions)

@@ -16,10 +16,13 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from console import cli
 from model.errors import UsageError
+
+if TYPE_CHECKING:
+    from play.hook import BotHooks
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -90,44 +93,43 @@ def _report(args: argparse.Namespace, rules: Any, names: list[str], results: lis
             partial: bool = False) -> None:
     """The statistics of ``results`` on stdout (one JSON object with --json); ``partial``: the run
     was interrupted, and says how many of the games asked for finished."""
-    summary = _summary(results, args.players, rules.option("isla"))
+    from play.expansions import bot_hooks
+    x = bot_hooks(rules.expansion)
+    summary = _summary(results, args.players, x)
     if args.json:
         out: dict[str, Any] = {
             "games": len(results) if partial else args.games, "players": args.players,
             "ruleset": rules.name, "options": rules.options(), "seed": args.seed, "bots": names,
-            "results": [_game_json(g, r, rules.option("isla")) for g, r in enumerate(results)],
+            "results": [_game_json(g, r) for g, r in enumerate(results)],
             "summary": summary,
         }
         if partial:
             out.update(partial=True, games_asked=args.games)
         print(json.dumps(out, separators=(",", ":")), flush=True)
     else:
-        _print_summary(summary, args, rules.name, names, len(results) if partial else None)
+        finished = len(results) if partial else None
+        _print_summary(summary, args, rules.name, names, finished, x.describe(summary))
 
 
 def _record_name(game: int) -> str:
     return f"game-{game:05d}.jsonl"
 
 
-def _game_json(g: int, r: Any, isla: bool) -> dict[str, Any]:
+def _game_json(g: int, r: Any) -> dict[str, Any]:
     out = {"game": g, "seed": r.seed, "coins": list(r.coins), "winners": list(r.winners),
            "turns": r.turns, "actions": r.actions, "deals": r.deals, "reshuffles": r.reshuffles}
-    if isla:  # La Isla Bohnita: sales of ship cargo (I6) and pirate attacks (I7)
-        out.update(ship_sales=r.ship_sales, raids=r.raids, captures=r.captures)
+    out.update(r.counts)  # the expansion's counted actions (La Isla Bohnita: sales, raids, captures)
     return out
 
 
-def _summary(results: list[Any], players: int, isla: bool = False) -> dict[str, Any]:
+def _summary(results: list[Any], players: int, x: BotHooks) -> dict[str, Any]:
     n = max(len(results), 1)
     wins = [0.0] * players
     for r in results:
         for w in r.winners:
             wins[w] += 1 / len(r.winners)
-    extra: dict[str, Any] = {}
-    if isla:
-        extra = {key: sum(getattr(r, key) for r in results) for key in ("ship_sales", "raids", "captures")}
-        extra["mean_ship_sales"] = round(extra["ship_sales"] / n, 3)
-        extra["mean_raids"] = round(extra["raids"] / n, 3)
+    totals = {key: sum(dict(r.counts)[key] for r in results) for _, key in x.counted}
+    extra: dict[str, Any] = x.summary(totals, n)
     return extra | {
         "mean_coins": [round(sum(r.coins[p] for r in results) / n, 3) for p in range(players)],
         "mean_turns": round(sum(r.turns for r in results) / n, 3),
@@ -139,15 +141,15 @@ def _summary(results: list[Any], players: int, isla: bool = False) -> dict[str, 
 
 
 def _print_summary(s: dict[str, Any], args: argparse.Namespace, name: str, bots: list[str],
-                   finished: int | None = None) -> None:
+                   finished: int | None = None, expansion: str | None = None) -> None:
+    """The summary as text; ``expansion``: the expansion's line (``BotHooks.describe``), if any."""
     games = (f"{args.games} games" if finished is None
              else f"partial (interrupted): the {finished} of {args.games} games finished")
     print(f"{games}, {name}, {args.players} players, seed {args.seed}, bots {','.join(bots)}")
     print(f"game length: {s['mean_turns']:.1f} turns, {s['mean_actions']:.1f} actions; "
           f"deals per game: {s['mean_deals']:.2f}")
-    if "ship_sales" in s:
-        print(f"La Isla Bohnita: {s['ship_sales']} ship sales ({s['mean_ship_sales']:.2f} a game), "
-              f"{s['raids']} pirate raids ({s['mean_raids']:.2f} a game), {s['captures']} cards captured")
+    if expansion is not None:
+        print(expansion)
     print("seat  mean coins  wins (ties shared)  win share")
     for p in range(args.players):
         print(f"p{p:<4}{s['mean_coins'][p]:>10.2f}{s['wins'][p]:>20.1f}{s['win_share'][p]:>11.1%}")

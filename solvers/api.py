@@ -51,7 +51,8 @@ from solvers.isla import open_search as isla_open
 
 __all__ = ["Limits", "ProgressFn", "Solution", "SolveError", "SearchLimitExceeded",
            "NodeLimitExceeded", "TimeLimitExceeded", "REGISTRY", "POLICIES", "solve", "solve_policy",
-           "verify_line", "methods", "default_method", "METHODS", "EXPANSION_REGISTRY", "served"]
+           "verify_line", "methods", "default_method", "METHODS", "EXPANSION_REGISTRY", "served",
+           "registered"]
 
 
 # Every solver by (objective, method), each with the one signature (``solvers.contract.Solver``).
@@ -139,14 +140,7 @@ def solve(s: GameState, objective: Objective, method: str, player: int | None = 
     (seconds spent, the time limit, the best value and bound) at least twice a second. Ctrl-C:
     CP-SAT returns its best line so far (status "feasible", ``stats.interrupted``), or raises
     KeyboardInterrupt before it has one; exact search raises KeyboardInterrupt."""
-    run = REGISTRY.get((objective, method))
-    if run is None:
-        raise _no_method(objective, method)
-    if s.setup.expansion:
-        run = EXPANSION_REGISTRY.get((s.setup.expansion, objective, method))
-        if run is None:
-            base_game_only(s, _title(objective, method), served(s.setup.expansion))
-    assert run is not None
+    run = _line_solver(s, objective, method)
     try:
         sol = run(s, objective, player, limits, progress)
     except (SearchLimitExceeded, KeyboardInterrupt) as e:
@@ -162,11 +156,39 @@ def solve_policy(s: GameState, objective: Objective, method: str, player: int | 
                  limits: Limits = DEFAULT_LIMITS, progress: ProgressFn | None = None) -> ExpectedSolution:
     """An objective answered by a policy (``expected``): P's value and best next action, every
     choice's value (solvers/expected.py); ``limits.nodes`` and ``limits.time`` bound the search."""
+    return _policy_solver(s, objective, method)(s, objective, player, limits, progress)
+
+
+def registered(s: GameState, objective: Objective, method: str) -> Solver | PolicySolver:
+    """The solver ``solve`` (a policy: ``solve_policy``) runs for ``objective`` by ``method`` on
+    ``s``'s rules, or the same one-line refusal. ``solvers.contract.entry_point`` names the function
+    behind it (the conformance fixtures record it)."""
+    if objective.policy:
+        return _policy_solver(s, objective, method)
+    return _line_solver(s, objective, method)
+
+
+def _line_solver(s: GameState, objective: Objective, method: str) -> Solver:
+    """The one dispatch of a line's solver: a registered (objective, method), then the position's
+    expansion's own (``EXPANSION_REGISTRY``) or a refusal naming what serves it."""
+    run = REGISTRY.get((objective, method))
+    if run is None:
+        raise _no_method(objective, method)
+    if s.setup.expansion:
+        run = EXPANSION_REGISTRY.get((s.setup.expansion, objective, method))
+        if run is None:
+            base_game_only(s, _title(objective, method), served(s.setup.expansion))
+    assert run is not None
+    return run
+
+
+def _policy_solver(s: GameState, objective: Objective, method: str) -> PolicySolver:
+    """The one dispatch of a policy's solver (``POLICIES``; the base game only)."""
     run = POLICIES.get((objective, method))
     if run is None:
         raise _no_method(objective, method)
     base_game_only(s, _title(objective, method), served(s.setup.expansion))
-    return run(s, objective, player, limits, progress)
+    return run
 
 
 def verify_line(s: GameState, sol: Solution) -> list[int]:

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from html import escape
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from console.progress import ProgressFn
 from drawing.svg import svg
@@ -417,7 +417,7 @@ class Solution:
 __all__ = ["SolveError", "RESHUFFLE_AHEAD", "SearchLimitExceeded", "NodeLimitExceeded", "TimeLimitExceeded",
            "Objective", "SOLO", "COOP", "BEST", "DUEL", "EXPECTED", "OBJECTIVES", "objective", "Limits",
            "DEFAULT_LIMITS", "DEFAULT_SECONDS", "DEFAULT_NODES", "PROGRESS_SECONDS", "Budget", "SolveStats",
-           "STATS_KEYS", "Solution", "Solver", "Status"]
+           "STATS_KEYS", "Solution", "Solver", "Status", "calls", "entry_point"]
 
 
 class Solver(Protocol):
@@ -428,3 +428,22 @@ class Solver(Protocol):
 
     def __call__(self, s: GameState, objective: Objective, player: int | None, limits: Limits,
                  progress: ProgressFn | None) -> Solution: ...
+
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def calls(entry: Callable[..., Any], trades: Callable[..., Any] | None = None) -> Callable[[_F], _F]:
+    """Marks a registered ``solve`` with the function it hands the position to (``trades``: the one
+    for the objectives with deals, where that differs), which ``entry_point`` reads: the conformance
+    fixtures record that function's name and call it to solve again."""
+    def mark(solve: _F) -> _F:
+        solve.entry_points = (entry, trades or entry)  # type: ignore[attr-defined]
+        return solve
+    return mark
+
+
+def entry_point(solve: Callable[..., Any], objective: Objective) -> Callable[..., Any]:
+    """The function a registered ``solve`` marked by ``calls`` hands ``objective``'s positions to."""
+    entries: tuple[Callable[..., Any], Callable[..., Any]] = getattr(solve, "entry_points")  # noqa: B009 (set by calls)
+    return entries[1] if objective.trades else entries[0]

@@ -29,6 +29,7 @@ from solvers.contract import (
     Solution,
     SolveError,
     Status,
+    calls,
 )
 from solvers.cpsat_fields import Seat, Step, read_step
 from solvers.cpsat_lazy import cp_model
@@ -188,6 +189,7 @@ def _replay(s: GameState, p: int, plan: list[Step]) -> tuple[list[Action], GameS
     return line, s
 
 
+@calls(solve_solo_cpsat)
 def solve(s: GameState, objective: Objective, player: int | None, limits: Limits,
           progress: ProgressFn | None) -> Solution:
     """``solve_solo_cpsat`` behind the one solver signature (``solvers.contract.Solver``; ``solo``)."""

@@ -45,7 +45,7 @@ from model import (
 )
 from solvers import cpsat  # cpsat.solve_solo_cpsat looked up at the call (tests patch it)
 from solvers.bounds import gain_table, hull
-from solvers.contract import DEFAULT_LIMITS, Limits, Objective, Solution, SolveError, Status
+from solvers.contract import DEFAULT_LIMITS, Limits, Objective, Solution, SolveError, Status, calls
 from solvers.cpsat_fields import Event, Seat, Step, read_step
 from solvers.cpsat_lazy import cp_model
 from solvers.cpsat_run import Interrupt, Run, interruptible, reporting, run_model
@@ -452,6 +452,7 @@ def replay(s: GameState, dm: DealsModel, plan: Plan) -> tuple[list[Action], Game
     return line, s
 
 
+@calls(solve_deals_cpsat)
 def solve(s: GameState, objective: Objective, player: int | None, limits: Limits,
           progress: ProgressFn | None) -> Solution:
     """``solve_deals_cpsat`` behind the one solver signature (``solvers.contract.Solver``)."""

@@ -51,6 +51,7 @@ from solvers.contract import (
     SolveStats,
     Status,
     base_game_only,
+    calls,
 )
 from solvers.exact import default_policy, policy_line
 from solvers.positions import in_final_pass
@@ -497,6 +498,7 @@ def minimax_duel(s: GameState, player: int | None = None) -> int:
     return value(s)
 
 
+@calls(solve_duel)
 def solve(s: GameState, objective: Objective, player: int | None, limits: Limits,
           progress: ProgressFn | None) -> Solution:
     """``solve_duel`` behind the one solver signature (``solvers.contract.Solver``; ``duel`` only)."""

@@ -38,6 +38,7 @@ from solvers.contract import (
     SolveStats,
     Status,
     base_game_only,
+    calls,
 )
 from solvers.positions import in_final_pass
 
@@ -545,6 +546,7 @@ def _checked(search: OpenSearch, line: list[Action], end: GameState, value: int,
     return Solution(search.goal, search.player, value, line, coins, status=status, stats=stats)
 
 
+@calls(solve_solo, trades=solve_open)
 def solve(s: GameState, objective: Objective, player: int | None, limits: Limits,
           progress: ProgressFn | None) -> Solution:
     """Exact search behind the one solver signature (``solvers.contract.Solver``): ``solo`` by

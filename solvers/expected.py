@@ -40,7 +40,7 @@ from math import comb, factorial, prod
 from console.progress import ProgressFn
 from model import Action, EndPhase, GameState, Phase, Plant, apply
 from model.errors import ArgumentError
-from solvers.contract import DEFAULT_LIMITS, Budget, Limits, Objective, SolveError, base_game_only
+from solvers.contract import DEFAULT_LIMITS, Budget, Limits, Objective, SolveError, base_game_only, calls
 from solvers.exact import SoloSearch, default_policy, solve_solo
 from solvers.positions import in_final_pass
 
@@ -553,6 +553,7 @@ def brute_force_expected(s: GameState, player: int | None = None,
     return split([(w, 1) for w in worlds(s, p)])
 
 
+@calls(solve_expected)
 def solve(s: GameState, objective: Objective, player: int | None, limits: Limits,
           progress: ProgressFn | None) -> ExpectedSolution:
     """``solve_expected`` behind the solvers' one signature (``expected``, a policy, not a line)."""

@@ -30,8 +30,11 @@ from model.rules import OptionRange, Ruleset, register
 from model.state import SLOT_CODECS, SlotCodec, StateFormatError
 from model.steps import STEPS
 from model.views import view
-from play.bots import random_bot
-from play.playout import playout
+from play.bots import greedy_bot, random_bot
+from play.expansions import BOT_HOOKS, bot_hooks
+from play.hook import BASE_BOTS
+from play.isla import ISLA_BOTS
+from play.playout import play_game, playout
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -53,6 +56,32 @@ def test_no_base_module_imports_an_expansion(name):
     imported = [n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
     imported += [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
     assert not [m for m in imported if m.startswith("model.isla")]
+
+
+# the bots' modules and the simulator, which reach an expansion's bots through the hook only
+BOTS_BASE = [*sorted(p for p in (ROOT / "play").glob("*.py") if p.stem != "expansions"),
+             ROOT / "scripts" / "simulate.py"]
+
+
+@pytest.mark.parametrize("path", BOTS_BASE, ids=lambda p: p.name)
+def test_no_base_bot_module_names_an_expansion(path):
+    """La Isla Bohnita's bots are a package of their own (``play/isla/``) behind ``BotHooks``,
+    listed in ``play/expansions.py`` only: no name in the code of the others says it (a
+    docstring or a help example may)."""
+    tree = ast.parse(path.read_text())
+    names = [n.id for n in ast.walk(tree) if isinstance(n, ast.Name)]
+    names += [n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)]
+    names += [n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
+    names += [a.name for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names]
+    assert not [x for x in names if re.search(r"isla|ship|pirate|cargo|raid", x, re.IGNORECASE)]
+
+
+def test_the_bots_hook_of_an_expansion_without_bots_is_the_base_game_s():
+    assert BOT_HOOKS == {"": BASE_BOTS, "isla": ISLA_BOTS}
+    assert bot_hooks("first-seat") is BASE_BOTS and bot_hooks("isla") is ISLA_BOTS
+    base = play_game(ruleset("rio-grande"), 4, 3, [greedy_bot] * 4)[0]
+    isla = play_game(ruleset("rio-grande", {"isla": True}), 4, 3, [greedy_bot] * 4)[0]
+    assert base.counts == () and [k for k, _ in isla.counts] == ["ship_sales", "raids", "captures"]
 
 
 def test_the_registry_holds_the_base_game_and_la_isla_bohnita_by_name():

@@ -22,6 +22,7 @@ from solvers.api import (
     REGISTRY,
     default_method,
     methods,
+    registered,
     solve,
     solve_policy,
     verify_line,
@@ -39,8 +40,27 @@ from solvers.contract import (
     NodeLimitExceeded,
     Objective,
     SolveError,
+    entry_point,
 )
-from solvers.positions import LIBRARY
+from solvers.positions import BUILTINS, LIBRARY
+
+
+def test_every_registered_solver_names_the_function_behind_it() -> None:
+    """Every registered ``solve`` is marked with the entry point it calls (``calls``), in its own
+    module; the conformance builder records those names from the registry (``registered``: the
+    dispatch ``solve`` uses, expansion included)."""
+    for (o, _), run in (*REGISTRY.items(), *POLICIES.items()):
+        assert entry_point(run, o).__module__ == run.__module__
+    for (_, o, _), run in EXPANSION_REGISTRY.items():
+        assert entry_point(run, o).__module__ == run.__module__
+    s, isla = LIBRARY["trade-ask"].position(), BUILTINS["isla-amigo3-5cards"].position()
+    pairs = ((SOLO, "exact"), (BEST, "exact"), (BEST, "cpsat"), (EXPECTED, "exact"))
+    assert [entry_point(registered(s, o, m), o).__name__ for o, m in pairs] \
+        == ["solve_solo", "solve_open", "solve_flow", "solve_expected"]
+    assert registered(isla, SOLO, "cpsat") is EXPANSION_REGISTRY[("isla", SOLO, "cpsat")]
+    assert entry_point(registered(isla, DUEL, "exact"), DUEL).__name__ == "solve_isla_duel"
+    with pytest.raises(SolveError):
+        registered(isla, COOP, "cpsat")  # the flow solver covers the base game only
 
 
 def test_registry_covers_every_open_objective() -> None:

@@ -67,6 +67,18 @@ class _BatchVars:
     buy_late: Lit
 
 
+@dataclass
+class _FieldChoices:
+    """One field's part of a batch (``SeatPlan._field_choices``)."""
+
+    harv: Lit  # its group harvested in A
+    add: dict[int, cp_model.IntVar]  # the cards topped up onto it, by bean (its own bean, H3)
+    gain: Any  # what the harvest pays (0 without one)
+    single: Lit  # the harvested group is one card (H4)
+    fin: dict[int, cp_model.IntVar]  # the new group it holds at the end (C), by bean
+    finb: dict[int, cp_model.IntVar]  # that group's bean, one-hot (H2)
+
+
 def _best_split(row: tuple[int, ...], n: int) -> list[int]:
     """The group sizes of the best split of n cards of one bean into harvested groups (C1)."""
     def pay(c: int) -> int:
@@ -165,66 +177,86 @@ class SeatPlan:
 
     # ------------------------------------------------------------------ one batch
     def _batch(self, name: str, bt: Batch) -> None:
+        """One batch (the module docstring: A, a purchase, B, a purchase, C); the seat's fields,
+        coins and third field move on to the state after it. The parts add their variables and
+        constraints in a fixed order (so the model's names and order are the same run to run)."""
         m = self.m
         beans = [b for b in self.beans if b in bt.counts]
         most = bt.most
-        nf = 3
-        owned = self.owned
         start = self.fields
         empty = [self._empty(fl, f"{name}_e{f}") for f, fl in enumerate(start)]
         big = [self._big(fl, f"{name}_big{f}") for f, fl in enumerate(start)]
-        harv: list[Lit] = []
-        add: list[dict[int, cp_model.IntVar]] = []
-        fin: list[dict[int, cp_model.IntVar]] = []
-        finb: list[dict[int, cp_model.IntVar]] = []
-        gain: list[Any] = []
-        single: list[Lit] = []
-        for f, fl in enumerate(start):
-            if isinstance(empty[f], int) and empty[f] == 1:
-                h: Lit = 0
-            else:
-                h = self._bool(f"{name}_h{f}")
-                if not isinstance(empty[f], int):
-                    m.add_implication(h, empty[f].negated())  # a harvest needs cards (H5)
-            harv.append(h)
-            a = {}
-            for b in beans:
-                lit = fl.bean.get(b, 0)
-                if isinstance(lit, int) and lit == 0:
-                    continue
-                v = m.new_int_var(0, most, f"{name}_a{f}_{b}")
-                if not isinstance(lit, int):
-                    m.add(v == 0).only_enforce_if(lit.negated())  # H3: onto its own bean only
-                a[b] = v
-            add.append(a)
-            n_at = fl.most + most
-            if isinstance(h, int) and h == 0:
-                gain.append(0)
-                single.append(0)
-            else:
-                assert not isinstance(h, int)
-                cnt = m.new_int_var(0, n_at, f"{name}_hc{f}")
-                m.add(cnt == fl.count + sum(a.values()))
-                pay = self._pay(fl, cnt, f"{name}_hp{f}", n_at)
-                g = m.new_int_var(0, 10_000, f"{name}_gain{f}")
-                m.add(g == pay).only_enforce_if(h)
-                m.add(g == 0).only_enforce_if(h.negated())
-                gain.append(g)
-                one = self._bool(f"{name}_one{f}")  # a one-card group harvested (H4)
-                m.add(cnt == 1).only_enforce_if([h, one])
-                m.add(cnt != 1).only_enforce_if([h, one.negated()])
-                m.add_implication(one, h)
-                single.append(one)
-            fb = {b: self._bool(f"{name}_fb{f}_{b}") for b in beans}
-            fv = {b: m.new_int_var(0, most, f"{name}_f{f}_{b}") for b in beans}
-            for b in beans:
-                m.add(fv[b] >= 1).only_enforce_if(fb[b])
-                m.add(fv[b] == 0).only_enforce_if(fb[b].negated())
-            if beans:
-                m.add_at_most_one(fb.values())  # one bean a field (H2)
-            fin.append(fv)
-            finb.append(fb)
-        # B: groups planted and harvested inside the batch, per bean the best split (C1)
+        fs = [self._field_choices(name, f, fl, empty[f], beans, most) for f, fl in enumerate(start)]
+        harv = [x.harv for x in fs]
+        inner, inner_pay, lone = self._inner(name, beans, most)
+        self._h4(big, harv, [x.single for x in fs], lone)
+        gain = [x.gain for x in fs]
+        buy_e, buy_l = self._purchase(name, gain, inner_pay)
+        owned_b = self.owned + buy_e
+        owned_c = owned_b + buy_l
+        self._places(name, beans, empty, harv, inner, [x.finb for x in fs], owned_b, owned_c)
+        for b in beans:  # every card of the batch is planted (T6)
+            m.add(sum(fs[f].add.get(b, 0) for f in range(3)) + sum(fs[f].fin[b] for f in range(3))
+                  + inner[b] == bt.counts[b])
+        new_fields = [self._after(name, f, fl, empty[f], fs[f], most) for f, fl in enumerate(start)]
+        self.batches.append(_BatchVars(bt, start, harv, [x.add for x in fs], [x.fin for x in fs], inner,
+                                       buy_e, buy_l))
+        self.coins = self.coins + sum(gain) + sum(inner_pay) - self.cost * (buy_e + buy_l)
+        self.owned = owned_c if isinstance(owned_c, int) else _as_bool(m, owned_c, f"{name}_own")
+        self.fields = new_fields
+
+    def _field_choices(self, name: str, f: int, fl: _Field, empty: Lit, beans: list[int],
+                       most: int) -> _FieldChoices:
+        """Field ``f`` in the batch: the cards topped up onto it (its own bean, H3), whether its
+        group is harvested in A (only with cards, H5) and what that pays, whether that group is a
+        single card (H4), and the new group it holds at the end (one bean a field, H2)."""
+        m = self.m
+        if isinstance(empty, int) and empty == 1:
+            h: Lit = 0
+        else:
+            h = self._bool(f"{name}_h{f}")
+            if not isinstance(empty, int):
+                m.add_implication(h, empty.negated())  # a harvest needs cards (H5)
+        a = {}
+        for b in beans:
+            lit = fl.bean.get(b, 0)
+            if isinstance(lit, int) and lit == 0:
+                continue
+            v = m.new_int_var(0, most, f"{name}_a{f}_{b}")
+            if not isinstance(lit, int):
+                m.add(v == 0).only_enforce_if(lit.negated())  # H3: onto its own bean only
+            a[b] = v
+        n_at = fl.most + most
+        gain: Any
+        single: Lit
+        if isinstance(h, int) and h == 0:
+            gain, single = 0, 0
+        else:
+            assert not isinstance(h, int)
+            cnt = m.new_int_var(0, n_at, f"{name}_hc{f}")
+            m.add(cnt == fl.count + sum(a.values()))
+            pay = self._pay(fl, cnt, f"{name}_hp{f}", n_at)
+            gain = m.new_int_var(0, 10_000, f"{name}_gain{f}")
+            m.add(gain == pay).only_enforce_if(h)
+            m.add(gain == 0).only_enforce_if(h.negated())
+            single = self._bool(f"{name}_one{f}")  # a one-card group harvested (H4)
+            m.add(cnt == 1).only_enforce_if([h, single])
+            m.add(cnt != 1).only_enforce_if([h, single.negated()])
+            m.add_implication(single, h)
+        fb = {b: self._bool(f"{name}_fb{f}_{b}") for b in beans}
+        fv = {b: m.new_int_var(0, most, f"{name}_f{f}_{b}") for b in beans}
+        for b in beans:
+            m.add(fv[b] >= 1).only_enforce_if(fb[b])
+            m.add(fv[b] == 0).only_enforce_if(fb[b].negated())
+        if beans:
+            m.add_at_most_one(fb.values())  # one bean a field (H2)
+        return _FieldChoices(h, a, gain, single, fv, fb)
+
+    def _inner(self, name: str, beans: list[int], most: int
+               ) -> tuple[dict[int, cp_model.IntVar], list[Any], list[cp_model.IntVar]]:
+        """B: the cards of each bean planted and harvested inside the batch, what the best split
+        into groups pays (C1), and whether they are exactly one card (a group of one, H4)."""
+        m = self.m
         inner = {b: m.new_int_var(0, most, f"{name}_in{b}") for b in beans}
         inner_pay: list[Any] = []
         lone = []
@@ -237,18 +269,27 @@ class SeatPlan:
             m.add(inner[b] == 1).only_enforce_if(one)
             m.add(inner[b] != 1).only_enforce_if(one.negated())
             lone.append(one)
-        # H4: a one-card group goes only if every field kept through the batch holds at most one
-        for f in range(nf):
-            for other in range(nf):
+        return inner, inner_pay, lone
+
+    def _h4(self, big: list[Lit], harv: list[Lit], single: list[Lit], lone: list[cp_model.IntVar]) -> None:
+        """H4: a one-card group (harvested in A, or grown in B) goes only if every field kept
+        through the batch holds at most one card."""
+        m = self.m
+        for f in range(3):
+            for other in range(3):
                 if other == f or (isinstance(big[other], int) and big[other] == 0):
                     continue
                 _clause(m, [(single[f], True), (big[other], True), (harv[other], False)])
         for one in lone:
-            for other in range(nf):
+            for other in range(3):
                 if isinstance(big[other], int) and big[other] == 0:
                     continue
                 _clause(m, [(one, True), (big[other], True), (harv[other], False)])
-        # the third field (F1): bought after A or after B, once
+
+    def _purchase(self, name: str, gain: list[Any], inner_pay: list[Any]) -> tuple[Lit, Lit]:
+        """The third field (F1): bought after A (with A's coins) or after B (with B's too), once."""
+        m = self.m
+        owned = self.owned
         if self.can_buy and not (isinstance(owned, int) and owned == 1):
             buy_e: Lit = self._bool(f"{name}_buyA")
             buy_l: Lit = self._bool(f"{name}_buyB")
@@ -257,18 +298,23 @@ class SeatPlan:
             coins_a = self.coins + sum(gain)
             m.add(coins_a >= self.cost).only_enforce_if(buy_e)
             m.add(coins_a + sum(inner_pay) >= self.cost).only_enforce_if(buy_l)
-        else:
-            buy_e, buy_l = 0, 0
-        owned_b = owned + buy_e
-        owned_c = owned_b + buy_l
-        # a free field: empty at the start or harvested in A (the third only once owned)
+            return buy_e, buy_l
+        return 0, 0
+
+    def _places(self, name: str, beans: list[int], empty: list[Lit], harv: list[Lit],
+                inner: dict[int, cp_model.IntVar], finb: list[dict[int, cp_model.IntVar]], owned_b: Lit,
+                owned_c: Lit) -> None:
+        """Where B and C may go: a free field (empty at the start or harvested in A; the third only
+        once owned, ``owned_b`` for B and ``owned_c`` for C) hosts B's groups, if any, and holds
+        C's new group."""
+        m = self.m
         free = []
-        for f in range(nf):
+        for f in range(3):
             fr = self._bool(f"{name}_free{f}")
             _clause(m, [(fr, True), (empty[f], False), (harv[f], False)])
             free.append(fr)
         host = []
-        for f in range(nf):
+        for f in range(3):
             hs = self._bool(f"{name}_host{f}")
             m.add_implication(hs, free[f])
             if f >= self.nf0:
@@ -283,7 +329,7 @@ class SeatPlan:
             m.add(sum(inner.values()) >= 1).only_enforce_if(any_inner)
             m.add(sum(inner.values()) == 0).only_enforce_if(any_inner.negated())
             m.add(sum(host) >= any_inner)
-        for f in range(nf):
+        for f in range(3):
             for b in beans:
                 m.add_implication(finb[f][b], free[f])
                 if f >= self.nf0:
@@ -292,55 +338,50 @@ class SeatPlan:
                             m.add(finb[f][b] == 0)
                     else:
                         m.add(finb[f][b] <= owned_c)
-        for b in beans:  # every card of the batch is planted (T6)
-            m.add(sum(add[f].get(b, 0) for f in range(nf)) + sum(fin[f][b] for f in range(nf))
-                  + inner[b] == bt.counts[b])
-        # the state after the batch
-        new_fields = []
-        for f, fl in enumerate(start):
-            h = harv[f]
-            kept: Lit
-            if isinstance(empty[f], int) and empty[f] == 1:
-                kept = 0
-            elif isinstance(h, int):  # nothing to harvest: kept unless empty
-                kept = empty[f].negated() if not isinstance(empty[f], int) else 1 - empty[f]
+
+    def _after(self, name: str, f: int, fl: _Field, empty: Lit, x: _FieldChoices, most: int) -> _Field:
+        """Field ``f`` after the batch: its group kept (not empty, not harvested) and topped up, plus
+        C's cards; its bean the kept one or C's new one."""
+        m = self.m
+        h = x.harv
+        kept: Lit
+        if isinstance(empty, int) and empty == 1:
+            kept = 0
+        elif isinstance(h, int):  # nothing to harvest: kept unless empty
+            kept = empty.negated() if not isinstance(empty, int) else 1 - empty
+        else:
+            kept = self._bool(f"{name}_kept{f}")
+            _clause(m, [(kept, False), (empty, False), (h, False)])
+            m.add_implication(kept, h.negated())
+            if not isinstance(empty, int):
+                m.add_implication(kept, empty.negated())
+        bean: dict[int, Lit] = {}
+        for b in self.beans:
+            old = fl.bean.get(b, 0)
+            fb_b = x.finb.get(b, 0)
+            if isinstance(old, int) and isinstance(kept, int):
+                keep_b: Lit = old * kept
             else:
-                kept = self._bool(f"{name}_kept{f}")
-                _clause(m, [(kept, False), (empty[f], False), (h, False)])
-                m.add_implication(kept, h.negated())
-                if not isinstance(empty[f], int):
-                    m.add_implication(kept, empty[f].negated())
-            bean: dict[int, Lit] = {}
-            for b in self.beans:
-                old = fl.bean.get(b, 0)
-                fb_b = finb[f].get(b, 0)
-                if isinstance(old, int) and isinstance(kept, int):
-                    keep_b: Lit = old * kept
-                else:
-                    keep_b = self._bool(f"{name}_kb{f}_{b}")
-                    _clause(m, [(keep_b, True), (old, False)])
-                    _clause(m, [(keep_b, True), (kept, False)])
-                    _clause(m, [(old, True), (kept, True), (keep_b, False)])
-                if isinstance(keep_b, int) and isinstance(fb_b, int):
-                    bean[b] = keep_b + fb_b
-                else:
-                    nb = self._bool(f"{name}_nb{f}_{b}")
-                    m.add(nb == keep_b + fb_b)
-                    bean[b] = nb
-            n_most = fl.most + most
-            cnt = m.new_int_var(0, n_most, f"{name}_nc{f}")
-            kc = m.new_int_var(0, n_most, f"{name}_kc{f}")
-            if isinstance(kept, int):
-                m.add(kc == (fl.count + sum(add[f].values())) * kept)
+                keep_b = self._bool(f"{name}_kb{f}_{b}")
+                _clause(m, [(keep_b, True), (old, False)])
+                _clause(m, [(keep_b, True), (kept, False)])
+                _clause(m, [(old, True), (kept, True), (keep_b, False)])
+            if isinstance(keep_b, int) and isinstance(fb_b, int):
+                bean[b] = keep_b + fb_b
             else:
-                m.add(kc == fl.count + sum(add[f].values())).only_enforce_if(kept)
-                m.add(kc == 0).only_enforce_if(kept.negated())
-            m.add(cnt == kc + sum(fin[f].values()))
-            new_fields.append(_Field(bean, cnt, n_most))
-        self.batches.append(_BatchVars(bt, start, harv, add, fin, inner, buy_e, buy_l))
-        self.coins = self.coins + sum(gain) + sum(inner_pay) - self.cost * (buy_e + buy_l)
-        self.owned = owned_c if isinstance(owned_c, int) else _as_bool(m, owned_c, f"{name}_own")
-        self.fields = new_fields
+                nb = self._bool(f"{name}_nb{f}_{b}")
+                m.add(nb == keep_b + fb_b)
+                bean[b] = nb
+        n_most = fl.most + most
+        cnt = m.new_int_var(0, n_most, f"{name}_nc{f}")
+        kc = m.new_int_var(0, n_most, f"{name}_kc{f}")
+        if isinstance(kept, int):
+            m.add(kc == (fl.count + sum(x.add.values())) * kept)
+        else:
+            m.add(kc == fl.count + sum(x.add.values())).only_enforce_if(kept)
+            m.add(kc == 0).only_enforce_if(kept.negated())
+        m.add(cnt == kc + sum(x.fin.values()))
+        return _Field(bean, cnt, n_most)
 
     # ------------------------------------------------------------------ reading a plan
     def ops(self, solver: cp_model.CpSolver) -> list[Op]:

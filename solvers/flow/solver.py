@@ -52,6 +52,7 @@ from solvers.contract import (
     SolveError,
     SolveStats,
     Status,
+    calls,
 )
 from solvers.cpsat_lazy import cp_model, solution_callback
 from solvers.cpsat_run import Interrupt, interruptible, reporting
@@ -851,6 +852,7 @@ def solve_flow(s: GameState, objective: Objective, player: int | None = None,
                     stats=stats)
 
 
+@calls(solve_flow)
 def solve(s: GameState, objective: Objective, player: int | None, limits: Limits,
           progress: ProgressFn | None) -> Solution:
     """``solve_flow`` behind the one solver signature (``solvers.contract.Solver``; coop, best)."""

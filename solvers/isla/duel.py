@@ -51,6 +51,7 @@ from solvers.contract import (
     Solution,
     SolveError,
     SolveStats,
+    calls,
 )
 from solvers.duel import EXACT, INF, LOWER, UPPER, Key, policy_duel, replayed_duel
 from solvers.isla.exact import isla_policy, renames
@@ -391,6 +392,7 @@ def reference_duel(s: GameState, player: int | None = None, reduce: bool = True)
     return v if p == 0 else -v
 
 
+@calls(solve_isla_duel)
 def solve(s: GameState, objective: Objective, player: int | None, limits: Limits,
           progress: ProgressFn | None) -> Solution:
     """``solve_isla_duel`` behind the one solver signature (``solvers.contract.Solver``; ``duel``)."""

@@ -41,6 +41,7 @@ from solvers.contract import (
     Objective,
     Solution,
     SolveError,
+    calls,
 )
 from solvers.exact import SoloSearch, default_policy, final_pass_player, hand_reach, solo_solution
 
@@ -237,6 +238,7 @@ def reference_solo(s: GameState, player: int | None = None, full_key: bool = Tru
     return IslaSoloSearch(p, budget, full_key=full_key, reduce=reduce, bound=bound).value(s)
 
 
+@calls(solve_isla_solo)
 def solve(s: GameState, objective: Objective, player: int | None, limits: Limits,
           progress: ProgressFn | None) -> Solution:
     """Isla exact search behind the one solver signature (``solvers.contract.Solver``): ``solo``."""

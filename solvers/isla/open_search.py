@@ -60,6 +60,7 @@ from solvers.contract import (
     SolveError,
     SolveStats,
     Status,
+    calls,
 )
 from solvers.exact import (
     NEG,
@@ -398,6 +399,7 @@ def reference_open(s: GameState, objective: Objective, player: int, floors: list
     return search.value(s)
 
 
+@calls(solve_isla_open)
 def solve(s: GameState, objective: Objective, player: int | None, limits: Limits,
           progress: ProgressFn | None) -> Solution:
     """Isla exact search behind the one solver signature (``solvers.contract.Solver``): ``coop`` and

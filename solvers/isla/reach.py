@@ -9,6 +9,7 @@ above every line's value (tests/test_isla_open.py checks them against a search w
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from model import Action, GameState, Phase
@@ -250,82 +251,113 @@ def reach(s: GameState) -> tuple[list[dict[int, int]], dict[int, int], Raids]:
     is the draw pile while a later turn lies ahead; otherwise only the cards this turn turns up
     (T2)."""
     turns = turns_ahead(s)
-    traders = {a for a, _ in turns}
     n = len(s.players)
     plant = [0] * n
     for a, k in turns:
         plant[a] += k
-    own: list[dict[int, int]] = [{} for _ in range(n)]
-    shared: dict[int, int] = {}
-
-    def add(zone: dict[int, int], b: int, k: int = 1) -> None:
-        zone[b] = zone.get(b, 0) + k
-
-    isla = isla_of(s)
     now = s.phase in (Phase.PLANT, Phase.TRADE)  # the current turn is turns[0]
     cost = isla_setup(s.setup).pirate_cost
     raiders = now and _may_raid(s, turns[0][0], cost)
     takes = raid_beans(s) if raiders else set()
-    open_to = _windows(s, takes) if raiders else []
-    left = 0  # the captures this turn's raids may make
-    taken: list[tuple[int, int, int]] = []  # (holder, bean, cards) this turn's raids may take
-    for q, pl in enumerate(s.players):
-        mine = own[q]
-        others = traders - {q}
-        to_others = own[next(iter(others))] if len(others) == 1 else shared
-        held: dict[int, int] = {}  # what a raid may take: fields, set aside, cargo
-        for f in pl.fields:
-            if f.count:
-                add(held, f.bean, f.count)
-        raids = sum(1 for a, _ in turns[now:] if a != q and _may_raid(s, a, cost))
-        if raids:
-            for b in pl.aside:
-                add(held, b)
+    r = _Reach(turns, {a for a, _ in turns}, plant, now, cost, raiders, takes,
+               _windows(s, takes) if raiders else [], [{} for _ in range(n)], {})
+    for q in range(n):
+        _seat_cards(s, q, r)
+    _table_cards(s, r)
+    return r.own, r.shared, Raids(turns[0][0] if raiders else -1, r.left, tuple(r.taken))
+
+
+@dataclass
+class _Reach:
+    """What ``reach`` reads of the turns ahead, and what it has counted so far."""
+
+    turns: list[tuple[int, int]]  # ``turns_ahead``
+    traders: set[int]  # the seats with a phase 2 ahead
+    plant: list[int]  # per seat, the hand cards its phase 1s ahead may plant (T1)
+    now: bool  # the current turn is turns[0]
+    cost: int  # the pirate ship's price (I1)
+    raiders: bool  # this turn's active seat may raid (I7)
+    takes: set[int] | None  # the beans its pirate may take (``raid_beans``; None: any)
+    open_to: list[int]  # the seats that may act while they answer a proposal (``windows``)
+    own: list[dict[int, int]]  # per seat, per bean: the cards that can score for it only
+    shared: dict[int, int]  # per bean: the cards that can reach more than one seat
+    left: int = 0  # the captures this turn's raids may make
+    taken: list[tuple[int, int, int]] = field(default_factory=list)  # (holder, bean, cards) they may take
+
+
+def _add(zone: dict[int, int], b: int, k: int = 1) -> None:
+    zone[b] = zone.get(b, 0) + k
+
+
+def _seat_cards(s: GameState, q: int, r: _Reach) -> None:
+    """Seat ``q``'s cards (``reach``): its fields, set-aside cards and cargo its own but for what
+    raids may take (this turn: ``Raids``; later: shared), and its hand by who may still plant it."""
+    add = _add
+    pl = s.players[q]
+    turns, now, own, shared = r.turns, r.now, r.own, r.shared
+    mine = own[q]
+    others = r.traders - {q}
+    to_others = own[next(iter(others))] if len(others) == 1 else shared
+    held: dict[int, int] = {}  # what a raid may take: fields, set aside, cargo
+    for f in pl.fields:
+        if f.count:
+            add(held, f.bean, f.count)
+    raids = sum(1 for a, _ in turns[now:] if a != q and _may_raid(s, a, r.cost))
+    if raids:
+        for b in pl.aside:
+            add(held, b)
+    else:
+        for b in pl.aside:  # planted after this phase 2 (T6): out of a raid's reach now
+            add(mine, b)
+    fleet = isla_of(s).fleets[q]
+    answers = s.pending is not None or q in r.open_to  # it may load or move cargo now (``windows``)
+    targets = _targets(s, q) if r.raiders and q != turns[0][0] else 0
+    if answers and targets and len(fleet.merchants) == 1 and _may_buy(s, q):
+        targets += 1  # a second merchant ship, bought while it answers (I1)
+    takes = r.takes
+    for i, ship in fleet.ships():
+        if not ship.count:
+            continue
+        if raids or answers or not now or turns[0][0] == q:
+            add(held, ship.bean, ship.count)
         else:
-            for b in pl.aside:  # planted after this phase 2 (T6): out of a raid's reach now
-                add(mine, b)
-        fleet = isla.fleets[q]
-        answers = s.pending is not None or q in open_to  # it may load or move cargo now (``windows``)
-        targets = _targets(s, q) if raiders and q != turns[0][0] else 0
-        if answers and targets and len(fleet.merchants) == 1 and _may_buy(s, q):
-            targets += 1  # a second merchant ship, bought while it answers (I1)
-        for i, ship in fleet.ships():
-            if not ship.count:
-                continue
-            if raids or answers or not now or turns[0][0] == q:
-                add(held, ship.bean, ship.count)
-            else:
-                add(mine, ship.bean, ship.count)
-                if targets and i != PIRATE and (takes is None or ship.bean in takes) and _raidable(s, q, i):
-                    taken.append((q, ship.bean, 1))  # raided now only: one card at most (I7)
-                    left += 1
-        for b, c in held.items():
-            k = min(c, 2 * (raids + now)) if raids else 0
-            add(mine, b, c - k)
-            add(shared, b, k)
-            if answers and not raids and targets and (takes is None or b in takes):
-                taken.append((q, b, min(c, targets)))  # loaded while it answers, then raided (I5, I7)
-        if answers and not raids and targets:
-            left += targets
-        k = min(plant[q], len(pl.hand))
-        for j, b in enumerate(pl.hand):
-            if j < k:
-                add(shared if others else mine, b)
-            elif others:
-                add(to_others, b)
+            add(mine, ship.bean, ship.count)
+            if targets and i != PIRATE and (takes is None or ship.bean in takes) and _raidable(s, q, i):
+                r.taken.append((q, ship.bean, 1))  # raided now only: one card at most (I7)
+                r.left += 1
+    for b, c in held.items():
+        k = min(c, 2 * (raids + now)) if raids else 0
+        add(mine, b, c - k)
+        add(shared, b, k)
+        if answers and not raids and targets and (takes is None or b in takes):
+            r.taken.append((q, b, min(c, targets)))  # loaded while it answers, then raided (I5, I7)
+    if answers and not raids and targets:
+        r.left += targets
+    k = min(r.plant[q], len(pl.hand))
+    for j, b in enumerate(pl.hand):
+        if j < k:
+            add(shared if others else mine, b)
+        elif others:
+            add(to_others, b)
+
+
+def _table_cards(s: GameState, r: _Reach) -> None:
+    """The cards no seat holds (``reach``): the face-up cards, the draw pile while a later turn
+    lies ahead (else what this turn turns up, T2), the rows while a ship may still sail (I4)."""
+    turns, now, shared = r.turns, r.now, r.shared
+    isla = isla_of(s)
     for b in s.face_up:
-        add(shared, b)
+        _add(shared, b)
     later = s.draw if len(turns) > now else s.draw[:s.setup.face_up] if s.phase == Phase.PLANT else ()
     for b in later:
-        add(shared, b)
-    if traders and (len(turns) > now or isla.sails < isla_setup(s.setup).max_sails):  # sails left (I4)
-        rows = own[next(iter(traders))] if len(traders) == 1 else shared
-        beans = _loadable(s, own[turns[0][0]], shared, taken) if now and len(turns) == 1 else None
+        _add(shared, b)
+    if r.traders and (len(turns) > now or isla.sails < isla_setup(s.setup).max_sails):  # sails left (I4)
+        rows = r.own[next(iter(r.traders))] if len(r.traders) == 1 else shared
+        beans = _loadable(s, r.own[turns[0][0]], shared, r.taken) if now and len(turns) == 1 else None
         for row in isla.rows:
             for b in row:
                 if beans is None or b in beans:
-                    add(rows, b)
-    return own, shared, Raids(turns[0][0] if raiders else -1, left, tuple(taken))
+                    _add(rows, b)
 
 
 def _loadable(s: GameState, mine: dict[int, int], shared: dict[int, int],

@@ -17,7 +17,17 @@ from model import (
     apply,
 )
 from model.isla import isla_of
-from solvers.contract import DEFAULT_LIMITS, SOLO, Budget, Limits, Objective, Solution, SolveError, Status
+from solvers.contract import (
+    DEFAULT_LIMITS,
+    SOLO,
+    Budget,
+    Limits,
+    Objective,
+    Solution,
+    SolveError,
+    Status,
+    calls,
+)
 from solvers.cpsat_run import Interrupt, Tick, interruptible, reporting, run_model
 from solvers.isla.cpsat.base import PHASE1_STEPS, PHASE2_EXTRA
 from solvers.isla.cpsat.relax import prove
@@ -196,6 +206,7 @@ def replay(s: GameState, p: int, model: IslaModel) -> tuple[list[Action], GameSt
     return line, s
 
 
+@calls(solve_isla_cpsat)
 def solve(s: GameState, objective: Objective, player: int | None, limits: Limits,
           progress: ProgressFn | None) -> Solution:
     """``solve_isla_cpsat`` behind the one solver signature (``solvers.contract.Solver``; ``solo``)."""

@@ -271,14 +271,45 @@ class RelaxedModel(IslaModel):
         at its lowest container) or a merchant ship's cargo (one bean, one port, the ship owned);
         purchases paid from the coins at the run's end (I1, I5, I6; H4 as a batch). Once P's pirate
         has captured a card this turn (``captured``), its cargo may not move (I6 reading), so it
-        stays or is sold alone."""
+        stays or is sold alone. The parts add their constraints in a fixed order."""
         m = self.m
         name = f"{name}_run"
         home = m.new_constant(0)
         cont = [(st.fb[f], st.fc[f], home) for f in range(3)]
         cont += [(sh.bean, sh.count, sh.at) for sh in st.ships]
         full = [self.ge(c, 1, f"{name}_full{j}") for j, (_, c, _) in enumerate(cont)]
-        # -- purchases (I1)
+        buy3, buys, own3, owned = self._run_purchases(st, name)
+        keep, group, onto = self._run_moves(st, name, cont, full, captured)
+        gain = self._run_groups(name, cont, group)
+        coins = self.var(0, self.coin_max, f"{name}_coins")
+        m.add(coins == st.coins + sum(gain) - (self.third_cost or 0) * buy3 - self.ship_cost * buys[0]
+              - self.pirate_cost * buys[1])
+        # -- the fields: kept or emptied
+        fb, fc = [], []
+        for f in range(3):
+            nb, nc = self.bean_var(f"{name}_fb{f}"), self.var(0, hi(st.fc[f]), f"{name}_fc{f}")
+            m.add(nb == st.fb[f]).only_enforce_if(keep[f])
+            m.add(nc == st.fc[f]).only_enforce_if(keep[f])
+            m.add(nb == NO_BEAN).only_enforce_if(keep[f].negated())
+            m.add(nc == 0).only_enforce_if(keep[f].negated())
+            fb.append(nb)
+            fc.append(nc)
+        ships = self._run_ships(st, name, cont, full, keep, onto, owned)
+        quiet = m.new_bool_var(f"{name}_quiet")
+        m.add(quiet + self.any_of([*(k.negated() for k in keep), buy3, *buys], f"{name}_busy") == 1)
+        fields = self.any_of([*(keep[f].negated() for f in range(3)), buy3], f"{name}_fields")
+        touch = [self.any_of([keep[MERCHANTS[i]].negated(), *(onto[j][i] for j in range(6) if i in onto[j]),
+                              *([buys[0]] if i == 1 else [])], f"{name}_ship{i}") for i in range(2)]
+        pirate = self.any_of([keep[PIRATE_AT].negated(), buys[1]], f"{name}_pirate")
+        self.runs[name.rsplit("_", 1)[0]] = (quiet, fields, touch, pirate)
+        self.links[name.rsplit("_", 1)[0]] = (keep, group, onto, self.any_of([buy3, *buys], f"{name}_buys"))
+        return State(fb, fc, own3, coins, ships, st.rows, st.pos, st.others, st.alive), quiet
+
+    def _run_purchases(self, st: State, name: str
+                       ) -> tuple[cp_model.IntVar, list[cp_model.IntVar], cp_model.IntVar, list[Lit]]:
+        """The run's purchases (F1, I1: the third field, a merchant ship, a pirate ship, each once):
+        the third field's literal, the ships', the third field owned after, and every ship owned."""
+        m = self.m
         buy3 = m.new_bool_var(f"{name}_buy3")
         if self.third_cost is None or self.nf0 == 3:
             m.add(buy3 == 0)
@@ -286,7 +317,7 @@ class RelaxedModel(IslaModel):
         own3 = m.new_bool_var(f"{name}_own3")
         m.add(own3 == st.own3 + buy3)
         buys = [m.new_bool_var(f"{name}_buyship"), m.new_bool_var(f"{name}_buypirate")]
-        owned = [st.ships[0].owned]
+        owned: list[Lit] = [st.ships[0].owned]
         for i, lit in ((1, buys[0]), (2, buys[1])):
             m.add_implication(lit, st.ships[i].owned.negated())
             own = m.new_bool_var(f"{name}_own{i}")
@@ -294,7 +325,14 @@ class RelaxedModel(IslaModel):
             owned.append(own)
         for kind, lit in enumerate((buy3, *buys)):
             self.buys[kind].append(lit)
-        # -- where each container's cards go
+        return buy3, buys, own3, owned
+
+    def _run_moves(self, st: State, name: str, cont: list[tuple[Lit, Lit, Lit]], full: list[Lit],
+                   captured: cp_model.IntVar) -> tuple[list[Lit], list[dict[int, Lit]], list[dict[int, Lit]]]:
+        """Where each container's cards go: it stays (``keep``), joins the group sold at container
+        ``g`` (``group``, one bean, one port) or a merchant ship's cargo (``onto``); H4 (lenient) as a
+        batch: a one-card field goes only once no field of more stays."""
+        m = self.m
         keep = [m.new_bool_var(f"{name}_keep{j}") for j in range(6)]
         group = [{g: m.new_bool_var(f"{name}_g{j}_{g}") for g in range(j + 1)} for j in range(6)]
         onto = [{i: m.new_bool_var(f"{name}_to{j}_{i}") for i in range(2) if MERCHANTS[i] != j}
@@ -317,7 +355,14 @@ class RelaxedModel(IslaModel):
                 if g != f:
                     big = self.ge(st.fc[g], 2, f"{name}_big{f}_{g}")
                     m.add_bool_or([keep[f], single.negated(), big.negated(), keep[g].negated()])
-        # -- the sold groups (C1)
+        return keep, group, onto
+
+    def _run_groups(self, name: str, cont: list[tuple[Lit, Lit, Lit]],
+                    group: list[dict[int, Lit]]) -> list[Lit]:
+        """The sold groups (C1): each pays for its cards of one bean; a ship's cargo, or a field's
+        joined to others on a ship, only for at least one coin (I6; a field alone may be harvested,
+        H5). What each pays."""
+        m = self.m
         gain = []
         for g in range(6):
             members = [(j, group[j][g]) for j in range(g, 6)]
@@ -336,20 +381,13 @@ class RelaxedModel(IslaModel):
                     m.add(pay >= 1).only_enforce_if(lit)
             self.groups.append((pay, size, bean))
             gain.append(pay)
-        coins = self.var(0, self.coin_max, f"{name}_coins")
-        m.add(coins == st.coins + sum(gain) - (self.third_cost or 0) * buy3 - self.ship_cost * buys[0]
-              - self.pirate_cost * buys[1])
-        # -- the fields: kept or emptied
-        fb, fc = [], []
-        for f in range(3):
-            nb, nc = self.bean_var(f"{name}_fb{f}"), self.var(0, hi(st.fc[f]), f"{name}_fc{f}")
-            m.add(nb == st.fb[f]).only_enforce_if(keep[f])
-            m.add(nc == st.fc[f]).only_enforce_if(keep[f])
-            m.add(nb == NO_BEAN).only_enforce_if(keep[f].negated())
-            m.add(nc == 0).only_enforce_if(keep[f].negated())
-            fb.append(nb)
-            fc.append(nc)
-        # -- the ships: a merchant's cargo is what joins it (its own if kept), one bean, its port
+        return gain
+
+    def _run_ships(self, st: State, name: str, cont: list[tuple[Lit, Lit, Lit]], full: list[Lit],
+                   keep: list[Lit], onto: list[dict[int, Lit]], owned: list[Lit]) -> list[ShipVars]:
+        """The ships after the run: a merchant's cargo is what joins it (its own if kept), one bean,
+        its port, the ship owned; the pirate's is kept or sold."""
+        m = self.m
         total = sum(hi(c) for _, c, _ in cont)
         ships = []
         for i in range(2):
@@ -373,16 +411,7 @@ class RelaxedModel(IslaModel):
         m.add(nb == NO_BEAN).only_enforce_if(keep[PIRATE_AT].negated())
         m.add(nc == 0).only_enforce_if(keep[PIRATE_AT].negated())
         ships.append(ShipVars(nb, nc, pr.at, owned[2]))
-        quiet = m.new_bool_var(f"{name}_quiet")
-        m.add(quiet + self.any_of([*(k.negated() for k in keep), buy3, *buys], f"{name}_busy") == 1)
-        fields = self.any_of([*(keep[f].negated() for f in range(3)), buy3], f"{name}_fields")
-        touch = [self.any_of([keep[MERCHANTS[i]].negated(), *(onto[j][i] for j in range(6) if i in onto[j]),
-                              *([buys[0]] if i == 1 else [])], f"{name}_ship{i}") for i in range(2)]
-        pirate = self.any_of([keep[PIRATE_AT].negated(), buys[1]], f"{name}_pirate")
-        self.runs[name.rsplit("_", 1)[0]] = (quiet, fields, touch, pirate)
-        self.links[name.rsplit("_", 1)[0]] = (keep, group, onto, self.any_of([buy3, *buys], f"{name}_buys"))
-        return State(fb, fc, own3, coins, ships, st.rows, st.pos, st.others, st.alive), quiet
-
+        return ships
 
 def prove(s: GameState, p: int, value: int, time_limit: float, workers: int,
           clock: Budget | None = None, whole: bool = True) -> bool:

@@ -4,6 +4,7 @@ after P's draw (I2, E2) and the whole model with its end (E3, I8) and redundant 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from model import (
     Action,
@@ -28,6 +29,54 @@ from solvers.isla.cpsat.state import RATE, ROW_CARDS, LInt, Segment, ShipVars, S
 from solvers.isla.cpsat.timeline import NO_BEAN, TurnInfo
 
 
+@dataclass
+class _Menu:
+    """The action literals of one of P's steps as they are made (``lits``: exactly one holds), each
+    also a ``Step`` of the segment ``seg`` (how the line is read back and what commutes)."""
+
+    m: cp_model.CpModel
+    name: str
+    seg: list[Step]
+    lits: list[cp_model.IntVar] = field(default_factory=list)
+
+    def act(self, label: str, make: Callable[[GameState], Action], reads: set[str], writes: set[str],
+            coins: int = 0) -> cp_model.IntVar:
+        lit = self.m.new_bool_var(f"{self.name}_{label}")
+        self.lits.append(lit)
+        self.seg.append(Step(lit, make, frozenset(reads | writes), frozenset(writes), coins))
+        return lit
+
+
+@dataclass(frozen=True)
+class _Acts:
+    """P's choices in one step, by kind (``IslaModel._choices``)."""
+
+    noop: cp_model.IntVar
+    plant_f: list[list[tuple[cp_model.IntVar, LInt]]]  # per field: (planting literal, its card)
+    any_hand: cp_model.IntVar  # a hand card is planted
+    harvest: list[cp_model.IntVar]  # per field
+    onto: list[list[cp_model.IntVar]]  # per field, per merchant ship: harvested onto it (I5)
+    sell: list[cp_model.IntVar]  # per ship (I6)
+    moves: dict[tuple[int, int], cp_model.IntVar]  # (from ship, to merchant ship): cargo moved (I6)
+    buy3: cp_model.IntVar
+    buyship: cp_model.IntVar
+    buypirate: cp_model.IntVar
+    sails: dict[tuple[int, int], cp_model.IntVar]  # (merchant ship, port) (I4)
+    takes: list[cp_model.IntVar]  # per row: the cards a sail there loads
+    attacks: dict[tuple[int, int], cp_model.IntVar]  # (seat, its merchant ship) (I7)
+
+
+@dataclass(frozen=True)
+class _Raids:
+    """What P's attacks in one step leave (``IslaModel._raids``)."""
+
+    yields: list[tuple[cp_model.IntVar, cp_model.IntVar]]  # (the target yields a card, its bean)
+    others: dict[int, list[tuple[cp_model.IntVar, cp_model.IntVar]]]  # the other seats' ships after
+    attacked: dict[tuple[int, int], cp_model.IntVar]  # the ships attacked this turn so far
+    captured: cp_model.IntVar  # P's pirate has taken a card this turn
+    any_yield: cp_model.IntVar
+
+
 class IslaModel(RaidModel):
     """The CP-SAT model of Isla ``solo P`` (the package's docstring)."""
 
@@ -39,48 +88,37 @@ class IslaModel(RaidModel):
                                                                     cp_model.IntVar, cp_model.IntVar]:
         """One action of P or nothing; returns the new state, the nothing literal, the hand-planting
         literal, the sail literal and the new ``captured``. ``ups``: per face-up card, whether it
-        is planted in this step (phase 2)."""
-        m, p = self.m, self.p
-        acts: list[cp_model.IntVar] = []
+        is planted in this step (phase 2). The parts add their constraints in a fixed order (the
+        model, and so CP-SAT's search, is the same from run to run)."""
+        m = self.m
+        menu = _Menu(m, name, seg)
+        acts = self._choices(menu, st, phase, ups, face)
+        fb, fc = self._fields(st, name, acts)
+        gain = self._sale(st, name, acts)
+        own3, coins = self._purchases(st, name, acts, gain)
+        rows, fronts = self._rows(st, name, acts)
+        raids = self._raids(st, name, acts, attacked, captured)
+        self.ins += [acts.any_hand, raids.any_yield, *acts.takes, *(ups or [])]
+        ships = [self._ship(st, name, i, acts, fronts, raids.yields, captured) for i in range(3)]
+        pos = self.var(0, len(self.hand), f"{name}_pos")
+        m.add(pos == st.pos + acts.any_hand)
+        attacked.clear()
+        attacked.update(raids.attacked)
+        sail_any = m.new_bool_var(f"{name}_sail")
+        m.add(sail_any == sum(acts.sails.values()))
+        after = State(fb, fc, own3, coins, ships, rows, pos, raids.others, st.alive)
+        return after, acts.noop, acts.any_hand, sail_any, raids.captured
 
-        def act(label: str, make: Callable[[GameState], Action], reads: set[str], writes: set[str],
-                coins: int = 0) -> cp_model.IntVar:
-            lit = m.new_bool_var(f"{name}_{label}")
-            acts.append(lit)
-            seg.append(Step(lit, make, frozenset(reads | writes), frozenset(writes), coins))
-            return lit
-
+    def _choices(self, menu: _Menu, st: State, phase: Phase, ups: list[cp_model.IntVar] | None,
+                 face: tuple[int, ...]) -> _Acts:
+        """Every action P may take in the step, one literal each, and nothing: exactly one holds."""
+        m, p, name = self.m, self.p, menu.name
+        act = menu.act
         fields = {"f0", "f1", "f2", "own3"}  # a harvest reads every field (H4)
-
         noop = m.new_bool_var(f"{name}_noop")
-        acts.append(noop)
+        menu.lits.append(noop)
         m.add_implication(st.alive.negated(), noop)
-        # -- plantings (H3; T1 the hand's front card, I3 a face-up card)
-        plant_f: list[list[tuple[cp_model.IntVar, LInt]]] = [[] for _ in range(3)]
-        hand_lits: list[cp_model.IntVar] = []
-        if phase == Phase.PLANT:
-            at = self.var(0, max(len(self.hand) - 1, 0), f"{name}_at")
-            card = self.var(NO_BEAN, max(self.beans), f"{name}_card")
-            m.add_element(at, list(self.hand) or [NO_BEAN], card)
-            for f in range(3):
-                lit = act(f"plant{f}", _now(Plant(p, f)), {"own3"}, {"hand", f"f{f}"})
-                hand_lits.append(lit)
-                plant_f[f].append((lit, card))
-            any_hand = m.new_bool_var(f"{name}_hand")
-            m.add(any_hand == sum(hand_lits))
-            m.add(at == st.pos).only_enforce_if(any_hand)
-            m.add(at == 0).only_enforce_if(any_hand.negated())
-        else:
-            any_hand = m.new_constant(0)
-        if ups is not None:
-            for j, b in enumerate(face):
-                here = []
-                for f in range(3):
-                    lit = act(f"up{j}_{f}", _plant_up(p, b, f), {"own3"},
-                              {f"up{j}", f"f{f}"})
-                    plant_f[f].append((lit, b))
-                    here.append(lit)
-                m.add(ups[j] == sum(here))
+        plant_f, any_hand = self._plantings(menu, st, phase, ups, face)
         # -- harvests (H4, H5, I5)
         harvest = [act(f"harvest{f}", _now(Harvest(p, f)), fields, {f"f{f}"}, 1) for f in range(3)]
         onto = [[act(f"onto{f}_{i}", _now(HarvestOnto(p, f, i)), fields, {f"f{f}", f"s{i}"})
@@ -110,15 +148,53 @@ class IslaModel(RaidModel):
                 for i in range(len(slots) - (1 if has_pirate else 0)):
                     attacks[(q, i)] = act(f"attack{q}_{i}", _now(Attack(p, q, i)), set(),
                                           {"s2", "captured", f"o{q}_{i}"})
-        m.add_exactly_one(acts)
+        m.add_exactly_one(menu.lits)
+        return _Acts(noop, plant_f, any_hand, harvest, onto, sell, moves, buy3, buyship, buypirate, sails,
+                     takes, attacks)
 
+    def _plantings(self, menu: _Menu, st: State, phase: Phase, ups: list[cp_model.IntVar] | None,
+                   face: tuple[int, ...]) -> tuple[list[list[tuple[cp_model.IntVar, LInt]]], cp_model.IntVar]:
+        """The plantings (H3; T1 the hand's front card, I3 a face-up card): per field, each planting
+        literal with its card, and the literal that a hand card is planted."""
+        m, p, name = self.m, self.p, menu.name
+        plant_f: list[list[tuple[cp_model.IntVar, LInt]]] = [[] for _ in range(3)]
+        hand_lits: list[cp_model.IntVar] = []
+        if phase == Phase.PLANT:
+            at = self.var(0, max(len(self.hand) - 1, 0), f"{name}_at")
+            card = self.var(NO_BEAN, max(self.beans), f"{name}_card")
+            m.add_element(at, list(self.hand) or [NO_BEAN], card)
+            for f in range(3):
+                lit = menu.act(f"plant{f}", _now(Plant(p, f)), {"own3"}, {"hand", f"f{f}"})
+                hand_lits.append(lit)
+                plant_f[f].append((lit, card))
+            any_hand = m.new_bool_var(f"{name}_hand")
+            m.add(any_hand == sum(hand_lits))
+            m.add(at == st.pos).only_enforce_if(any_hand)
+            m.add(at == 0).only_enforce_if(any_hand.negated())
+        else:
+            any_hand = m.new_constant(0)
+        if ups is not None:
+            for j, b in enumerate(face):
+                here = []
+                for f in range(3):
+                    lit = menu.act(f"up{j}_{f}", _plant_up(p, b, f), {"own3"},
+                                   {f"up{j}", f"f{f}"})
+                    plant_f[f].append((lit, b))
+                    here.append(lit)
+                m.add(ups[j] == sum(here))
+        return plant_f, any_hand
+
+    def _fields(self, st: State, name: str,
+                acts: _Acts) -> tuple[list[cp_model.IntVar], list[cp_model.IntVar]]:
+        """The fields after the step: emptied by a harvest (H4 lenient: a single goes only while no
+        other field holds more; the third only if owned), or grown by a planting that fits."""
+        m = self.m
         single = [self.eq(st.fc[f], 1, f"{name}_single{f}") for f in range(3)]
         big = [self.ge(st.fc[f], 2, f"{name}_big{f}") for f in range(3)]
-        # -- fields
         fb = [self.bean_var(f"{name}_fb{f}") for f in range(3)]
-        fc = [self.var(0, hi(st.fc[f]) + (1 if plant_f[f] else 0), f"{name}_fc{f}") for f in range(3)]
+        fc = [self.var(0, hi(st.fc[f]) + (1 if acts.plant_f[f] else 0), f"{name}_fc{f}") for f in range(3)]
         for f in range(3):
-            out = [harvest[f]] + onto[f]
+            out = [acts.harvest[f]] + acts.onto[f]
             gone = m.new_bool_var(f"{name}_gone{f}")
             m.add(gone == sum(out))
             m.add(st.fc[f] >= 1).only_enforce_if(gone)
@@ -130,7 +206,7 @@ class IslaModel(RaidModel):
             m.add(fb[f] == NO_BEAN).only_enforce_if(gone)
             m.add(fc[f] == 0).only_enforce_if(gone)
             planted = []
-            for plit, pcard in plant_f[f]:
+            for plit, pcard in acts.plant_f[f]:
                 planted.append(plit)
                 if f >= self.nf0:
                     m.add_implication(plit, st.own3)
@@ -140,11 +216,16 @@ class IslaModel(RaidModel):
                 m.add(fc[f] == st.fc[f] + 1).only_enforce_if(plit)
             self.keep(fb[f], st.fb[f], [gone, *planted])
             self.keep(fc[f], st.fc[f], [gone, *planted])
-        # -- what is sold in this step: one field or one ship (C1, I6)
+        return fb, fc
+
+    def _sale(self, st: State, name: str, acts: _Acts) -> cp_model.IntVar:
+        """What is sold in the step, one field or one ship (C1, I6; a ship only for at least one
+        coin), and the coins it pays."""
+        m = self.m
         sold_b = self.bean_var(f"{name}_sb")
         sold_c = self.var(0, max(hi(v) for v in [*st.fc, *(sh.count for sh in st.ships)]), f"{name}_sc")
-        sources = [(harvest[f], st.fb[f], st.fc[f]) for f in range(3)]
-        sources += [(sell[i], st.ships[i].bean, st.ships[i].count) for i in range(3)]
+        sources = [(acts.harvest[f], st.fb[f], st.fc[f]) for f in range(3)]
+        sources += [(acts.sell[i], st.ships[i].bean, st.ships[i].count) for i in range(3)]
         for slit, sbean, scount in sources:
             m.add(sold_b == sbean).only_enforce_if(slit)
             m.add(sold_c == scount).only_enforce_if(slit)
@@ -155,9 +236,16 @@ class IslaModel(RaidModel):
         gain = self.pay(sold_b, sold_c, f"{name}_gain")
         self.groups.append((gain, sold_c, sold_b))
         for i in range(3):
-            m.add(st.ships[i].count >= 1).only_enforce_if(sell[i])
-            m.add(gain >= 1).only_enforce_if(sell[i])  # I6: only for at least one coin
-        # -- purchases (I1)
+            m.add(st.ships[i].count >= 1).only_enforce_if(acts.sell[i])
+            m.add(gain >= 1).only_enforce_if(acts.sell[i])  # I6: only for at least one coin
+        return gain
+
+    def _purchases(self, st: State, name: str, acts: _Acts,
+                   gain: cp_model.IntVar) -> tuple[cp_model.IntVar, cp_model.IntVar]:
+        """The purchases (F1, I1: a third field, a merchant ship, a pirate ship, each once and paid
+        for), and P's coins after the step."""
+        m = self.m
+        buy3, buyship, buypirate = acts.buy3, acts.buyship, acts.buypirate
         own3 = m.new_bool_var(f"{name}_own3")
         if self.third_cost is not None and self.nf0 == 2:
             m.add_implication(buy3, st.own3.negated())
@@ -173,28 +261,39 @@ class IslaModel(RaidModel):
         coins = self.var(0, self.coin_max, f"{name}_coins")
         m.add(coins == st.coins + gain - (self.third_cost or 0) * buy3 - self.ship_cost * buyship
               - self.pirate_cost * buypirate)
-        # -- rows (I4)
+        return own3, coins
+
+    def _rows(self, st: State, name: str, acts: _Acts) -> tuple[list[cp_model.IntVar], list[cp_model.IntVar]]:
+        """The island rows after the step (I4: a sail to a row takes its front cards) and their
+        front cards."""
+        m = self.m
         rows = []
         fronts = []
         for r in range(2):
-            to_r = [sails[(i, r + 1)] for i in range(2) if (i, r + 1) in sails]
+            to_r = [acts.sails[(i, r + 1)] for i in range(2) if (i, r + 1) in acts.sails]
             sailing = m.new_bool_var(f"{name}_to{r}")
             m.add(sailing == sum(to_r))
             new_row = self.var(0, len(self.row_order[r]) - 1, f"{name}_row{r}")
             front = self.var(-2, max(self.beans), f"{name}_front{r}")
-            m.add_allowed_assignments([sailing, st.rows[r], takes[r], new_row, front], self.row_tables[r])
-            m.add(takes[r] <= len(self.isla.rows[r]) * sailing)  # redundant: no sail, no load
-            self.taken[r].append(takes[r])
+            m.add_allowed_assignments([sailing, st.rows[r], acts.takes[r], new_row, front],
+                                      self.row_tables[r])
+            m.add(acts.takes[r] <= len(self.isla.rows[r]) * sailing)  # redundant: no sail, no load
+            self.taken[r].append(acts.takes[r])
             rows.append(new_row)
             fronts.append(front)
-        # -- ships (I4-I7)
-        ships: list[ShipVars] = []
+        return rows, fronts
+
+    def _raids(self, st: State, name: str, acts: _Acts, attacked: dict[tuple[int, int], cp_model.IntVar],
+               captured: cp_model.IntVar) -> _Raids:
+        """P's pirate attacks (I7): each merchant ship of another seat at most once a turn, a cargo
+        the pirate's fits; the target sells it when that pays, else yields a card."""
+        m = self.m
         pirate = st.ships[2]
         new_captured = m.new_bool_var(f"{name}_captured")
         yields: list[tuple[cp_model.IntVar, cp_model.IntVar]] = []  # (attack yields, bean)
         new_others: dict[int, list[tuple[cp_model.IntVar, cp_model.IntVar]]] = {}
         new_attacked = dict(attacked)
-        for (q, i), lit in attacks.items():
+        for (q, i), lit in acts.attacks.items():
             tb, tc = st.others[q][i]
             m.add_implication(lit, pirate.owned)
             m.add(tc >= 1).only_enforce_if(lit)
@@ -231,85 +330,84 @@ class IslaModel(RaidModel):
         any_yield = m.new_bool_var(f"{name}_anyyield")
         m.add(any_yield == sum(y for y, _ in yields))
         m.add_max_equality(new_captured, [captured, any_yield])
-        self.ins += [any_hand, any_yield, *takes, *(ups or [])]
-        for i in range(3):
-            sh = st.ships[i]
-            fuller = [hi(v) for v in st.fc] + [hi(x.count) for x in st.ships] + [ROW_CARDS]
-            grow = 1 if i == 2 else max(fuller)  # one action a step: the most one load adds
-            nb = self.bean_var(f"{name}_b{i}")
-            nc = self.var(0, min(hi(sh.count) + grow, self.cmax), f"{name}_c{i}")
-            nat = m.new_int_var(0, 2, f"{name}_at{i}") if i < 2 else sh.at
-            owned = m.new_bool_var(f"{name}_own{i}") if i > 0 else sh.owned
-            if i == 1:
-                m.add(owned == sh.owned + buyship)
-            elif i == 2:
-                m.add(owned == sh.owned + buypirate)
-            changed: list[cp_model.IntVar] = [sell[i]]
-            m.add(nc == 0).only_enforce_if(sell[i])
-            m.add(nb == NO_BEAN).only_enforce_if(sell[i])
-            if i < 2:
-                for f in range(3):  # I5: a harvest onto a merchant ship at home, same type
-                    lit = onto[f][i]
-                    changed.append(lit)
-                    m.add_implication(lit, sh.owned)
-                    m.add(sh.at == 0).only_enforce_if(lit)
-                    m.add_implication(lit, self.fits(sh.bean, sh.count, st.fb[f], f"{name}_ofit{f}_{i}"))
-                    m.add(nb == st.fb[f]).only_enforce_if(lit)
-                    m.add(nc == sh.count + st.fc[f]).only_enforce_if(lit)
-                for port in range(3):  # I4: sail elsewhere, loading at an island port
-                    if (i, port) not in sails:
-                        continue
-                    lit = sails[(i, port)]
-                    changed.append(lit)
-                    m.add_implication(lit, sh.owned)
-                    m.add(sh.at != port).only_enforce_if(lit)
-                    m.add(nat == port).only_enforce_if(lit)
-                    if port == 0:
-                        m.add(nb == sh.bean).only_enforce_if(lit)
-                        m.add(nc == sh.count).only_enforce_if(lit)
-                        continue
-                    front, take = fronts[port - 1], takes[port - 1]
-                    loads = self.ge(front, 0, f"{name}_loads{i}_{port}")
-                    ok = self.fits(sh.bean, sh.count, front, f"{name}_sf{i}_{port}")
-                    m.add_bool_or([lit.negated(), loads.negated(), ok])
-                    m.add(nb == front).only_enforce_if([lit, loads])
-                    m.add(nc == sh.count + take).only_enforce_if([lit, loads])
-                    m.add(nb == sh.bean).only_enforce_if([lit, loads.negated()])
-                    m.add(nc == sh.count).only_enforce_if([lit, loads.negated()])
-                sail_lits = [sails[(i, port)] for port in range(3) if (i, port) in sails]
-                self.keep(nat, sh.at, sail_lits)
-            else:  # the pirate: its captures (I7)
-                for yl, yb in yields:
-                    changed.append(yl)
-                    m.add(nb == yb).only_enforce_if(yl)
-                    m.add(nc == sh.count + 1).only_enforce_if(yl)
-            for (a, j), lit in moves.items():  # I6: a whole cargo onto a merchant ship in the same port
-                src = st.ships[a]
-                if a == i:
-                    changed.append(lit)
-                    m.add(nc == 0).only_enforce_if(lit)
-                    m.add(nb == NO_BEAN).only_enforce_if(lit)
-                if j == i:
-                    changed.append(lit)
-                    m.add_implication(lit, sh.owned)
-                    m.add(src.count >= 1).only_enforce_if(lit)
-                    m.add(src.at == sh.at).only_enforce_if(lit)
-                    m.add_implication(lit, self.fits(sh.bean, sh.count, src.bean, f"{name}_mfit{a}_{j}"))
-                    m.add(nb == src.bean).only_enforce_if(lit)
-                    m.add(nc == sh.count + src.count).only_enforce_if(lit)
-                    if a == 2:  # not pirate cargo captured this turn (I6 reading)
-                        m.add_implication(lit, captured.negated())
-            self.keep(nb, sh.bean, changed)
-            self.keep(nc, sh.count, changed)
-            ships.append(ShipVars(nb, nc, nat, owned))
-        pos = self.var(0, len(self.hand), f"{name}_pos")
-        m.add(pos == st.pos + any_hand)
-        attacked.clear()
-        attacked.update(new_attacked)
-        sail_any = m.new_bool_var(f"{name}_sail")
-        m.add(sail_any == sum(sails.values()))
-        return (State(fb, fc, own3, coins, ships, rows, pos, new_others, st.alive), noop, any_hand, sail_any,
-                new_captured)
+        return _Raids(yields, new_others, new_attacked, new_captured, any_yield)
+
+    def _ship(self, st: State, name: str, i: int, acts: _Acts, fronts: list[cp_model.IntVar],
+              yields: list[tuple[cp_model.IntVar, cp_model.IntVar]], captured: cp_model.IntVar) -> ShipVars:
+        """Ship ``i`` after the step (0, 1 merchant ships, 2 the pirate; I4-I7): bought, sold,
+        loaded by a harvest at home (I5) or at an island port (I4), sailed, filled by captures (I7),
+        its cargo moved (I6); else as it was."""
+        m = self.m
+        sell, onto, sails, moves = acts.sell, acts.onto, acts.sails, acts.moves
+        sh = st.ships[i]
+        fuller = [hi(v) for v in st.fc] + [hi(x.count) for x in st.ships] + [ROW_CARDS]
+        grow = 1 if i == 2 else max(fuller)  # one action a step: the most one load adds
+        nb = self.bean_var(f"{name}_b{i}")
+        nc = self.var(0, min(hi(sh.count) + grow, self.cmax), f"{name}_c{i}")
+        nat = m.new_int_var(0, 2, f"{name}_at{i}") if i < 2 else sh.at
+        owned = m.new_bool_var(f"{name}_own{i}") if i > 0 else sh.owned
+        if i == 1:
+            m.add(owned == sh.owned + acts.buyship)
+        elif i == 2:
+            m.add(owned == sh.owned + acts.buypirate)
+        changed: list[cp_model.IntVar] = [sell[i]]
+        m.add(nc == 0).only_enforce_if(sell[i])
+        m.add(nb == NO_BEAN).only_enforce_if(sell[i])
+        if i < 2:
+            for f in range(3):  # I5: a harvest onto a merchant ship at home, same type
+                lit = onto[f][i]
+                changed.append(lit)
+                m.add_implication(lit, sh.owned)
+                m.add(sh.at == 0).only_enforce_if(lit)
+                m.add_implication(lit, self.fits(sh.bean, sh.count, st.fb[f], f"{name}_ofit{f}_{i}"))
+                m.add(nb == st.fb[f]).only_enforce_if(lit)
+                m.add(nc == sh.count + st.fc[f]).only_enforce_if(lit)
+            for port in range(3):  # I4: sail elsewhere, loading at an island port
+                if (i, port) not in sails:
+                    continue
+                lit = sails[(i, port)]
+                changed.append(lit)
+                m.add_implication(lit, sh.owned)
+                m.add(sh.at != port).only_enforce_if(lit)
+                m.add(nat == port).only_enforce_if(lit)
+                if port == 0:
+                    m.add(nb == sh.bean).only_enforce_if(lit)
+                    m.add(nc == sh.count).only_enforce_if(lit)
+                    continue
+                front, take = fronts[port - 1], acts.takes[port - 1]
+                loads = self.ge(front, 0, f"{name}_loads{i}_{port}")
+                ok = self.fits(sh.bean, sh.count, front, f"{name}_sf{i}_{port}")
+                m.add_bool_or([lit.negated(), loads.negated(), ok])
+                m.add(nb == front).only_enforce_if([lit, loads])
+                m.add(nc == sh.count + take).only_enforce_if([lit, loads])
+                m.add(nb == sh.bean).only_enforce_if([lit, loads.negated()])
+                m.add(nc == sh.count).only_enforce_if([lit, loads.negated()])
+            sail_lits = [sails[(i, port)] for port in range(3) if (i, port) in sails]
+            self.keep(nat, sh.at, sail_lits)
+        else:  # the pirate: its captures (I7)
+            for yl, yb in yields:
+                changed.append(yl)
+                m.add(nb == yb).only_enforce_if(yl)
+                m.add(nc == sh.count + 1).only_enforce_if(yl)
+        for (a, j), lit in moves.items():  # I6: a whole cargo onto a merchant ship in the same port
+            src = st.ships[a]
+            if a == i:
+                changed.append(lit)
+                m.add(nc == 0).only_enforce_if(lit)
+                m.add(nb == NO_BEAN).only_enforce_if(lit)
+            if j == i:
+                changed.append(lit)
+                m.add_implication(lit, sh.owned)
+                m.add(src.count >= 1).only_enforce_if(lit)
+                m.add(src.at == sh.at).only_enforce_if(lit)
+                m.add_implication(lit, self.fits(sh.bean, sh.count, src.bean, f"{name}_mfit{a}_{j}"))
+                m.add(nb == src.bean).only_enforce_if(lit)
+                m.add(nc == sh.count + src.count).only_enforce_if(lit)
+                if a == 2:  # not pirate cargo captured this turn (I6 reading)
+                    m.add_implication(lit, captured.negated())
+        self.keep(nb, sh.bean, changed)
+        self.keep(nc, sh.count, changed)
+        return ShipVars(nb, nc, nat, owned)
 
     def _sail(self, p: int, i: int, port: int, take: cp_model.IntVar | None) -> Callable[[GameState], Action]:
         """I4: the sail, loading as many cards as the solution's ``take``, read after solving."""

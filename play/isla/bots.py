@@ -1,14 +1,17 @@
 """What the bots do with ships (La Isla Bohnita, I1-I9): greedy sailing, selling, loading and raiding.
 
-``play/bots.py`` asks ``greedy_isla`` first when the game has the expansion; ``None`` means "play
-as in the base game". Every move returned is one of ``legal``.
+The greedy bot (``play/bots.py``) asks ``ISLA_BOTS.greedy`` first when the game has the expansion;
+``None`` means "play as in the base game". Every move returned is one of ``legal``.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from model import Action, GameState, Harvest
 from model.isla import HOME, Isla, Ship, isla_of, isla_setup
 from model.isla.actions import PIRATE, Attack, BuyShip, HarvestOnto, MoveCargo, Sail, Sell, Yield
+from play.hook import BotHooks
 
 SELL_AT = 3  # a cargo that pays this many coins is sold at once
 LOAD_AT = 2  # a ship sails out for a row holding at least this many cards of the front type
@@ -83,3 +86,30 @@ def greedy_harvest(s: GameState, legal: list[Action], harvest: Harvest) -> Actio
             if ship.count or not pays:
                 return a
     return harvest
+
+
+class IslaBots(BotHooks):
+    """La Isla Bohnita's part of the bots and of the simulator's counts: sales of ship cargo (I6),
+    pirate attacks (I7) and the cards they took (the owner yielded)."""
+
+    name = "isla"
+    counted = ((Sell, "ship_sales"), (Attack, "raids"), (Yield, "captures"))
+
+    def greedy(self, s: GameState, legal: list[Action]) -> Action | None:
+        return greedy_isla(s, legal)
+
+    def harvest(self, s: GameState, legal: list[Action], harvest: Harvest) -> Action:
+        return greedy_harvest(s, legal, harvest)
+
+    def summary(self, totals: dict[str, int], games: int) -> dict[str, Any]:
+        return {**totals, "mean_ship_sales": round(totals["ship_sales"] / games, 3),
+                "mean_raids": round(totals["raids"] / games, 3)}
+
+    def describe(self, summary: dict[str, Any]) -> str | None:
+        s = summary
+        return (f"La Isla Bohnita: {s['ship_sales']} ship sales ({s['mean_ship_sales']:.2f} a game), "
+                f"{s['raids']} pirate raids ({s['mean_raids']:.2f} a game), "
+                f"{s['captures']} cards captured")
+
+
+ISLA_BOTS = IslaBots()
