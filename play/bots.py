@@ -126,11 +126,11 @@ def _card_value(pl: PlayerState, b: int) -> int:
 def greedy_bot(s: GameState, rng: random.Random) -> Action:
     """Plants to keep chains, gives away cards it cannot use, accepts deals that help it."""
     legal = legal_actions(s, proposals=False)  # its own proposals are checked one by one
-    x = bot_hooks(s.setup.expansion)  # the expansion's moves first (its bots' hook)
-    choice = x.greedy(s, legal) if s.ext is not None else None
+    x = bot_hooks(s.setup.expansion) if s.ext is not None else None  # its moves first (its bots' hook)
+    choice = x.greedy(s, legal) if x is not None else None
     if choice is None:
         choice = _greedy_choice(s, legal)
-    if isinstance(choice, Harvest) and s.ext is not None:
+    if isinstance(choice, Harvest) and x is not None:
         choice = x.harvest(s, legal, choice)
     if isinstance(choice, Propose):
         if is_listed_proposal(s, choice):
