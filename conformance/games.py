@@ -3,60 +3,16 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
-from conformance.common import GenerationError, rules_of
-from model import Action, GameState, Phase, apply, winners
-from model.isla import isla_of
-from model.rules import Ruleset
+from conformance.expansions import EXPANSION_GAMES
+from conformance.kinds import Game, GameSpec
+from model import GameState, Phase, apply, winners
 from play.bots import BOTS
 from play.playout import play_game
 from records.game import action_line, header
 
 # ---------------------------------------------------------------- game records
-
-
-@dataclass(frozen=True)
-class GameSpec:
-    """A seeded simulated game (``play.playout.play_game``), written as a record."""
-
-    name: str
-    about: str
-    ruleset: str
-    players: int
-    seed: int
-    bot: str
-    options: tuple[tuple[str, Any], ...] = ()
-    stop: Callable[[GameState], bool] | None = None  # stop the record before the first such state
-
-    def rules(self) -> Ruleset:
-        return rules_of(self.ruleset, dict(self.options))
-
-
-@dataclass
-class Game:
-    """A played game: its record's lines (header, one per action, the end line when over) and the
-    state before each action (``states[i]`` before ``actions[i]``; the last one after them all)."""
-
-    spec: GameSpec
-    lines: list[dict[str, Any]]
-    actions: list[Action]
-    states: list[GameState]
-
-    @property
-    def final(self) -> GameState:
-        return self.states[-1]
-
-    def at(self, pred: Callable[[GameState, Action], bool], nth: int = 0) -> int:
-        """The index of the ``nth`` action whose state and action satisfy ``pred``."""
-        for i, (s, a) in enumerate(zip(self.states, self.actions, strict=False)):
-            if pred(s, a):
-                if nth == 0:
-                    return i
-                nth -= 1
-        raise GenerationError(f"{self.spec.name}: no step where the mutation applies")
 
 
 def _stop_at_pending(s: GameState) -> bool:
@@ -65,10 +21,6 @@ def _stop_at_pending(s: GameState) -> bool:
 
 def _stop_at_chance(s: GameState) -> bool:
     return s.phase == Phase.CHANCE
-
-
-def _stop_at_attack(s: GameState) -> bool:
-    return s.ext is not None and isla_of(s).attack is not None
 
 
 LEGAL: list[GameSpec] = [
@@ -107,22 +59,6 @@ LEGAL: list[GameSpec] = [
              "rio-grande", 4, 155, "greedy", (("tie_break", "seat"),)),
     GameSpec("rio-grande-4p-hand-tie-break", "rio-grande, 4 players, tie_break=hand (E4, the default): two "
              "seats tie on coins, the one with more cards in hand wins", "rio-grande", 4, 172, "greedy"),
-    GameSpec("isla-2p-duel", "La Isla Bohnita duel (I9), greedy bots", "rio-grande", 2, 161, "greedy",
-             (("isla", True),)),
-    GameSpec("isla-2p-duel-random", "La Isla Bohnita duel (I9), random bots (hand discards before "
-             "planting)", "rio-grande", 2, 168, "random", (("isla", True),)),
-    GameSpec("isla-3p", "La Isla Bohnita, 3 players, greedy bots", "rio-grande", 3, 162, "greedy",
-             (("isla", True),)),
-    GameSpec("isla-4p", "La Isla Bohnita, 4 players, greedy bots (raids)", "rio-grande", 4, 163, "greedy",
-             (("isla", True),)),
-    GameSpec("isla-5p", "La Isla Bohnita, 5 players, random proposals", "rio-grande", 5, 164,
-             "random-trader", (("isla", True),)),
-    GameSpec("isla-6p", "La Isla Bohnita, 6 players, greedy bots", "rio-grande", 6, 165, "greedy",
-             (("isla", True),)),
-    GameSpec("isla-7p", "La Isla Bohnita, 7 players, random bots", "rio-grande", 7, 166, "random",
-             (("isla", True),)),
-    GameSpec("isla-amigo-3p", "La Isla Bohnita with the amigo deck, 3 players, greedy bots", "amigo", 3,
-             167, "greedy", (("isla", True),)),
     GameSpec("rio-grande-4p-on-demand", "rio-grande, 4 players, reshuffle=on-demand (E1): each pile runs "
              "out at the end of a draw and is reshuffled at the next turn-up, with the cards discarded "
              "in between; greedy bots", "rio-grande", 4, 182, "greedy", (("reshuffle", "on-demand"),)),
@@ -130,9 +66,7 @@ LEGAL: list[GameSpec] = [
              "(a game in progress)", "rio-grande", 5, 171, "random-trader", stop=_stop_at_pending),
     GameSpec("amigo-4p-stopped-reshuffle", "amigo, 4 players, stopped where a reshuffle is due (E1; a "
              "game in progress)", "amigo", 4, 172, "greedy", stop=_stop_at_chance),
-    GameSpec("isla-4p-stopped-attack", "La Isla Bohnita, 4 players, stopped while an attack awaits its "
-             "answer (I7; a game in progress)", "rio-grande", 4, 173, "greedy", (("isla", True),),
-             stop=_stop_at_attack),
+    *EXPANSION_GAMES,
 ]
 GAMES = {g.name: g for g in LEGAL}
 

@@ -4,86 +4,30 @@ first illegal line and rule ID a referee must name (each is checked by the refer
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from conformance.common import GenerationError, mover
-from conformance.games import Game, jsonl, played
-from conformance.perft_cases import in_trade
+from conformance.expansions import EXPANSION_ILLEGAL
+from conformance.games import jsonl, played
+from conformance.kinds import Game, Illegal, decision, delete, in_trade, ins, insert, other, rep, replace
 from model import (
     Accept,
     Action,
-    Attack,
     BuyField,
-    BuyShip,
     Discard,
     EndPhase,
     GameState,
     Harvest,
-    HarvestOnto,
-    MoveCargo,
     Phase,
     Plant,
     PlantAside,
-    PlantCargo,
     Propose,
     Reshuffle,
-    Sail,
-    Sell,
 )
 from model.cards import BEAN_NAMES
-from model.isla import HOME, isla_of, isla_setup
-from model.isla.actions import PIRATE
 from records.game import action_line
 from records.referee import check_record
-
-
-@dataclass(frozen=True)
-class Illegal:
-    """A legal record with one step changed, and what a referee must say about it."""
-
-    name: str
-    base: str
-    rule: str
-    make: Callable[[Game], tuple[list[dict[str, Any]], int, str, str]]  # lines, line, change, why
-    reason: str = ""  # a word the referee's reason must contain (checked as the record is made)
-
-
-def insert(game: Game, i: int, action: Action | dict[str, Any]) -> tuple[list[dict[str, Any]], int]:
-    """The record with ``action`` inserted before action ``i``; the new line's number (1-based)."""
-    line = action if isinstance(action, dict) else action_line(action)
-    return game.lines[:i + 1] + [line] + game.lines[i + 1:], i + 2
-
-
-def replace(game: Game, i: int, action: Action | dict[str, Any]) -> tuple[list[dict[str, Any]], int]:
-    line = action if isinstance(action, dict) else action_line(action)
-    return game.lines[:i + 1] + [line] + game.lines[i + 2:], i + 2
-
-
-def delete(game: Game, i: int) -> tuple[list[dict[str, Any]], int]:
-    """The record without action ``i``: the line after it takes its number."""
-    return game.lines[:i + 1] + game.lines[i + 2:], i + 2
-
-
-def _ins(game: Game, i: int, action: Action, why: str) -> tuple[list[dict[str, Any]], int, str, str]:
-    lines, no = insert(game, i, action)
-    return lines, no, f"inserted {action}", why
-
-
-def _rep(game: Game, i: int, action: Action, why: str) -> tuple[list[dict[str, Any]], int, str, str]:
-    lines, no = replace(game, i, action)
-    return lines, no, f"replaced {game.actions[i]} by {action}", why
-
-
-def _other(s: GameState, *not_these: int) -> int:
-    return next(q for q in range(len(s.players)) if q not in not_these)
-
-
-def _decision(s: GameState) -> bool:
-    return s.to_move >= 0
-
 
 # -- T: turn structure and trading
 
@@ -91,8 +35,8 @@ def _decision(s: GameState) -> bool:
 def m_t1_out_of_turn(g: Game) -> Any:
     i = g.at(lambda s, a: s.phase == Phase.PLANT and isinstance(a, Plant) and s.turn >= 2)
     s = g.states[i]
-    q = _other(s, s.active)
-    return _rep(g, i, Plant(q, 0), f"p{q} plants while p{s.active} is in phase 1: only the active player "
+    q = other(s, s.active)
+    return rep(g, i, Plant(q, 0), f"p{q} plants while p{s.active} is in phase 1: only the active player "
                 "plants from the hand")
 
 
@@ -100,14 +44,14 @@ def m_t1_third_planting(g: Game) -> Any:
     i = g.at(lambda s, a: s.phase == Phase.TRADE and s.pending is None and s.planted == 2
              and bool(s.players[s.active].hand) and s.offers == 0)
     s = g.states[i]
-    return _ins(g, i, Plant(s.active, 0), f"p{s.active} plants a third card from the hand after two "
+    return ins(g, i, Plant(s.active, 0), f"p{s.active} plants a third card from the hand after two "
                 "(never a third)")
 
 
 def m_t1_end_unplanted(g: Game) -> Any:
     i = g.at(lambda s, a: s.phase == Phase.PLANT and s.planted == 0 and s.turn >= 1)
     s = g.states[i]
-    return _ins(g, i, EndPhase(s.active), f"p{s.active} ends phase 1 without planting its front card")
+    return ins(g, i, EndPhase(s.active), f"p{s.active} ends phase 1 without planting its front card")
 
 
 def m_h3_wrong_field(g: Game) -> Any:
@@ -118,22 +62,22 @@ def m_h3_wrong_field(g: Game) -> Any:
     s = g.states[i]
     f = next(k for k, f in enumerate(mover(s).fields) if f.count and f.bean != mover(s).hand[0])
     b, held = BEAN_NAMES[mover(s).hand[0]], BEAN_NAMES[mover(s).fields[f].bean]
-    return _rep(g, i, Plant(s.to_move, f), f"p{s.to_move} plants a {b} on field {f}, which holds {held}")
+    return rep(g, i, Plant(s.to_move, f), f"p{s.to_move} plants a {b} on field {f}, which holds {held}")
 
 
 def m_t3_out_of_turn_end(g: Game) -> Any:
     i = g.at(lambda s, a: in_trade(s) and s.turn >= 2)
     s = g.states[i]
-    q = _other(s, s.active)
-    return _ins(g, i, EndPhase(q), f"p{q} ends p{s.active}'s trading phase")
+    q = other(s, s.active)
+    return ins(g, i, EndPhase(q), f"p{q} ends p{s.active}'s trading phase")
 
 
 def m_t3_non_active_deal(g: Game) -> Any:
     i = g.at(lambda s, a: in_trade(s) and s.turn >= 2)
     s = g.states[i]
-    q = _other(s, s.active)
-    r = _other(s, s.active, q)
-    return _ins(g, i, Propose(q, r, (0,), (), ()), f"p{q} offers a card to p{r}: two non-active players "
+    q = other(s, s.active)
+    r = other(s, s.active, q)
+    return ins(g, i, Propose(q, r, (0,), (), ()), f"p{q} offers a card to p{r}: two non-active players "
                 "never trade with each other")
 
 
@@ -142,9 +86,9 @@ def m_t3_retrade(g: Game) -> Any:
     s = g.states[i]
     a = s.active
     got = BEAN_NAMES[s.players[a].aside[0]]
-    q = _other(s, a)
+    q = other(s, a)
     h = len(s.players[a].hand)
-    return _ins(g, i, Propose(a, q, (h,), (), ()), f"T4: p{a} offers the {got} it received in a deal this "
+    return ins(g, i, Propose(a, q, (h,), (), ()), f"T4: p{a} offers the {got} it received in a deal this "
                 f"turn; received cards lie in the set-aside area, so h{h} names no hand card and the engine "
                 "rejects the proposal under T3")
 
@@ -161,15 +105,15 @@ def m_t3_wrong_bean(g: Game) -> Any:
     q = s.pending.partner
     h = next(k for k, c in enumerate(s.players[q].hand) if c not in s.pending.ask)
     asked = BEAN_NAMES[s.pending.ask[0]]
-    return _rep(g, i, Accept(q, (h,)),
+    return rep(g, i, Accept(q, (h,)),
                 f"p{q} accepts giving a {BEAN_NAMES[s.players[q].hand[h]]} where a {asked} was asked")
 
 
 def m_t3_max_offers(g: Game) -> Any:
     i = g.at(lambda s, a: in_trade(s) and s.offers >= s.setup.rules.max_offers and s.to_move == s.active)
     s = g.states[i]
-    q = _other(s, s.active)
-    return _ins(g, i, Propose(s.active, q, (), (), (s.setup.beans[0],)),
+    q = other(s, s.active)
+    return ins(g, i, Propose(s.active, q, (), (), (s.setup.beans[0],)),
                 f"p{s.active} makes a second proposal this turn; the record's max_offers is 1")
 
 
@@ -177,16 +121,16 @@ def m_t3_offer_while_pending(g: Game) -> Any:
     i = g.at(lambda s, a: s.phase == Phase.TRADE and s.pending is not None)
     s = g.states[i]
     assert s.pending is not None
-    r = _other(s, s.active, s.pending.partner)
-    return _ins(g, i, Propose(s.active, r, (), (), (s.setup.beans[0],)),
+    r = other(s, s.active, s.pending.partner)
+    return ins(g, i, Propose(s.active, r, (), (), (s.setup.beans[0],)),
                 f"p{s.active} proposes to p{r} while its offer to p{s.pending.partner} awaits an answer")
 
 
 def m_t6_out_of_turn(g: Game) -> Any:
     i = g.at(lambda s, a: s.phase == Phase.PLANT_ASIDE and isinstance(a, PlantAside))
     s = g.states[i]
-    q = _other(s, s.to_move)
-    return _ins(g, i, PlantAside(q, s.players[s.to_move].aside[0], 0),
+    q = other(s, s.to_move)
+    return ins(g, i, PlantAside(q, s.players[s.to_move].aside[0], 0),
                 f"p{q} plants in phase 3 while it is p{s.to_move}'s turn to plant its set-aside cards")
 
 
@@ -196,14 +140,14 @@ def m_t6_not_aside(g: Game) -> Any:
     a = g.actions[i]
     assert isinstance(a, PlantAside)
     b = next(b for b in s.setup.beans if b not in mover(s).aside)
-    return _rep(g, i, PlantAside(a.player, b, a.field),
+    return rep(g, i, PlantAside(a.player, b, a.field),
                 f"p{a.player} plants a {BEAN_NAMES[b]} it has not set aside")
 
 
 def m_t6_end_phase_3(g: Game) -> Any:
     i = g.at(lambda s, a: s.phase == Phase.PLANT_ASIDE)
     s = g.states[i]
-    return _ins(g, i, EndPhase(s.to_move), f"p{s.to_move} ends phase 3 with set-aside cards unplanted")
+    return ins(g, i, EndPhase(s.to_move), f"p{s.to_move} ends phase 3 with set-aside cards unplanted")
 
 
 # -- H, F, V, S
@@ -211,46 +155,46 @@ def m_t6_end_phase_3(g: Game) -> Any:
 
 def m_h4_protected(g: Game) -> Any:
     def single(s: GameState, a: Action) -> bool:
-        counts = [f.count for f in mover(s).fields] if _decision(s) else []
+        counts = [f.count for f in mover(s).fields] if decision(s) else []
         return 1 in counts and max(counts, default=0) > 1
     i = g.at(single)
     s = g.states[i]
     f = [x.count for x in mover(s).fields].index(1)
-    return _ins(g, i, Harvest(s.to_move, f), f"p{s.to_move} harvests the one-card field {f} while another "
+    return ins(g, i, Harvest(s.to_move, f), f"p{s.to_move} harvests the one-card field {f} while another "
                 "field holds more than one card")
 
 
 def m_h4_strict(g: Game) -> Any:
     def single(s: GameState, a: Action) -> bool:
-        counts = sorted(f.count for f in mover(s).fields) if _decision(s) else []
+        counts = sorted(f.count for f in mover(s).fields) if decision(s) else []
         return bool(counts) and counts[0] == 0 and counts[-1] == 1
     i = g.at(single)
     s = g.states[i]
     f = [x.count for x in mover(s).fields].index(1)
-    return _ins(g, i, Harvest(s.to_move, f), f"p{s.to_move} harvests the one-card field {f} beside an empty "
+    return ins(g, i, Harvest(s.to_move, f), f"p{s.to_move} harvests the one-card field {f} beside an empty "
                 "field: the strict reading allows it only when every field holds exactly one card (the "
                 "lenient reading would allow it)")
 
 
 def m_h5_empty(g: Game) -> Any:
-    i = g.at(lambda s, a: _decision(s) and s.turn >= 1 and any(f.count == 0 for f in mover(s).fields))
+    i = g.at(lambda s, a: decision(s) and s.turn >= 1 and any(f.count == 0 for f in mover(s).fields))
     s = g.states[i]
     f = [x.count for x in mover(s).fields].index(0)
-    return _ins(g, i, Harvest(s.to_move, f), f"p{s.to_move} harvests the empty field {f}")
+    return ins(g, i, Harvest(s.to_move, f), f"p{s.to_move} harvests the empty field {f}")
 
 
 def m_f1_none_for_sale(g: Game) -> Any:
-    i = g.at(lambda s, a: _decision(s) and s.turn >= 3)
+    i = g.at(lambda s, a: decision(s) and s.turn >= 3)
     s = g.states[i]
-    return _ins(g, i, BuyField(s.to_move), f"p{s.to_move} buys a third field, which {s.setup.rules.name} "
+    return ins(g, i, BuyField(s.to_move), f"p{s.to_move} buys a third field, which {s.setup.rules.name} "
                 f"does not sell with {len(s.players)} players")
 
 
 def m_f1_coins(g: Game) -> Any:
-    i = g.at(lambda s, a: _decision(s) and s.turn >= 3 and len(mover(s).fields) == 2
+    i = g.at(lambda s, a: decision(s) and s.turn >= 3 and len(mover(s).fields) == 2
              and len(mover(s).coins) < (s.setup.third_cost or 0))
     s = g.states[i]
-    return _ins(g, i, BuyField(s.to_move), f"p{s.to_move} buys the third field with "
+    return ins(g, i, BuyField(s.to_move), f"p{s.to_move} buys the third field with "
                 f"{len(mover(s).coins)} coins; it costs {s.setup.third_cost}")
 
 
@@ -258,14 +202,14 @@ def m_v2_same_field(g: Game) -> Any:
     i = g.at(lambda s, a: s.phase == Phase.PLANT and s.planted == 1
              and mover(s).hand[0] == mover(s).fields[s.first_field].bean)
     s = g.states[i]
-    return _ins(g, i, Plant(s.active, s.first_field), f"p{s.active} plants its second card on field "
+    return ins(g, i, Plant(s.active, s.first_field), f"p{s.active} plants its second card on field "
                 f"{s.first_field}, where the first went (distinct_fields)")
 
 
 def m_s_no_seat(g: Game) -> Any:
     i = g.at(lambda s, a: s.phase == Phase.PLANT and s.turn >= 1)
     n = len(g.states[i].players)
-    return _ins(g, i, Plant(n, 0), f"p{n} plants, but the game has seats p0-p{n - 1}")
+    return ins(g, i, Plant(n, 0), f"p{n} plants, but the game has seats p0-p{n - 1}")
 
 
 # -- D: the bean duel
@@ -274,22 +218,22 @@ def m_s_no_seat(g: Game) -> Any:
 def m_d1_trade(g: Game) -> Any:
     i = g.at(lambda s, a: s.phase == Phase.TURNED and bool(s.face_up))
     s = g.states[i]
-    return _ins(g, i, Propose(s.active, 1 - s.active, (), (0,), ()),
+    return ins(g, i, Propose(s.active, 1 - s.active, (), (0,), ()),
                 f"p{s.active} offers a turned-up card to p{1 - s.active}: there is no trading in the duel")
 
 
 def m_d1_off_turn_harvest(g: Game) -> Any:
-    i = g.at(lambda s, a: _decision(s) and any(f.count > 1 for f in s.players[1 - s.active].fields))
+    i = g.at(lambda s, a: decision(s) and any(f.count > 1 for f in s.players[1 - s.active].fields))
     s = g.states[i]
     q = 1 - s.active
     f = next(k for k, x in enumerate(s.players[q].fields) if x.count > 1)
-    return _ins(g, i, Harvest(q, f), f"p{q} harvests on p{s.active}'s turn: in the duel only on your own")
+    return ins(g, i, Harvest(q, f), f"p{q} harvests on p{s.active}'s turn: in the duel only on your own")
 
 
 def m_d2_end_offer(g: Game) -> Any:
     i = g.at(lambda s, a: s.phase == Phase.OFFER)
     s = g.states[i]
-    return _ins(g, i, EndPhase(s.active), f"p{s.active} ends step 1 with cards still on offer")
+    return ins(g, i, EndPhase(s.active), f"p{s.active} ends step 1 with cards still on offer")
 
 
 def m_d2_second_discard(g: Game) -> Any:
@@ -298,7 +242,7 @@ def m_d2_second_discard(g: Game) -> Any:
     if i < 0:
         raise GenerationError(f"{g.spec.name}: no discard followed by turned-up cards")
     s = g.states[i]
-    return _ins(g, i, Discard(s.active, 0), f"p{s.active} discards a second hand card after turning up")
+    return ins(g, i, Discard(s.active, 0), f"p{s.active} discards a second hand card after turning up")
 
 
 # -- E: exhaustion, reshuffle and the end
@@ -326,7 +270,7 @@ def m_e1_missing(g: Game) -> Any:
 
 
 def m_e1_not_due(g: Game) -> Any:
-    i = g.at(lambda s, a: _decision(s) and s.turn >= 3 and len(s.discard) >= 2)
+    i = g.at(lambda s, a: decision(s) and s.turn >= 3 and len(s.discard) >= 2)
     s = g.states[i]
     lines, no = insert(g, i, action_line(Reshuffle(s.discard)))
     return lines, no, "inserted a reshuffle of the discard pile", (
@@ -343,7 +287,7 @@ def _reading(g: Game, reshuffle: str) -> list[dict[str, Any]]:
 def m_e1_read_at_exhaustion(g: Game) -> Any:
     """An on-demand game read at-exhaustion: where its pile runs out at the end of a draw, the
     other reading wants the reshuffle at once, and the next action comes first."""
-    i = g.at(lambda s, a: _decision(s) and not s.draw and not s.final)
+    i = g.at(lambda s, a: decision(s) and not s.draw and not s.final)
     return _reading(g, "at-exhaustion"), i + 2, "the header's reshuffle on-demand changed to at-exhaustion", (
         f"{g.actions[i]} is played where the pile, exhausted at its last card, must first be reshuffled")
 
@@ -404,141 +348,6 @@ def m_e2_after_end(g: Game) -> Any:
         "p0 acts after the game is over")
 
 
-# -- I: La Isla Bohnita
-
-
-def _isla_trade(s: GameState) -> bool:
-    return s.ext is not None and in_trade(s) and s.to_move == s.active
-
-
-def m_i4_second_type(g: Game) -> Any:
-    def loadable(s: GameState) -> tuple[int, int] | None:
-        if not _isla_trade(s) or s.ext is None or isla_of(s).sails >= isla_setup(s.setup).max_sails:
-            return None
-        for k, ship in enumerate(isla_of(s).fleets[s.active].merchants):
-            for port in (1, 2):
-                row = isla_of(s).rows[port - 1]
-                if ship.count and port != ship.at and row and row[0] != ship.bean:
-                    return k, port
-        return None
-    i = g.at(lambda s, a: loadable(s) is not None)
-    s = g.states[i]
-    k, port = loadable(s) or (0, 0)
-    assert s.ext is not None
-    ship = isla_of(s).fleets[s.active].merchants[k]
-    front = BEAN_NAMES[isla_of(s).rows[port - 1][0]]
-    return _ins(g, i, Sail(s.active, k, port, 1), f"p{s.active}'s ship m{k} holds {BEAN_NAMES[ship.bean]} "
-                f"and loads a {front}: a ship holds one type only")
-
-
-def m_i5_plant_cargo(g: Game) -> Any:
-    def cargo(s: GameState, a: Action) -> bool:
-        return (_isla_trade(s) and s.ext is not None
-                and any(m.count for m in isla_of(s).fleets[s.active].merchants))
-    i = g.at(cargo)
-    s = g.states[i]
-    assert s.ext is not None
-    k = next(j for j, m in enumerate(isla_of(s).fleets[s.active].merchants) if m.count)
-    return _ins(g, i, PlantCargo(s.active, k, 0), f"p{s.active} plants a card from its ship m{k}: island "
-                "beans count as harvested and never go onto a field")
-
-
-def m_i7_attack_twice(g: Game) -> Any:
-    i = g.at(lambda s, a: _isla_trade(s) and s.ext is not None and bool(isla_of(s).attacked))
-    s = g.states[i]
-    assert s.ext is not None
-    q, k = isla_of(s).attacked[0]
-    return _ins(g, i, Attack(s.active, q, k), f"p{s.active} attacks p{q}'s m{k} a second time this turn")
-
-
-def m_i6_sell_for_nothing(g: Game) -> Any:
-    def worthless(s: GameState) -> tuple[int, int] | None:
-        if s.ext is None or not _decision(s) or isla_of(s).attack is not None:
-            return None
-        for k, ship in isla_of(s).fleets[s.to_move].ships():
-            if ship.count and s.setup.payout[ship.bean][ship.count] == 0:
-                return s.to_move, k
-        return None
-    i = g.at(lambda s, a: worthless(s) is not None and (not s.setup.duel or s.to_move == s.active))
-    s = g.states[i]
-    p, k = worthless(s) or (0, 0)
-    assert s.ext is not None
-    ship = isla_of(s).fleets[p].ship(k)
-    assert ship is not None
-    return _ins(g, i, Sell(p, k),
-                f"p{p} sells a cargo of {ship.count} {BEAN_NAMES[ship.bean]}, worth no coin")
-
-
-def m_i3_hand_offer(g: Game) -> Any:
-    i = g.at(lambda s, a: _isla_trade(s) and bool(s.players[s.active].hand))
-    s = g.states[i]
-    q = _other(s, s.active)
-    return _ins(g, i, Propose(s.active, q, (0,), (), ()), f"p{s.active} offers a hand card: with the "
-                "expansion the active player offers only the turned-up cards")
-
-
-def m_i9_duel_trade(g: Game) -> Any:
-    i = g.at(lambda s, a: _isla_trade(s) and bool(s.face_up))
-    s = g.states[i]
-    return _ins(g, i, Propose(s.active, 1 - s.active, (), (0,), ()),
-                f"p{s.active} offers a turned-up card: the Isla duel has no trading")
-
-
-def m_i7_harvest_onto_pirate(g: Game) -> Any:
-    def ok(s: GameState, a: Action) -> bool:
-        return (_decision(s) and s.ext is not None and isla_of(s).attack is None
-                and isla_of(s).fleets[s.to_move].pirate is not None
-                and any(f.count > 1 for f in mover(s).fields))
-    i = g.at(ok)
-    s = g.states[i]
-    f = next(k for k, x in enumerate(mover(s).fields) if x.count > 1)
-    return _ins(g, i, HarvestOnto(s.to_move, f, PIRATE), f"p{s.to_move} loads a harvest onto its pirate "
-                "ship: merchant cargo never goes onto a pirate ship")
-
-
-def m_i6_move_captured(g: Game) -> Any:
-    def ok(s: GameState, a: Action) -> bool:
-        if not (_isla_trade(s) and s.ext is not None and isla_of(s).captured):
-            return False
-        fleet = isla_of(s).fleets[s.active]
-        pirate = fleet.pirate
-        return pirate is not None and pirate.count > 0 and any(
-            m.at == HOME and (m.count == 0 or m.bean == pirate.bean) for m in fleet.merchants)
-    i = g.at(ok)
-    s = g.states[i]
-    assert s.ext is not None
-    fleet = isla_of(s).fleets[s.active]
-    pirate = fleet.pirate
-    assert pirate is not None
-    j = next(k for k, m in enumerate(fleet.merchants)
-             if m.at == HOME and (m.count == 0 or m.bean == pirate.bean))
-    return _ins(g, i, MoveCargo(s.active, PIRATE, j), f"p{s.active} moves the cargo its pirate captured "
-                "this turn onto a merchant ship (the reading: not in the turn of the capture)")
-
-
-def m_i9_second_discard(g: Game) -> Any:
-    i = g.at(lambda s, a: s.phase == Phase.PLANT and s.ext is not None and isla_of(s).discarded
-             and s.planted < 2 and bool(mover(s).hand))
-    s = g.states[i]
-    return _ins(g, i, Discard(s.active, 0), f"p{s.active} discards a second hand card this turn")
-
-
-def m_i7_ignore_attack(g: Game) -> Any:
-    i = g.at(lambda s, a: s.ext is not None and isla_of(s).attack is not None)
-    s = g.states[i]
-    return _ins(g, i, EndPhase(s.to_move), f"p{s.to_move} ends a phase instead of answering the attack on "
-                "its ship (sell or yield)")
-
-
-def m_i1_pirate_coins(g: Game) -> Any:
-    i = g.at(lambda s, a: _decision(s) and s.ext is not None and s.turn >= 2
-             and isla_of(s).fleets[s.to_move].pirate is None
-             and len(mover(s).coins) < isla_setup(s.setup).pirate_cost)
-    s = g.states[i]
-    return _ins(g, i, BuyShip(s.to_move, True), f"p{s.to_move} buys a pirate ship with "
-                f"{len(mover(s).coins)} coins; it costs {isla_setup(s.setup).pirate_cost}")
-
-
 ILLEGAL: list[Illegal] = [
     Illegal("t1-out-of-turn-plant", "rio-grande-4p", "T1", m_t1_out_of_turn),
     Illegal("t1-third-planting", "rio-grande-3p", "T1", m_t1_third_planting),
@@ -575,17 +384,7 @@ ILLEGAL: list[Illegal] = [
     Illegal("e4-hand-tie-break", "rio-grande-4p-hand-tie-break", "E4", m_e4_tie_break),
     Illegal("e2-end-before-game-over", "amigo-1997-4p", "E2", m_e2_early_end),
     Illegal("e2-action-after-game-over", "amigo-1997-5p", "E2", m_e2_after_end),
-    Illegal("i4-load-second-type", "isla-4p", "I4", m_i4_second_type),
-    Illegal("i5-plant-cargo", "isla-3p", "I5", m_i5_plant_cargo),
-    Illegal("i7-attack-twice", "isla-4p", "I7", m_i7_attack_twice),
-    Illegal("i6-sell-for-nothing", "isla-5p", "I6", m_i6_sell_for_nothing),
-    Illegal("i3-offer-hand-card", "isla-6p", "I3", m_i3_hand_offer),
-    Illegal("i9-duel-trade", "isla-2p-duel", "I9", m_i9_duel_trade),
-    Illegal("i7-harvest-onto-pirate", "isla-3p", "I7", m_i7_harvest_onto_pirate),
-    Illegal("i6-move-captured-cargo", "isla-4p", "I6", m_i6_move_captured, "captured"),
-    Illegal("i9-second-discard", "isla-2p-duel-random", "I9", m_i9_second_discard),
-    Illegal("i7-ignore-attack", "isla-4p", "I7", m_i7_ignore_attack),
-    Illegal("i1-pirate-too-few-coins", "isla-7p", "I1", m_i1_pirate_coins),
+    *EXPANSION_ILLEGAL,
 ]
 
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from conformance.common import (
@@ -17,24 +15,14 @@ from conformance.common import (
     rules_of,
     with_options,
 )
-from model import Attack, BuyField, GameState, Phase, Propose, Sail, apply, legal_actions, new_game
-from model.isla import isla_of
+from conformance.expansions import EXPANSION_PERFT
+from conformance.kinds import PerftSpec, can, in_trade
+from model import BuyField, GameState, Phase, Propose, apply, legal_actions, new_game
 from model.perft import perft
 from model.state import state_to_json
 from model.validate import check_state
 
 # ---------------------------------------------------------------- perft positions
-
-
-@dataclass(frozen=True)
-class PerftSpec:
-    name: str
-    description: str
-    build: Callable[[], GameState]
-
-
-def in_trade(s: GameState) -> bool:
-    return s.phase == Phase.TRADE and s.pending is None and (s.ext is None or isla_of(s).attack is None)
 
 
 def _pending_with_choice(s: GameState) -> GameState | None:
@@ -63,10 +51,6 @@ def _empty_on_demand(s: GameState) -> bool:
     return s.phase == Phase.PLANT and s.planted == 0 and not s.draw and not s.final
 
 
-def _can(kind: type) -> Callable[[GameState], bool]:
-    return lambda s: s.to_move >= 0 and any(isinstance(a, kind) for a in legal_actions(s, proposals=False))
-
-
 def _h4_differs(s: GameState) -> bool:
     """The player to move (phase 1) holds a one-card field and an empty field and nothing fuller:
     the lenient reading lets it harvest the single, the strict one does not (H4)."""
@@ -86,15 +70,6 @@ def _field_beans(s: GameState) -> bool:
             and any(f.bean == 11 and f.count == 2 for f in mover(s).fields))
 
 
-def _isla_attack_possible(s: GameState) -> bool:
-    return in_trade(s) and _can(Attack)(s)
-
-
-def _isla_sail_more(s: GameState) -> bool:
-    return in_trade(s) and s.turn >= 3 and any(
-        isinstance(a, Sail) and a.take > 1 for a in legal_actions(s, proposals=False))
-
-
 PERFT: list[PerftSpec] = [
     PerftSpec("rio-grande-4p-start", "rio-grande, 4 players, default options: the first decision of a "
               "new game (seed 1); depth 3 reaches the first trading phase with every proposal listed",
@@ -107,7 +82,7 @@ PERFT: list[PerftSpec] = [
     PerftSpec("rio-grande-5p-buy", "rio-grande, 5 players: phase 1 where the player to move can buy "
               "the third field (F1); seed 5, random bots",
               lambda: find(rules_of("rio-grande", {"max_deal_cards": 1}), 5, 5, "random",
-                           lambda s: s.phase == Phase.PLANT and s.planted == 0 and _can(BuyField)(s),
+                           lambda s: s.phase == Phase.PLANT and s.planted == 0 and can(BuyField)(s),
                            "a third field for sale")),
     PerftSpec("rio-grande-6p-plant", "rio-grande, 6 players (hands 3, 4, 5, 6...; draw 4): phase 1 at "
               "turn >= 12; seed 6, random bots, max_deal_cards=1",
@@ -180,7 +155,7 @@ PERFT: list[PerftSpec] = [
     PerftSpec("duel-plant-buy", "the bean duel: phase 1 where a third field can be bought (its coins "
               "leave the game, F1); seed 35, random bots",
               lambda: find(rules_of("rio-grande"), 2, 35, "random",
-                           lambda s: s.phase == Phase.PLANT and _can(BuyField)(s), "a third field for sale")),
+                           lambda s: s.phase == Phase.PLANT and can(BuyField)(s), "a third field for sale")),
     PerftSpec("amigo-3p-plant", "amigo, 3 players (three fields, no third field to buy): phase 1 at "
               "turn >= 8; seed 31, random bots, max_deal_cards=1",
               lambda: find(rules_of("amigo", {"max_deal_cards": 1}), 3, 31, "random",
@@ -192,7 +167,7 @@ PERFT: list[PerftSpec] = [
     PerftSpec("amigo-1997-3p-buy", "amigo-1997, 3 players (two fields each, a third for 3 coins): "
               "phase 1 where the player to move can buy it (F1); seed 34, random bots, max_deal_cards=1",
               lambda: find(rules_of("amigo-1997", {"max_deal_cards": 1}), 3, 34, "random",
-                           lambda s: s.phase == Phase.PLANT and _can(BuyField)(s), "a third field for sale")),
+                           lambda s: s.phase == Phase.PLANT and can(BuyField)(s), "a third field for sale")),
     PerftSpec("amigo-v1-4p-plant-aside", "amigo-v1 (V4: everyone draws 1 card in phase 4), 4 players: "
               "phase 3; seed 34, greedy bots, max_deal_cards=1",
               lambda: find(rules_of("amigo-v1", {"max_deal_cards": 1}), 4, 34, "greedy",
@@ -215,33 +190,7 @@ PERFT: list[PerftSpec] = [
     PerftSpec("h4-lenient-4p", "rio-grande, 4 players, harvest=lenient (H4, the default): the position "
               "of h4-strict-4p, where the single may be harvested; seed 8, max_deal_cards=1",
               lambda: with_options(_strict_pair(), {"max_deal_cards": 1})),
-    PerftSpec("isla-4p-phase2", "La Isla Bohnita, rio-grande, 4 players: phase 2 with ship moves "
-              "(loading more than one card of a row's front type, I4), deals and planting in any order "
-              "(I3); seed 41, random bots, max_deal_cards=1",
-              lambda: find(rules_of("rio-grande", {"isla": True, "max_deal_cards": 1}), 4, 41, "random",
-                           _isla_sail_more, "phase 2 with loading choices")),
-    PerftSpec("isla-3p-pirate", "La Isla Bohnita, rio-grande, 3 players: phase 2, the active player's "
-              "pirate ship can attack (I7); seed 43, greedy bots, max_deal_cards=1",
-              lambda: find(rules_of("rio-grande", {"isla": True, "max_deal_cards": 1}), 3, 43, "greedy",
-                           _isla_attack_possible, "a possible attack")),
-    PerftSpec("isla-4p-attack", "La Isla Bohnita, rio-grande, 4 players: a pirate attack awaits the "
-              "attacked player's answer: sell that cargo (it pays) or yield a card (I7); seed 44, greedy "
-              "bots, max_deal_cards=1",
-              lambda: find(rules_of("rio-grande", {"isla": True, "max_deal_cards": 1}), 4, 44, "greedy",
-                           lambda s: s.ext is not None and isla_of(s).attack is not None
-                           and len(legal_actions(s)) == 2, "a pending attack on a cargo that sells")),
-    PerftSpec("isla-duel-plant", "La Isla Bohnita duel (2 players): phase 1, where the once-a-turn hand "
-              "discard may come before or after planting (I9); seed 44, greedy bots",
-              lambda: find(rules_of("rio-grande", {"isla": True}), 2, 44, "greedy",
-                           lambda s: s.phase == Phase.PLANT and s.turn >= 6, "phase 1")),
-    PerftSpec("isla-duel-phase2", "La Isla Bohnita duel: phase 2, the turned-up cards (with matching "
-              "discards) to plant, ship moves and sales on one's own turn (I9); seed 45, greedy bots",
-              lambda: find(rules_of("rio-grande", {"isla": True}), 2, 45, "greedy",
-                           lambda s: in_trade(s) and s.turn >= 6 and bool(s.face_up), "phase 2")),
-    PerftSpec("isla-amigo-3p-trade", "La Isla Bohnita with the amigo deck (garden removed), 3 players: "
-              "phase 2; seed 46, greedy bots, max_deal_cards=1",
-              lambda: find(rules_of("amigo", {"isla": True, "max_deal_cards": 1}), 3, 46, "greedy",
-                           lambda s: in_trade(s) and s.turn >= 5, "phase 2")),
+    *EXPANSION_PERFT,
 ]
 
 

@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from conformance.common import GenerationError
-from conformance.games import Game, jsonl, played
-from conformance.perft_cases import in_trade
+from conformance.games import jsonl, played
+from conformance.kinds import Game, in_trade
 from conformance.views import annotated, public_view
 from model import Action, Harvest, Phase, Plant, PlantAside, Reshuffle
 from model.cards import BEAN_NAMES

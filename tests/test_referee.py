@@ -17,8 +17,8 @@ from builders import run_script
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conformance.games import Game, GameSpec, jsonl, played
-from conformance.perft_cases import in_trade
+from conformance.games import jsonl, played
+from conformance.kinds import Game, GameSpec, in_trade
 from conformance.views import annotated, public_view
 from model import (
     Accept,
