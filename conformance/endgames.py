@@ -3,56 +3,22 @@ interface to record proved values: docs/conformance.md)."""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from conformance.common import GenerationError
+from conformance.expansions import EXPANSION_ENDGAMES, EXPANSION_METHODS
+from conformance.kinds import EXACT_SECONDS, EndgameSpec, library, solver_name
 from console.progress import ProgressFn
 from model import GameState
 from model.state import state_to_json
 from model.validate import check_state
-from solvers.api import registered, solve_policy
 from solvers.api import solve as api_solve
-from solvers.contract import BEST, COOP, DUEL, EXPECTED, SOLO, Limits, Objective, Status, entry_point
-from solvers.isla.cpsat import read_timeline
-from solvers.positions import BUILTINS, LIBRARY, cut, small
+from solvers.api import solve_policy
+from solvers.contract import BEST, COOP, DUEL, EXPECTED, SOLO, Limits, Objective, Status
+from solvers.positions import cut, small
 
 # ---------------------------------------------------------------- endgames
-
-
-@dataclass(frozen=True)
-class EndgameSpec:
-    name: str
-    description: str
-    build: Callable[[], GameState]
-    objectives: tuple[tuple[Objective, int | None], ...]  # (objective, player; None: every seat)
-    method: str = "exact"  # "cpsat": coop and best by the flow solver (real hands), proved optimal
-    # "isla": La Isla Bohnita solo by exact search, and again by its CP-SAT model where that proves it
-
-
-def dotted(fn: Callable[..., Any]) -> str:
-    """The name a fixture records for a solver's entry point (``tests/test_conformance.py`` imports it
-    to solve again): its module's, or its package's where the package exports it
-    (``solvers.flow.solve_flow``, not ``solvers.flow.solver.solve_flow``)."""
-    module = fn.__module__
-    package = module.rpartition(".")[0]
-    if package != "solvers" and getattr(sys.modules[package], fn.__name__, None) is fn:
-        module = package
-    return f"{module}.{fn.__name__}"
-
-
-def solver_name(s: GameState, objective: Objective, method: str) -> str:
-    """The name a fixture records for the solver the registry runs for ``objective`` by ``method`` on
-    ``s``'s rules (``solvers.api.registered``): the function behind it (``entry_point``), which
-    ``tests/test_conformance.py`` calls to solve again."""
-    return dotted(entry_point(registered(s, objective, method), objective))
-
-
-ISLA_CPSAT_SECONDS = 60.0  # it proves a seat with no turn left in well under a second
-
-EXACT_SECONDS = 900.0  # exact search's time limit per value (the node limit comes first today)
 
 
 def solve(s: GameState, objective: Objective, player: int, method: str = "exact",
@@ -76,29 +42,6 @@ def solve(s: GameState, objective: Objective, player: int, method: str = "exact"
             "solver": solver_name(s, objective, used)}
 
 
-def isla_solve(s: GameState, player: int, progress: ProgressFn | None = None) -> list[dict[str, Any]]:
-    """Isla ``solo`` for ``player`` by exact search, and by the CP-SAT model too where it proves its
-    answer (a seat with no turn left): two entries of one value, each re-solved by the suite. Proved
-    values that differ are a GenerationError (the two solvers disagree)."""
-    sol = api_solve(s, SOLO, "exact", player, Limits(time=EXACT_SECONDS, nodes=5_000_000), progress)
-    out = [{"objective": SOLO.name, "player": player, "value": sol.value,
-            "solver": solver_name(s, SOLO, "exact")}]
-    if player in {t.active for t in read_timeline(s, player)[1]}:
-        return out  # a turn of P's: the CP-SAT model gives a line, not a proof (docs/endgames.md)
-    second = api_solve(s, SOLO, "cpsat", player, Limits(time=ISLA_CPSAT_SECONDS, workers=1), progress)
-    if second.status != Status.OPTIMAL or second.value != sol.value:
-        raise GenerationError(f"solo p{player}: exact search proves {sol.value}, CP-SAT gives {second.value} "
-                              f"({second.status})")
-    out.append({**out[0], "solver": solver_name(s, SOLO, "cpsat")})
-    return out
-
-
-def _library(name: str) -> Callable[[], GameState]:
-    def build() -> GameState:
-        return (LIBRARY[name] if name in LIBRARY else BUILTINS[name]).position()
-    return build
-
-
 def _cut(ruleset_name: str, players: int, seed: int, cards_left: int, hand: int | None = None,
          draw: int | None = None, options: dict[str, Any] | None = None) -> Callable[[], GameState]:
     def build() -> GameState:
@@ -119,7 +62,7 @@ def _small_about(ruleset_name: str, players: int, seed: int, hand: int, draw: in
 
 
 ENDGAMES: list[EndgameSpec] = [
-    *(EndgameSpec(n, f"built-in position {n} (solvers/positions.py): {about}", _library(n), ALL4)
+    *(EndgameSpec(n, f"built-in position {n} (solvers/positions.py): {about}", library(n), ALL4)
       for n, about in [
           ("trade-gift", "amigo, 3 players, last turn: a gift and two deals earn the active player a coin"),
           ("trade-ask", "rio-grande, 3 players, last turn: asking for one card earns a coin"),
@@ -131,9 +74,9 @@ ENDGAMES: list[EndgameSpec] = [
           ("deal-helps-both", "hand-made: giving the turned-up cards for a chili helps both (T3-T5)"),
       ]),
     EndgameSpec("duel-4cards", "built-in position duel-4cards: the bean duel, 4 cards left",
-                _library("duel-4cards"), DUELS),
+                library("duel-4cards"), DUELS),
     EndgameSpec("duel-9cards", "built-in position duel-9cards: the bean duel, 9 cards left",
-                _library("duel-9cards"), DUELS),
+                library("duel-9cards"), DUELS),
     *(EndgameSpec(f"duel-seed{seed}", f"the bean duel: cut from a seeded greedy-bot game (seed {seed}, the "
                   f"first turn with at most {left} cards left; no reshuffle in the duel)",
                   _cut("rio-grande", 2, seed, left), DUELS)
@@ -159,7 +102,7 @@ ENDGAMES: list[EndgameSpec] = [
     EndgameSpec("amigo-5p-seed300-hands2", _small_about("amigo", 5, 300, 2, 4),
                 _cut("amigo", 5, 300, 8, 2, 4), ((SOLO, -1), (BEST, -1), (EXPECTED, -1))),
     *(EndgameSpec(n, f"built-in position {n} (solvers/positions.py): {about}; solo for every seat",
-                  _library(n), SOLO_EVERY)
+                  library(n), SOLO_EVERY)
       for n, about in [
           ("rio3-6cards", "rio-grande, 3 players, 6 cards left"),
           ("amigo3-5cards", "amigo, 3 players (three fields), 5 cards left"),
@@ -167,31 +110,19 @@ ENDGAMES: list[EndgameSpec] = [
           ("amigo5-12cards", "amigo, 5 players, 12 cards left"),
       ]),
     EndgameSpec("rio4-final-pass", "built-in position rio4-final-pass: rio-grande, 4 players, the first turn "
-                "of the final pass (29 cards left); solo for every seat", _library("rio4-final-pass"),
+                "of the final pass (29 cards left); solo for every seat", library("rio4-final-pass"),
                 ((SOLO, None),)),
     # real hands (14-20 cards a seat), the last turn: coop and best proved by the flow solver
     EndgameSpec("rio4-last-turn", "built-in position rio4-last-turn (the default): rio-grande, 4 players, "
                 "real hands, the last turn (5 cards left); coop and best by the flow solver, solo for every "
                 "seat",
-                _library("rio4-last-turn"), ((SOLO, None), (COOP, -1), (BEST, -1)), "cpsat"),
-    # La Isla Bohnita (I1-I9): solo for every seat, by exact search and, where it proves it, CP-SAT
-    *(EndgameSpec(n, f"built-in position {n} (solvers/positions.py): La Isla Bohnita, {about}; solo for "
-                  "every seat by exact search, and by the CP-SAT model for every seat with no turn left",
-                  _library(n), ((SOLO, None),), "isla")
-      for n, about in [
-          ("isla-rio4-5cards", "rio-grande, 4 players, hands of 1 card, 5 cards left"),
-          ("isla-amigo3-5cards", "amigo, 3 players, hands of 2 cards, 5 cards left"),
-          ("isla-rio7-2cards", "rio-grande, 7 players, 2 cards left"),
-          ("isla-rio4-last-turn", "rio-grande, 4 players, real hands, the last turn"),
-      ]),
-    EndgameSpec("isla-duel-2cards", "built-in position isla-duel-2cards (solvers/positions.py): the Isla "
-                "duel (I9), hand-made, p0's last turn with a raid p1 answers by selling; duel for both seats",
-                _library("isla-duel-2cards"), ((DUEL, None),)),
+                library("rio4-last-turn"), ((SOLO, None), (COOP, -1), (BEST, -1)), "cpsat"),
     *(EndgameSpec(f"rio-grande-4p-seed{seed}-real", f"rio-grande, 4 players, real hands: cut from a seeded "
                   f"greedy-bot game (seed {seed}, the first turn of the final pass with at most 6 cards "
                   "left); coop and best by the flow solver, solo for every seat",
                   _cut("rio-grande", 4, seed, 6), ((SOLO, None), (COOP, -1), (BEST, -1)), "cpsat")
       for seed in (105, 107, 108)),
+    *EXPANSION_ENDGAMES,
 ]
 
 
@@ -202,8 +133,8 @@ def endgame_fixture(spec: EndgameSpec, progress: ProgressFn | None = None) -> di
     for objective, player in spec.objectives:
         seats = range(len(s.players)) if player is None else [s.to_move if player == -1 else player]
         for p in seats:
-            if spec.method == "isla":
-                values.extend(isla_solve(s, p, progress))
+            if spec.method in EXPANSION_METHODS:  # an expansion's own way to prove its values
+                values.extend(EXPANSION_METHODS[spec.method](s, p, progress))
             else:
                 values.append(solve(s, objective, p, spec.method, progress))
     return {

@@ -1,12 +1,15 @@
 """Every expansion's conformance cases, one line each: a package with ``games.LEGAL``,
-``mutations.ILLEGAL`` and ``perft_cases.PERFT``. The base lists end with them, in this order."""
+``mutations.ILLEGAL``, ``perft_cases.PERFT``, ``endgames.ENDGAMES`` and ``endgames.METHODS`` (its
+own ways to prove an endgame's values, by ``EndgameSpec.method``). The base lists end with them."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from types import ModuleType
+from typing import Any
 
 from conformance import isla
-from conformance.kinds import GameSpec, Illegal, PerftSpec
+from conformance.kinds import EndgameSpec, GameSpec, Illegal, PerftSpec
 
 CASES: tuple[ModuleType, ...] = (
     isla,  # La Isla Bohnita (I1-I9)
@@ -15,3 +18,6 @@ CASES: tuple[ModuleType, ...] = (
 EXPANSION_GAMES: list[GameSpec] = [g for x in CASES for g in x.games.LEGAL]
 EXPANSION_ILLEGAL: list[Illegal] = [m for x in CASES for m in x.mutations.ILLEGAL]
 EXPANSION_PERFT: list[PerftSpec] = [p for x in CASES for p in x.perft_cases.PERFT]
+EXPANSION_ENDGAMES: list[EndgameSpec] = [e for x in CASES for e in x.endgames.ENDGAMES]
+EXPANSION_METHODS: dict[str, Callable[..., list[dict[str, Any]]]] = {
+    name: fn for x in CASES for name, fn in x.endgames.METHODS.items()}

@@ -1,8 +1,10 @@
 """The kinds of conformance case (a seeded game record, an illegal record made from one, a perft
-position) and the helpers their makers share, the base game's and every expansion's (conformance/isla/)."""
+position, an endgame position) and the helpers their makers share, the base game's and every
+expansion's (conformance/isla/)."""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -12,6 +14,9 @@ from model import Action, GameState, Phase, legal_actions
 from model.expansions import hooks
 from model.rules import Ruleset
 from records.game import action_line
+from solvers.api import registered
+from solvers.contract import Objective, entry_point
+from solvers.positions import BUILTINS, LIBRARY
 
 
 @dataclass(frozen=True)
@@ -114,3 +119,41 @@ def in_trade(s: GameState) -> bool:
 
 def can(kind: type) -> Callable[[GameState], bool]:
     return lambda s: s.to_move >= 0 and any(isinstance(a, kind) for a in legal_actions(s, proposals=False))
+
+
+@dataclass(frozen=True)
+class EndgameSpec:
+    name: str
+    description: str
+    build: Callable[[], GameState]
+    objectives: tuple[tuple[Objective, int | None], ...]  # (objective, player; None: every seat)
+    method: str = "exact"  # "cpsat": coop and best by the flow solver (real hands), proved optimal
+    # or an expansion's own method (``conformance/expansions.py``'s ``EXPANSION_METHODS``)
+
+
+def dotted(fn: Callable[..., Any]) -> str:
+    """The name a fixture records for a solver's entry point (``tests/test_conformance.py`` imports it
+    to solve again): its module's, or its package's where the package exports it
+    (``solvers.flow.solve_flow``, not ``solvers.flow.solver.solve_flow``)."""
+    module = fn.__module__
+    package = module.rpartition(".")[0]
+    if package != "solvers" and getattr(sys.modules[package], fn.__name__, None) is fn:
+        module = package
+    return f"{module}.{fn.__name__}"
+
+
+def solver_name(s: GameState, objective: Objective, method: str) -> str:
+    """The name a fixture records for the solver the registry runs for ``objective`` by ``method`` on
+    ``s``'s rules (``solvers.api.registered``): the function behind it (``entry_point``), which
+    ``tests/test_conformance.py`` calls to solve again."""
+    return dotted(entry_point(registered(s, objective, method), objective))
+
+
+EXACT_SECONDS = 900.0  # exact search's time limit per value (the node limit comes first today)
+
+
+def library(name: str) -> Callable[[], GameState]:
+    """A built-in position of solvers/positions.py, built when the case is made."""
+    def build() -> GameState:
+        return (LIBRARY[name] if name in LIBRARY else BUILTINS[name]).position()
+    return build
