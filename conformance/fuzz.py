@@ -80,17 +80,16 @@ from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from typing import Any
 
+from conformance.expansions import EXPANSION_FUZZ, EXPANSION_MOVES
 from conformance.views import annotated, public_view
 from model import BEAN_NAMES, GameState, Phase, apply, chance_outcome, legal_actions, new_game, ruleset
 from model.errors import BohnanzaError
-from model.isla import isla_of
+from model.expansions import hooks
 from model.rules import OPTION_NAMES, PRESETS, Ruleset, setup
 from model.state import state_to_json
 from model.validate import check_state
 from play.bots import BOTS
 from play.playout import playout
-from proofs.isla.referee import isla_replay
-from proofs.isla.spec import IslaConfig, Unsupported
 from proofs.referee import SpecVerdict, spec_replay
 from records.game import Record, header, record_lines
 from records.referee import check_record, first_illegal
@@ -208,7 +207,7 @@ CUTS: list[tuple[str, int, int, int]] = [  # ruleset, players, cards left, hand 
 class BaseRecord:
     name: str
     lines: list[str]  # JSON text of each line: header, actions, end
-    isla: bool
+    expansion: bool  # an expansion is played
     players: int
 
 
@@ -241,9 +240,9 @@ def pools(seed: int) -> Pools:
         rules, s0, states, actions = _game(name, n, options, bot, game_seed)
         label = f"{name} {n}p {options or ''} {bot} seed {game_seed}".replace("  ", " ")
         text = record_lines(header(s0, [bot] * n, seed=game_seed), actions, states[-1])
-        isla = rules.option("isla")
-        out.records.append(BaseRecord(label, text.splitlines(), isla, n))
-        if not isla:  # the same game annotated, and as one seat's engine logs it (unseen: null)
+        played = bool(rules.expansion)
+        out.records.append(BaseRecord(label, text.splitlines(), played, n))
+        if not played:  # the same game annotated, and as one seat's engine logs it (unseen: null)
             out.records += _views(label, text.splitlines(), states, actions, n, rng.randrange(n))
         by_phase: dict[Phase, list[GameState]] = {}
         for s in states:
@@ -252,7 +251,7 @@ def pools(seed: int) -> Pools:
             picked = [group[0], group[-1]] + rng.sample(group, min(4, len(group)))
             if phase == Phase.TRADE:  # offers pending and Isla attacks are rare: take them all
                 picked += [s for s in group if s.pending is not None][:4]
-                picked += [s for s in group if s.ext is not None and isla_of(s).attack is not None][:3]
+                picked += [s for s in group if hooks(s.setup).blocked(s)][:3]
             for s in dict.fromkeys(picked):
                 out.states.append((f"{label} {phase.name.lower()} turn {s.turn}", state_to_json(s)))
     seeds = game_seeds(seed)
@@ -498,9 +497,6 @@ def junk(text: str, rng: random.Random) -> tuple[bytes, str]:
 
 # ---------------------------------------------------------------- records
 
-ISLA_MOVES = ["p{p} sail m0 bohnbay 1", "p{p} sail m0 home", "p{p} harvest 0 onto m0", "p{p} sell m0",
-              "p{p} move m0 m1", "p{p} attack p{q} m0", "p{p} yield", "p{p} buy ship", "p{p} buy pirate",
-              "p{p} plant m0 0"]
 VERBS = ["plant", "harvest", "buy", "end", "offer", "accept", "decline", "discard", "sail", "sell", "move",
          "attack", "yield", "reshuffle", "chance"]
 RECORD_STRICT_INT = {"players", "version"}
@@ -563,7 +559,7 @@ def _role(obj: Any, k: int) -> str:
     return "other"
 
 
-def mutate_notation(text: str, rng: random.Random, players: int, isla: bool) -> tuple[str, Mutation]:
+def mutate_notation(text: str, rng: random.Random, players: int, expansion: bool) -> tuple[str, Mutation]:
     """One change to an action's notation: a huge index, a seat that does not exist, another verb,
     an Isla move, a word dropped or added."""
     words = text.split()
@@ -584,8 +580,8 @@ def mutate_notation(text: str, rng: random.Random, players: int, isla: bool) -> 
         i = rng.choice(spots) if spots else 0
         words[i] = f"p{seat}"
         return " ".join(words), Mutation(f"seat p{seat} in {_short(text, 40)!r}", "not-legal", "SEAT")
-    if roll == 2 and not isla:
-        move = rng.choice(ISLA_MOVES).format(p=rng.randrange(players), q=rng.randrange(players))
+    if roll == 2 and not expansion:  # an expansion's move in a game without it
+        move = rng.choice(EXPANSION_MOVES).format(p=rng.randrange(players), q=rng.randrange(players))
         return move, Mutation(f"Isla move {move!r} for {_short(text, 40)!r}", "not-legal", "ISLA")
     if roll == 3 and len(words) >= 2:
         words[1] = rng.choice(VERBS)
@@ -648,7 +644,7 @@ def make_record(case: Case) -> tuple[bytes, Mutation, BaseRecord, int]:
         lines[k] = json.dumps(obj, separators=(",", ":"))
         return _text(lines), Mutation(f"end.{key}[{i}] changed", "not-legal", "PREFIX"), base, kept
     if role == "action" and roll < 0.72:
-        new_text, m = mutate_notation(obj["action"], rng, base.players, base.isla)
+        new_text, m = mutate_notation(obj["action"], rng, base.players, base.expansion)
         obj["action"] = new_text
         lines[k] = json.dumps(obj, separators=(",", ":"))
         return _text(lines), Mutation(f"line {k + 1}: {m.desc}", m.expect, m.oracle), base, kept
@@ -746,19 +742,15 @@ def _every_agrees(first: Any, every: Any) -> None:
 
 
 def _spec_covers(rec: Record) -> bool:
-    """Does a spec model this record's ruleset (every base one; Isla without V4 draws, V5 beans)?"""
-    if not rec.rules.option("isla"):
-        return True
-    try:
-        IslaConfig.from_setup(rec.initial_state().setup)
-    except Unsupported:
-        return False
-    return True
+    """Does a spec model this record's ruleset (every base one; an expansion's, as its spec says)?"""
+    part = EXPANSION_FUZZ.get(rec.rules.expansion)
+    return part is None or part.spec_covers(rec)
 
 
 def _spec_replay(rec: Record) -> SpecVerdict:
-    """The --z3 referee: the base game's spec, or the expansion's for an Isla record."""
-    return isla_replay(rec) if rec.rules.option("isla") else spec_replay(rec)
+    """The --z3 referee: the base game's spec, or the expansion's for its records."""
+    part = EXPANSION_FUZZ.get(rec.rules.expansion)
+    return spec_replay(rec) if part is None else part.spec_replay(rec)
 
 
 def _z3_agrees(verdict: Any) -> None:
@@ -780,7 +772,7 @@ BEAN_LISTS = {"draw", "discard", "face_up", "out", "hand", "coins", "aside"}
 
 def state_strict(path: JPath, old: Any, new: Any) -> str | None:
     """TYPE and RANGE for a state JSON object (the format of model/state.py)."""
-    if not path or path[0] == "isla":
+    if not path or path[0] in EXPANSION_FUZZ:  # an expansion's own part
         return None
     key = path[-1]
     if len(path) == 1 and key in STATE_INTS:
@@ -835,7 +827,8 @@ def make_state_text(case: Case, source: list[tuple[str, dict[str, Any]]]) -> tup
         data, desc = junk(json.dumps(obj), rng)
         return data, Mutation(desc), label, obj
     if roll < 0.34 and obj.get("pending"):
-        new_text, m = mutate_notation(obj["pending"], rng, len(obj["players"]), "isla" in obj)
+        played = any(x in obj for x in EXPANSION_FUZZ)  # the state JSON's part of an expansion
+        new_text, m = mutate_notation(obj["pending"], rng, len(obj["players"]), played)
         expect = "rejected" if m.oracle else None  # a huge index, no such seat, not an offer (T3)
         change = Mutation(f"pending: {m.desc}", expect, m.oracle)
         return dumps({**obj, "pending": new_text}).encode(), change, label, obj

@@ -1,5 +1,5 @@
 """La Isla Bohnita's conformance cases (I1-I9), listed once in ``conformance/expansions.py``."""
 
-from conformance.isla import endgames, games, mutations, perft_cases
+from conformance.isla import endgames, fuzz, games, mutations, perft_cases
 
-__all__ = ["endgames", "games", "mutations", "perft_cases"]
+__all__ = ["endgames", "fuzz", "games", "mutations", "perft_cases"]
