@@ -142,7 +142,7 @@ def _partial_line(args: argparse.Namespace, done: int, partial: bool) -> None:
 def _isla_open_summary(args: argparse.Namespace, done: list[dict[str, Any]], skipped: list[str],
                        partial: bool = False) -> int:
     """Isla ``coop``/``best``: how many positions exact search finished, and each against the solo
-    line (``solvers.cross_check.check_isla_open``)."""
+    line (``solvers.isla.cross_check.check_open``)."""
     finished = [r for r in done if not r["unfinished"]]
     bad = [f"{r['label']}: {problem}" for r in done for problem in r["problems"]]
     times = [r["open_s"] for r in finished]

@@ -17,41 +17,37 @@ from __future__ import annotations
 import multiprocessing
 import random
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from functools import partial
+from types import ModuleType
 from typing import Any
 
 from console.cli import ignore_interrupts
 from console.progress import ProgressFn
 from solvers.api import METHODS, methods, solve
 from solvers.contract import (
-    BEST,
-    COOP,
     OBJECTIVES,
-    SOLO,
     Limits,
     Objective,
     SearchLimitExceeded,
-    Solution,
     SolveError,
 )
-from solvers.positions import PositionInputError, cut, small
+from solvers.cross_seeds import EXACT_SECONDS, PLAN, Item, seeded
+from solvers.isla import cross_check as isla_cross_check
+from solvers.positions import cut, small
 
-PLAN = [("rio-grande", 3), ("rio-grande", 4), ("rio-grande", 5), ("amigo", 3), ("amigo", 4), ("amigo", 5)]
 SMALL = [("rio-grande", 3), ("amigo", 3), ("rio-grande", 4), ("amigo", 4)]
-TRIES_PER_POSITION = 100  # games cut per position asked, at most (a cut fails when its game ends early)
 REPLACED_PER_POSITION = 100  # positions too large for exact search per position asked, at most
 CPSAT_SECONDS = 60.0  # CP-SAT's time limit per position (one worker)
-# The Isla model's limit in CP-SAT deterministic seconds (Limits.work: the same answer on any machine
-# and load), a third for the ladder (a turn of P's line), the rest to prove it; the clock a guard.
-ISLA_CPSAT_WORK = 60.0
-ISLA_CPSAT_SECONDS = 600.0
-EXACT_SECONDS = 60.0  # exact search's time limit per position: past it the position is too large
-
-Item = tuple[str, Any, int]  # (label, position, P)
 
 # What can be cross-checked (read from the registry): the objectives both exact search and CP-SAT
 # solve, and the CP-SAT methods for those with deals (solo is always checked against ``cpsat``).
+# Every expansion's cross-check, one line each: ``positions(count, seed)``, ``check_open`` (coop and
+# best) and ``CPSAT_LIMITS`` (its CP-SAT model's limits for solo).
+EXPANSIONS: dict[str, ModuleType] = {
+    "isla": isla_cross_check,  # La Isla Bohnita (I1-I9)
+}
+
 CHECKED = tuple(o for o in OBJECTIVES.values() if {"exact", "cpsat"} <= set(methods(o)))
 CPSAT_METHODS = tuple(m for m in METHODS if m != "exact" and any(m in methods(o) for o in CHECKED))
 
@@ -60,9 +56,10 @@ def positions(objective: Objective, count: int, seed: int, reshuffle: str = "at-
               expansion: str | None = None) -> list[Item]:
     """(label, position, P) for ``count`` seeded positions; a game that ends too early for its cut
     is skipped, at most ``TRIES_PER_POSITION * count`` games in all (then a PositionInputError).
-    The games use the E1 reading ``reshuffle``; ``expansion`` "isla": La Isla Bohnita (I1-I9)."""
-    if expansion == "isla":
-        return isla_positions(count, seed)
+    The games use the E1 reading ``reshuffle``; ``expansion``: that expansion's own positions."""
+    if expansion is not None:
+        own: list[Item] = EXPANSIONS[expansion].positions(count, seed)
+        return own
     options = {"reshuffle": reshuffle}
     reading = "" if reshuffle == "at-exhaustion" else f" {reshuffle}"
     trades = objective.trades  # with deals: small positions (exact search's reach)
@@ -82,48 +79,17 @@ def positions(objective: Objective, count: int, seed: int, reshuffle: str = "at-
         p = rng.randrange(n)
         return f"{name}{reading} {n}p game {game}{what} cards left {len(s.draw)} P=p{p}", s, p
 
-    return _seeded(count, seed, f"games cut for {count} {objective} positions", one)
-
-
-def isla_positions(count: int, seed: int) -> list[Item]:
-    """La Isla Bohnita (I1-I9) positions for ``solo``: cut from seeded greedy-bot games (they sail,
-    buy ships and raid) with at most 8 cards left, 3-5 players (the Isla duel has no ``solo``, I9),
-    made small for exact search: hands of 1-2 cards, 2-6 cards in the draw pile; P a random seat."""
-    def one(rng: random.Random, k: int) -> Item:
-        name, n = PLAN[k % len(PLAN)]
-        game = rng.randrange(10**6)
-        hand, left = rng.choice((1, 2)), rng.randrange(2, 7)
-        s = small(cut(name, n, game, 8, {"isla": True}), hand=hand, draw=left)
-        p = rng.randrange(n)
-        return f"{name} isla {n}p game {game} hands {hand} cards left {len(s.draw)} P=p{p}", s, p
-
-    return _seeded(count, seed, f"Isla games cut for {count} positions", one)
-
-
-def _seeded(count: int, seed: int, what: str, one: Callable[[random.Random, int], Item]) -> list[Item]:
-    """``count`` items ``one(rng, k)`` from one seeded generator; a cut whose game ends too early
-    (PositionInputError) is skipped, at most ``TRIES_PER_POSITION * count`` tries in all."""
-    rng = random.Random(seed)
-    out: list[Item] = []
-    tries = 0
-    while len(out) < count:
-        tries += 1
-        if tries > TRIES_PER_POSITION * count:
-            raise PositionInputError(f"cross-check: {tries - 1} {what} (seed {seed}) and only {len(out)} "
-                                     "reached the cut")
-        try:
-            out.append(one(rng, len(out)))
-        except PositionInputError:
-            continue
-    return out
+    return seeded(count, seed, f"games cut for {count} {objective} positions", one)
 
 
 def check(item: Item, objective: Objective, node_limit: int, solver: str = "cpsat",
           exact_seconds: float = EXACT_SECONDS) -> dict[str, Any]:
     """Solve one position both ways; ``too_large`` when exact search passes its node or time limit."""
     label, s, p = item
-    if s.setup.expansion and objective.trades:
-        return check_isla_open(item, objective, node_limit, exact_seconds)
+    part = EXPANSIONS.get(s.setup.expansion)
+    if part is not None and objective.trades:
+        checked: dict[str, Any] = part.check_open(item, objective, node_limit, exact_seconds)
+        return checked
     t0 = time.perf_counter()
     try:
         a = solve(s, objective, "exact", p, Limits(time=exact_seconds, nodes=node_limit))
@@ -132,66 +98,17 @@ def check(item: Item, objective: Objective, node_limit: int, solver: str = "cpsa
     t1 = time.perf_counter()
     try:
         b = solve(s, objective, solver if objective.trades else "cpsat", p,
-                  Limits(time=CPSAT_SECONDS, workers=1) if not s.setup.expansion
-                  else Limits(time=ISLA_CPSAT_SECONDS, workers=1, work=ISLA_CPSAT_WORK))
+                  Limits(time=CPSAT_SECONDS, workers=1) if part is None else part.CPSAT_LIMITS)
     except SolveError as e:
-        if not s.setup.expansion or str(e).startswith("internal error"):
+        if part is None or str(e).startswith("internal error"):
             raise
         if str(e).startswith("CP-SAT found no solution"):  # within its time limit: no answer, no value
             return {"label": label, "too_large": False, "exact": a.value, "cpsat": None, "status": "none",
                     "exact_s": t1 - t0, "cpsat_s": time.perf_counter() - t1, "nodes": a.stats.nodes or 0}
-        return {"label": label, "too_large": False, "refused": str(e)}  # the Isla model's one-line refusal
+        return {"label": label, "too_large": False, "refused": str(e)}  # the expansion model's refusal
     t2 = time.perf_counter()
     return {"label": label, "too_large": False, "exact": a.value, "cpsat": b.value, "status": b.status,
             "exact_s": t1 - t0, "cpsat_s": t2 - t1, "nodes": a.stats.nodes or 0}
-
-
-def check_isla_open(item: Item, objective: Objective, node_limit: int,
-                    exact_seconds: float = EXACT_SECONDS) -> dict[str, Any]:
-    """Isla ``coop`` or ``best P`` by exact search against P's Isla ``solo`` line (no second model
-    of them yet): the solo line is a legal line, so ``coop`` is at least its total; when it leaves
-    every other seat its ``solo`` optimum, ``best P`` is at least P's coins on it; ``best``'s own
-    line meets every floor. ``unfinished`` when the open search passes its limits: then its best
-    line found (``found``) and the root's proved ``bound``, which must not be below the solo line's
-    value either."""
-    label, s, p = item
-    limits = Limits(time=exact_seconds, nodes=node_limit)
-    t0 = time.perf_counter()
-    try:
-        solo_line = solve(s, SOLO, "exact", p, limits)
-    except SearchLimitExceeded:
-        return {"label": label, "too_large": True}
-    t1 = time.perf_counter()
-    out: dict[str, Any] = {"label": label, "too_large": False, "solo_line": solo_line.per_player,
-                           "exact_s": t1 - t0}
-    try:
-        a = solve(s, objective, "exact", p, limits)
-    except SearchLimitExceeded as e:
-        out |= {"unfinished": True, "open_s": time.perf_counter() - t1, "problems": []}
-        if e.best is None or e.best.stats is None or e.best.stats.bound is None:
-            return out
-        a, bound = e.best, e.best.stats.bound
-        out |= {"found": a.value, "bound": bound}
-        return out | {"problems": _below_solo(objective, p, solo_line.per_player, a, bound, "proved bound")}
-    out |= {"unfinished": False, "exact": a.value, "open_s": time.perf_counter() - t1, "nodes": a.stats.nodes}
-    return out | {"problems": _below_solo(objective, p, solo_line.per_player, a, a.value, "")}
-
-
-def _below_solo(objective: Objective, p: int, solo: list[int], a: Solution, top: float,
-                what: str) -> list[str]:
-    """What contradicts the solo line (coins ``solo``): ``top`` (the optimum, or a proved bound on
-    it, ``what``) below the solo line's value, or ``a``'s line missing a ``best`` floor."""
-    problems = []
-    name = f"{objective} {what}".strip()
-    if objective == COOP and top < sum(solo):
-        problems.append(f"{name} {top} below the solo line's total {sum(solo)}")
-    floors = (a.stats.floors if a.stats else None) or []
-    others = [q for q in range(len(floors)) if q != p]
-    if any(a.per_player[q] < floors[q] for q in others):
-        problems.append(f"best's line {a.per_player} misses a floor {floors}")
-    if objective == BEST and floors and all(solo[q] >= floors[q] for q in others) and top < solo[p]:
-        problems.append(f"{name} {top} below P's {solo[p]} on the solo line, which meets every floor")
-    return problems
 
 
 def _results(items: list[Item], jobs: int, **kw: Any) -> Iterator[dict[str, Any]]:
@@ -220,12 +137,13 @@ def cross_check(objective: Objective, count: int, seed: int, node_limit: int, jo
     note)`` after each position.
     Ctrl-C raises KeyboardInterrupt at once (the worker processes are ended); ``into``, when given,
     is the dict returned, filled as each position finishes, so a caller that catches the interrupt
-    reports the positions finished before it. ``expansion`` "isla":
-    La Isla Bohnita positions (``isla_positions``): ``solo`` against its CP-SAT model
-    (solvers/isla/cpsat/); ``coop`` and ``best`` by exact search checked against the solo lines
-    (``check_isla_open``), a position it does not finish counted ``unfinished``, not replaced."""
-    if expansion is not None and expansion != "isla":
-        raise SolveError(f"cross-check: --expansion {expansion}: only isla is cross-checked (I1-I9)")
+    reports the positions finished before it. ``expansion``: a key of ``EXPANSIONS``, its
+    positions (``positions``): ``solo`` against its CP-SAT model; ``coop`` and ``best`` by its
+    ``check_open`` (for La Isla Bohnita exact search checked against the solo lines,
+    solvers/isla/cross_check.py), a position it does not finish counted ``unfinished``, not replaced."""
+    if expansion is not None and expansion not in EXPANSIONS:
+        raise SolveError(f"cross-check: --expansion {expansion}: only {', '.join(EXPANSIONS)} is "
+                         "cross-checked")
     if count < 1 or jobs < 1 or node_limit < 1:
         raise SolveError(f"cross-check: positions, jobs and node limit must be at least 1, got "
                          f"{count}, {jobs} and {node_limit}")
@@ -233,7 +151,7 @@ def cross_check(objective: Objective, count: int, seed: int, node_limit: int, jo
     run: dict[str, Any] = {} if into is None else into
     done: list[dict[str, Any]] = run.setdefault("done", [])
     replaced: list[str] = run.setdefault("replaced", [])
-    refused: list[str] = run.setdefault("refused", [])  # Isla: positions CP-SAT refuses, replaced too
+    refused: list[str] = run.setdefault("refused", [])  # an expansion: positions CP-SAT refuses
     batch_seed = seed
     while len(done) < count:
         items = positions(objective, count - len(done), batch_seed, reshuffle, expansion)

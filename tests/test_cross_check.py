@@ -13,6 +13,7 @@ from builders import load_script
 from test_isla_open import _deal
 
 import solvers.cross_check as cc
+import solvers.isla.cross_check as icc
 from solvers.contract import COOP, SOLO, NodeLimitExceeded, Objective, SolveError
 
 
@@ -58,12 +59,12 @@ def test_isla_coop_and_best_are_checked_against_the_solo_line(monkeypatch: pytes
     coop = cc.check(("deal", s, 0), COOP, 10_000)
     assert (coop["exact"], sum(coop["solo_line"]), coop["problems"]) == (3, 2, [])
     assert cc.check(("deal", s, 0), COOP, 10)["unfinished"] is True  # past its node limit: not replaced
-    real = cc.solve
+    real = icc.solve
 
     def no_deal(t: Any, objective: Objective, *args: Any) -> Any:
         return real(t, SOLO if objective == COOP else objective, *args)
 
-    monkeypatch.setattr(cc, "solve", no_deal)  # "coop" answered by the solo search: 1 < the total 2
+    monkeypatch.setattr(icc, "solve", no_deal)  # "coop" answered by the solo search: 1 < the total 2
     assert cc.check(("deal", s, 0), COOP, 10_000)["problems"] == ["coop 1 below the solo line's total 2"]
 
 
@@ -72,7 +73,7 @@ def test_an_unfinished_isla_coop_bound_below_the_solo_line_is_a_disagreement(
     """An open search stopped by its limit still claims a proved bound (its root's) and hands out its
     best line: the bound is held to the solo line's total as an optimum is (a stand-in search that
     stops with the deal's line, 3, and a bound of ``top``; the solo line totals 2)."""
-    real = cc.solve
+    real = icc.solve
 
     def stopped(top: int) -> Any:
         def solve(t: Any, objective: Objective, *args: Any) -> Any:
@@ -84,10 +85,10 @@ def test_an_unfinished_isla_coop_bound_below_the_solo_line_is_a_disagreement(
             raise e
         return solve
 
-    monkeypatch.setattr(cc, "solve", stopped(4))
+    monkeypatch.setattr(icc, "solve", stopped(4))
     cut = cc.check(("deal", _deal(), 0), COOP, 10_000)
     assert (cut["unfinished"], cut["found"], cut["bound"], cut["problems"]) == (True, 3, 4, [])
-    monkeypatch.setattr(cc, "solve", stopped(1))
+    monkeypatch.setattr(icc, "solve", stopped(1))
     assert cc.check(("deal", _deal(), 0), COOP, 10_000)["problems"] == [
         "coop proved bound 1 below the solo line's total 2"]
 
