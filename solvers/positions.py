@@ -3,7 +3,8 @@
 A position is an engine state at a decision point. Open objectives need the final pass: the draw
 pile now in play is the last one (no reshuffle ahead, E2), so its order is the whole future.
 La Isla Bohnita positions (I1-I9) are read, validated, cut and built in like the base game's
-(``ISLA_LIBRARY``); the solvers refuse them at their edge (``solvers.contract.base_game_only``).
+(``ISLA_LIBRARY``, solvers/isla/positions.py); the solvers refuse them at their edge
+(``solvers.contract.base_game_only``).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from play.bots import greedy_bot
 from play.playout import playout
 from schemas.position_io import PositionInputError as PositionInputError  # one class: the model's
 from schemas.position_io import read_json, state_of
+from solvers.isla.positions import library as isla_library
 
 
 def in_final_pass(s: GameState) -> bool:
@@ -214,46 +216,15 @@ for _e in [
 
 DEFAULT = "rio4-last-turn"
 
-# The hand-made Isla duel (I9) of ``isla-duel-2cards``: rio-grande, 2 players, the final pass; p0 plants
-# its coffee (4 coffee: 1 coin), turns up the last two cards and may sail twice (max_sails 2).
-_ISLA_DUEL = json.dumps({
-    "format": "bohnanza-state", "version": 1, "ruleset": "rio-grande",
-    "options": {"isla": True, "max_sails": 2},
-    "players": [_seat(["coffee"], [["coffee", 3], None, None]), _seat(["wax"], [["wax", 2], None, None])],
-    "draw": ["chili", "stink"], "discard": ["blue"], "face_up": [], "out": [], "active": 0, "phase": "plant",
-    "to_move": 0, "planted": 0, "first_field": -1, "offers": 0, "pending": None, "exhaustions": 2,
-    "final": False, "todo": [], "resume": 0, "turn": 40,
-    "isla": {"fleets": [{"merchants": [{"bean": None, "count": 0, "at": "home"}],
-                         "pirate": {"bean": None, "count": 0, "at": "home"}},
-                        {"merchants": [{"bean": "chili", "count": 3, "at": "home"}], "pirate": None}],
-             "rows": {"bohnbay": ["chili", "chili"], "bohnaco": ["blue"]}, "attacked": [], "attack": None,
-             "captured": False, "sails": 0, "discarded": False}})
+# Every expansion's built-in positions, one line each: a function of ``Entry`` giving its entries by
+# name, apart from ``LIBRARY`` (the solvers take every position there, not these).
+EXPANSION_LIBRARIES: dict[str, dict[str, Entry]] = {
+    "isla": isla_library(Entry),  # La Isla Bohnita (I1-I9), solvers/isla/positions.py
+}
+ISLA_LIBRARY: dict[str, Entry] = EXPANSION_LIBRARIES["isla"]  # the name the Isla tests import
 
-ISLA: tuple[tuple[str, Any], ...] = (("isla", True),)
-
-# La Isla Bohnita (I1-I9), cut from seeded greedy-bot games as the base ones are and named the same
-# way with ``isla-`` in front (``tests/test_isla_positions.py`` checks the names against the
-# positions). Apart from ``LIBRARY``: every position there is one the solvers take, and none of them
-# takes these yet. Whole hands unless ``hand`` says otherwise; every one has cargo on its ships.
-ISLA_LIBRARY: dict[str, Entry] = {e.name: e for e in [
-    Entry("isla-rio4-last-turn", "La Isla Bohnita, rio-grande, 4 players, real hands (10-20 cards), the last "
-          "turn; 7 ships, 3 of them pirates, with 7 cargo cards", "rio-grande", 4, 44, 6, options=ISLA),
-    Entry("isla-rio3-8cards", "La Isla Bohnita, rio-grande, 3 players", "rio-grande", 3, 40, 8, options=ISLA),
-    Entry("isla-amigo4-6cards", "La Isla Bohnita, amigo, 4 players", "amigo", 4, 44, 8, options=ISLA),
-    Entry("isla-rio7-2cards", "La Isla Bohnita, rio-grande, 7 players", "rio-grande", 7, 41, 5, options=ISLA),
-    Entry("isla-duel-7cards", "the Isla duel (I9), rio-grande", "rio-grande", 2, 47, 8, options=ISLA),
-    Entry("isla-amigo-duel-5cards", "the Isla duel (I9), amigo", "amigo", 2, 42, 6, options=ISLA),
-    # small enough for the Isla duel's exact search (solvers/isla/duel.py): hand-made, p0's last turn
-    Entry("isla-duel-2cards", "hand-made Isla duel (I9), rio-grande: p0's last turn, a raid that cannot pay "
-          "(p1 sells its chili first, I7); margin 1", "rio-grande", 2, 0, 2, state=_ISLA_DUEL, options=ISLA),
-    # small: hands cut to a card or two, for the exact search of issue 41 item 2
-    Entry("isla-amigo3-5cards", "La Isla Bohnita, amigo, 3 players, hands of 2 cards", "amigo", 3, 40, 8,
-          hand=2, options=ISLA),
-    Entry("isla-rio4-5cards", "La Isla Bohnita, rio-grande, 4 players, hands of 1 card", "rio-grande", 4, 41,
-          6, hand=1, draw=5, options=ISLA),
-]}
-
-BUILTINS: dict[str, Entry] = LIBRARY | ISLA_LIBRARY  # every name a front end takes
+BUILTINS: dict[str, Entry] = LIBRARY | {  # every name a front end takes
+    name: e for lib in EXPANSION_LIBRARIES.values() for name, e in lib.items()}
 
 
 def unknown_position(name: str) -> str:
