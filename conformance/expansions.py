@@ -1,7 +1,8 @@
 """Every expansion's conformance cases, one line each: a package with ``games.LEGAL``,
 ``mutations.ILLEGAL``, ``perft_cases.PERFT``, ``endgames.ENDGAMES`` and ``endgames.METHODS`` (its
-own ways to prove an endgame's values, by ``EndgameSpec.method``), and ``fuzz`` (``MOVES``, ``spec_covers``,
-``spec_replay``: the fuzzer's part, keyed by the expansion's name). The base lists end with them."""
+own ways to prove an endgame's values, by ``EndgameSpec.method``), and ``fuzz`` (``MOVES``, its
+options, ``spec_covers``, ``spec_replay``: the fuzzer's part, keyed by the expansion's name). The
+base lists end with them."""
 
 from __future__ import annotations
 

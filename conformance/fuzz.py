@@ -500,9 +500,11 @@ def junk(text: str, rng: random.Random) -> tuple[bytes, str]:
 VERBS = ["plant", "harvest", "buy", "end", "offer", "accept", "decline", "discard", "sail", "sell", "move",
          "attack", "yield", "reshuffle", "chance"]
 RECORD_STRICT_INT = {"players", "version"}
-BOOL_OPTIONS = {"quick", "distinct_fields", "draw_each", "field_beans", "isla", "third_field"}
-INT_OPTIONS = {"min_players", "max_players", "max_offers", "max_deal_cards", "max_sails", "fields", "hand",
-               "face_up", "draw", "exhaustions", "third_field_cost"}
+BOOL_OPTIONS = {"quick", "distinct_fields", "draw_each", "field_beans", "third_field"} | {
+    o for x in EXPANSION_FUZZ.values() for o in x.BOOL_OPTIONS}
+INT_OPTIONS = {"min_players", "max_players", "max_offers", "max_deal_cards", "fields", "hand",
+               "face_up", "draw", "exhaustions", "third_field_cost"} | {
+    o for x in EXPANSION_FUZZ.values() for o in x.INT_OPTIONS}
 
 
 def _option_strict(key: str, old: Any, new: Any) -> str | None:
@@ -916,8 +918,9 @@ SAFE_OPTIONS: dict[str, list[Any]] = {
     "max_deal_cards": [0, 1, 2], "fields": [None, 2, 3], "third_field": [None, True, False],
     "third_field_cost": [None, 1, 3], "hand": [None, 3, 5], "face_up": [None, 1, 2, 3],
     "draw": [None, 1, 2, 3],
-    "exhaustions": [None, 1, 2, 3], "isla": [True, False], "max_sails": [0, 2, 6],
+    "exhaustions": [None, 1, 2, 3],
     "meters": [{}, {"cocoa": "1/3/4/-"}], "removed": [None, ["cocoa"], "cocoa,garden"],
+    **{k: v for x in EXPANSION_FUZZ.values() for k, v in x.SAFE_OPTIONS.items()},  # sampled sorted
 }
 
 

@@ -4,6 +4,8 @@ for the SPEC oracle, on the rulesets that spec models (no V4 draws, no V5 beans)
 
 from __future__ import annotations
 
+from typing import Any
+
 from proofs.isla.referee import isla_replay
 from proofs.isla.spec import IslaConfig, Unsupported
 from proofs.referee import SpecVerdict
@@ -12,6 +14,10 @@ from records.game import Record
 MOVES = ["p{p} sail m0 bohnbay 1", "p{p} sail m0 home", "p{p} harvest 0 onto m0", "p{p} sell m0",
          "p{p} move m0 m1", "p{p} attack p{q} m0", "p{p} yield", "p{p} buy ship", "p{p} buy pirate",
          "p{p} plant m0 0"]
+
+BOOL_OPTIONS = {"isla"}  # its switch
+INT_OPTIONS = {"max_sails"}
+SAFE_OPTIONS: dict[str, list[Any]] = {"isla": [True, False], "max_sails": [0, 2, 6]}  # the options cases
 
 
 def spec_covers(rec: Record) -> bool:
