@@ -120,7 +120,7 @@ class Entry:
     hand: int | None = None  # small(): hands cut to this many cards
     draw: int | None = None  # small(): draw pile cut to this many cards
     state: str | None = None  # a hand-made position (state JSON) instead of a cut
-    options: tuple[tuple[str, Any], ...] = ()  # ruleset options of the cut game: ISLA for La Isla Bohnita
+    options: tuple[tuple[str, Any], ...] = ()  # ruleset options of the cut game (an expansion: its switch)
 
     def position(self) -> GameState:
         return _library_position(self)
