@@ -55,6 +55,7 @@ from solvers.contract import (
 )
 from solvers.duel import EXACT, INF, LOWER, UPPER, Key, policy_duel, replayed_duel
 from solvers.isla.exact import isla_policy, renames
+from solvers.isla.reach import ship_beans
 from solvers.positions import in_final_pass
 
 
@@ -166,31 +167,6 @@ def gain_cap(s: GameState, q: int, turns: tuple[int, ...]) -> int:
         for b in zone:
             add(b)
     return _groups(pay, cards, ())
-
-
-def ship_beans(s: GameState, q: int, cards: dict[int, int]) -> set[int] | None:
-    """The beans seat ``q``'s merchant ships may still load from the rows in its last turn (None:
-    any), ``cards`` every card it may still get but the rows' (its ships' cargo among them). A ship
-    holds one type (I4); its cargo leaves it only by a sale, which must pay (I6), or by a move onto
-    an empty merchant ship or one of its bean (I6). So when every merchant ship holds cargo, of
-    different beans, none of which ``cards`` and the rows' cards of that bean make pay (C1), and
-    ``q`` cannot pay for a second ship (I9's price: its coins and what ``cards`` pay split at best),
-    the ships are jammed: they load only their own beans."""
-    fleet = isla_of(s).fleets[q]
-    ships = fleet.merchants
-    if any(not sh.count for sh in ships) or len({sh.bean for sh in ships}) < len(ships):
-        return None  # an empty ship, or two cargos of one bean that a move joins, emptying a ship
-    pay = s.setup.payout
-    rows = [b for row in isla_of(s).rows for b in row]
-    for sh in ships:
-        most = cards.get(sh.bean, 0) + rows.count(sh.bean)
-        if pay[sh.bean][min(most, len(pay[sh.bean]) - 1)]:
-            return None  # it may sell and load another bean
-    if len(ships) == 1:
-        coins = len(s.players[q].coins) + sum(best_split(pay[b], n) for b, n in cards.items())
-        if coins >= isla_setup(s.setup).ship_cost:
-            return None
-    return {sh.bean for sh in ships}
 
 
 def _groups(pay: tuple[tuple[int, ...], ...], cards: dict[int, int], more: tuple[int, ...]) -> int:

@@ -363,34 +363,40 @@ def _table_cards(s: GameState, r: _Reach) -> None:
 def _loadable(s: GameState, mine: dict[int, int], shared: dict[int, int],
               taken: list[tuple[int, int, int]]) -> set[int] | None:
     """The beans the active seat's merchant ships may still load from the rows in this turn, the
-    last (``reach``; None: any). A ship holds one type (I4) and its cargo leaves it only by a sale,
-    which must pay (I6), or a move onto an empty merchant ship or one of its bean (I6: two cargos
-    of one bean joined leave a ship empty). So when its merchant ships hold cargos of different
-    beans, none of which any card of that bean it could still get (its own, the shared ones, what
-    raids may take, the rows') makes pay, and it cannot pay for a second ship (I1: its coins plus
-    what every card it could still get but the rows' pays split at best, C1; the rows are loaded
-    only onto a ship), its ships load only their own beans."""
-    fleet = isla_of(s).fleets[s.active]
-    if any(not ship.count for ship in fleet.merchants):
-        return None
-    if len({ship.bean for ship in fleet.merchants}) < len(fleet.merchants):
-        return None  # a move joins the two cargos of one bean and empties a ship (I6)
-    pay = s.setup.payout
+    last (``reach``; None: any): ``ship_beans`` of every card it could still get (its own, the
+    shared ones, what raids may take)."""
     cards = dict(shared)
     for b, k in mine.items():
         cards[b] = cards.get(b, 0) + k
     for _, b, k in taken:
         cards[b] = cards.get(b, 0) + k
+    return ship_beans(s, s.active, cards)
+
+
+def ship_beans(s: GameState, q: int, cards: dict[int, int]) -> set[int] | None:
+    """The beans seat ``q``'s merchant ships may still load from the rows in its last turn (None:
+    any), ``cards`` every card it may still get but the rows' (its ships' cargo among them). A ship
+    holds one type (I4); its cargo leaves it only by a sale, which must pay (I6), or by a move onto
+    an empty merchant ship or one of its bean (I6: two cargos of one bean joined leave a ship
+    empty). So when every merchant ship holds cargo, of different beans, none of which ``cards``
+    and the rows' cards of that bean make pay (C1), and ``q`` cannot pay for a second ship (I1: its
+    coins and what ``cards`` pay split at best; the rows are loaded only onto a ship), the ships
+    are jammed: they load only their own beans. (The Isla open search's bound and the Isla duel's
+    both read it.)"""
+    ships = isla_of(s).fleets[q].merchants
+    if any(not sh.count for sh in ships) or len({sh.bean for sh in ships}) < len(ships):
+        return None  # an empty ship, or two cargos of one bean that a move joins, emptying a ship
+    pay = s.setup.payout
     rows: dict[int, int] = {}
     for row in isla_of(s).rows:
         for b in row:
             rows[b] = rows.get(b, 0) + 1
-    for ship in fleet.merchants:
-        most = cards.get(ship.bean, 0) + rows.get(ship.bean, 0)
-        if pay[ship.bean][min(most, len(pay[ship.bean]) - 1)]:
+    for sh in ships:
+        most = cards.get(sh.bean, 0) + rows.get(sh.bean, 0)
+        if pay[sh.bean][min(most, len(pay[sh.bean]) - 1)]:
             return None  # it may sell and load another bean
-    if len(fleet.merchants) == 1:
-        coins = len(s.players[s.active].coins) + sum(best_split(pay[b], k) for b, k in cards.items())
+    if len(ships) == 1:
+        coins = len(s.players[q].coins) + sum(best_split(pay[b], n) for b, n in cards.items())
         if coins >= isla_setup(s.setup).ship_cost:
             return None
-    return {ship.bean for ship in fleet.merchants}
+    return {sh.bean for sh in ships}
