@@ -21,7 +21,6 @@ from model.isla.setup import isla_setup
 from solvers.api import solve
 from solvers.contract import SOLO, Budget, Limits, SolveError
 from solvers.cpsat_lazy import cp_model
-from solvers.cross_check import isla_positions
 from solvers.isla.cpsat import (
     IslaModel,
     TurnInfo,
@@ -33,6 +32,7 @@ from solvers.isla.cpsat import (
 )
 from solvers.isla.cpsat import turns as isla_turns
 from solvers.isla.cpsat.relax import prove
+from solvers.isla.cross_check import positions as isla_positions
 from solvers.isla.exact import solve_isla_solo
 from solvers.positions import ISLA_LIBRARY, cut, small
 
