@@ -66,11 +66,18 @@ from model.actions import (
 )
 from model.cards import BEAN_NAMES
 from model.engine import IllegalAction, apply, legal_moves
+from model.expansions import EXPANSIONS
 from model.rules import Setup
 from model.state import GameState, Phase
 
 FIELDS = 3  # field slots: the third field is the maximum (F1)
-ISLA_ERROR = "the adapters do not encode La Isla Bohnita moves: use isla=false"
+
+
+def expansion_refused(name: str) -> str:
+    """The one-line refusal of a game with expansion ``name``: the adapters encode the base game."""
+    x = EXPANSIONS.get(name)
+    called = x.called if x is not None and x.called else name
+    return f"the adapters do not encode {called} moves: use {name}=false"
 
 BLOCKS = ("PLANT", "PLANT_ASIDE", "PLANT_UP", "DISCARD_UP", "DISCARD", "HARVEST", "BUY", "END",
           "OFFER_HAND", "OFFER_UP", "ASK", "PROPOSE", "CANCEL", "ACCEPT_HAND", "CONFIRM", "DECLINE")
@@ -143,7 +150,7 @@ def layout(setup: Setup) -> Layout:
 @lru_cache(maxsize=64)
 def _layout(setup: Setup) -> Layout:
     if setup.rules.expansion:
-        raise ValueError(ISLA_ERROR)
+        raise ValueError(expansion_refused(setup.rules.expansion))
     beans, h, n = setup.beans, len(setup.deck), setup.players
     nb = len(beans)
     sizes = {
@@ -179,7 +186,7 @@ class EncodedState:
 
     def __post_init__(self) -> None:
         if self.state.ext is not None:
-            raise ValueError(ISLA_ERROR)
+            raise ValueError(expansion_refused(self.state.setup.expansion))
 
     @property
     def layout(self) -> Layout:

@@ -39,7 +39,7 @@ from typing import Any
 
 import pyspiel
 
-from adapters.encoding import ISLA_ERROR, EncodedState, layout
+from adapters.encoding import EncodedState, expansion_refused, layout
 from adapters.observation import PHASES, ObservationTensor
 from model.actions import Action, Reshuffle
 from model.cards import BEAN_NAMES
@@ -93,7 +93,7 @@ def game_setup(params: dict[str, Any]) -> Setup:
     """The engine setup for game parameters; ValueError for La Isla Bohnita."""
     rules = ruleset(str(params["ruleset"]), parse_options(str(params["options"])))
     if rules.expansion:
-        raise ValueError(ISLA_ERROR)
+        raise ValueError(expansion_refused(rules.expansion))
     return setup(rules, int(params["players"]))
 
 

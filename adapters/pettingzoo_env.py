@@ -45,7 +45,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from adapters.encoding import ISLA_ERROR, EncodedState, num_distinct_actions
+from adapters.encoding import EncodedState, expansion_refused, num_distinct_actions
 from adapters.observation import ObservationTensor
 from model.cards import BEAN_NAMES
 from model.engine import apply, chance_outcome, new_game, scores
@@ -80,7 +80,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name; AECEnv is unt
         super().__init__()
         rules = make_ruleset(ruleset, dict(options or {}))
         if rules.expansion:
-            raise ValueError(ISLA_ERROR)
+            raise ValueError(expansion_refused(rules.expansion))
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")
         self.setup: Setup = setup(rules, players)

@@ -4,4 +4,7 @@ through a ``drawing.picture.Picture`` registered in ``drawing.pictures.PICTURES`
 Bohnita's: ``drawing.isla``). Importing the package registers the picture as
 ``GameState._repr_svg_``, so a notebook shows a state once ``drawing`` is imported."""
 
-from drawing import svg as _svg  # noqa: F401  (registers in model.state.DRAWINGS)
+from drawing.svg import svg
+from model.state import DRAWINGS
+
+DRAWINGS["svg"] = svg  # GameState._repr_svg_ (Jupyter)

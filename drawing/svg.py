@@ -32,7 +32,7 @@ from drawing.canvas import (
 from drawing.pictures import picture
 from model.cards import BEAN_NAMES
 from model.core import harvestable
-from model.state import DRAWINGS, GameState
+from model.state import GameState
 from model.views import view
 
 
@@ -191,5 +191,3 @@ def svg(s: GameState, seat: int | None = None) -> str:
         title += f", as p{seat} sees it"
     return header(height(s), title) + "".join(parts(s, seat)) + "</svg>"
 
-
-DRAWINGS["svg"] = svg  # GameState._repr_svg_ (Jupyter)

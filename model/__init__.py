@@ -5,9 +5,6 @@ and the referee, ``records``).
 ``model`` imports nothing from ``solvers`` or ``proofs``, and its core needs only the standard library.
 """
 
-# str(state) is drawn by model/display.py, which registers in ``model.state.DRAWINGS`` when loaded
-# (the state names it not); the SVG picture registers there when ``drawing`` is imported.
-from model import display as _display  # noqa: F401
 from model.actions import (
     Accept,
     Action,
@@ -27,6 +24,7 @@ from model.actions import (
     parse_action,
 )
 from model.cards import BEAN_NAMES, Bean, UnknownBean, bean, coins_for
+from model.display import describe
 from model.engine import (
     IllegalAction,
     apply,
@@ -36,10 +34,18 @@ from model.engine import (
     scores,
     winners,
 )
+from model.expansions import BUILT_IN, install
 from model.isla import Fleet, Isla, Ship
 from model.isla.actions import Attack, BuyShip, HarvestOnto, MoveCargo, PlantCargo, Sail, Sell, Yield
 from model.rules import PRESETS, Ruleset, RulesetError, Setup, ruleset, setup
-from model.state import EMPTY, Field, GameState, Phase, PlayerState, state_to_json
+from model.state import DRAWINGS, EMPTY, Field, GameState, Phase, PlayerState, state_to_json
+
+# What importing the package sets up, in one place: the built-in expansions made playable (every
+# registry below them filled from each, ``model.expansions.install``) and ``str(state)`` drawn by
+# model/display.py (the state names neither; the SVG picture joins when ``drawing`` is imported).
+for _x in BUILT_IN:
+    install(_x)
+DRAWINGS["text"] = describe
 
 __all__ = [
     "Accept", "Action", "Attack", "BEAN_NAMES", "Bean", "BuyField", "BuyShip", "Decline", "Discard",

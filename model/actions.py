@@ -271,8 +271,8 @@ Action = (
 )
 
 # The expansions' notations (``Expansion.notation``: seat, verb, arguments, text -> an action, or
-# None if the words are not its own), filled from the registry (``model/expansions.py``) when
-# ``model`` is imported: the base notation names no expansion. They are asked before the base verbs.
+# None if the words are not its own), each added by ``model.expansions.install``: the base notation
+# names no expansion. They are asked before the base verbs.
 NOTATIONS: list[Callable[[int, str, list[str], str], Action | None]] = []
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from model.cards import BEAN_NAMES
 from model.expansions import hooks
-from model.state import DRAWINGS, GameState, Phase
+from model.state import GameState, Phase
 
 
 def _cards(cards: tuple[int, ...]) -> str:
@@ -47,5 +47,3 @@ def _pending_exhaustion(s: GameState) -> str:
         return ""
     return " (exhausted when a card is next needed, E1 on-demand)"
 
-
-DRAWINGS["text"] = describe  # str(state)

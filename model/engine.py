@@ -118,7 +118,7 @@ def new_game(
         active=0, phase=PLANT, to_move=0, planted=0, first_field=-1, offers=0, pending=None,
         exhaustions=0, final=False, todo=(), resume=_NO_RESUME, turn=0,
     )
-    return _start_turn(list(x.on_deal(s, cards[:first])))
+    return _start_turn(list(x.on_deal(s, cards[:first])), x)
 
 
 # ---------------------------------------------------------------- rules as functions
@@ -178,12 +178,11 @@ def _plant_on(pl: PlayerState, i: int, b: int) -> tuple[Field, ...]:
 # ---------------------------------------------------------------- automatic steps
 
 
-def _start_turn(v: list[Any]) -> GameState:
-    """T1 / D2: a new turn for the active seat (``v``: the values of the state it starts from); in
-    the duel, first the cards left on offer."""
+def _start_turn(v: list[Any], x: Expansion) -> GameState:
+    """T1 / D2: a new turn for the active seat (``v``: the values of the state it starts from; ``x``:
+    its expansion); in the duel, first the cards left on offer."""
     su = v[_SETUP]
     a = v[_ACTIVE]
-    x = EXPANSIONS[su.expansion]
     if x is not BASE:  # the base game counts nothing per turn
         v = list(x.start_turn(_new(GameState, v)))
     offer = su.duel and v[_FACE_UP_CARDS]
@@ -217,6 +216,7 @@ def _take_cards(s: GameState) -> GameState:
     pile is exhausted (and E2 applies) only when a card must be taken from it while it is empty, so
     the cards discarded since its last card was taken join the new pile.
     """
+    x = EXPANSIONS[s.setup.expansion]
     draw, todo = s.draw, s.todo
     face_up = s.face_up
     players = s.players
@@ -234,9 +234,8 @@ def _take_cards(s: GameState) -> GameState:
                 v[_PLAYERS] = players[:dest] + (drawn,) + players[dest + 1:]
                 if face_up:
                     v[_FACE_UP_CARDS] = tuple(sorted(face_up))
-            return _after_turn_up(v) if s.resume == _TURNING_UP else _next_turn(v)
+            return _after_turn_up(v, x) if s.resume == _TURNING_UP else _next_turn(v, x)
     exhaustions, final = s.exhaustions, s.final
-    x = EXPANSIONS[s.setup.expansion]
     on_demand = s.setup.on_demand
     over = False
     taken = 0  # cards taken from the top of the draw pile so far
@@ -272,11 +271,11 @@ def _take_cards(s: GameState) -> GameState:
     if over:
         return _S.finish(s)
     if s.resume == _TURNING_UP:
-        return _after_turn_up(list(s))
-    return _next_turn(list(s))
+        return _after_turn_up(list(s), x)
+    return _next_turn(list(s), x)
 
 
-def _after_turn_up(v: list[Any]) -> GameState:
+def _after_turn_up(v: list[Any], x: Expansion) -> GameState:
     """T2 / D2 step 3: the cards are turned up (``v``: the values of the state with them dealt)."""
     a = v[_ACTIVE]
     if v[_SETUP].duel:
@@ -286,7 +285,7 @@ def _after_turn_up(v: list[Any]) -> GameState:
         while discard and discard[-1] in face_up:
             face_up, discard = face_up + (discard[-1],), discard[:-1]
         return _evolve(s, face_up=tuple(sorted(face_up)), discard=discard,
-                          phase=EXPANSIONS[s.setup.expansion].turned_up_phase(s), to_move=a,
+                          phase=x.turned_up_phase(s), to_move=a,
                           pending=None, resume=_NO_RESUME)
     v[_PHASE], v[_TO_MOVE], v[_PENDING], v[_RESUME] = TRADE, a, None, _NO_RESUME
     return _new(GameState, v)
@@ -337,12 +336,12 @@ def _end_turn(s: GameState) -> GameState:
     return _S.take_cards(_new(GameState, v))
 
 
-def _next_turn(v: list[Any]) -> GameState:
+def _next_turn(v: list[Any], x: Expansion) -> GameState:
     """T7: the next seat's turn (``v``: the values of the state after the draw that ended this one)."""
     v[_ACTIVE] = (v[_ACTIVE] + 1) % len(v[_PLAYERS])
     v[_TURN] += 1
     v[_RESUME] = _NO_RESUME
-    return _start_turn(v)
+    return _start_turn(v, x)
 
 
 def _finish(s: GameState) -> GameState:
@@ -684,8 +683,9 @@ def _do_plant_aside(s: GameState, a: PlantAside, check: bool) -> GameState:
 
 def _do_plant_up(s: GameState, a: PlantUp, check: bool) -> GameState:
     p, u, i = a.player, a.index, a.field
+    x = EXPANSIONS[s.setup.expansion]
     if check:
-        if s.phase not in (OFFER, TURNED) and not EXPANSIONS[s.setup.expansion].plants_while_trading(s, p):
+        if s.phase not in (OFFER, TURNED) and not x.plants_while_trading(s, p):
             raise IllegalAction(f"p{p} can plant face-up cards only in the duel's steps 1 and 3", "D2")
         if not 0 <= u < len(s.face_up):
             raise IllegalAction(f"p{p} names face-up card u{u} but there are {len(s.face_up)}", "D2")
@@ -695,7 +695,7 @@ def _do_plant_up(s: GameState, a: PlantUp, check: bool) -> GameState:
     new = PlayerState(pl.hand, _S.plant_on(pl, i, b), pl.coins, pl.aside)
     s = _evolve(s, players=_with_player(s, p, new), face_up=s.face_up[:u] + s.face_up[u + 1:])
     if s.phase == OFFER and not s.face_up:
-        return _start_turn(list(s))
+        return _start_turn(list(s), x)
     return s
 
 
@@ -708,7 +708,7 @@ def _do_discard_up(s: GameState, a: DiscardUp, check: bool) -> GameState:
             raise IllegalAction(f"p{p} names offered card u{u} but there are {len(s.face_up)}", "D2")
     s = _evolve(s, discard=s.discard + (s.face_up[u],), face_up=s.face_up[:u] + s.face_up[u + 1:])
     if not s.face_up:
-        return _start_turn(list(s))
+        return _start_turn(list(s), EXPANSIONS[s.setup.expansion])
     return s
 
 
@@ -932,5 +932,5 @@ _S.set(
     harvest=_harvest, plant_on=_plant_on, end_planting=_end_planting, take_cards=_take_cards,
     proposals=_proposals, end_trading=_end_trading, next_planter=_next_planter, end_turn=_end_turn,
     finish=_finish, winners=_winners,
-    handlers={**_HANDLERS, **{k: h for x in EXPANSIONS.values() for k, h in x.handlers.items()}},
+    handlers=dict(_HANDLERS),  # the base actions'; ``model.expansions.install`` adds an expansion's
 )

@@ -134,12 +134,12 @@ class Ruleset:
                     if v and expansion not in ("", k):
                         raise RulesetError(f"options {expansion} and {k}: one expansion at a time")
                     expansion = k if v else ("" if expansion == k else expansion)
-                elif k in _EXTRA_DEFAULTS:
+                elif k in EXTRA_DEFAULTS:
                     extra[k] = v
                 else:
                     raise RulesetError(f"unknown option {k!r}; options are {', '.join(OPTION_NAMES)}")
             own["expansion"] = expansion
-            own["extra"] = tuple(sorted((k, v) for k, v in extra.items() if v != _EXTRA_DEFAULTS[k]))
+            own["extra"] = tuple(sorted((k, v) for k, v in extra.items() if v != EXTRA_DEFAULTS[k]))
         return dataclasses.replace(self, **own)
 
     def options(self) -> dict[str, Any]:
@@ -159,7 +159,7 @@ class Ruleset:
             return getattr(self, key)
         if key in SETUP_RULES and key:
             return self.expansion == key
-        return dict(self.extra).get(key, _EXTRA_DEFAULTS[key])
+        return dict(self.extra).get(key, EXTRA_DEFAULTS[key])
 
 
 def _option_to_json(key: str, value: Any) -> Any:
@@ -271,7 +271,7 @@ def _coerce(key: str, value: Any, kind: Any) -> Any:
 _FIELD_TYPES = {f.name: f.type for f in dataclasses.fields(Ruleset)}
 _BASE_OPTIONS: tuple[str, ...] = tuple(k for k in _FIELD_TYPES if k not in ("name", "expansion", "extra"))
 OPTION_NAMES: list[str] = list(_BASE_OPTIONS)  # every option; a registered expansion adds its own
-_EXTRA_DEFAULTS: dict[str, int] = {}  # an expansion's own options: their defaults
+EXTRA_DEFAULTS: dict[str, int] = {}  # an expansion's own options: their defaults
 
 
 def ruleset(name: str = "rio-grande", options: dict[str, Any] | None = None) -> Ruleset:
@@ -373,11 +373,11 @@ SETUP_RULES: dict[str, SetupRules] = {"": SetupRules()}  # by name; ``register``
 
 
 def register(x: SetupRules) -> None:
-    """Make ``x``'s setup rules and options known (``model/expansions.py`` calls it for each)."""
+    """Make ``x``'s setup rules and options known (``model.expansions.install`` calls it)."""
     SETUP_RULES[x.name] = x
     for key, (default, bound) in x.options.items():
         OPTION_RANGES[key] = bound
-        _EXTRA_DEFAULTS[key] = default
+        EXTRA_DEFAULTS[key] = default
     OPTION_NAMES.extend(k for k in (x.name, *x.options) if k and k not in OPTION_NAMES)
 
 

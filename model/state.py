@@ -18,9 +18,9 @@ from model.rules import Ruleset, Setup, ruleset, setup
 STATE_FORMAT = "bohnanza-state"
 STATE_VERSION = 1
 
-# How a state draws itself: as text (``str``, model/display.py, registered when ``model`` is imported)
-# and as a picture (Jupyter's ``_repr_svg_``, drawing/svg.py, the layer above, registered when
-# ``drawing`` is imported). Both sit above the state, so the state names neither (no import circle).
+# How a state draws itself: as text (``str``: model/display.py's ``describe``, set by model/__init__.py)
+# and as a picture (Jupyter's ``_repr_svg_``: drawing/svg.py, the layer above, set by drawing/__init__.py).
+# Both sit above the state, so the state names neither (no import circle).
 DRAWINGS: dict[str, Callable[[GameState], str]] = {}
 
 
@@ -35,8 +35,8 @@ class SlotCodec(NamedTuple):
     error: type[InputError]  # what ``from_json`` raises on a malformed part
 
 
-# The codecs by ``Setup.expansion``, copied from the registry (``model/expansions.py``) when
-# ``model`` is imported: the state names no expansion (and imports none: no circle).
+# The codecs by ``Setup.expansion``, each filled by ``model.expansions.install``: the state names no
+# expansion (and imports none: no circle).
 SLOT_CODECS: dict[str, SlotCodec] = {}
 
 

@@ -82,8 +82,9 @@ def _position(args: argparse.Namespace, frame: cli.Frame) -> tuple[Any, str]:
     return read_position(name), name
 
 
-ISLA_MARK = f"[Isla: {served('isla', duel=False)} only]"  # --list: a La Isla Bohnita built-in, what solves it
-ISLA_DUEL_MARK = f"[Isla duel: {served('isla', duel=True)} only]"  # the Isla duel (I9)
+def _mark(x: str, duel: bool) -> str:
+    """--list: what solves an expansion's built-in (``[Isla: ...]``; the duel's own, ``[Isla duel: ...]``)."""
+    return f"[{x.capitalize()}{' duel' if duel else ''}: {served(x, duel=duel)} only] " if x else ""
 
 
 def _list() -> int:
@@ -92,9 +93,8 @@ def _list() -> int:
     for e in BUILTINS.values():
         s = e.position()
         hands = sum(len(p.hand) for p in s.players)
-        mark = " (default)" if e.name == DEFAULT else ""
-        isla = f"{ISLA_DUEL_MARK if s.setup.duel else ISLA_MARK} " if e.isla else ""
-        print(f"{e.name:<{width}} {len(s.players):>7} {len(s.draw):>10} {hands:>10}  {isla}{e.about}{mark}")
+        about = _mark(e.expansion, s.setup.duel) + e.about + (" (default)" if e.name == DEFAULT else "")
+        print(f"{e.name:<{width}} {len(s.players):>7} {len(s.draw):>10} {hands:>10}  {about}")
     return 0
 
 

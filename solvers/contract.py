@@ -31,15 +31,12 @@ from model.errors import (
     UnknownName,
     UsageError,
 )
+from model.expansions import EXPANSIONS
 
 # ------------------------------------------------------------------ errors
 
 RESHUFFLE_AHEAD = "a reshuffle lies ahead: open endgames need the final pass (E2)"
 
-# The expansions a position can be read, validated and shown in, by ``Setup.expansion``, with their
-# rules (docs/endgames.md, "Positions"); which solvers serve them is the registry's fact
-# (``solvers.api.EXPANSION_REGISTRY``).
-EXPANSION_RULES = {"isla": "La Isla Bohnita (I1-I9)"}
 
 
 def base_game_only(s: GameState, solver: str, served: str = "") -> None:
@@ -48,7 +45,8 @@ def base_game_only(s: GameState, solver: str, served: str = "") -> None:
     search"): the base solvers model the base turn, not ships, cargo and island rows (I1-I9)."""
     name = s.setup.expansion
     if name:
-        rules = EXPANSION_RULES.get(name, f"the expansion {name!r}")
+        x = EXPANSIONS.get(name)  # its rules, for the message; what solves it is the solver registry's
+        rules = f"{x.called} ({x.rule_ids})" if x is not None and x.called else f"the expansion {name!r}"
         head = f"{solver} covers the base game; {rules} positions ({name}=true)"
         if served:
             raise SolveError(f"{head} are solved only by {served}")

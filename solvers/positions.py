@@ -126,9 +126,9 @@ class Entry:
         return _library_position(self)
 
     @property
-    def isla(self) -> bool:
-        """A La Isla Bohnita position (I1-I9): for the expansion's own solvers (``solvers/isla_*``)."""
-        return bool(dict(self.options).get("isla"))
+    def expansion(self) -> str:
+        """The expansion its game plays (``Setup.expansion``, "" none): its own solvers answer it."""
+        return ruleset(self.ruleset, dict(self.options)).expansion
 
 
 @cache

@@ -19,14 +19,13 @@ from drawing.canvas import Canvas
 from drawing.picture import Picture
 from drawing.pictures import PICTURES
 from drawing.svg import svg
-from model import GameState, RulesetError, actions, new_game, ruleset, scores, setup, state_to_json, winners
-from model import rules as rules_module
+from model import GameState, RulesetError, new_game, ruleset, scores, setup, state_to_json, winners
 from model.actions import Action, ExpansionAction, NotationError, Plant, parse_action, parse_number
 from model.core import evolve
 from model.expansion import BASE, Expansion
-from model.expansions import EXPANSIONS, hooks
+from model.expansions import EXPANSIONS, hooks, installed
 from model.isla.hooks import ISLA
-from model.rules import OptionRange, Ruleset, register
+from model.rules import OptionRange, Ruleset
 from model.state import SLOT_CODECS, SlotCodec, StateFormatError
 from model.steps import STEPS
 from model.views import view
@@ -42,6 +41,33 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_the_base_engine_names_no_expansion():
     text = (ROOT / "model" / "engine.py").read_text()
     assert not re.search(r"isla|ship|pirate|cargo", text, re.IGNORECASE)
+
+
+def _registry_lookups(f: ast.AST) -> int:
+    return sum(isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and n.value.id == "EXPANSIONS"
+               for n in ast.walk(f))
+
+
+def test_the_engine_looks_its_expansion_up_once_per_call_path():
+    """A public entry or a step of ``STEPS`` (each separately replaceable: its own call path) looks
+    the game's expansion up once and hands it to the helpers it calls; a helper it reaches by a
+    direct call never looks it up again."""
+    tree = ast.parse((ROOT / "model" / "engine.py").read_text())
+    funcs = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
+
+    def called(name: str, seen: set[str]) -> set[str]:  # direct calls only: ``_S.step(...)`` is a seam
+        for n in ast.walk(funcs[name]):
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in funcs \
+                    and n.func.id not in seen:
+                seen.add(n.func.id)
+                called(n.func.id, seen)
+        return seen
+
+    looking = {name for name, f in funcs.items() if _registry_lookups(f)}
+    assert len(looking) >= 10 and "apply" in looking
+    twice = [name for name in looking if _registry_lookups(funcs[name]) > 1]
+    again = {name: sorted(called(name, set()) & looking) for name in looking}
+    assert not twice and not {k: v for k, v in again.items() if v}
 
 
 # every module of model/ but the registry and the package's API (model/__init__.py re-exports)
@@ -118,8 +144,8 @@ def _play(start: GameState, seed: int) -> GameState:
     return s
 
 
-def test_a_new_expansion_changes_the_game_through_a_hook_without_touching_the_engine(monkeypatch):
-    monkeypatch.setitem(EXPANSIONS, "tithe", _Tithe())  # its one registry line
+@installed(_Tithe())  # made playable for this test, the registries as they were after it
+def test_a_new_expansion_changes_the_game_through_a_hook_without_touching_the_engine():
     plain = new_game("amigo", 3, seed=7)
     tithed = plain._replace(setup=dataclasses.replace(plain.setup, expansion="tithe"))
     base_end, tithe_end = _play(plain, 7), _play(tithed, 7)
@@ -138,8 +164,8 @@ class _FirstSeat(Expansion):
         return tied[:1]
 
 
-def test_a_variant_that_only_changes_the_tie_break_is_one_class_and_one_registry_line(monkeypatch):
-    monkeypatch.setitem(EXPANSIONS, "first-seat", _FirstSeat())  # model/expansions.py: its one line
+@installed(_FirstSeat())
+def test_a_variant_that_only_changes_the_tie_break_is_one_class_and_one_registry_line():
     plain = new_game(ruleset("rio-grande", {"tie_break": "none"}), 3, seed=3)
     variant = plain._replace(setup=dataclasses.replace(plain.setup, expansion="first-seat"))
     base_end, variant_end = _play(plain, 3), _play(variant, 3)
@@ -175,18 +201,8 @@ class _ShortHands(Expansion):
         return evolve(s, players=players, discard=s.discard + paid)
 
 
-def _registered(monkeypatch: pytest.MonkeyPatch, x: Expansion) -> None:
-    """``x`` in the registry for one test: its one line in model/expansions.py (``EXPANSIONS``) and
-    what the registry publishes from it to model/rules.py (``register``), undone afterwards."""
-    monkeypatch.setitem(EXPANSIONS, x.name, x)
-    for name in ("SETUP_RULES", "OPTION_RANGES", "_EXTRA_DEFAULTS"):
-        monkeypatch.setattr(rules_module, name, dict(getattr(rules_module, name)))
-    monkeypatch.setattr(rules_module, "OPTION_NAMES", list(rules_module.OPTION_NAMES))
-    register(x)
-
-
-def test_an_expansion_with_its_own_setup_and_option_is_its_class_and_one_registry_line(monkeypatch):
-    _registered(monkeypatch, _ShortHands())
+@installed(_ShortHands())  # its table S and its option published to model/rules.py by ``install``
+def test_an_expansion_with_its_own_setup_and_option_is_its_class_and_one_registry_line():
     r = ruleset("rio-grande", {"short": "true", "short_fee": "2"})
     assert r.expansion == "short" and r.option("short_fee") == 2
     assert list(r.options())[-4:] == ["isla", "max_sails", "short", "short_fee"]  # spelled as options
@@ -254,8 +270,13 @@ class _TokensPicture(Picture):
 
 def test_an_expansion_owns_its_state_slot_its_json_and_its_drawing(monkeypatch):
     tokens = _Tokens()
-    monkeypatch.setitem(EXPANSIONS, "tokens", tokens)  # model/expansions.py: its registry line ...
-    monkeypatch.setitem(SLOT_CODECS, "tokens", tokens.codec)  # ... and the codec it publishes
+    with installed(tokens):  # its hooks and the codec it publishes (``SLOT_CODECS``) ...
+        assert SLOT_CODECS["tokens"] is tokens.codec
+        _tokens_drawn(monkeypatch, tokens)
+    assert "tokens" not in SLOT_CODECS and "tokens" not in EXPANSIONS  # ... for the block only
+
+
+def _tokens_drawn(monkeypatch: pytest.MonkeyPatch, tokens: _Tokens) -> None:
     monkeypatch.setitem(PICTURES, "tokens", _TokensPicture())  # drawing/pictures.py: its picture's line
     plain = new_game("amigo", 3, seed=5)
     s = tokens.on_deal(plain._replace(setup=dataclasses.replace(plain.setup, expansion="tokens")), ())
@@ -278,14 +299,25 @@ class _Pay(ExpansionAction):
         return f"p{self.player} pay {self.coins}"
 
 
-def _pay_notation(p: int, verb: str, args: list[str], text: str) -> Action | None:
-    return _Pay(p, parse_number(args[0], text, "coin")) if verb == "pay" and len(args) == 1 else None
+class _Payments(Expansion):
+    """A made-up expansion with its own notation."""
+
+    name = "payments"
+
+    def notation(self, p: int, verb: str, args: list[str], text: str) -> Action | None:
+        return _Pay(p, parse_number(args[0], text, "coin")) if verb == "pay" and len(args) == 1 else None
 
 
-def test_an_expansion_reads_its_own_notation_before_the_base_verbs(monkeypatch):
+def test_an_expansion_reads_its_own_notation_before_the_base_verbs():
     with pytest.raises(NotationError, match="unknown action 'pay'"):
         parse_action("p0 pay 2")
-    monkeypatch.setattr(actions, "NOTATIONS", [*actions.NOTATIONS, _pay_notation])  # its registry line
+    with installed(_Payments()):  # its notation published to ``model.actions.NOTATIONS``
+        _pay_read()
+    with pytest.raises(NotationError, match="unknown action 'pay'"):
+        parse_action("p0 pay 2")
+
+
+def _pay_read() -> None:
     assert parse_action("p0 pay 2") == _Pay(0, 2) and str(_Pay(0, 2)) == "p0 pay 2"
     assert parse_action("p0 plant 1") == Plant(0, 1)  # the base verbs are untouched
     with pytest.raises(NotationError, match="'x' is not a coin number"):

@@ -222,7 +222,7 @@ NAME = re.compile(r"^isla-(?:(?P<rules>rio|amigo)(?P<players>[2-7])|(?P<duel>(?:
 def test_an_isla_built_in_is_a_valid_position_named_after_what_it_holds(name: str) -> None:
     e = ISLA_LIBRARY[name]
     s = e.position()
-    assert e.isla and name.startswith("isla-") and name in BUILTINS and name not in LIBRARY
+    assert e.expansion == "isla" and name.startswith("isla-") and name in BUILTINS and name not in LIBRARY
     assert position_from_json(state_to_json(s), name) == s and in_final_pass(s) and not s.final
     assert s.phase == Phase.PLANT and s.setup.expansion == "isla" and cargo(s) > 0
     assert set(cards(s)) <= in_play(e.ruleset, e.players)
@@ -245,7 +245,7 @@ def test_an_isla_built_in_is_a_valid_position_named_after_what_it_holds(name: st
 
 
 def test_the_base_library_holds_only_positions_the_solvers_take() -> None:
-    assert BUILTINS == LIBRARY | ISLA_LIBRARY and not any(e.isla for e in LIBRARY.values())
+    assert BUILTINS == LIBRARY | ISLA_LIBRARY and not any(e.expansion for e in LIBRARY.values())
     assert {e.players for e in ISLA_LIBRARY.values()} >= {2, 3, 4, 7}
     assert {e.ruleset for e in ISLA_LIBRARY.values()} == {"amigo", "rio-grande"}
 
