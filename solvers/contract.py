@@ -233,6 +233,25 @@ class Budget:
         out.t0, out.deadline, out.time_limit = self.t0, self.deadline, self.time_limit
         return out
 
+    def part(self, fraction: float) -> Budget:
+        """A budget of its own for one stage: ``fraction`` of the nodes and seconds left (at least
+        one node), this one's progress; ``absorb`` counts its nodes here afterwards. Past this
+        one's limits already: its NodeLimitExceeded or TimeLimitExceeded."""
+        nodes = None
+        if self.node_limit is not None:
+            left = self.node_limit - self.nodes
+            if left <= 0:
+                self.node()  # raises: no node is left
+            nodes = max(1, int(left * fraction))
+        secs = self.seconds_left()
+        out = Budget(self.what, nodes, None if secs is None else max(secs * fraction, 1e-3), self.progress)
+        out.report_at = self.report_at
+        return out
+
+    def absorb(self, part: Budget) -> None:
+        """Count the nodes a ``part`` of this budget searched."""
+        self.nodes += part.nodes
+
     def elapsed(self) -> float:
         return time.monotonic() - self.t0
 

@@ -16,7 +16,7 @@ from builders import isla_ship as _ship
 
 from model import GameState
 from solvers.api import solve, verify_line
-from solvers.contract import BEST, COOP, DUEL, Budget, Limits, Objective, Solution, Status
+from solvers.contract import BEST, COOP, DUEL, Budget, Limits, NodeLimitExceeded, Objective, Solution, Status
 from solvers.isla.exact import IslaSoloSearch
 from solvers.isla.open_search import IslaOpenSearch, solve_isla_open
 from solvers.positions import ISLA_LIBRARY
@@ -33,9 +33,12 @@ def _anytime(s: GameState, goal: Objective, nodes: int, player: int | None = Non
 
 
 # The built-ins whose runs used to end with an error or no line (issue 64): under a small node
-# limit each now ends with a feasible line. ``best`` where its floors (each seat's solo optimum)
-# are proved within the limit; the duels at a few hundred nodes.
+# limit each now ends with a feasible line. ``best`` where the other seats' floors (each one's solo
+# optimum) are proved within the limit: P's own solo optimum, a seed only, gets a share of it
+# (``isla-rio3-8cards`` and ``isla-amigo4-6cards`` used to stop there, "too large", no line); the
+# duels at a few hundred nodes.
 RUNS = [("isla-rio4-last-turn", COOP, 300), ("isla-rio4-last-turn", BEST, 3000),
+        ("isla-rio3-8cards", BEST, 9000), ("isla-amigo4-6cards", BEST, 3000),
         ("isla-amigo3-5cards", COOP, 300), ("isla-rio4-5cards", COOP, 300), ("isla-rio7-2cards", COOP, 100),
         ("isla-amigo4-6cards", COOP, 100), ("isla-rio3-8cards", COOP, 100),
         ("isla-amigo-duel-5cards", DUEL, 300), ("isla-duel-7cards", DUEL, 300)]
@@ -55,6 +58,30 @@ def test_best_starts_from_a_line_that_meets_every_floor() -> None:
     sol = _anytime(ISLA_LIBRARY["isla-rio4-last-turn"].position(), BEST, 3000, 1)
     assert sol.stats.floors == [6, 6, 3, 4]
     assert sol.value == 6 and all(c >= f for c, f in zip(sol.per_player, sol.stats.floors, strict=True))
+
+
+def test_p_s_own_solo_optimum_past_its_share_is_no_floor_and_ends_no_run() -> None:
+    """``isla-amigo4-6cards`` ``best p3``: p3's solo optimum (4, about 32,000 nodes) is no floor of
+    ``best p3``; past its share of 3,000 nodes p3's entry is its policy line's 4 coins, the other
+    seats' floors are proved (7, 6, 4), and the seats' solo lines played together meet them."""
+    sol = _anytime(ISLA_LIBRARY["isla-amigo4-6cards"].position(), BEST, 3000)
+    assert sol.player == 3 and sol.stats.floors == [7, 6, 4, 4]
+    assert sol.per_player[:3] == [7, 6, 4] and sol.bound is not None and sol.bound >= 7
+
+
+def test_a_part_of_a_budget_has_a_share_of_what_is_left_and_counts_back() -> None:
+    """``Budget.part``: a share of the nodes and seconds left, its nodes counted back by ``absorb``."""
+    whole = Budget("whole", 100, 60.0)
+    for _ in range(20):
+        whole.node()
+    part = whole.part(0.25)
+    assert part.node_limit == 20 and part.time_limit is not None and part.time_limit <= 15.0
+    for _ in range(20):
+        part.node()
+    with pytest.raises(NodeLimitExceeded):
+        part.node()
+    whole.absorb(part)
+    assert whole.nodes == 41
 
 
 def _deal() -> GameState:
