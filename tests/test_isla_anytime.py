@@ -16,8 +16,20 @@ from builders import isla_ship as _ship
 
 from model import GameState
 from solvers.api import solve, verify_line
-from solvers.contract import BEST, COOP, DUEL, Budget, Limits, NodeLimitExceeded, Objective, Solution, Status
-from solvers.isla.exact import IslaSoloSearch
+from solvers.contract import (
+    BEST,
+    COOP,
+    DUEL,
+    Budget,
+    Limits,
+    NodeLimitExceeded,
+    Objective,
+    SearchLimitExceeded,
+    Solution,
+    Status,
+)
+from solvers.exact import policy_line
+from solvers.isla.exact import IslaSoloSearch, isla_policy
 from solvers.isla.open_search import IslaOpenSearch, solve_isla_open
 from solvers.positions import ISLA_LIBRARY
 
@@ -67,6 +79,20 @@ def test_p_s_own_solo_optimum_past_its_share_is_no_floor_and_ends_no_run() -> No
     sol = _anytime(ISLA_LIBRARY["isla-amigo4-6cards"].position(), BEST, 3000)
     assert sol.player == 3 and sol.stats.floors == [7, 6, 4, 4]
     assert sol.per_player[:3] == [7, 6, 4] and sol.bound is not None and sol.bound >= 7
+
+
+def test_another_seat_s_floor_unproved_is_an_error_with_best_s_proved_bound() -> None:
+    """``isla-rio3-8cards`` ``best p0``: p1's floor (its solo optimum, between 6 and 14) is not
+    proved in 3,000 nodes, so no line is known to meet it: a SearchLimitExceeded with no line, that
+    says what is proved, ``upper`` on the floors' lower ends (a line meeting the floors meets those),
+    at least p0's coins on the policy line."""
+    s = ISLA_LIBRARY["isla-rio3-8cards"].position()
+    with pytest.raises(SearchLimitExceeded, match=r"p1's floor.*between 6 and 14.*proved: best p0 is at most "
+                                                  r"(\d+)") as stop:
+        solve_isla_open(s, BEST, 0, Limits(nodes=3000))
+    assert stop.value.best is None
+    top = int(str(stop.value).rsplit(" ", 1)[1].rstrip(")"))
+    assert top >= policy_line(s, isla_policy)[1][0]
 
 
 def test_a_part_of_a_budget_has_a_share_of_what_is_left_and_counts_back() -> None:

@@ -51,6 +51,7 @@ from model.engine import is_listed_proposal
 from model.isla import isla_of
 from solvers.bounds import best_split
 from solvers.contract import (
+    BEST,
     DEFAULT_LIMITS,
     RESHUFFLE_AHEAD,
     Budget,
@@ -307,12 +308,11 @@ def _floors(s: GameState, p: int, budget: Budget) -> tuple[list[IslaSoloSearch |
     solo optimum, until ``_own_floor`` proves it); the solo searches, None for P."""
     n = len(s.players)
     solos: list[IslaSoloSearch | None] = [None] * n
-    floors = [0] * n
+    floors = policy_line(s, isla_policy)[1]  # lower ends: the policy line is a solo line of each seat
     for q in range(n):
         if q != p:
             search = solos[q] = IslaSoloSearch(q, budget)
-            floors[q] = _floor(s, search, budget)
-    floors[p] = policy_line(s, isla_policy)[1][p]
+            floors[q] = _floor(s, search, p, floors)
     return solos, floors
 
 
@@ -340,16 +340,20 @@ def _own_floor(s: GameState, search: IslaOpenSearch, solos: list[IslaSoloSearch 
     return True
 
 
-def _floor(s: GameState, search: IslaSoloSearch, budget: Budget) -> int:
-    """Seat ``search.player``'s solo optimum (a ``best`` floor); past a limit a SearchLimitExceeded
-    that says so, with no line: until every floor is proved, no line is known to meet them."""
+def _floor(s: GameState, search: IslaSoloSearch, p: int, lows: list[int]) -> int:
+    """Seat ``search.player``'s solo optimum (a floor of ``best P``); past a limit a
+    SearchLimitExceeded that says so, with no line (until every floor is proved, no line is known
+    to meet them) but with ``best P``'s proved bound: ``upper`` on the floors' known lower ends
+    ``lows`` (a line meeting the floors meets those, so the bound holds)."""
     try:
         return search.value(s)
     except SearchLimitExceeded as e:
         q = search.player
-        low = policy_line(s, isla_policy)[1][q]  # a solo line: the optimum is at least its coins
-        e.args = (f"{e} (while proving p{q}'s floor, its solo optimum, between {low} and {search.upper(s)}: "
-                  "no best line is known to meet the floors before they are proved)",)
+        top = IslaOpenSearch(BEST, p, lows, search.budget).upper(s)
+        known = f"best p{p} is at most {top}" if top > NEG else "no line meets even the floors' lower ends"
+        e.args = (f"{e} (while proving p{q}'s floor, its solo optimum, between {lows[q]} and "
+                  f"{search.upper(s)}: no best line is known to meet the floors before they are proved; "
+                  f"proved: {known})",)
         e.best = None
         raise
 
