@@ -96,12 +96,13 @@ def test_another_seat_s_floor_unproved_is_an_error_with_best_s_proved_bound() ->
 
 
 def test_a_part_of_a_budget_has_a_share_of_what_is_left_and_counts_back() -> None:
-    """``Budget.part``: a share of the nodes and seconds left, its nodes counted back by ``absorb``."""
+    """``Budget.part``: a share of the nodes and seconds left, counting on from the whole's nodes,
+    taken back by ``absorb``."""
     whole = Budget("whole", 100, 60.0)
     for _ in range(20):
         whole.node()
     part = whole.part(0.25)
-    assert part.node_limit == 20 and part.time_limit is not None and part.time_limit <= 15.0
+    assert part.node_limit == 40 and part.time_limit is not None and part.time_limit <= 15.0
     for _ in range(20):
         part.node()
     with pytest.raises(NodeLimitExceeded):
