@@ -152,6 +152,32 @@ def test_the_seed_line_is_proved_optimal_when_nothing_beats_it() -> None:
     assert sol.status == Status.OPTIMAL and sol.value == 2
 
 
+@pytest.mark.parametrize(("make", "goal", "p", "optimum"), SMALL)
+def test_a_finished_search_answers_the_line_it_met_without_a_rebuild(
+        make: object, goal: Objective, p: int, optimum: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The optimal line is the best line the search met (every exact value is a line met on the way
+    there): no rebuild, which could search further and pass a limit after the proof."""
+    def no_rebuild(self: IslaOpenSearch, s: GameState) -> None:
+        raise AssertionError("rebuilt")
+
+    monkeypatch.setattr(IslaOpenSearch, "line", no_rebuild)
+    s = make()  # type: ignore[operator]
+    sol = solve(s, goal, "exact", p)
+    assert sol.status == Status.OPTIMAL and sol.value == optimum
+
+
+def test_a_limit_passed_while_rebuilding_p_s_solo_line_leaves_the_other_seeds(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rebuilding P's solo line (a seed) may search further; past a limit there the run goes on with
+    the seeds it has and still answers (it used to end with "too large" and no line)."""
+    def stopped(self: IslaSoloSearch, s: GameState) -> None:
+        raise NodeLimitExceeded("Isla best search passed its node limit: too large for exact search")
+
+    monkeypatch.setattr(IslaSoloSearch, "line", stopped)
+    sol = solve(_raid(), BEST, "exact", 0, Limits(nodes=10_000), anytime=True)
+    assert sol.value == 2 and verify_line(_raid(), sol) == sol.per_player
+
+
 def test_a_bound_made_too_low_on_purpose_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """The mutant: ``upper`` as the coins already won (it forgets every card still to sell). The
     stopped run's bound is then below the optimum, which the check above catches."""

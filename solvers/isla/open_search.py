@@ -362,14 +362,14 @@ def start_lines(s: GameState, search: IslaOpenSearch, solos: Sequence[IslaSoloSe
     """Seed ``search.found`` with the best quick line that scores (``score``: ``best``'s meets every
     floor): every seat playing ``isla_policy``; with ``solos`` (each seat's finished solo search,
     None for P when its optimum passed its share: ``_floors``), also P's solo line (the others on
-    the policy) and ``joint_line``. A limit passed while building the joint line leaves the seeds
-    found before it."""
+    the policy) and ``joint_line``. A limit passed while building those (a solo line's rebuild may
+    search further) leaves the seeds found before it."""
     lines = [policy_line(s, isla_policy)[0]]
     if solos:
         own = solos[search.player]
-        if own is not None:
-            lines.append(own.line(s)[0])
         try:
+            if own is not None:
+                lines.append(own.line(s)[0])
             lines.append(joint_line(s, solos))
         except SearchLimitExceeded:
             pass
@@ -446,6 +446,9 @@ def anytime_solution(search: OpenSearch, s: GameState, t0: float) -> Solution:
                              f"floor {search.floors} (sails share the rows, I4; pirates raid, I7)")
         line = [a for m in search.found_line for a in m]
         return _checked(search, line, replayed(s, line), search.found, Status.OPTIMAL, stats)
+    if search.found >= v:  # the search met a line worth the optimum: no rebuild (it may pass a limit)
+        line = [a for m in search.found_line for a in m]
+        return _checked(search, line, replayed(s, line), v, Status.OPTIMAL, stats)
     line, end = search.line(s)  # replayed with checks
     return _checked(search, line, end, v, Status.OPTIMAL, stats)
 
