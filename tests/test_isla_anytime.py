@@ -14,7 +14,7 @@ from builders import isla_fleet as _fleet
 from builders import isla_seat as _seat
 from builders import isla_ship as _ship
 
-from model import GameState
+from model import Action, GameState
 from solvers.api import solve, verify_line
 from solvers.contract import (
     BEST,
@@ -29,6 +29,7 @@ from solvers.contract import (
     Status,
 )
 from solvers.exact import policy_line
+from solvers.isla.duel import IslaDuelSearch
 from solvers.isla.exact import IslaSoloSearch, isla_policy
 from solvers.isla.open_search import IslaOpenSearch, solve_isla_open
 from solvers.positions import ISLA_LIBRARY
@@ -176,6 +177,24 @@ def test_a_limit_passed_while_rebuilding_p_s_solo_line_leaves_the_other_seeds(
     monkeypatch.setattr(IslaSoloSearch, "line", stopped)
     sol = solve(_raid(), BEST, "exact", 0, Limits(nodes=10_000), anytime=True)
     assert sol.value == 2 and verify_line(_raid(), sol) == sol.per_player
+
+
+def test_a_duel_value_proved_at_the_limit_still_gets_its_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``isla-duel-2cards``: a limit passed while the principal line is rebuilt, after the value is
+    proved, no longer ends the run with "too large": the line is rebuilt past the limits."""
+    rebuild = IslaDuelSearch.line
+    calls: list[int] = []
+
+    def first_stops(self: IslaDuelSearch, s: GameState, v: int) -> list[Action]:
+        calls.append(v)
+        if len(calls) == 1:
+            raise NodeLimitExceeded("Isla duel search passed its node limit: too large for exact search")
+        return rebuild(self, s, v)
+
+    monkeypatch.setattr(IslaDuelSearch, "line", first_stops)
+    s = ISLA_LIBRARY["isla-duel-2cards"].position()
+    sol = solve(s, DUEL, "exact", None, Limits(nodes=1000))
+    assert sol.status == Status.OPTIMAL and sol.value == 1 and len(calls) == 2
 
 
 def test_a_bound_made_too_low_on_purpose_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
