@@ -231,6 +231,28 @@ class Budget:
         out.t0, out.deadline, out.time_limit = self.t0, self.deadline, self.time_limit
         return out
 
+    def part(self, fraction: float) -> Budget:
+        """A budget of its own for one stage: ``fraction`` of the nodes and seconds left (at least
+        one node), counting on from this one's nodes and clock (its progress reads as this one's);
+        ``absorb`` takes its count back. Past this one's limits already: its NodeLimitExceeded or
+        TimeLimitExceeded."""
+        nodes = None
+        if self.node_limit is not None:
+            left = self.node_limit - self.nodes
+            if left <= 0:
+                self.node()  # raises: no node is left
+            nodes = self.nodes + max(1, int(left * fraction))
+        secs = self.seconds_left()
+        out = Budget(self.what, nodes, None if secs is None else max(secs * fraction, 1e-3), self.progress)
+        out.nodes, out.t0, out.report_at = self.nodes, self.t0, self.report_at
+        if secs is not None:
+            out.deadline = time.monotonic() + max(secs * fraction, 1e-3)
+        return out
+
+    def absorb(self, part: Budget) -> None:
+        """Count the nodes a ``part`` of this budget searched (its count goes on from this one's)."""
+        self.nodes = max(self.nodes, part.nodes)
+
     def elapsed(self) -> float:
         return time.monotonic() - self.t0
 

@@ -14,10 +14,23 @@ from builders import isla_fleet as _fleet
 from builders import isla_seat as _seat
 from builders import isla_ship as _ship
 
-from model import GameState
+from model import Action, GameState
 from solvers.api import solve, verify_line
-from solvers.contract import BEST, COOP, DUEL, Budget, Limits, Objective, Solution, Status
-from solvers.isla.exact import IslaSoloSearch
+from solvers.contract import (
+    BEST,
+    COOP,
+    DUEL,
+    Budget,
+    Limits,
+    NodeLimitExceeded,
+    Objective,
+    SearchLimitExceeded,
+    Solution,
+    Status,
+)
+from solvers.exact import policy_line
+from solvers.isla.duel import IslaDuelSearch
+from solvers.isla.exact import IslaSoloSearch, isla_policy
 from solvers.isla.open_search import IslaOpenSearch, solve_isla_open
 from solvers.positions import ISLA_LIBRARY
 
@@ -33,9 +46,12 @@ def _anytime(s: GameState, goal: Objective, nodes: int, player: int | None = Non
 
 
 # The built-ins whose runs used to end with an error or no line (issue 64): under a small node
-# limit each now ends with a feasible line. ``best`` where its floors (each seat's solo optimum)
-# are proved within the limit; the duels at a few hundred nodes.
+# limit each now ends with a feasible line. ``best`` where the other seats' floors (each one's solo
+# optimum) are proved within the limit: P's own solo optimum, a seed only, gets a share of it
+# (``isla-rio3-8cards`` and ``isla-amigo4-6cards`` used to stop there, "too large", no line); the
+# duels at a few hundred nodes.
 RUNS = [("isla-rio4-last-turn", COOP, 300), ("isla-rio4-last-turn", BEST, 3000),
+        ("isla-rio3-8cards", BEST, 9000), ("isla-amigo4-6cards", BEST, 3000),
         ("isla-amigo3-5cards", COOP, 300), ("isla-rio4-5cards", COOP, 300), ("isla-rio7-2cards", COOP, 100),
         ("isla-amigo4-6cards", COOP, 100), ("isla-rio3-8cards", COOP, 100),
         ("isla-amigo-duel-5cards", DUEL, 300), ("isla-duel-7cards", DUEL, 300)]
@@ -55,6 +71,45 @@ def test_best_starts_from_a_line_that_meets_every_floor() -> None:
     sol = _anytime(ISLA_LIBRARY["isla-rio4-last-turn"].position(), BEST, 3000, 1)
     assert sol.stats.floors == [6, 6, 3, 4]
     assert sol.value == 6 and all(c >= f for c, f in zip(sol.per_player, sol.stats.floors, strict=True))
+
+
+def test_p_s_own_solo_optimum_past_its_share_is_no_floor_and_ends_no_run() -> None:
+    """``isla-amigo4-6cards`` ``best p3``: p3's solo optimum (4, about 32,000 nodes) is no floor of
+    ``best p3``; past its share of 3,000 nodes p3's entry is its policy line's 4 coins, the other
+    seats' floors are proved (7, 6, 4), and the seats' solo lines played together meet them."""
+    sol = _anytime(ISLA_LIBRARY["isla-amigo4-6cards"].position(), BEST, 3000)
+    assert sol.player == 3 and sol.stats.floors == [7, 6, 4, 4]
+    assert sol.per_player[:3] == [7, 6, 4] and sol.bound is not None and sol.bound >= 7
+
+
+def test_another_seat_s_floor_unproved_is_an_error_with_best_s_proved_bound() -> None:
+    """``isla-rio3-8cards`` ``best p0``: p1's floor (its solo optimum, between 6 and 14) is not
+    proved in 3,000 nodes, so no line is known to meet it: a SearchLimitExceeded with no line, that
+    says what is proved, ``upper`` on the floors' lower ends (a line meeting the floors meets those),
+    at least p0's coins on the policy line."""
+    s = ISLA_LIBRARY["isla-rio3-8cards"].position()
+    with pytest.raises(SearchLimitExceeded, match=r"p1's floor.*between 6 and 14.*proved: best p0 is at most "
+                                                  r"(\d+)") as stop:
+        solve_isla_open(s, BEST, 0, Limits(nodes=3000))
+    assert stop.value.best is None
+    top = int(str(stop.value).rsplit(" ", 1)[1].rstrip(")"))
+    assert top >= policy_line(s, isla_policy)[1][0]
+
+
+def test_a_part_of_a_budget_has_a_share_of_what_is_left_and_counts_back() -> None:
+    """``Budget.part``: a share of the nodes and seconds left, counting on from the whole's nodes,
+    taken back by ``absorb``."""
+    whole = Budget("whole", 100, 60.0)
+    for _ in range(20):
+        whole.node()
+    part = whole.part(0.25)
+    assert part.node_limit == 40 and part.time_limit is not None and part.time_limit <= 15.0
+    for _ in range(20):
+        part.node()
+    with pytest.raises(NodeLimitExceeded):
+        part.node()
+    whole.absorb(part)
+    assert whole.nodes == 41
 
 
 def _deal() -> GameState:
@@ -96,6 +151,50 @@ def test_the_seed_line_is_proved_optimal_when_nothing_beats_it() -> None:
     search proves nothing is worth more (the root searched above the seed's value)."""
     sol = solve_isla_open(_raid(), BEST, 0)
     assert sol.status == Status.OPTIMAL and sol.value == 2
+
+
+@pytest.mark.parametrize(("make", "goal", "p", "optimum"), SMALL)
+def test_a_finished_search_answers_the_line_it_met_without_a_rebuild(
+        make: object, goal: Objective, p: int, optimum: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The optimal line is the best line the search met (every exact value is a line met on the way
+    there): no rebuild, which could search further and pass a limit after the proof."""
+    def no_rebuild(self: IslaOpenSearch, s: GameState) -> None:
+        raise AssertionError("rebuilt")
+
+    monkeypatch.setattr(IslaOpenSearch, "line", no_rebuild)
+    s = make()  # type: ignore[operator]
+    sol = solve(s, goal, "exact", p)
+    assert sol.status == Status.OPTIMAL and sol.value == optimum
+
+
+def test_a_limit_passed_while_rebuilding_p_s_solo_line_leaves_the_other_seeds(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rebuilding P's solo line (a seed) may search further; past a limit there the run goes on with
+    the seeds it has and still answers (it used to end with "too large" and no line)."""
+    def stopped(self: IslaSoloSearch, s: GameState) -> None:
+        raise NodeLimitExceeded("Isla best search passed its node limit: too large for exact search")
+
+    monkeypatch.setattr(IslaSoloSearch, "line", stopped)
+    sol = solve(_raid(), BEST, "exact", 0, Limits(nodes=10_000), anytime=True)
+    assert sol.value == 2 and verify_line(_raid(), sol) == sol.per_player
+
+
+def test_a_duel_value_proved_at_the_limit_still_gets_its_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``isla-duel-2cards``: a limit passed while the principal line is rebuilt, after the value is
+    proved, no longer ends the run with "too large": the line is rebuilt past the limits."""
+    rebuild = IslaDuelSearch.line
+    calls: list[int] = []
+
+    def first_stops(self: IslaDuelSearch, s: GameState, v: int) -> list[Action]:
+        calls.append(v)
+        if len(calls) == 1:
+            raise NodeLimitExceeded("Isla duel search passed its node limit: too large for exact search")
+        return rebuild(self, s, v)
+
+    monkeypatch.setattr(IslaDuelSearch, "line", first_stops)
+    s = ISLA_LIBRARY["isla-duel-2cards"].position()
+    sol = solve(s, DUEL, "exact", None, Limits(nodes=1000))
+    assert sol.status == Status.OPTIMAL and sol.value == 1 and len(calls) == 2
 
 
 def test_a_bound_made_too_low_on_purpose_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:

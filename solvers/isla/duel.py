@@ -315,7 +315,9 @@ def solve_isla_duel(s: GameState, player: int | None = None, limits: Limits = DE
                     progress: ProgressFn | None = None, budget: Budget | None = None) -> Solution:
     """The minimax ``duel`` value for P on an Isla duel position: P's final coins minus the
     opponent's, and the principal line of both seats' moves to the end, replayed with checks;
-    within ``limits`` (nodes and seconds), or on a shared ``budget``."""
+    within ``limits`` (nodes and seconds), or on a shared ``budget``. Past a limit the
+    SearchLimitExceeded carries the policy line (``best``, feasible) with P's proved bound, the
+    root's ``margin_range``; once the value is proved, its line is rebuilt past the limits."""
     p = check_isla_duel(s, player)
     t0 = time.perf_counter()
     search = IslaDuelSearch(budget or limits.clock("Isla duel search", progress))
@@ -326,7 +328,11 @@ def solve_isla_duel(s: GameState, player: int | None = None, limits: Limits = DE
         bound = high if p == 0 else -low
         e.best = policy_duel(s, p, isla_policy, bound, search.nodes, len(search.table), t0, e)
         raise
-    line = search.line(s, v)
+    try:
+        line = search.line(s, v)
+    except SearchLimitExceeded:  # the value is proved: its line is owed, rebuilt past the limits
+        search.budget = Budget(search.budget.what, progress=search.budget.progress)
+        line = search.line(s, v)
     stats = SolveStats("exact", time.perf_counter() - t0, nodes=search.nodes, table=len(search.table))
     return replayed_duel(s, p, v if p == 0 else -v, line, stats)
 

@@ -31,11 +31,13 @@ Anytime (issue 64): the search starts from the best quick line that scores (``st
 seat on ``isla_policy``; for ``best`` also P's solo line and every seat's solo line played
 together, ``joint_line``, where they meet every floor) and searches the root above its value, so a
 finished search that finds nothing better proves it optimal; a run stopped by a limit answers
-with the best line so far and the root's proved bound. ``best`` needs its floors proved first: a
-limit passed while proving one is still an error, since no line is known to meet floors not yet
-known; and a finished search that finds no line meeting every floor says so in one line (the
-seats' solo optima need not be reachable together here: sails share the rows, I4, pirates raid,
-I7, and a refill changes the draws, I2)."""
+with the best line so far and the root's proved bound. ``best P`` needs the other seats' floors
+proved first: a limit passed while proving one is still an error, since no line is known to meet
+floors not yet known. P's own solo optimum is no floor (only P's solo line and P's choices in
+``joint_line`` seed from it): it is proved on a share of the limits left (``_own_floor``), so a
+hard one leaves the open search the rest. A finished search that finds no line meeting every
+floor says so in one line (the seats' solo optima need not be reachable together here: sails
+share the rows, I4, pirates raid, I7, and a refill changes the draws, I2)."""
 
 from __future__ import annotations
 
@@ -49,6 +51,7 @@ from model.engine import is_listed_proposal
 from model.isla import isla_of
 from solvers.bounds import best_split
 from solvers.contract import (
+    BEST,
     DEFAULT_LIMITS,
     RESHUFFLE_AHEAD,
     Budget,
@@ -285,39 +288,88 @@ def solve_isla_open(s: GameState, objective: Objective, player: int | None = Non
     p = check_isla_open(s, objective, player)
     budget = budget or limits.clock(f"Isla {objective} search", progress)
     t0 = time.perf_counter()
-    solos: list[IslaSoloSearch] = []
+    solos: list[IslaSoloSearch | None] = []
     floors = None
     if goal.floors:
-        solos = [IslaSoloSearch(q, budget) for q in range(len(s.players))]
-        floors = [_floor(s, search, budget) for search in solos]
+        solos, floors = _floors(s, p, budget)
     search = IslaOpenSearch(objective, p, floors, budget)
     start_lines(s, search, solos)
+    if goal.floors and _own_floor(s, search, solos, budget):
+        start_lines(s, search, solos)  # now with P's solo line, and P's solo choices in the joint line
     return anytime_solution(search, s, t0)
 
 
-def _floor(s: GameState, search: IslaSoloSearch, budget: Budget) -> int:
-    """Seat ``search.player``'s solo optimum (a ``best`` floor); past a limit a SearchLimitExceeded
-    that says so, with no line: until every floor is proved, no line is known to meet them."""
+OWN_SHARE = 0.25  # of the limits left: P's own solo optimum, a seed of ``best P`` and never its floor
+
+
+def _floors(s: GameState, p: int, budget: Budget) -> tuple[list[IslaSoloSearch | None], list[int]]:
+    """``best P``'s floors: every other seat's solo optimum, proved on ``budget`` (``_floor``), and
+    for P, whose own floor constrains nothing, its coins on the policy line (a lower end of its
+    solo optimum, until ``_own_floor`` proves it); the solo searches, None for P."""
+    n = len(s.players)
+    solos: list[IslaSoloSearch | None] = [None] * n
+    floors = policy_line(s, isla_policy)[1]  # lower ends: the policy line is a solo line of each seat
+    for q in range(n):
+        if q != p:
+            search = solos[q] = IslaSoloSearch(q, budget)
+            floors[q] = _floor(s, search, p, floors)
+    return solos, floors
+
+
+def _own_floor(s: GameState, search: IslaOpenSearch, solos: list[IslaSoloSearch | None],
+               budget: Budget) -> bool:
+    """P's solo optimum, a seed only (P's solo line, P's choices in ``joint_line``), proved on
+    OWN_SHARE of the limits left, so that a hard one leaves the open search the rest: True and
+    set in ``search.floors`` and ``solos`` when proved; past its share False, the policy's lower
+    end kept."""
+    p = search.player
+    try:
+        part = budget.part(OWN_SHARE)
+    except SearchLimitExceeded:
+        return False  # the seeds spent the limits: the open search answers with them at once
+    own = IslaSoloSearch(p, part)
+    try:
+        v = own.value(s)
+    except SearchLimitExceeded:
+        return False
+    finally:
+        budget.absorb(part)
+    assert search.floors is not None
+    own.budget = budget
+    search.floors[p], solos[p] = v, own
+    return True
+
+
+def _floor(s: GameState, search: IslaSoloSearch, p: int, lows: list[int]) -> int:
+    """Seat ``search.player``'s solo optimum (a floor of ``best P``); past a limit a
+    SearchLimitExceeded that says so, with no line (until every floor is proved, no line is known
+    to meet them) but with ``best P``'s proved bound: ``upper`` on the floors' known lower ends
+    ``lows`` (a line meeting the floors meets those, so the bound holds)."""
     try:
         return search.value(s)
     except SearchLimitExceeded as e:
         q = search.player
-        low = policy_line(s, isla_policy)[1][q]  # a solo line: the optimum is at least its coins
-        e.args = (f"{e} (while proving p{q}'s floor, its solo optimum, between {low} and {search.upper(s)}: "
-                  "no best line is known to meet the floors before they are proved)",)
+        top = IslaOpenSearch(BEST, p, lows, search.budget).upper(s)
+        known = f"best p{p} is at most {top}" if top > NEG else "no line meets even the floors' lower ends"
+        e.args = (f"{e} (while proving p{q}'s floor, its solo optimum, between {lows[q]} and "
+                  f"{search.upper(s)}: no best line is known to meet the floors before they are proved; "
+                  f"proved: {known})",)
         e.best = None
         raise
 
 
-def start_lines(s: GameState, search: IslaOpenSearch, solos: Sequence[IslaSoloSearch] = ()) -> None:
+def start_lines(s: GameState, search: IslaOpenSearch, solos: Sequence[IslaSoloSearch | None] = ()) -> None:
     """Seed ``search.found`` with the best quick line that scores (``score``: ``best``'s meets every
-    floor): every seat playing ``isla_policy``; with ``solos`` (each seat's finished solo search),
-    also P's solo line (the others on the policy) and ``joint_line``. A limit passed while building
-    the joint line leaves the seeds found before it."""
+    floor): every seat playing ``isla_policy``; with ``solos`` (each seat's finished solo search,
+    None for P when its optimum passed its share: ``_floors``), also P's solo line (the others on
+    the policy) and ``joint_line``. A limit passed while building those (a solo line's rebuild may
+    search further) leaves the seeds found before it."""
     lines = [policy_line(s, isla_policy)[0]]
     if solos:
-        lines.append(solos[search.player].line(s)[0])
+        own = solos[search.player]
         try:
+            if own is not None:
+                lines.append(own.line(s)[0])
             lines.append(joint_line(s, solos))
         except SearchLimitExceeded:
             pass
@@ -335,12 +387,13 @@ def replayed(s: GameState, line: Sequence[Action]) -> GameState:
     return s
 
 
-def joint_line(s: GameState, solos: Sequence[IslaSoloSearch]) -> list[Action]:
+def joint_line(s: GameState, solos: Sequence[IslaSoloSearch | None]) -> list[Action]:
     """Every seat at once playing its own solo choice (no trades): at each decision the seat to move
     takes the first action its own solo search values most (the others on ``isla_policy`` in that
-    valuation). In the base game this line gives every seat its solo optimum (the seats do not
-    meet); in La Isla Bohnita sails share the rows (I4), pirates raid (I7) and refills change the
-    draws (I2), so it is a candidate to check, not a proof."""
+    valuation; a seat with no solo search, None, plays ``isla_policy``). In the base game this line
+    gives every seat its solo optimum (the seats do not meet); in La Isla Bohnita sails share the
+    rows (I4), pirates raid (I7) and refills change the draws (I2), so it is a candidate to check,
+    not a proof."""
     line: list[Action] = []
     t = s
     seen: set[GameState] = set()
@@ -351,15 +404,22 @@ def joint_line(s: GameState, solos: Sequence[IslaSoloSearch]) -> list[Action]:
             raise SolveError("internal error: the seats' solo lines played together met a cycle of states")
         seen.add(t)
         mine = solos[t.to_move]
-        best, pick = NEG - 1, None
-        for a in mine.choices(t):
-            v = mine.value(apply(t, a, check=False))
-            if v > best:
-                best, pick = v, a
-        assert pick is not None
+        pick = isla_policy(t) if mine is None else _solo_choice(mine, t)
         line.append(pick)
         t = apply(t, pick)  # checked: the line must be legal
     return line
+
+
+def _solo_choice(search: IslaSoloSearch, t: GameState) -> Action:
+    """The first of the seat's choices at ``t`` that its solo search values most (each searched
+    only above the best so far: a value at most it is a bound, and such a choice is not picked)."""
+    best, pick = NEG - 1, None
+    for a in search.choices(t):
+        v = search.value(apply(t, a, check=False), best)
+        if v > best:
+            best, pick = v, a
+    assert pick is not None
+    return pick
 
 
 def anytime_solution(search: OpenSearch, s: GameState, t0: float) -> Solution:
@@ -386,6 +446,9 @@ def anytime_solution(search: OpenSearch, s: GameState, t0: float) -> Solution:
                              f"floor {search.floors} (sails share the rows, I4; pirates raid, I7)")
         line = [a for m in search.found_line for a in m]
         return _checked(search, line, replayed(s, line), search.found, Status.OPTIMAL, stats)
+    if search.found >= v:  # the search met a line worth the optimum: no rebuild (it may pass a limit)
+        line = [a for m in search.found_line for a in m]
+        return _checked(search, line, replayed(s, line), v, Status.OPTIMAL, stats)
     line, end = search.line(s)  # replayed with checks
     return _checked(search, line, end, v, Status.OPTIMAL, stats)
 
