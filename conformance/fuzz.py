@@ -44,8 +44,8 @@ The oracles (each sound: it fires only on a verdict the rules or the file format
   ends, blank lines in a record, spaces) must give the verdict of the unchanged input.
 - PREFIX: a legal record cut at a line boundary before its end line is legal (a record may stop
   early); a record whose end line's coins or winners are changed is not legal.
-- SEAT and ISLA: an action naming a seat that does not exist, or a La Isla Bohnita move in a base
-  game record, is never legal.
+- SEAT and EXPANSION: an action naming a seat that does not exist, or an expansion's move in a
+  record of a game without it (La Isla Bohnita's in a base game record), is never legal.
 - SAY-WHY: a verdict other than legal is one line; an illegal step names its line (within the
   file) and a rule ID.
 - EVERY: ``--all`` begins with the plain check's deviation (same line, status, rule ID), each
@@ -573,7 +573,7 @@ def _role(obj: Any, k: int) -> str:
 
 def mutate_notation(text: str, rng: random.Random, players: int, expansion: bool) -> tuple[str, Mutation]:
     """One change to an action's notation: a huge index, a seat that does not exist, another verb,
-    an Isla move, a word dropped or added."""
+    an expansion's move, a word dropped or added."""
     words = text.split()
     roll = rng.randrange(6)
     if roll == 0:
@@ -594,7 +594,7 @@ def mutate_notation(text: str, rng: random.Random, players: int, expansion: bool
         return " ".join(words), Mutation(f"seat p{seat} in {_short(text, 40)!r}", "not-legal", "SEAT")
     if roll == 2 and not expansion:  # an expansion's move in a game without it
         move = rng.choice(EXPANSION_MOVES).format(p=rng.randrange(players), q=rng.randrange(players))
-        return move, Mutation(f"Isla move {move!r} for {_short(text, 40)!r}", "not-legal", "ISLA")
+        return move, Mutation(f"expansion move {move!r} for {_short(text, 40)!r}", "not-legal", "EXPANSION")
     if roll == 3 and len(words) >= 2:
         words[1] = rng.choice(VERBS)
         return " ".join(words), Mutation(f"verb -> {words[1]!r} in {_short(text, 40)!r}")

@@ -1,5 +1,5 @@
 """La Isla Bohnita's part of the fuzzer (conformance/fuzz.py): its moves, offered in a base game
-record (oracle ISLA: never legal there), and its spec referee (``proofs.isla.referee.isla_replay``)
+record (oracle EXPANSION: never legal there), and its spec referee (``proofs.isla.referee.isla_replay``)
 for the SPEC oracle, on the rulesets that spec models (no V4 draws, no V5 beans)."""
 
 from __future__ import annotations
