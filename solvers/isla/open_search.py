@@ -386,14 +386,18 @@ def _floor(s: GameState, search: IslaSoloSearch, p: int, lows: list[int], todo: 
         raise
 
 
-FLOOR_SECONDS = 30.0  # the CP-SAT floor's time when the run has no time limit (a node limit alone)
+FLOOR_SECONDS = 30.0  # the CP-SAT floor's time when the run has no time limit (a guard)
+WORK_PER_NODE = 2.5e-4  # a node-limited run's CP-SAT floor: work units per node of the limit
+FLOOR_WORK = 1.0  # ... and at least this much work (one node is enough where the seat has no turn left)
 
 
 def cpsat_floor(s: GameState, q: int, budget: Budget, fraction: float) -> int | None:
     """Seat ``q``'s Isla ``solo`` optimum by the Isla CP-SAT solo model (the same ``solo``:
-    the others on ``isla_policy``, I7) on ``fraction`` of ``budget``'s time left (and of its work
-    left, charged whole, so a run with a work limit is deterministic: one worker); None when the
-    model does not cover ``s`` or does not prove its line optimal (a feasible line is no floor)."""
+    the others on ``isla_policy``, I7) on ``fraction`` of ``budget``'s time left and of its work
+    left (charged whole), or with no work limit but a node limit, of ``WORK_PER_NODE`` a node of
+    it (at least ``FLOOR_WORK``): one worker, so a run with either limit is deterministic while it
+    binds before the clock; None when the model does not cover ``s`` or does not prove its line
+    optimal (a feasible line is no floor)."""
     try:
         check_isla_cpsat(s, q)
         secs = budget.seconds_left()
@@ -405,6 +409,8 @@ def cpsat_floor(s: GameState, q: int, budget: Budget, fraction: float) -> int | 
         if work <= 0:
             return None
         budget.work += work
+    elif budget.node_limit is not None:
+        work = max(budget.node_limit * WORK_PER_NODE, FLOOR_WORK) * fraction
     limits = Limits(time=max((FLOOR_SECONDS if secs is None else secs) * fraction, 1e-3), nodes=None,
                     workers=1, work=work)
     try:
