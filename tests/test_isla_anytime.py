@@ -137,6 +137,15 @@ def test_cp_sat_gives_no_floor_where_its_model_does_not_cover_the_position() -> 
     assert cpsat_floor(s, 3, Budget("test", None, 30.0), 0.5) is None
 
 
+def test_a_cp_sat_line_not_proved_optimal_is_no_floor() -> None:
+    """``isla-rio3-8cards`` p1 (a turn ahead; solo optimum between 6 and 14): on half a work unit
+    CP-SAT proves nothing, so ``cpsat_floor`` gives no floor (a feasible line is none), and the
+    work share is charged to the run whole."""
+    budget = Budget("test", None, 60.0, work_limit=1.0)
+    assert cpsat_floor(ISLA_LIBRARY["isla-rio3-8cards"].position(), 1, budget, 0.5) is None
+    assert budget.work == 0.5
+
+
 def test_a_part_of_a_budget_has_a_share_of_what_is_left_and_counts_back() -> None:
     """``Budget.part``: a share of the nodes and seconds left, counting on from the whole's nodes,
     taken back by ``absorb``."""
