@@ -352,11 +352,16 @@ def _floor(s: GameState, search: IslaSoloSearch, p: int, lows: list[int], todo: 
     """Seat ``search.player``'s solo optimum (a floor of ``best P``; ``todo`` floors, this one
     included, still to prove): exact search on its share of the limits left, then, if that
     passes it, the Isla CP-SAT solo model (``cpsat_floor``) on its share of the time (work) left,
-    then exact search again on the rest, its table kept. Only a proved optimum is a floor: past
+    then exact search again on the rest, its table kept (where the model does not cover ``s``,
+    exact search alone on the whole, ``_exact_floor``). Only a proved optimum is a floor: past
     every limit a SearchLimitExceeded that says so, with no line (until every floor is proved, no
     line is known to meet them) but with ``best P``'s proved bound: ``upper`` on the floors' known
     lower ends ``lows`` (a line meeting the floors meets those, so the bound holds)."""
     budget = search.budget
+    try:
+        check_isla_cpsat(s, search.player)
+    except SolveError:  # not the model's position: exact search alone, on the whole budget
+        return _exact_floor(s, search, p, lows)
     try:
         part: Budget | None = budget.part(EXACT_FLOOR_SHARE / todo)
     except SearchLimitExceeded:
@@ -371,8 +376,13 @@ def _floor(s: GameState, search: IslaSoloSearch, p: int, lows: list[int], todo: 
             budget.absorb(part)
             search.budget = budget
     v = cpsat_floor(s, search.player, budget, CPSAT_FLOOR_SHARE / todo)
-    if v is not None:
-        return v
+    return v if v is not None else _exact_floor(s, search, p, lows)
+
+
+def _exact_floor(s: GameState, search: IslaSoloSearch, p: int, lows: list[int]) -> int:
+    """``_floor`` by exact search on the rest of its budget (its table kept); past it the
+    SearchLimitExceeded, with no line and ``best P``'s proved bound."""
+    budget = search.budget
     try:
         return search.value(s)
     except SearchLimitExceeded as e:
@@ -380,8 +390,8 @@ def _floor(s: GameState, search: IslaSoloSearch, p: int, lows: list[int], todo: 
         top = IslaOpenSearch(BEST, p, lows, budget).upper(s)
         known = f"best p{p} is at most {top}" if top > NEG else "no line meets even the floors' lower ends"
         e.args = (f"{e} (while proving p{q}'s floor, its solo optimum, between {lows[q]} and "
-                  f"{search.upper(s)}, by exact search and the Isla CP-SAT solo model: no best line is known "
-                  f"to meet the floors before they are proved; proved: {known})",)
+                  f"{search.upper(s)}, by exact search and, where its model covers the position, CP-SAT: no "
+                  f"best line is known to meet the floors before they are proved; proved: {known})",)
         e.best = None
         raise
 
