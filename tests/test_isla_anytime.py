@@ -14,7 +14,7 @@ from builders import isla_fleet as _fleet
 from builders import isla_seat as _seat
 from builders import isla_ship as _ship
 
-from model import Action, GameState
+from model import Action, GameState, apply
 from solvers.api import solve, verify_line
 from solvers.contract import (
     BEST,
@@ -26,12 +26,15 @@ from solvers.contract import (
     Objective,
     SearchLimitExceeded,
     Solution,
+    SolveError,
     Status,
 )
 from solvers.exact import policy_line
+from solvers.isla import open_search
+from solvers.isla.cpsat import check_isla_cpsat
 from solvers.isla.duel import IslaDuelSearch
 from solvers.isla.exact import IslaSoloSearch, isla_policy
-from solvers.isla.open_search import IslaOpenSearch, solve_isla_open
+from solvers.isla.open_search import IslaOpenSearch, cpsat_floor, solve_isla_open
 from solvers.positions import ISLA_LIBRARY
 
 
@@ -94,6 +97,53 @@ def test_another_seat_s_floor_unproved_is_an_error_with_best_s_proved_bound() ->
     assert stop.value.best is None
     top = int(str(stop.value).rsplit(" ", 1)[1].rstrip(")"))
     assert top >= policy_line(s, isla_policy)[1][0]
+
+
+def test_a_floor_past_exact_search_s_share_is_proved_by_cp_sat_and_best_ends_with_a_line() -> None:
+    """``isla-rio4-last-turn`` ``best p1`` on one node: exact search proves p0's floor (6) on it,
+    and p3's floor then has no node left (the old code ended there: "too large", no line); the Isla
+    CP-SAT solo model proves it (4: p3 has no turn left, so its model is exact; a work limit, so
+    deterministic), and the run ends with a line that the engine replays, leaving every other seat
+    at least its floor, and a bound at least its value."""
+    s = ISLA_LIBRARY["isla-rio4-last-turn"].position()
+    with pytest.raises(SearchLimitExceeded) as stop:
+        solve_isla_open(s, BEST, 1, Limits(time=120, nodes=1, work=20))
+    sol = stop.value.best
+    assert sol is not None and sol.status == Status.FEASIBLE and sol.stats.floors == [6, 6, 3, 4]
+    coins = verify_line(s, sol)
+    assert coins == sol.per_player and sol.value == coins[1]
+    assert all(coins[q] >= sol.stats.floors[q] for q in (0, 2, 3))
+    assert sol.bound is not None and sol.bound >= sol.value
+
+
+def test_a_floor_neither_exact_search_nor_cp_sat_proves_is_no_floor(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same run with the CP-SAT floor failing (as past its share): no floor is claimed, the
+    run ends as before, with no line and the proved range."""
+    monkeypatch.setattr(open_search, "cpsat_floor", lambda *args: None)
+    with pytest.raises(SearchLimitExceeded, match=r"p3's floor.*proved: best p1 is at most") as stop:
+        solve_isla_open(ISLA_LIBRARY["isla-rio4-last-turn"].position(), BEST, 1, Limits(nodes=1))
+    assert stop.value.best is None
+
+
+def test_cp_sat_gives_no_floor_where_its_model_does_not_cover_the_position() -> None:
+    """``cpsat_floor``: None off a turn start (the model's reach), never an unproved value."""
+    s = ISLA_LIBRARY["isla-rio4-last-turn"].position()
+    while True:  # along the policy line to the first state the model does not start from
+        s = apply(s, isla_policy(s))
+        try:
+            check_isla_cpsat(s, 3)
+        except SolveError:
+            break
+    assert cpsat_floor(s, 3, Budget("test", None, 30.0), 0.5) is None
+
+
+def test_a_cp_sat_line_not_proved_optimal_is_no_floor() -> None:
+    """``isla-rio3-8cards`` p1 (a turn ahead; solo optimum between 6 and 14): on half a work unit
+    CP-SAT proves nothing, so ``cpsat_floor`` gives no floor (a feasible line is none), and the
+    work share is charged to the run whole."""
+    budget = Budget("test", None, 60.0, work_limit=1.0)
+    assert cpsat_floor(ISLA_LIBRARY["isla-rio3-8cards"].position(), 1, budget, 0.5) is None
+    assert budget.work == 0.5
 
 
 def test_a_part_of_a_budget_has_a_share_of_what_is_left_and_counts_back() -> None:

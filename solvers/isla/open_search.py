@@ -32,12 +32,14 @@ seat on ``isla_policy``; for ``best`` also P's solo line and every seat's solo l
 together, ``joint_line``, where they meet every floor) and searches the root above its value, so a
 finished search that finds nothing better proves it optimal; a run stopped by a limit answers
 with the best line so far and the root's proved bound. ``best P`` needs the other seats' floors
-proved first: a limit passed while proving one is still an error, since no line is known to meet
-floors not yet known. P's own solo optimum is no floor (only P's solo line and P's choices in
-``joint_line`` seed from it): it is proved on a share of the limits left (``_own_floor``), so a
-hard one leaves the open search the rest. A finished search that finds no line meeting every
-floor says so in one line (the seats' solo optima need not be reachable together here: sails
-share the rows, I4, pirates raid, I7, and a refill changes the draws, I2)."""
+proved first (``_floor``: exact search on a share of the limits, then the Isla CP-SAT solo model on a
+share of the time or work left, then exact search on the rest): a floor that neither proves is still
+an error, since no line is known to meet floors not yet known. P's own solo optimum is no floor
+(only P's solo line and P's choices in ``joint_line`` seed from it): it is proved on a share of
+the limits left (``_own_floor``), so a hard one leaves the open search the rest. A finished search
+that finds no line meeting every floor says so in one line (the seats' solo optima need not be
+reachable together here: sails share the rows, I4, pirates raid, I7, and a refill changes the
+draws, I2)."""
 
 from __future__ import annotations
 
@@ -76,6 +78,7 @@ from solvers.exact import (
     iter_deals,
     policy_line,
 )
+from solvers.isla.cpsat import check_isla_cpsat, solve_isla_cpsat
 from solvers.isla.exact import IslaSoloSearch, isla_policy, renames
 from solvers.isla.reach import Raids, captures, reach, waits, windows
 
@@ -277,7 +280,8 @@ def solve_isla_open(s: GameState, objective: Objective, player: int | None = Non
                     limits: Limits = DEFAULT_LIMITS, progress: ProgressFn | None = None,
                     budget: Budget | None = None) -> Solution:
     """The optimal Isla ``coop`` or ``best`` value and line within ``limits`` (or on a shared
-    ``budget``); ``best``'s floors (each seat's Isla solo optimum) within the same limits.
+    ``budget``); ``best``'s floors (each other seat's Isla solo optimum) within the same limits, by
+    exact search or the Isla CP-SAT solo model (``_floor``).
     Anytime (``start_lines``): the search starts from the best quick line that scores (every seat
     on ``isla_policy``; for ``best`` also P's solo line and the seats' solo lines played together,
     where they meet every floor), and past a limit the SearchLimitExceeded carries the best line so
@@ -309,10 +313,10 @@ def _floors(s: GameState, p: int, budget: Budget) -> tuple[list[IslaSoloSearch |
     n = len(s.players)
     solos: list[IslaSoloSearch | None] = [None] * n
     floors = policy_line(s, isla_policy)[1]  # lower ends: the policy line is a solo line of each seat
-    for q in range(n):
-        if q != p:
-            search = solos[q] = IslaSoloSearch(q, budget)
-            floors[q] = _floor(s, search, p, floors)
+    others = [q for q in range(n) if q != p]
+    for i, q in enumerate(others):
+        search = solos[q] = IslaSoloSearch(q, budget)
+        floors[q] = _floor(s, search, p, floors, len(others) - i)
     return solos, floors
 
 
@@ -340,22 +344,92 @@ def _own_floor(s: GameState, search: IslaOpenSearch, solos: list[IslaSoloSearch 
     return True
 
 
-def _floor(s: GameState, search: IslaSoloSearch, p: int, lows: list[int]) -> int:
-    """Seat ``search.player``'s solo optimum (a floor of ``best P``); past a limit a
-    SearchLimitExceeded that says so, with no line (until every floor is proved, no line is known
-    to meet them) but with ``best P``'s proved bound: ``upper`` on the floors' known lower ends
-    ``lows`` (a line meeting the floors meets those, so the bound holds)."""
+EXACT_FLOOR_SHARE = 0.5  # of the limits left, shared by the floors still to prove: exact search first
+CPSAT_FLOOR_SHARE = 0.5  # of the time (work) left then, as shared: the Isla CP-SAT solo model
+
+
+def _floor(s: GameState, search: IslaSoloSearch, p: int, lows: list[int], todo: int = 1) -> int:
+    """Seat ``search.player``'s solo optimum (a floor of ``best P``; ``todo`` floors, this one
+    included, still to prove): exact search on its share of the limits left, then, if that
+    passes it, the Isla CP-SAT solo model (``cpsat_floor``) on its share of the time (work) left,
+    then exact search again on the rest, its table kept (where the model does not cover ``s``,
+    exact search alone on the whole, ``_exact_floor``). Only a proved optimum is a floor: past
+    every limit a SearchLimitExceeded that says so, with no line (until every floor is proved, no
+    line is known to meet them) but with ``best P``'s proved bound: ``upper`` on the floors' known
+    lower ends ``lows`` (a line meeting the floors meets those, so the bound holds)."""
+    budget = search.budget
+    try:
+        check_isla_cpsat(s, search.player)
+    except SolveError:  # not the model's position: exact search alone, on the whole budget
+        return _exact_floor(s, search, p, lows)
+    try:
+        part: Budget | None = budget.part(EXACT_FLOOR_SHARE / todo)
+    except SearchLimitExceeded:
+        part = None  # no node left for exact search: CP-SAT counts none (its time or work is its own)
+    if part is not None:
+        search.budget = part
+        try:
+            return search.value(s)
+        except SearchLimitExceeded:
+            pass
+        finally:
+            budget.absorb(part)
+            search.budget = budget
+    v = cpsat_floor(s, search.player, budget, CPSAT_FLOOR_SHARE / todo)
+    return v if v is not None else _exact_floor(s, search, p, lows)
+
+
+def _exact_floor(s: GameState, search: IslaSoloSearch, p: int, lows: list[int]) -> int:
+    """``_floor`` by exact search on the rest of its budget (its table kept); past it the
+    SearchLimitExceeded, with no line and ``best P``'s proved bound."""
+    budget = search.budget
     try:
         return search.value(s)
     except SearchLimitExceeded as e:
         q = search.player
-        top = IslaOpenSearch(BEST, p, lows, search.budget).upper(s)
+        top = IslaOpenSearch(BEST, p, lows, budget).upper(s)
         known = f"best p{p} is at most {top}" if top > NEG else "no line meets even the floors' lower ends"
         e.args = (f"{e} (while proving p{q}'s floor, its solo optimum, between {lows[q]} and "
-                  f"{search.upper(s)}: no best line is known to meet the floors before they are proved; "
-                  f"proved: {known})",)
+                  f"{search.upper(s)}, by exact search and, where its model covers the position, CP-SAT: no "
+                  f"best line is known to meet the floors before they are proved; proved: {known})",)
         e.best = None
         raise
+
+
+FLOOR_SECONDS = 30.0  # the CP-SAT floor's time when the run has no time limit (a guard)
+WORK_PER_NODE = 2.5e-4  # a node-limited run's CP-SAT floor: work units per node of the limit
+FLOOR_WORK = 1.0  # ... and at least this much work (one node is enough where the seat has no turn left)
+
+
+def cpsat_floor(s: GameState, q: int, budget: Budget, fraction: float) -> int | None:
+    """Seat ``q``'s Isla ``solo`` optimum by the Isla CP-SAT solo model (the same ``solo``:
+    the others on ``isla_policy``, I7) on ``fraction`` of ``budget``'s time left and of its work
+    left (charged whole), or with no work limit but a node limit, of ``WORK_PER_NODE`` a node of
+    it (at least ``FLOOR_WORK``): one worker, so a run with either limit is deterministic while it
+    binds before the clock; None when the model does not cover ``s`` or does not prove its line
+    optimal (a feasible line is no floor)."""
+    try:
+        check_isla_cpsat(s, q)
+        secs = budget.seconds_left()
+    except (SolveError, SearchLimitExceeded):
+        return None
+    work = None
+    if budget.work_limit is not None:
+        work = (budget.work_limit - budget.work) * fraction
+        if work <= 0:
+            return None
+        budget.work += work
+    elif budget.node_limit is not None:
+        work = max(budget.node_limit * WORK_PER_NODE, FLOOR_WORK) * fraction
+    limits = Limits(time=max((FLOOR_SECONDS if secs is None else secs) * fraction, 1e-3), nodes=None,
+                    workers=1, work=work)
+    try:
+        sol = solve_isla_cpsat(s, q, limits)
+    except SolveError as e:
+        if str(e).startswith("internal error"):
+            raise
+        return None
+    return sol.value if sol.status == Status.OPTIMAL else None
 
 
 def start_lines(s: GameState, search: IslaOpenSearch, solos: Sequence[IslaSoloSearch | None] = ()) -> None:
